@@ -1,0 +1,24 @@
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# Deterministic property tests: the same examples on every run (CI and local), no deadline on shared,
+# noisy machines.
+settings.register_profile(
+    "default", derandomize=True, deadline=None, max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+_CI = os.environ.get("SEQTHEORY_CI") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI (SEQTHEORY_CI=1) a skipped test is a failure: every optional dependency must be installed."""
+    outcome = yield
+    rep = outcome.get_result()
+    if _CI and rep.skipped and not hasattr(rep, "wasxfail"):
+        rep.outcome = "failed"
+        rep.longrepr = f"test skipped in CI (not allowed): {rep.longrepr}"

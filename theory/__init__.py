@@ -1,0 +1,1 @@
+"""Exact and symbolic results (sympy, mpmath, numpy, scipy; python-flint optional). Never imports numba or torch."""

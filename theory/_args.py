@@ -1,0 +1,89 @@
+"""Argument checks shared by every public function of the toolkit.
+
+Each checker returns the normalised value or raises ``TypeError`` (wrong kind of object) or
+``ValueError`` (right kind, outside the allowed range), with a message that names the parameter and
+states what is allowed. Booleans are rejected where integers are expected: ``True`` is an ``int`` in
+Python, but ``Q(True, 3)`` is always a bug.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from typing import Any, Iterable
+
+import numpy as np
+
+
+def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | None = None) -> int:
+    """Return ``value`` as a Python ``int`` in ``[minimum, maximum]``.
+
+    Accepts Python and NumPy integers and anything with ``__index__`` (e.g. sympy Integer); rejects
+    bools, floats (even integral ones: ``1e18`` is not an integer literal), strings and None.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, not a bool (got {value!r})")
+    if isinstance(value, (float, np.floating)):
+        hint = f"; use {name}={int(value)}" if math.isfinite(value) and float(value).is_integer() else ""
+        raise TypeError(f"{name} must be an integer, got float {value!r}{hint}")
+    try:
+        out = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
+    _check_range(name, out, minimum, maximum)
+    return int(out)
+
+
+def as_real(
+    name: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    open_min: bool = False,
+    open_max: bool = False,
+) -> float:
+    """Return ``value`` as a finite ``float`` in the stated interval (closed unless ``open_*``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    out = float(value)
+    if not math.isfinite(out):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if minimum is not None and (out < minimum or (open_min and out == minimum)):
+        raise ValueError(f"{name} must be {'>' if open_min else '>='} {minimum}, got {value!r}")
+    if maximum is not None and (out > maximum or (open_max and out == maximum)):
+        raise ValueError(f"{name} must be {'<' if open_max else '<='} {maximum}, got {value!r}")
+    return out
+
+
+def as_real_array(name: str, value: Any, *, minimum: float | None = None) -> np.ndarray:
+    """Return ``value`` as a float64 array of finite numbers (scalars give 0-d arrays)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be real, not a bool")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (got NaN or infinity)")
+    if minimum is not None and np.any(arr < minimum):
+        raise ValueError(f"{name} must be >= {minimum}")
+    return arr
+
+
+def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
+    """Return ``value`` if it is one of ``choices`` (strings)."""
+    choices = tuple(choices)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, one of {choices}; got {value!r}")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}; got {value!r}")
+    return value
+
+
+def _check_range(name: str, value: int, minimum: int | None, maximum: int | None) -> None:
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be an integer <= {maximum}, got {value}")

@@ -1,0 +1,48 @@
+"""``python -m validation [--quick|--full] [--only PATTERN] [--report DIR] [--list]``
+
+Runs the registry of claims, prints a table, writes ``DIR/report.md`` (+ figures, ``results.json``) and
+exits with status 1 if any check fails or errors ("not reproduced" and "not run" do not fail the run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    from .registry import Context, discover, select
+    from .report import any_failed, print_table, run_checks, write_report
+
+    p = argparse.ArgumentParser(prog="python -m validation", description=__doc__.split("\n\n")[1])
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--quick", dest="profile", action="store_const", const="quick", help="quick profile (default)")
+    g.add_argument("--full", dest="profile", action="store_const", const="full", help="full profile (long; GPU-scale parts)")
+    p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring)")
+    p.add_argument("--report", metavar="DIR", default="validation-report", help="report directory (default: %(default)s)")
+    p.add_argument("--list", action="store_true", help="list the checks and exit")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = p.parse_args(argv)
+    profile = args.profile or "quick"
+
+    checks = select(discover(), args.only)
+    if args.list:
+        for c in checks:
+            print(f"{c.name:<40} [{'/'.join(c.profiles)}] {c.claim}")
+        return 0
+    if not checks:
+        print(f"no check matches {args.only!r}; try --list", file=sys.stderr)
+        return 2
+    ctx = Context(profile=profile, report_dir=Path(args.report))
+    results = run_checks(checks, ctx, progress=not args.no_progress)
+    print_table(results)
+    path = write_report(results, ctx)
+    print(f"report: {path}")
+    return 1 if any_failed(results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

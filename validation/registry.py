@@ -1,0 +1,150 @@
+"""The registry of claims.
+
+A *check* pairs one claim of a paper with the closed form that encodes it (``theory``), the independent
+numerics that test it (``numerics``, exact enumeration, another precision, ...), the statistic that
+decides, and a verdict. Check modules live in ``validation/checks/``; each registers its checks with the
+:func:`check` decorator and is discovered automatically (no central list to edit).
+
+Verdicts
+--------
+``pass``            the numerics agree with the closed form / the claim holds under our conventions.
+``fail``            a closed form disagrees with its numerics: a bug in the toolkit (exit code 1).
+``not reproduced``  a *paper's* claim does not hold under the toolkit's documented conventions; the
+                    report gives the numbers. This is an honest scientific outcome, not a toolkit bug.
+``not run``         the check belongs to a larger profile than the one requested (e.g. GPU-scale).
+``error``           the check raised; counted as a failure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import importlib
+import pkgutil
+import time
+import traceback
+from pathlib import Path
+from typing import Callable
+
+PASS = "pass"
+FAIL = "fail"
+NOT_REPRODUCED = "not reproduced"
+NOT_RUN = "not run"
+ERROR = "error"
+VERDICTS = (PASS, FAIL, NOT_REPRODUCED, NOT_RUN, ERROR)
+FAILING = (FAIL, ERROR)
+PROFILES = ("quick", "full")
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What a check returns: the verdict, a one-line summary of the decisive numbers, and details.
+
+    ``details`` is Markdown (tables, fitted rates); ``figures`` are file names inside the report
+    directory (made with :meth:`Context.figure_path`); ``data`` holds JSON-able numbers for machines.
+    """
+
+    verdict: str
+    summary: str
+    details: str = ""
+    figures: list[str] = dataclasses.field(default_factory=list)
+    data: dict = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+
+@dataclasses.dataclass
+class Context:
+    """Passed to every check: the profile, where to write figures, and a deterministic seed."""
+
+    profile: str
+    report_dir: Path
+    seed: int = 20261202
+
+    @property
+    def quick(self) -> bool:
+        return self.profile == "quick"
+
+    def figure_path(self, name: str) -> Path:
+        """Path for a figure file (PNG) inside the report directory; returns the full path."""
+        d = self.report_dir / "figures"
+        d.mkdir(parents=True, exist_ok=True)
+        return d / name
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    name: str
+    paper: str
+    claim: str
+    closed_form: str
+    numerics: str
+    statistic: str
+    func: Callable[[Context], Outcome]
+    profiles: tuple[str, ...] = PROFILES
+
+    def run(self, ctx: Context) -> "Result":
+        if ctx.profile not in self.profiles:
+            out = Outcome(NOT_RUN, f"runs only in the {'/'.join(self.profiles)} profile")
+            return Result(self, out, 0.0)
+        t0 = time.perf_counter()
+        try:
+            out = self.func(ctx)
+            if not isinstance(out, Outcome):
+                raise TypeError(f"check {self.name} returned {type(out).__name__}, not Outcome")
+        except Exception as exc:  # a crashing check is reported, never swallowed
+            out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
+        return Result(self, out, time.perf_counter() - t0)
+
+
+@dataclasses.dataclass
+class Result:
+    check: Check
+    outcome: Outcome
+    seconds: float
+
+
+_REGISTRY: dict[str, Check] = {}
+
+
+def check(
+    name: str,
+    *,
+    paper: str,
+    claim: str,
+    closed_form: str,
+    numerics: str,
+    statistic: str,
+    profiles: tuple[str, ...] = PROFILES,
+) -> Callable[[Callable[[Context], Outcome]], Callable[[Context], Outcome]]:
+    """Register ``func(ctx) -> Outcome`` as a check. ``name`` is dotted, e.g. ``signal.float_vs_exact``."""
+    for p in profiles:
+        if p not in PROFILES:
+            raise ValueError(f"profiles must be drawn from {PROFILES}, got {p!r}")
+
+    def deco(func: Callable[[Context], Outcome]) -> Callable[[Context], Outcome]:
+        if name in _REGISTRY and _REGISTRY[name].func.__qualname__ != func.__qualname__:
+            raise ValueError(f"duplicate check name {name!r}")
+        _REGISTRY[name] = Check(name, paper, claim, closed_form, numerics, statistic, func, tuple(profiles))
+        return func
+
+    return deco
+
+
+def discover() -> list[Check]:
+    """Import every module of ``validation.checks`` and return the registered checks, sorted by name."""
+    import validation.checks as pkg
+
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"{pkg.__name__}.{mod.name}")
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def select(checks: list[Check], pattern: str | None) -> list[Check]:
+    """Checks whose name matches ``pattern`` (a glob such as ``signal.*``, or a plain substring)."""
+    if not pattern:
+        return list(checks)
+    glob = any(ch in pattern for ch in "*?[")
+    return [c for c in checks if (fnmatch.fnmatchcase(c.name, pattern) if glob else pattern in c.name)]
