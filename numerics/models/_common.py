@@ -1,0 +1,30 @@
+"""The base class every benchmark model shares: sequences in, sequences out, (B, T, d_in) -> (B, T, d_out).
+
+Standalone models use ``d_in = d_out = 1`` (scalar input and target sequences); the stages of a
+:class:`numerics.models.compose.Sequential` composition talk to each other through a wider interface.
+"""
+
+from __future__ import annotations
+
+from torch import nn
+
+from theory._args import as_int
+
+
+class SeqModel(nn.Module):
+    """A causal sequence-to-sequence model; subclasses implement ``forward(x)`` with x of shape (B, T, d_in)."""
+
+    def __init__(self, d_in: int = 1, d_out: int = 1):
+        super().__init__()
+        self.d_in = as_int("d_in", d_in, minimum=1)
+        self.d_out = as_int("d_out", d_out, minimum=1)
+
+    @property
+    def n_params(self) -> int:
+        """Number of trainable scalars (a complex parameter stored as (re, im) counts twice)."""
+        return count_parameters(self)
+
+
+def count_parameters(model: nn.Module) -> int:
+    """Number of trainable scalars of any ``torch.nn.Module``."""
+    return int(sum(p.numel() for p in model.parameters() if p.requires_grad))

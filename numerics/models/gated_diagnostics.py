@@ -1,0 +1,454 @@
+"""Effective learning rates, time-scale spectra and envelopes of trained gated RNNs.
+
+Source: L. Livi, arXiv:2606.29519 (2026) and the effective-learning-rate (ELR) framework of L. Livi,
+arXiv:2512.05790, as restated in ``spec/anti-collapse.md`` (section "Effective learning rates").
+Conventions, for the models of :mod:`numerics.models.gated_rnn` (``h_p = (1 - s_p) h_{p-1} + s_p tanh_p``):
+
+- Leak and first-order term of unit q at step p (from a :class:`~numerics.models.gated_rnn.Trace`):
+
+      a_p = 1 - s_p,
+      r_p = s_p (1 - tanh_p^2) [W_h]_qq + (tanh_p - h_{p-1}) s_p (1 - s_p) [U_s]_qq
+
+  (``[U_s]_qq`` is ``u_s[q]`` for SharedGate and 0 for ConstGate). These are the diagonal element
+  ``a_p + r_p`` of the one-step Jacobian ``J_p = dh_p / dh_{p-1}`` split into its zeroth-order part and the
+  part linear in the recurrent weights.
+- Transport over the window ``W = {t-l+1, ..., t}`` (the l steps that carry h_{t-l} to h_t):
+
+      Gamma_{t,l} = prod_{p in W} a_p * (1 + sum_{p in W} r_p / a_p),
+
+  the first-order (in ``J_p - diag(a_p)``) expansion of the diagonal element ``[J_t ... J_{t-l+1}]_qq``.
+  The remainder is bounded by ``prod_p alpha_p [prod_p (1 + e_p/alpha_p) - 1 - sum_p e_p/alpha_p]`` with
+  ``e_p = ||J_p - diag(a_p)||_inf`` and ``alpha_p = max_q a_{p,q}`` (:func:`second_order_bound`). Computed with prefix sums in
+  float64; ``|1 + sum r/a|`` is floored at ``1e-12`` before the log (the count of floored windows is
+  reported: it is only reached where the first-order expansion itself has broken down).
+- Optimiser base rate ``Lambda_q``: SGD: ``lr``; Adam/AdamW: ``lr / (sqrt(v_hat) + eps)`` with
+  ``v_hat = exp_avg_sq / (1 - beta2^step)``, averaged over the unit's recurrent row ``[W_h]_{q, :}``
+  (:func:`optimizer_base_rate`). ELR ``mu_{t,l} = Lambda_q Gamma_{t,l}``.
+- Rates: ``mubar_q`` = minus the least-squares slope of ``E log|Gamma_{t,l}|`` (mean over sequences and
+  windows) against l on a lag grid (64..384 at the reference T = 1280, scaled with T by
+  :func:`scaled_lag_grid`); ``zeta_q = log mubar_q``, ``tau_q = 1 / mubar_q``; a unit whose slope is
+  >= 0 is *non-decaying*: ``tau_q = inf`` (counted, and left out of the tail fit, which needs finite tau).
+- Envelope ``f(l) = E ||mu_{t,l}||_1 / ||Lambda||_1 = E sum_q Lambda_q |Gamma_{t,l,q}| / sum_q Lambda_q``
+  (normalised so that f(0) = 1) and its mixture-of-exponentials reconstruction
+  ``sum_q w_q exp(-l / tau_q) / sum_q w_q`` with ``w_q = Lambda_q`` (the spec's ``(1/H) sum_q`` when
+  Lambda is uniform, e.g. SGD).
+- beta from the tail of the tau sample (``numerics.estimators.tail_beta``: CCDF slope on the quantile
+  window [0.75, 0.995], bootstrap over units; Hill as a cross-check) and from the envelope
+  (``numerics.estimators.envelope_fit``: exponential / power / tempered fits chosen by AIC, runs test on
+  the power-law window); the phase label is ``numerics.estimators.phase_rule(tail interval, window_ok)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from theory._args import as_int, as_real
+
+from .gated_rnn import GatedRNN, Trace
+
+REFERENCE_T = 1280
+REFERENCE_RATE_LAGS = (64, 384, 32)        # (lo, hi, number of lags) at T = 1280
+REFERENCE_ENVELOPE_LAGS = (4, 384, 128)    # geometric grid at T = 1280
+_LOG_FLOOR = 1e-12
+
+
+# ---------------------------------------------------------------------------------------------- lag grids
+def scaled_lag_grid(T: int, lo: int, hi: int, n: int, *, geometric: bool = False, reference_T: int = REFERENCE_T) -> np.ndarray:
+    """Integer lags on ``[lo, hi] * T / reference_T`` (rounded, at least 1, below T), distinct, ``<= n``.
+
+    >>> scaled_lag_grid(1280, 64, 384, 6).tolist()
+    [64, 128, 192, 256, 320, 384]
+    >>> scaled_lag_grid(256, 64, 384, 32)[[0, -1]].tolist()
+    [13, 77]
+    """
+    T = as_int("T", T, minimum=2)
+    n = as_int("n", n, minimum=2)
+    f = T / as_int("reference_T", reference_T, minimum=2)
+    a = max(1, int(round(lo * f)))
+    b = min(T - 1, max(a + 1, int(round(hi * f))))
+    grid = np.geomspace(a, b, n) if geometric else np.linspace(a, b, n)
+    return np.unique(np.round(grid).astype(np.int64))
+
+
+def _check_lags(name: str, lags: Any, T: int) -> np.ndarray:
+    arr = np.asarray(lags)
+    if arr.ndim != 1 or arr.size < 2 or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name} must be a 1-d integer array of at least 2 lags, got {lags!r}")
+    if np.any(arr < 1) or np.any(arr > T):
+        raise ValueError(f"{name} must lie in [1, T] = [1, {T}], got range [{arr.min()}, {arr.max()}]")
+    if np.any(np.diff(arr) <= 0):
+        raise ValueError(f"{name} must be strictly increasing")
+    return arr.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------- local terms
+def leak_and_first_order(model: GatedRNN, trace: Trace) -> tuple[np.ndarray, np.ndarray]:
+    """``(a, r)``, float64 arrays of shape (B, T, H): the leak ``1 - s_p`` and the first-order term ``r_p``."""
+    wh, us = (v.double().cpu().numpy() for v in model.recurrent_diagonals())
+    s, c, hp = (v.detach().double().cpu().numpy() for v in (trace.s, trace.tanh, trace.h_prev))
+    a = 1.0 - s
+    r = s * (1.0 - c * c) * wh + (c - hp) * s * a * us
+    if np.any(a <= 0.0):
+        raise FloatingPointError("a gate saturated at s = 1 (leak a_p = 0): the log-transport is undefined")
+    return a, r
+
+
+class _Prefix:
+    """Prefix sums of ``log a`` and ``r / a`` along time, for O(1) window sums."""
+
+    def __init__(self, a: np.ndarray, r: np.ndarray):
+        B, T, H = a.shape
+        self.T = T
+        self.log_a = np.zeros((B, T + 1, H))
+        np.cumsum(np.log(a), axis=1, out=self.log_a[:, 1:])
+        self.ratio = np.zeros((B, T + 1, H))
+        np.cumsum(r / a, axis=1, out=self.ratio[:, 1:])
+
+    def window(self, lag: int, stride: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """Window sums for the windows of length ``lag`` ending at t = lag-1..T-1 (with ``stride``: the
+        ends T-1, T-1-stride, ..., in increasing order); shape (B, n_windows, H)."""
+        ends = np.arange(self.T - 1, lag - 2, -stride)[::-1]          # window ends t
+        return (self.log_a[:, ends + 1] - self.log_a[:, ends + 1 - lag],
+                self.ratio[:, ends + 1] - self.ratio[:, ends + 1 - lag])
+
+
+def transport(a: np.ndarray, r: np.ndarray, lag: int) -> np.ndarray:
+    """``Gamma_{t,l}`` (signed) for every window of length ``lag``, shape (B, T-lag+1, H); index i is t = lag-1+i."""
+    a, r = _check_ar(a, r)
+    lag = as_int("lag", lag, minimum=1, maximum=a.shape[1])
+    la, sr = _Prefix(a, r).window(lag)
+    return np.exp(la) * (1.0 + sr)
+
+
+def log_abs_transport(a: np.ndarray, r: np.ndarray, lag: int) -> np.ndarray:
+    """``log |Gamma_{t,l}|`` for every window of length ``lag`` (see the module docstring for the floor)."""
+    a, r = _check_ar(a, r)
+    lag = as_int("lag", lag, minimum=1, maximum=a.shape[1])
+    la, sr = _Prefix(a, r).window(lag)
+    return la + np.log(np.maximum(np.abs(1.0 + sr), _LOG_FLOOR))
+
+
+def _check_ar(a, r):
+    a = np.asarray(a, dtype=np.float64)
+    r = np.asarray(r, dtype=np.float64)
+    if a.ndim != 3 or a.shape != r.shape:
+        raise ValueError(f"a and r must be arrays of the same shape (B, T, H), got {a.shape} and {r.shape}")
+    return a, r
+
+
+def one_step_jacobian_remainders(model: GatedRNN, trace: Trace) -> np.ndarray:
+    """``e_p = ||J_p - diag(a_p)||_inf`` for every step p and sequence, shape (B, T), from the closed-form
+    Jacobian ``J_p = diag(a_p) + diag(s_p (1 - tanh_p^2)) W_h + diag(tanh_p - h_{p-1}) ds_p/dh_{p-1}``."""
+    with torch.no_grad():
+        Wh = model.W_h.weight.detach().double()
+        s = trace.s.double()
+        c = trace.tanh.double()
+        hp = trace.h_prev.double()
+        E = (s * (1 - c * c))[..., None] * Wh                          # (B, T, H, H)
+        if model.arch == "diag":
+            E = E + ((c - hp) * s * (1 - s))[..., None] * model.U_s.weight.detach().double()
+        elif model.arch == "shared":
+            E = E + ((c - hp) * s * (1 - s))[..., None] * model.U_s.weight.detach().double()[0]
+        return E.abs().sum(dim=-1).amax(dim=-1).numpy()
+
+
+def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
+    """Bound on the first-order remainder of one window: ``|[J_t ... J_{t-l+1}]_qq - Gamma_{t,l}|``.
+
+    Write ``J_p = A_p + E_p`` with ``A_p = diag(a_p)``, ``alpha_p = ||A_p||_inf = max_q a_{p,q}`` and
+    ``e_p = ||E_p||_inf``. Expanding the product, the terms with two or more E factors are what Gamma
+    leaves out; each has inf-norm at most ``prod_{p in S} e_p prod_{p not in S} alpha_p`` (S = the steps
+    contributing an E), and a diagonal element is bounded by the inf-norm. Summing over ``|S| >= 2``:
+
+        R = prod_p (alpha_p + e_p) - prod_p alpha_p - sum_p e_p prod_{p' != p} alpha_p'
+          = prod_p alpha_p * [prod_p (1 + e_p/alpha_p) - 1 - sum_p e_p/alpha_p].
+
+    ``alpha=None`` uses ``alpha_p = 1`` (valid since every leak is <= 1, looser). Computed with
+    ``expm1``/``log1p`` to keep the small difference accurate.
+
+    >>> second_order_bound(np.array([0.1, 0.2]))   # = e1 e2
+    0.02
+    >>> second_order_bound(np.array([0.1, 0.2]), np.array([0.5, 0.5]))   # still e1 e2: no alpha in that term
+    0.02
+    >>> second_order_bound(np.array([0.1, 0.1, 0.1]), np.array([0.5, 0.5, 0.5]))   # 3 e^2 alpha + e^3
+    0.016
+    """
+    e = np.asarray(e, dtype=np.float64)
+    alpha = np.ones_like(e) if alpha is None else np.asarray(alpha, dtype=np.float64)
+    if alpha.shape != e.shape or np.any(alpha <= 0):
+        raise ValueError("alpha must be positive and have the shape of e")
+    u = e / alpha
+    return float(round(float(np.prod(alpha)) * (math.expm1(float(np.sum(np.log1p(u)))) - float(np.sum(u))), 15))
+
+
+# ---------------------------------------------------------------------------------------------- optimiser rate
+def optimizer_base_rate(model: GatedRNN, optimizer: torch.optim.Optimizer | None) -> tuple[np.ndarray, str]:
+    """``(Lambda, method)``: the optimiser's per-unit base rate, shape (H,).
+
+    Adam/AdamW (a state with ``exp_avg_sq``): ``mean_j lr / (sqrt(v_hat_{qj}) + eps)`` over the recurrent
+    row ``[W_h]_{q,:}``; plain SGD: ``lr``. Before Adam's first step there is no second moment, and
+    ``None`` as optimiser: the uniform rate 1 (method says so) -- the envelope is then the plain mean.
+    """
+    H = model.hidden
+    if optimizer is None:
+        return np.ones(H), "uniform (no optimiser)"
+    p = model.W_h.weight
+    group = next((g for g in optimizer.param_groups if any(q is p for q in g["params"])), None)
+    if group is None:
+        raise ValueError("optimizer does not hold the model's W_h.weight")
+    lr = float(group["lr"])
+    state = optimizer.state.get(p, {})
+    if "exp_avg_sq" in state:
+        step = state["step"]
+        step = float(step.item() if isinstance(step, torch.Tensor) else step)
+        beta2 = float(group["betas"][1])
+        v_hat = state["exp_avg_sq"].detach().double() / (1.0 - beta2 ** step)
+        lam = (lr / (v_hat.sqrt() + float(group["eps"]))).mean(dim=1).cpu().numpy()
+        return lam, f"{type(optimizer).__name__}: lr / (sqrt(v_hat) + eps), mean over the W_h row"
+    if isinstance(optimizer, torch.optim.SGD):
+        return np.full(H, lr), "SGD: lr"
+    return np.ones(H), f"uniform ({type(optimizer).__name__} has no second-moment state yet)"
+
+
+# ---------------------------------------------------------------------------------------------- results
+@dataclasses.dataclass
+class RateFit:
+    """Per-unit asymptotic rates from the slope of ``E log|Gamma|`` against the lag."""
+
+    lags: np.ndarray            # (L,)
+    mean_log_gamma: np.ndarray  # (L, H)
+    mubar: np.ndarray           # (H,), <= 0 for non-decaying units
+    tau: np.ndarray             # (H,), inf for non-decaying units
+    r2: np.ndarray              # (H,) R^2 of each unit's line
+    n_floored: int
+    first_order_size: np.ndarray = None  # (H,) mean |sum_W r_p/a_p| at the largest rate lag
+    method: str = "mubar_q = -LS slope of E_{b,t} log|Gamma_{t,l}| vs l; tau_q = 1/mubar_q"
+
+    @property
+    def zeta(self) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.mubar > 0, np.log(np.where(self.mubar > 0, self.mubar, 1.0)), -np.inf)
+
+    @property
+    def finite_tau(self) -> np.ndarray:
+        return self.tau[np.isfinite(self.tau)]
+
+
+@dataclasses.dataclass
+class Envelope:
+    lags: np.ndarray
+    measured: np.ndarray        # f(l) = E ||mu||_1 / ||Lambda||_1
+    mixture: np.ndarray         # sum_q w_q exp(-l/tau_q) / sum w_q
+    weights: np.ndarray         # Lambda_q
+    method: str
+
+    @property
+    def max_abs_log_ratio(self) -> float:
+        """``max_l |log f(l) - log mixture(l)|``: how well the mixture of exponentials reproduces f."""
+        return float(np.max(np.abs(np.log(self.measured) - np.log(self.mixture))))
+
+
+@dataclasses.dataclass
+class GatedDiagnostics:
+    """Everything measured at one checkpoint; ``tail``/``hill``/``envelope_fit``/``phase`` come from
+    ``numerics.estimators`` (None when the tau sample is too small for them: then ``phase`` says why)."""
+
+    epoch: int
+    step: int
+    arch: str
+    rates: RateFit
+    base_rate: np.ndarray
+    base_rate_method: str
+    envelope: Envelope
+    tail: Any = None
+    hill: float | None = None
+    envelope_fit: Any = None
+    phase: str = "unresolved"
+    note: str = ""
+
+    @property
+    def tau(self) -> np.ndarray:
+        return self.rates.tau
+
+    def summary(self) -> dict:
+        """JSON-able decisive numbers of this checkpoint."""
+        tf = self.rates.finite_tau
+        out = {
+            "epoch": self.epoch, "step": self.step, "arch": self.arch, "phase": self.phase,
+            "n_units": int(self.tau.size), "n_finite_tau": int(tf.size),
+            "tau_median": float(np.median(tf)) if tf.size else float("nan"),
+            "tau_q90": float(np.quantile(tf, 0.9)) if tf.size else float("nan"),
+            "tau_q99": float(np.quantile(tf, 0.99)) if tf.size else float("nan"),
+            "tau_spread_q90_q10": float(np.quantile(tf, 0.9) / np.quantile(tf, 0.1)) if tf.size else float("nan"),
+            "envelope_mixture_max_abs_log_ratio": self.envelope.max_abs_log_ratio,
+            "n_floored": int(self.rates.n_floored),
+            # size of the first-order sum over the longest rate-fit window: the expansion needs it << 1
+            "first_order_size_median": float(np.median(self.rates.first_order_size)),
+            "first_order_size_max": float(np.max(self.rates.first_order_size)),
+        }
+        if self.tail is not None:
+            out.update(beta_tail=float(self.tail.beta), beta_tail_ci=[float(v) for v in self.tail.ci],
+                       beta_tail_r2=float(self.tail.r2), p_beta_below_1=float(self.tail.p_below_1))
+        if self.hill is not None:
+            out["beta_hill"] = float(self.hill)
+        if self.envelope_fit is not None:
+            out.update(beta_envelope=_env_beta(self.envelope_fit), beta_envelope_ci=_env_ci(self.envelope_fit),
+                       envelope_window_ok=bool(self.envelope_fit.window_ok),
+                       envelope_model=str(getattr(self.envelope_fit, "best", getattr(self.envelope_fit, "choice", ""))))
+        return out
+
+
+def _beta_value(res) -> float:
+    """A beta estimate returned either as a number or as a result object with ``.beta``."""
+    return float(res) if isinstance(res, (int, float, np.floating)) else float(res.beta)
+
+
+def _env_beta(fit) -> float:
+    return float(getattr(fit, "beta"))
+
+
+def _env_ci(fit) -> list[float]:
+    return [float(v) for v in getattr(fit, "ci")]
+
+
+# ---------------------------------------------------------------------------------------------- main entry
+def rates_and_envelope(
+    model: GatedRNN,
+    x: torch.Tensor,
+    *,
+    rate_lags: Sequence[int],
+    envelope_lags: Sequence[int],
+    base_rate: np.ndarray | None = None,
+    batch: int = 64,
+    window_stride: int = 1,
+) -> tuple[RateFit, Envelope]:
+    """Per-unit rates and the envelope of ``model`` on the diagnostic sequences ``x`` (B, T, d_in).
+
+    Sequences are processed ``batch`` at a time; the means are over sequences and over the windows ending
+    at t = T-1, T-1-stride, ... >= l-1 (``window_stride = 1``: every window; overlapping windows are
+    strongly correlated, so a stride > 1 loses little and saves time).
+    """
+    if not isinstance(x, torch.Tensor) or x.ndim != 3:
+        raise ValueError("x must be a tensor of shape (B, T, d_in)")
+    T = x.shape[1]
+    rl = _check_lags("rate_lags", np.asarray(rate_lags), T)
+    el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
+    batch = as_int("batch", batch, minimum=1)
+    stride = as_int("window_stride", window_stride, minimum=1)
+    H = model.hidden
+    w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
+    if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
+        raise ValueError(f"base_rate must be {H} positive finite numbers")
+    wn = w / w.sum()
+    sum_log = np.zeros((rl.size, H))
+    sum_env = np.zeros(el.size)
+    n_log = np.zeros(rl.size)
+    n_env = np.zeros(el.size)
+    n_floored = 0
+    sum_abs_s = np.zeros(H)
+    n_abs_s = 0
+    was_training = model.training
+    model.eval()
+    try:
+        for i in range(0, x.shape[0], batch):
+            with torch.no_grad():
+                _, tr = model.run(x[i:i + batch], trace=True)
+            pre = _Prefix(*leak_and_first_order(model, tr))
+            for j, lag in enumerate(rl):
+                la, sr = pre.window(int(lag), stride)
+                g = np.abs(1.0 + sr)
+                n_floored += int(np.count_nonzero(g < _LOG_FLOOR))
+                lg = la + np.log(np.maximum(g, _LOG_FLOOR))
+                sum_log[j] += lg.sum(axis=(0, 1))
+                n_log[j] += lg.shape[0] * lg.shape[1]
+                if j == rl.size - 1:
+                    sum_abs_s += np.abs(sr).sum(axis=(0, 1))
+                    n_abs_s += sr.shape[0] * sr.shape[1]
+            for j, lag in enumerate(el):
+                la, sr = pre.window(int(lag), stride)
+                val = np.exp(la) * np.abs(1.0 + sr) @ wn          # (B, windows)
+                sum_env[j] += val.sum()
+                n_env[j] += val.size
+    finally:
+        model.train(was_training)
+    mlg = sum_log / n_log[:, None]
+    A = np.vstack([np.ones(rl.size), rl.astype(np.float64)]).T
+    coef, *_ = np.linalg.lstsq(A, mlg, rcond=None)
+    slope = coef[1]
+    resid = mlg - A @ coef
+    ss_tot = np.sum((mlg - mlg.mean(axis=0)) ** 2, axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r2 = np.where(ss_tot > 0, 1.0 - np.sum(resid ** 2, axis=0) / ss_tot, 1.0)
+        mubar = -slope
+        tau = np.where(mubar > 0, 1.0 / np.where(mubar > 0, mubar, 1.0), np.inf)
+    rates = RateFit(lags=rl, mean_log_gamma=mlg, mubar=mubar, tau=tau, r2=r2, n_floored=n_floored,
+                    first_order_size=sum_abs_s / n_abs_s)
+    env = Envelope(lags=el, measured=sum_env / n_env, mixture=mixture_envelope(el, tau, w), weights=w,
+                   method="f(l) = E sum_q Lambda_q |Gamma_{t,l,q}| / sum_q Lambda_q")
+    return rates, env
+
+
+def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """``sum_q w_q exp(-l / tau_q) / sum_q w_q`` (non-decaying units, tau = inf, contribute ``w_q``).
+
+    >>> mixture_envelope([0, 10], np.array([10.0, np.inf])).round(6).tolist()
+    [1.0, 0.68394]
+    """
+    l = np.asarray(lags, dtype=np.float64)
+    tau = np.asarray(tau, dtype=np.float64)
+    w = np.ones(tau.size) if weights is None else np.asarray(weights, dtype=np.float64)
+    if w.shape != tau.shape:
+        raise ValueError(f"weights must have the shape of tau {tau.shape}, got {w.shape}")
+    if np.any(tau <= 0) or np.any(np.isnan(tau)):
+        raise ValueError("tau must be positive (inf allowed for non-decaying units)")
+    with np.errstate(divide="ignore"):
+        inv = np.where(np.isfinite(tau), 1.0 / tau, 0.0)
+    return np.exp(-np.outer(l, inv)) @ w / w.sum()
+
+
+def diagnose(
+    model: GatedRNN,
+    x: torch.Tensor,
+    *,
+    optimizer: torch.optim.Optimizer | None = None,
+    rate_lags: Sequence[int],
+    envelope_lags: Sequence[int],
+    n_boot: int = 2000,
+    level: float = 0.90,
+    window: tuple[float, float] = (0.75, 0.995),
+    seed: int = 0,
+    batch: int = 64,
+    window_stride: int = 1,
+    epoch: int = 0,
+    step: int = 0,
+) -> GatedDiagnostics:
+    """Rates, time scales, envelope, beta (tail and envelope, with intervals) and the phase of ``model``."""
+    from numerics.estimators import envelope_fit, hill_beta, phase_rule, tail_beta
+
+    n_boot = as_int("n_boot", n_boot, minimum=1)
+    level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    lam, lam_method = optimizer_base_rate(model, optimizer)
+    rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags,
+                                    base_rate=lam, batch=batch, window_stride=window_stride)
+    out = GatedDiagnostics(epoch=epoch, step=step, arch=model.arch, rates=rates, base_rate=lam,
+                           base_rate_method=lam_method, envelope=env)
+    out.envelope_fit = envelope_fit(env.lags.astype(np.float64), env.measured)
+    tf = rates.finite_tau
+    if tf.size >= 16:
+        out.tail = tail_beta(tf, window=window, n_boot=n_boot, seed=seed, level=level)
+        out.hill = _beta_value(hill_beta(tf))
+        out.phase = phase_rule(tuple(out.tail.ci), bool(out.envelope_fit.window_ok))
+    else:
+        out.phase = "collapsed" if not out.envelope_fit.window_ok else "unresolved"
+        out.note = f"only {tf.size} finite time scales (< 16): no tail fit"
+    return out
+
+
+def phase_trajectory(checkpoints: Sequence[GatedDiagnostics]) -> list[dict]:
+    """The phase label and the decisive numbers at every checkpoint, in order."""
+    return [c.summary() for c in checkpoints]

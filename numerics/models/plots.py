@@ -1,0 +1,113 @@
+"""Figures of a memory-function sweep (matplotlib, Agg): the paper's main plot and a summary heatmap.
+
+Both take the flat rows of :func:`numerics.models.sweep.collect` and aggregate over seeds by the median
+(robust to the occasional bad initialisation); error bars span the min and max over seeds.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from .runs import KINDS
+from .sweep import median_by
+
+
+def pyplot():
+    """matplotlib.pyplot on the non-interactive Agg backend (figures go to files)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig, path: str | Path) -> Path:
+    """Tight layout, write a PNG, release the figure."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return Path(path)
+
+
+def _label(r: dict) -> str:
+    return r["model"] if r["train_variant"] == "default" else f"{r['model']} ({r['train_variant']})"
+
+
+def plot_alpha_curves(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
+    """RelMSE against alpha, one panel per memory kind, one line per architecture (median over seeds)."""
+    plt = pyplot()
+    rows = [dict(r, label=_label(r)) for r in rows]
+    kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
+    labels = list(dict.fromkeys(r["label"] for r in rows))
+    fig, axes = plt.subplots(1, len(kinds), figsize=(3.6 * len(kinds), 3.4), sharey=True, squeeze=False)
+    for ax, kind in zip(axes[0], kinds):
+        for lab in labels:
+            sel = [r for r in rows if r["kind"] == kind and r["label"] == lab and r["relmse"] is not None]
+            if not sel:
+                continue
+            alphas = sorted({r["alpha"] for r in sel})
+            vals = [[r["relmse"] for r in sel if r["alpha"] == a] for a in alphas]
+            med = [float(np.median(v)) for v in vals]
+            lo = [m - min(v) for m, v in zip(med, vals)]
+            hi = [max(v) - m for m, v in zip(med, vals)]
+            ax.errorbar(alphas, med, yerr=[lo, hi], marker="o", ms=4, capsize=2, label=lab)
+        ax.set_yscale("log")
+        ax.set_xlabel(r"$\alpha$ (temporal strength)")
+        ax.set_title(kind)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("final training RelMSE")
+    axes[0][-1].legend(fontsize=7)
+    if title:
+        fig.suptitle(title)
+    return save_figure(fig, path)
+
+
+def plot_heatmap(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
+    """log10 RelMSE per (architecture, memory kind): mean over alphas of the median over seeds."""
+    plt = pyplot()
+    rows = [dict(r, label=_label(r)) for r in rows]
+    med = median_by(rows, ("label", "kind", "alpha"))
+    labels = list(dict.fromkeys(r["label"] for r in rows))
+    kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
+    M = np.full((len(labels), len(kinds)), np.nan)
+    for i, lab in enumerate(labels):
+        for j, kind in enumerate(kinds):
+            v = [math.log10(m) for (lb, kd, _), m in med.items() if lb == lab and kd == kind and 0 < m < math.inf]
+            if v:
+                M[i, j] = float(np.mean(v))
+    fig, ax = plt.subplots(figsize=(1.3 * len(kinds) + 2.5, 0.5 * len(labels) + 1.5))
+    im = ax.imshow(M, cmap="viridis_r", aspect="auto")
+    ax.set_xticks(range(len(kinds)), kinds)
+    ax.set_yticks(range(len(labels)), labels)
+    for i in range(len(labels)):
+        for j in range(len(kinds)):
+            if np.isfinite(M[i, j]):
+                ax.text(j, i, f"{M[i, j]:.1f}", ha="center", va="center", color="w", fontsize=8)
+    fig.colorbar(im, ax=ax, label=r"mean$_\alpha$ log$_{10}$ median RelMSE")
+    ax.set_title(title or "approximation error by memory type")
+    return save_figure(fig, path)
+
+
+def plot_learning_curves(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
+    """Minibatch RelMSE against step for every run (one colour per architecture): optimisation dynamics."""
+    plt = pyplot()
+    rows = [dict(r, label=_label(r)) for r in rows if r.get("curve_steps")]
+    labels = list(dict.fromkeys(r["label"] for r in rows))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    for i, lab in enumerate(labels):
+        for k, r in enumerate(r for r in rows if r["label"] == lab):
+            ax.plot(r["curve_steps"], r["curve_loss"], color=colours[i % len(colours)], alpha=0.6, lw=1,
+                    label=lab if k == 0 else None)
+    ax.set_yscale("log")
+    ax.set_xlabel("step")
+    ax.set_ylabel("minibatch RelMSE")
+    ax.legend(fontsize=7)
+    ax.set_title(title)
+    return save_figure(fig, path)

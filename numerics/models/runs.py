@@ -1,0 +1,170 @@
+"""One benchmark run = (model spec, target spec, training spec), content-addressed and self-contained.
+
+``RunConfig.run_id`` is the first 16 hex digits of the SHA-256 of the canonical JSON of the *normalised*
+config (every default filled in, keys sorted, floats as Python's shortest repr, plus a schema version), so
+the same experiment always gets the same id, whichever way its config was written, and a store of
+results doubles as a cache. :func:`execute_run` takes a plain dict (picklable, for process pools and
+Dask), trains, and returns a JSON-able result: the approximation error, the learning curve, the
+parameter count, the empirical memory function (probe) and, for a single-channel linear S4D, its
+kernel as an exponential sum.
+
+Targets (``theory.memory`` and ``numerics.targets``): ``rho = memory_function(kind, alpha, T)`` for the
+four kinds, or ``mixed_memory_function(kind_a, kind_b, lam, alpha, T)`` for ``kind="mixed"``; the data set
+is ``make_dataset(rho, n_seq, T, nonlinear=..., seed=data_seed)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import socket
+import time
+from typing import Any
+
+import numpy as np
+
+from theory._args import as_choice, as_int, as_real
+
+SCHEMA = 1
+KINDS = ("exp", "poly", "impulse", "airy")
+
+
+@dataclasses.dataclass(frozen=True)
+class TargetSpec:
+    """The synthetic task: memory function, sequence length, data-set size and seed."""
+
+    kind: str
+    alpha: float
+    T: int = 64
+    nonlinear: bool = False
+    n_seq: int = 512
+    data_seed: int = 0
+    kind_a: str | None = None      # kind="mixed": rho = (1-lam) rho_a/|rho_a| + lam rho_b/|rho_b|
+    kind_b: str | None = None
+    lam: float | None = None
+
+    def __post_init__(self) -> None:
+        f = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
+        f("kind", as_choice("target.kind", self.kind, (*KINDS, "mixed")))
+        f("alpha", as_real("target.alpha", self.alpha, minimum=0.0, maximum=1.0))
+        f("T", as_int("target.T", self.T, minimum=2))
+        if not isinstance(self.nonlinear, bool):
+            raise TypeError(f"target.nonlinear must be a bool, got {self.nonlinear!r}")
+        f("n_seq", as_int("target.n_seq", self.n_seq, minimum=1))
+        f("data_seed", as_int("target.data_seed", self.data_seed, minimum=0))
+        if self.kind == "mixed":
+            f("kind_a", as_choice("target.kind_a", self.kind_a, KINDS))
+            f("kind_b", as_choice("target.kind_b", self.kind_b, KINDS))
+            f("lam", as_real("target.lam", self.lam, minimum=0.0, maximum=1.0))
+        elif (self.kind_a, self.kind_b, self.lam) != (None, None, None):
+            raise ValueError(f"target.kind_a/kind_b/lam are only for kind='mixed' (got kind={self.kind!r})")
+
+    def rho(self) -> np.ndarray:
+        from theory.memory import memory_function, mixed_memory_function
+
+        if self.kind == "mixed":
+            return np.asarray(mixed_memory_function(self.kind_a, self.kind_b, self.lam, self.alpha, self.T), float)
+        return np.asarray(memory_function(self.kind, self.alpha, self.T), dtype=float)
+
+    def dataset(self) -> tuple[np.ndarray, np.ndarray]:
+        from numerics.targets import make_dataset
+
+        return make_dataset(self.rho(), self.n_seq, self.T, nonlinear=self.nonlinear, seed=self.data_seed)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "TargetSpec":
+        from .trainer import _dataclass_from_dict
+
+        return _dataclass_from_dict(cls, d, "target")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunConfig:
+    model: dict
+    target: TargetSpec
+    train: "TrainSpec"  # noqa: F821 (imported lazily with torch)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "RunConfig":
+        """Validate and normalise a plain dict ``{"model": {...}, "target": {...}, "train": {...}}``."""
+        from .trainer import TrainSpec
+        from .zoo import normalize_model_spec
+
+        if isinstance(d, cls):
+            return d
+        if not isinstance(d, dict):
+            raise TypeError(f"a run config must be a dict with 'model', 'target', 'train'; got {type(d).__name__}")
+        extra = set(d) - {"model", "target", "train"}
+        if extra:
+            raise ValueError(f"run config: unknown field(s) {sorted(extra)}; allowed: model, target, train")
+        for key in ("model", "target"):
+            if key not in d:
+                raise ValueError(f"run config: missing field {key!r}")
+        return cls(normalize_model_spec(d["model"]), TargetSpec.from_dict(d["target"]),
+                   TrainSpec.from_dict(d.get("train", {})))
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "target": dataclasses.asdict(self.target), "train": dataclasses.asdict(self.train)}
+
+    @property
+    def run_id(self) -> str:
+        return run_id(self.to_dict())
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def run_id(config: dict) -> str:
+    """Content address of a *normalised* config dict (see :meth:`RunConfig.to_dict`)."""
+    blob = canonical_json({"schema": SCHEMA, "config": config})
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
+    """Train one run and return its JSON-able result (see the module docstring).
+
+    ``threads``: torch intra-op threads for this run (restored afterwards); ``device``: where to train
+    ("cpu", "cuda"). Neither is part of the run id: they change speed, not the experiment (results on
+    another device or thread count agree up to floating-point reassociation, not bitwise).
+    """
+    import torch
+
+    from .probe import memory_probe
+    from .s4d import S4D
+    from .trainer import train
+    from .zoo import build_model
+
+    cfg = RunConfig.from_dict(config)
+    old_threads = torch.get_num_threads()
+    torch.set_num_threads(as_int("threads", threads, minimum=1))
+    try:
+        x, y = cfg.target.dataset()
+        torch.manual_seed(cfg.train.seed)
+        model = build_model(cfg.model)
+        res = train(model, x, y, cfg.train, device=device)
+        model.cpu()
+        out = {
+            "run_id": cfg.run_id,
+            "relmse": res.relmse,
+            "initial_relmse": res.initial_relmse,
+            "curve_steps": res.curve_steps,
+            "curve_loss": res.curve_loss,
+            "seconds": res.seconds,
+            "n_params": model.n_params,
+            "probe": memory_probe(model, cfg.target.T, method="jacobian", n=32, seed=0).tolist(),
+            "method": res.method,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "finished_at": time.time(),
+            "torch": torch.__version__,
+        }
+        if isinstance(model, S4D) and model.linear and cfg.model["width"] == 1 and cfg.model["layers"] == 1:
+            poles, coefs, d0 = model.exp_sum()
+            out["exp_sum"] = {"poles": [[z.real, z.imag] for z in poles],
+                              "coefs": [[c.real, c.imag] for c in coefs], "d0": d0}
+        return out
+    finally:
+        torch.set_num_threads(old_threads)

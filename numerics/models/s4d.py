@@ -1,0 +1,173 @@
+"""S4D: a diagonal structured state-space model (Gu, Gupta, Goel, Re 2022, "On the Parameterization and
+Initialization of Diagonal State Space Models", arXiv:2206.11893), in the style of the reference
+``s4d.py`` of the state-spaces repository.
+
+One S4D channel is the continuous linear system ``x'(t) = A x(t) + B u(t), y(t) = Re(C x(t)) + D u(t)``
+with diagonal complex ``A`` (N/2 modes; their complex conjugates are implicit, so the real state size is
+N). Discretised with step ``dt`` by zero-order hold (ZOH),
+
+    Abar = exp(dt A),    Bbar = (exp(dt A) - 1) / A * B,
+
+its output is a causal convolution ``y = K * u + D u`` with the kernel (B = 1 absorbed into C)
+
+    K[l] = 2 Re sum_n C_n (exp(dt A_n) - 1) / A_n * exp(dt A_n l),     l = 0 .. L-1,
+
+computed in closed form (a Vandermonde product) and applied by FFT in O(L log L).
+
+Initialisations (the paper's section 4):
+
+- S4D-Lin: ``A_n = -1/2 + i pi n``, n = 0 .. N/2-1 (the default).
+- S4D-Inv: ``A_n = -1/2 + i (N / pi) (N / (2 n + 1) - 1)``.
+- ``log dt ~ Uniform[log dt_min, log dt_max]`` per channel, default ``[log 1e-3, log 1e-1]``;
+  ``C ~ CN(0, 1)`` (real and imaginary parts N(0, 1/2)), ``D ~ N(0, 1)``.
+
+Training parameters: ``log dt``, ``log(-Re A)`` (keeps Re A < 0, i.e. a stable system), ``Im A``, ``C``,
+``D``. Every channel's kernel is an exponential sum, exported by :meth:`S4DKernel.exp_sum` as
+(poles ``lambda_i``, coefficients ``c_i``) with ``K[l] = sum_i c_i lambda_i**l``: that plugs the trained
+model straight into the Prony analysis of ``theory.prony``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from theory._args import as_choice, as_int, as_real
+
+from ._common import SeqModel
+
+
+class S4DKernel(nn.Module):
+    """The convolution kernels of ``H`` independent S4D channels with ``N/2`` complex modes each."""
+
+    def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_min: float = 1e-3, dt_max: float = 1e-1):
+        super().__init__()
+        H = as_int("H", H, minimum=1)
+        N = as_int("N", N, minimum=2)
+        if N % 2:
+            raise ValueError(f"N (state size) must be even: N/2 complex-conjugate mode pairs; got {N}")
+        init = as_choice("init", init, ("lin", "inv"))
+        dt_min = as_real("dt_min", dt_min, minimum=0.0, open_min=True)
+        dt_max = as_real("dt_max", dt_max, minimum=dt_min)
+        n = torch.arange(N // 2, dtype=torch.float64)
+        if init == "lin":
+            a_imag = math.pi * n
+        else:
+            a_imag = (N / math.pi) * (N / (2 * n + 1) - 1)
+        log_dt = torch.rand(H, dtype=torch.float64) * (math.log(dt_max) - math.log(dt_min)) + math.log(dt_min)
+        C = torch.randn(H, N // 2, dtype=torch.cfloat)  # CN(0, 1)
+        self.log_dt = nn.Parameter(log_dt.float())                                 # (H,)
+        self.C = nn.Parameter(torch.view_as_real(C))                               # (H, N/2, 2)
+        self.log_A_real = nn.Parameter(torch.log(0.5 * torch.ones(H, N // 2)))     # (H, N/2)
+        self.A_imag = nn.Parameter(a_imag.float().repeat(H, 1))                    # (H, N/2)
+
+    def _discrete(self):
+        """ZOH-discretised poles ``exp(dt A)`` and effective coefficients ``C (exp(dt A) - 1) / A``."""
+        dt = torch.exp(self.log_dt)                                   # (H,)
+        A = -torch.exp(self.log_A_real) + 1j * self.A_imag            # (H, N/2)
+        dtA = A * dt[:, None]                                         # (H, N/2)
+        C = torch.view_as_complex(self.C) * (torch.exp(dtA) - 1.0) / A
+        return dtA, C
+
+    def forward(self, L: int) -> torch.Tensor:
+        """Kernels ``K`` of shape (H, L)."""
+        dtA, C = self._discrete()
+        vander = torch.exp(dtA[:, :, None] * torch.arange(L, device=dtA.device))   # (H, N/2, L)
+        return 2 * torch.einsum("hn,hnl->hl", C, vander).real
+
+    @torch.no_grad()
+    def exp_sum(self, channel: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """(poles, coefficients) of one channel: ``K[l] = sum_i coef_i * pole_i**l`` (conjugates included).
+
+        Both arrays are complex128 of length N; the sum is real because they come in conjugate pairs.
+        """
+        dtA, C = self._discrete()
+        lam = torch.exp(dtA[channel]).to(torch.complex128).numpy()
+        c = C[channel].to(torch.complex128).numpy()
+        return np.concatenate([lam, lam.conj()]), np.concatenate([c, c.conj()])
+
+
+def fft_causal_conv(u: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+    """Causal convolution ``y[l] = sum_{j<=l} k[j] u[l-j]`` along the last axis via zero-padded FFT.
+
+    u: (B, H, L), k: (H, L) -> (B, H, L).
+    """
+    L = u.shape[-1]
+    k_f = torch.fft.rfft(k, n=2 * L)
+    u_f = torch.fft.rfft(u, n=2 * L)
+    return torch.fft.irfft(u_f * k_f, n=2 * L)[..., :L]
+
+
+class S4DLayer(nn.Module):
+    """One S4D block: per-channel SSM convolution + D skip, then (unless ``linear``) GELU and a
+    GLU position-wise mixing, with a residual connection. (B, L, H) -> (B, L, H)."""
+
+    def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_min: float = 1e-3, dt_max: float = 1e-1,
+                 linear: bool = False, skip: bool = True):
+        super().__init__()
+        self.kernel = S4DKernel(H, N, init=init, dt_min=dt_min, dt_max=dt_max)
+        self.D = nn.Parameter(torch.randn(H)) if skip else None
+        self.linear = bool(linear)
+        if not self.linear:
+            self.mix = nn.Sequential(nn.GELU(), nn.Linear(H, 2 * H), nn.GLU(dim=-1))
+            self.norm = nn.LayerNorm(H)
+
+    def forward(self, u: torch.Tensor) -> torch.Tensor:
+        L = u.shape[1]
+        v = u.transpose(1, 2)                                    # (B, H, L)
+        y = fft_causal_conv(v, self.kernel(L))                   # (B, H, L)
+        if self.D is not None:
+            y = y + v * self.D[:, None]
+        y = y.transpose(1, 2)                                    # (B, L, H)
+        if self.linear:
+            return y
+        return self.norm(u + self.mix(y))
+
+
+class S4D(SeqModel):
+    """Stack of S4D layers between a linear encoder and decoder: (B, T, d_in) -> (B, T, d_out).
+
+    ``linear=True`` removes GELU/GLU/LayerNorm and the residual, so the whole model is a linear
+    time-invariant filter; with ``width=1, layers=1``, ``encoder`` and ``decoder`` are scalars and the model
+    is exactly one S4D channel with N real modes (plus the D skip unless ``skip=False``): its memory
+    function is an N-term exponential sum (:meth:`exp_sum`), the object of the Prony lower bound.
+    """
+
+    def __init__(self, width: int = 16, state: int = 32, layers: int = 1, *, init: str = "lin",
+                 dt_min: float = 1e-3, dt_max: float = 1e-1, linear: bool = False, skip: bool = True,
+                 d_in: int = 1, d_out: int = 1):
+        super().__init__(d_in, d_out)
+        width = as_int("width", width, minimum=1)
+        layers = as_int("layers", layers, minimum=1)
+        self.linear = bool(linear)
+        self.encoder = nn.Linear(self.d_in, width, bias=not self.linear)
+        self.layers = nn.ModuleList(
+            S4DLayer(width, state, init=init, dt_min=dt_min, dt_max=dt_max, linear=linear, skip=skip)
+            for _ in range(layers))
+        self.decoder = nn.Linear(width, self.d_out, bias=not self.linear)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.encoder(x)                                      # (B, T, width)
+        for layer in self.layers:
+            h = layer(h)
+        return self.decoder(h)                                   # (B, T, d_out)
+
+    @torch.no_grad()
+    def exp_sum(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """The memory function of a single-channel linear S4D as ``(poles, coefs, d0)``:
+        ``rhohat(s) = sum_i coefs_i poles_i**s + d0 * [s == 0]`` (``d0`` is the D skip, 0 without it).
+
+        Only defined for ``linear=True, width=1, layers=1, d_in=d_out=1`` (then the encoder/decoder
+        scalars are folded into the coefficients).
+        """
+        if not (self.linear and len(self.layers) == 1 and self.encoder.out_features == 1
+                and self.d_in == 1 and self.d_out == 1):
+            raise ValueError("exp_sum needs a linear single-channel S4D (linear=True, width=1, layers=1)")
+        scale = float(self.encoder.weight[0, 0] * self.decoder.weight[0, 0])
+        poles, coefs = self.layers[0].kernel.exp_sum(0)
+        D = self.layers[0].D
+        d0 = scale * float(D[0]) if D is not None else 0.0
+        return poles, coefs * scale, d0

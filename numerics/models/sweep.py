@@ -1,0 +1,298 @@
+"""Sweeps: plain lists of run configs, executed into a resumable SQLite store, locally or distributed.
+
+A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.json``) is a set of named
+*studies*, each a grid expanded into plain run configs::
+
+    {"name": "...", "defaults": {"target": {"T": 64, ...}, "train": {"steps": 300, ...}},
+     "studies": {"main": {"models": {"lstm": {"arch": "lstm"}, ...}, "kinds": ["exp", "poly"],
+                          "alphas": [0.25, 1.0], "seeds": [0, 1],
+                          "target": {...}, "train": {...},          # optional overrides
+                          "trains": {"adam": {}, "adamw": {"optimizer": "adamw"}},   # optional variants
+                          "mix": ["exp", "impulse"], "lams": [0, 0.5, 1]}}}        # kinds = ["mixed"]
+
+:func:`run_sweep` dedups by run id, skips ids already in the store (resume), submits the rest to any
+``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
+writes each result as it completes (one transaction each) behind a tqdm progress bar. Labels and study
+names are not part of the run id: the store is a cache of experiments; the sweep file gives them meaning
+(:func:`collect` joins the two).
+
+CLI::
+
+    python -m numerics.models.sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local]
+    python -m numerics.models.sweep status SWEEP.json --store results.sqlite
+    python -m numerics.models.sweep plot   SWEEP.json --store results.sqlite --out figures/
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import dataclasses
+import json
+import math
+import multiprocessing
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+from tqdm import tqdm
+
+from theory._args import as_int
+
+from .runs import KINDS, RunConfig, execute_run
+from .store import ResultStore
+
+_STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepRun:
+    """One expanded grid point: where it comes from (study, labels) and what it is (config)."""
+
+    study: str
+    model: str
+    train_variant: str
+    config: RunConfig
+
+    @property
+    def run_id(self) -> str:
+        return self.config.run_id
+
+
+def load_sweep(path: str | Path) -> dict:
+    with open(path) as fh:
+        doc = json.load(fh)
+    if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
+        raise ValueError(f"{path}: a sweep file is a JSON object with a 'studies' object")
+    return doc
+
+
+def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[SweepRun]:
+    """All grid points of the sweep document (optionally only some studies), in file order."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
+        raise ValueError("sweep must be a dict with a 'studies' dict")
+    defaults = doc.get("defaults", {})
+    extra = set(defaults) - {"target", "train"}
+    if extra:
+        raise ValueError(f"sweep.defaults: unknown field(s) {sorted(extra)}; allowed: target, train")
+    wanted = None if studies is None else set(studies)
+    if wanted is not None and wanted - set(doc["studies"]):
+        raise ValueError(f"unknown study name(s) {sorted(wanted - set(doc['studies']))}; "
+                         f"the sweep has {sorted(doc['studies'])}")
+    runs = []
+    for name, st in doc["studies"].items():
+        if wanted is not None and name not in wanted:
+            continue
+        where = f"studies.{name}"
+        if not isinstance(st, dict):
+            raise TypeError(f"{where} must be a dict")
+        extra = set(st) - set(_STUDY_FIELDS)
+        if extra:
+            raise ValueError(f"{where}: unknown field(s) {sorted(extra)}; allowed: {list(_STUDY_FIELDS)}")
+        for key in ("models", "kinds", "alphas", "seeds"):
+            if key not in st:
+                raise ValueError(f"{where}: missing field {key!r}")
+        models, trains = st["models"], st.get("trains", {"default": {}})
+        if not isinstance(models, dict) or not models:
+            raise TypeError(f"{where}.models must be a non-empty dict name -> model spec")
+        if not isinstance(trains, dict) or not trains:
+            raise TypeError(f"{where}.trains must be a non-empty dict name -> train overrides")
+        mixed = "mixed" in st["kinds"]
+        if mixed and ("mix" not in st or "lams" not in st):
+            raise ValueError(f"{where}: kind 'mixed' needs 'mix' ([kind_a, kind_b]) and 'lams'")
+        lams = st.get("lams", [None]) if mixed else [None]
+        for mlabel, mspec in models.items():
+            for tlabel, tover in trains.items():
+                for kind in st["kinds"]:
+                    for alpha in st["alphas"]:
+                        for lam in (lams if kind == "mixed" else [None]):
+                            for seed in st["seeds"]:
+                                target = {**defaults.get("target", {}), **st.get("target", {}),
+                                          "kind": kind, "alpha": alpha}
+                                if kind == "mixed":
+                                    target.update(kind_a=st["mix"][0], kind_b=st["mix"][1], lam=lam)
+                                train = {**defaults.get("train", {}), **st.get("train", {}), **tover, "seed": seed}
+                                try:
+                                    cfg = RunConfig.from_dict({"model": mspec, "target": target, "train": train})
+                                except (TypeError, ValueError) as exc:
+                                    raise type(exc)(f"{where} ({mlabel}, {tlabel}): {exc}") from None
+                                runs.append(SweepRun(name, mlabel, tlabel, cfg))
+    return runs
+
+
+@dataclasses.dataclass
+class SweepSummary:
+    total: int       # distinct run ids asked for
+    skipped: int     # already in the store (resume)
+    ran: int         # executed now
+
+
+def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
+    out: dict[str, RunConfig] = {}
+    for r in runs:
+        cfg = r.config if isinstance(r, SweepRun) else RunConfig.from_dict(r)
+        out.setdefault(cfg.run_id, cfg)
+    return out
+
+
+def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
+              workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
+              limit: int | None = None) -> SweepSummary:
+    """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store``; see the module docstring.
+
+    ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
+    pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
+    every run. ``limit``: run at most this many pending runs (for partial sweeps).
+    """
+    workers = as_int("workers", workers, minimum=1)
+    configs = _configs(runs)
+    done = store.done_ids()
+    pending = [(rid, cfg) for rid, cfg in configs.items() if rid not in done]
+    if limit is not None:
+        pending = pending[: as_int("limit", limit, minimum=0)]
+    bar = tqdm(total=len(pending), desc="sweep", unit="run", disable=not progress, file=sys.stderr)
+    own_pool = None
+    if executor is None and workers > 1 and len(pending) > 1:
+        own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        if executor is None:
+            for rid, cfg in pending:
+                _record(store, rid, cfg, _guarded_run(cfg.to_dict(), threads, device), bar)
+        else:
+            futures = {executor.submit(_guarded_run, cfg.to_dict(), threads, device): (rid, cfg)
+                       for rid, cfg in pending}
+            for fut in cf.as_completed(futures):
+                rid, cfg = futures[fut]
+                _record(store, rid, cfg, fut.result(), bar)
+    finally:
+        bar.close()
+        if own_pool is not None:
+            own_pool.shutdown(cancel_futures=True)
+    return SweepSummary(len(configs), len(done & set(configs)), len(pending))
+
+
+def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
+    """``execute_run``, with a diverged optimisation recorded as an outcome (relmse None) rather than a crash."""
+    try:
+        return execute_run(config, threads=threads, device=device)
+    except FloatingPointError as exc:
+        return {"relmse": None, "error": str(exc)}
+
+
+def _record(store: ResultStore, rid: str, cfg: RunConfig, result: dict, bar) -> None:
+    store.put(rid, cfg.to_dict(), result)
+    bar.update(1)
+    if result.get("relmse") is not None:
+        bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
+
+
+def collect(runs: Iterable[SweepRun], store: ResultStore) -> list[dict]:
+    """Flat rows (study, model, train_variant, kind, alpha, lam, seed, relmse, ...) for the runs in the store."""
+    rows = []
+    for r in runs:
+        rec = store.get(r.run_id)
+        if rec is None:
+            continue
+        res, t = rec["result"], r.config.target
+        rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant, "kind": t.kind,
+                     "alpha": t.alpha, "lam": t.lam, "T": t.T, "seed": r.config.train.seed,
+                     "relmse": res.get("relmse"), "initial_relmse": res.get("initial_relmse"),
+                     "n_params": res.get("n_params"), "seconds": res.get("seconds"),
+                     "curve_steps": res.get("curve_steps"), "curve_loss": res.get("curve_loss"),
+                     "probe": res.get("probe"), "exp_sum": res.get("exp_sum"), "run_id": r.run_id,
+                     "config": r.config})
+    return rows
+
+
+def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") -> dict[tuple, float]:
+    """Median of ``value`` over the rows sharing ``keys`` (diverged runs count as +inf: a failure to fit)."""
+    groups: dict[tuple, list[float]] = {}
+    for r in rows:
+        v = r[value]
+        groups.setdefault(tuple(r[k] for k in keys), []).append(math.inf if v is None else float(v))
+    out = {}
+    for k, vs in groups.items():
+        vs = sorted(vs)
+        n = len(vs)
+        out[k] = vs[n // 2] if n % 2 else 0.5 * (vs[n // 2 - 1] + vs[n // 2])
+    return out
+
+
+def _make_executor(spec: str | None, workers: int):
+    """(executor, closer) for ``--dask``: 'local' starts an in-process LocalCluster; else a scheduler address."""
+    if spec is None:
+        return None, lambda: None
+    from dask.distributed import Client, LocalCluster
+
+    if spec == "local":
+        # worker processes, not threads: small torch models are Python-bound (GIL) and torch's thread
+        # count is process-global
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        cluster, client = None, Client(spec)
+
+    def close():
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+    return client.get_executor(), close
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m numerics.models.sweep",
+                                description="Run, inspect or plot a memory-function sweep.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("run", "status", "plot"):
+        q = sub.add_parser(name)
+        q.add_argument("sweep", help="sweep file (JSON)")
+        q.add_argument("--store", required=True, help="SQLite result store (created if missing)")
+        q.add_argument("--study", action="append", help="only this study (repeatable)")
+        if name == "run":
+            q.add_argument("--workers", type=int, default=1, help="parallel runs (process pool or Dask workers)")
+            q.add_argument("--threads", type=int, default=1, help="torch threads per run")
+            q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
+            q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
+            q.add_argument("--limit", type=int, help="run at most this many pending runs")
+            q.add_argument("--no-progress", action="store_true")
+        if name == "plot":
+            q.add_argument("--out", default="figures", help="output directory for PNGs")
+    args = p.parse_args(argv)
+    runs = expand_sweep(load_sweep(args.sweep), studies=args.study)
+    with ResultStore(args.store) as store:
+        if args.cmd == "run":
+            executor, close = _make_executor(args.dask, args.workers)
+            try:
+                s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
+                              device=args.device,
+                              progress=not args.no_progress, limit=args.limit)
+            finally:
+                close()
+            print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now; store has {len(store)}")
+        elif args.cmd == "status":
+            done = store.done_ids()
+            by_study: dict[str, list[int]] = {}
+            for r in runs:
+                c = by_study.setdefault(r.study, [0, 0])
+                c[0] += r.run_id in done
+                c[1] += 1
+            for study, (d, n) in by_study.items():
+                print(f"{study:<20} {d:>5}/{n} done")
+        else:
+            from .plots import plot_alpha_curves, plot_heatmap
+
+            out = Path(args.out)
+            out.mkdir(parents=True, exist_ok=True)
+            rows = collect(runs, store)
+            for study in dict.fromkeys(r["study"] for r in rows):
+                sr = [r for r in rows if r["study"] == study and r["kind"] in KINDS]
+                if sr:
+                    plot_alpha_curves(sr, out / f"{study}_relmse_vs_alpha.png", title=study)
+                    plot_heatmap(sr, out / f"{study}_heatmap.png", title=study)
+                    print(f"wrote {out / study}_relmse_vs_alpha.png, {out / study}_heatmap.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

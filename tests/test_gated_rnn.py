@@ -1,0 +1,322 @@
+"""Gated RNNs of the anti-collapse experiments: models, task, transport, rates, optimiser rate, training.
+
+Independent references: autograd through the plain one-step recurrence (``GatedRNN.step``) for the
+hand-written BPTT and for the exact Jacobian products; a bound on the second-order remainder derived in
+``gated_diagnostics.second_order_bound`` for the first-order transport; hand-derived closed forms
+(constant leak: ``Gamma = (1-s)^l``, ``tau = -1/log(1-s)``; Adam's first step: ``v_hat = g^2``); the
+spec's numbers for the task and the reference configuration.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from numerics.models import gated_diagnostics as gd  # noqa: E402
+from numerics.models.delayed_task import (  # noqa: E402
+    make_delayed_task, pareto_lag_probabilities, pareto_lags, scaled_lag_range,
+)
+from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
+from numerics.models.gated_train import (  # noqa: E402
+    GatedConfig, apply_forcing, load_profile, slow_units, train_gated,
+)
+from validation.stats import z_for_false_alarm  # noqa: E402
+
+D, H, T = 3, 4, 12
+ROUND = 64 * np.finfo(np.float64).eps   # per-step rounding allowance of the float64 products
+
+
+def _tiny(arch: str, eps: float, *, seed: int = 0, init_s: float = 0.3) -> GatedRNN:
+    """A float64 network whose recurrent weights are ``eps`` times O(1) numbers (first order accurate)."""
+    g = torch.Generator().manual_seed(seed)
+    m = build_gated_rnn(arch, D, H, init_s=init_s).double()
+    with torch.no_grad():
+        m.W_h.weight.copy_(eps * torch.randn(H, H, generator=g, dtype=torch.float64))
+        m.W_x.weight.copy_(torch.randn(H, D, generator=g, dtype=torch.float64))
+        m.W_x.bias.copy_(0.3 * torch.randn(H, generator=g, dtype=torch.float64))
+        if arch != "const":
+            m.W_s.weight.copy_(0.5 * torch.randn_like(m.W_s.weight))
+            m.U_s.weight.copy_(eps * torch.randn(m.U_s.weight.shape, generator=g, dtype=torch.float64))
+    return m
+
+
+def _x(seed: int = 1, B: int = 2) -> torch.Tensor:
+    return torch.randn(B, T, D, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+
+def _loop(m: GatedRNN, x: torch.Tensor) -> torch.Tensor:
+    h = x.new_zeros(x.shape[0], m.hidden)
+    hs = []
+    for t in range(x.shape[1]):
+        h = m.step(x[:, t], h)
+        hs.append(h)
+    return torch.stack(hs, 1)
+
+
+def _exact_window_jacobian(m: GatedRNN, x: torch.Tensor, h_start: torch.Tensor, t: int, lag: int) -> torch.Tensor:
+    """d h_t / d h_{t-lag} for one sequence by autograd through ``step`` (steps t-lag+1..t)."""
+    def f(h0):
+        h = h0[None]
+        for p in range(t - lag + 1, t + 1):
+            h = m.step(x[None, p], h)
+        return h[0]
+    return torch.autograd.functional.jacobian(f, h_start)
+
+
+# ------------------------------------------------------------------------------------------------ models
+@pytest.mark.parametrize("arch", ARCHITECTURES)
+def test_scan_and_handwritten_bptt_match_autograd_through_step(arch):
+    m = _tiny(arch, 0.7)
+    x = _x()
+    y, _ = m.run(x)
+    ref = m.readout(_loop(m, x))
+    assert torch.allclose(y, ref, rtol=0, atol=1e-13)
+    w = torch.randn_like(y, dtype=torch.float64)
+    params = [p for p in m.parameters() if p.requires_grad]
+    g_scan = torch.autograd.grad((y * w).sum(), params)
+    g_ref = torch.autograd.grad((ref * w).sum(), params)
+    for (name, _), a, b in zip([(n, p) for n, p in m.named_parameters() if p.requires_grad], g_scan, g_ref):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-13), name
+
+
+@pytest.mark.parametrize("arch", ARCHITECTURES)
+def test_initialisation_follows_the_spec(arch):
+    m = build_gated_rnn(arch, 16, 8)
+    _, tr = m.run(torch.randn(2, 5, 16), trace=True)
+    # gate weights zero and b_s = logit(0.005): every gate starts at exactly 0.005 (float32)
+    assert torch.allclose(tr.s, torch.full_like(tr.s, 0.005), rtol=1e-6, atol=0)
+    if arch == "const":
+        assert "s_const" in dict(m.named_buffers()) and not any("W_s" in n for n, _ in m.named_parameters())
+    else:
+        assert float(m.W_s.weight.detach().abs().max()) == 0.0 and float(m.U_s.weight.detach().abs().max()) == 0.0
+        assert m.W_s.bias.shape == ((1,) if arch == "shared" else (8,))
+    assert torch.equal(tr.h_prev[:, 1:], tr.h[:, :-1]) and float(tr.h_prev[:, 0].abs().max()) == 0.0
+    assert abs(logit(0.005) - math.log(0.005 / 0.995)) < 1e-15
+
+
+def test_unit_row_parameters_are_exactly_the_per_unit_rows():
+    assert set(build_gated_rnn("const", 3, 5).unit_row_parameters()) == {"W_x.weight", "W_x.bias", "W_h.weight"}
+    assert set(build_gated_rnn("shared", 3, 5).unit_row_parameters()) == {"W_x.weight", "W_x.bias", "W_h.weight"}
+    assert set(build_gated_rnn("diag", 3, 5).unit_row_parameters()) == {
+        "W_x.weight", "W_x.bias", "W_h.weight", "W_s.weight", "W_s.bias", "U_s.weight"}
+
+
+# ------------------------------------------------------------------------------------------------ transport
+@pytest.mark.parametrize("arch", ARCHITECTURES)
+def test_one_step_diagonal_and_remainder_norm_are_exact(arch):
+    """l = 1: Gamma_{t,1} = a_t + r_t is the exact Jacobian diagonal (no second order), and e_p is the
+    inf-norm of J_p - diag(a_p) computed by autograd."""
+    m = _tiny(arch, 0.5)
+    x = _x()
+    _, tr = m.run(x, trace=True)
+    a, r = gd.leak_and_first_order(m, tr)
+    g1 = gd.transport(a, r, 1)                                   # index i <-> t = i
+    e = gd.one_step_jacobian_remainders(m, tr)
+    for b in range(x.shape[0]):
+        for t in range(T):
+            J = _exact_window_jacobian(m, x[b], tr.h_prev[b, t], t, 1).numpy()
+            assert np.allclose(np.diag(J), g1[b, t], rtol=0, atol=1e-14)
+            off = np.abs(J - np.diag(a[b, t])).sum(axis=1).max()
+            assert abs(off - e[b, t]) <= 1e-14
+
+
+@pytest.mark.parametrize("arch", ARCHITECTURES)
+@pytest.mark.parametrize("lag", [3, 7, 11])
+def test_transport_equals_exact_jacobian_product_to_first_order(arch, lag):
+    """|[J_t ... J_{t-l+1}]_qq - Gamma_{t,l}| <= the second-order bound (+ rounding), and the bound is below
+    the first-order term itself, so the comparison resolves the first-order correction."""
+    m = _tiny(arch, 1e-4)
+    x = _x(B=1)
+    _, tr = m.run(x, trace=True)
+    a, r = gd.leak_and_first_order(m, tr)
+    gam = gd.transport(a, r, lag)
+    e = gd.one_step_jacobian_remainders(m, tr)
+    resolved = []
+    for t in range(lag - 1, T):
+        J = _exact_window_jacobian(m, x[0], tr.h_prev[0, t - lag + 1], t, lag).numpy()
+        window = slice(t - lag + 1, t + 1)
+        bound = gd.second_order_bound(e[0, window], a[0, window].max(axis=1)) + lag * ROUND
+        err = np.abs(np.diag(J) - gam[0, t - lag + 1])
+        assert np.all(err <= bound), (t, err.max(), bound)
+        # the zeroth-order product alone misses by more than the bound: the test sees the r_p terms
+        resolved.extend(np.abs(np.diag(J) - np.prod(a[0, window], axis=0)) > bound)
+    assert np.all(resolved)
+
+
+def test_constant_leak_gives_closed_form_rates_and_envelope():
+    """W_h = 0, U_s = 0, W_s = 0: Gamma = prod (1 - s_q) exactly, tau_q = -1/log(1 - s_q), and the
+    envelope equals its mixture reconstruction."""
+    m = build_gated_rnn("diag", D, 6).double()
+    s = np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.3])
+    with torch.no_grad():
+        m.W_h.weight.zero_()
+        m.W_s.bias.copy_(torch.as_tensor([logit(v) for v in s], dtype=torch.float64))
+    x = torch.randn(5, 40, D, dtype=torch.float64)
+    lam = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0])
+    rates, env = gd.rates_and_envelope(m, x, rate_lags=np.arange(5, 30, 5), envelope_lags=np.array([1, 4, 9, 20]),
+                                       base_rate=lam, batch=2, window_stride=3)
+    tau_exact = -1.0 / np.log1p(-s)
+    assert np.allclose(rates.tau, tau_exact, rtol=1e-9)
+    assert np.allclose(rates.r2, 1.0)
+    f_exact = np.array([np.sum(lam * (1 - s) ** l) / lam.sum() for l in (1, 4, 9, 20)])
+    assert np.allclose(env.measured, f_exact, rtol=1e-12)
+    assert np.allclose(env.mixture, f_exact, rtol=1e-9)
+
+
+def test_second_order_bound_special_values():
+    assert gd.second_order_bound(np.array([0.1])) == 0.0
+    assert gd.second_order_bound(np.array([0.1]), np.array([0.3])) == 0.0
+    assert abs(gd.second_order_bound(np.array([0.1, 0.2, 0.3])) - (0.02 + 0.03 + 0.06 + 0.006)) < 1e-15
+
+
+# ------------------------------------------------------------------------------------------------ optimiser rate
+def test_adam_base_rate_after_one_step_is_lr_over_abs_gradient():
+    m = _tiny("diag", 0.3).float()
+    x = _x().float()
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-3, weight_decay=1e-4, eps=1e-8)
+    lam0, meth0 = gd.optimizer_base_rate(m, opt)
+    assert np.all(lam0 == 1.0) and "no second-moment" in meth0
+    loss = m(x).pow(2).mean()
+    loss.backward()
+    g = m.W_h.weight.grad.detach().double().clone()
+    opt.step()
+    lam, meth = gd.optimizer_base_rate(m, opt)
+    # step 1: v = (1 - beta2) g^2, v_hat = v / (1 - beta2) = g^2
+    expected = (1e-3 / (g.abs() + 1e-8)).mean(dim=1).numpy()
+    assert np.allclose(lam, expected, rtol=1e-5) and "AdamW" in meth
+    sgd = torch.optim.SGD(m.parameters(), lr=0.05)
+    assert np.all(gd.optimizer_base_rate(m, sgd)[0] == 0.05)
+
+
+# ------------------------------------------------------------------------------------------------ task
+def test_task_lags_coefficients_and_targets():
+    task = make_delayed_task(n_lags=16, lag_min=2, lag_max=128, seed=3)
+    assert task.lags.size == 16 and np.all(np.diff(task.lags) > 0) and task.lags.min() >= 2 and task.lags.max() <= 128
+    assert np.allclose(task.coeffs, 0.6 * 0.85 ** np.arange(16), rtol=0, atol=1e-15)
+    assert abs(np.linalg.norm(task.u) - 1) < 1e-12
+    assert np.array_equal(make_delayed_task(n_lags=16, lag_min=2, lag_max=128, seed=3).lags, task.lags)
+    assert not np.array_equal(make_delayed_task(n_lags=16, lag_min=2, lag_max=128, seed=4).lags, task.lags)
+    quiet = make_delayed_task(n_lags=5, lag_min=1, lag_max=20, noise_std=0.0, seed=1)
+    x, y = quiet.sample(3, 30, rng=np.random.default_rng(0))
+    for n in range(3):
+        for t in range(30):
+            direct = sum(c * float(quiet.u @ x[n, t - l]) for l, c in zip(quiet.lags, quiet.coeffs) if t - l >= 0)
+            assert abs(y[n, t, 0] - direct) < 1e-5
+    l, p = pareto_lag_probabilities(8, 640, 1.6)
+    assert abs(p[0] / p[-1] - 80 ** 1.6) < 1e-9 * 80 ** 1.6 and abs(p.sum() - 1) < 1e-12
+    assert scaled_lag_range(1280) == (8, 640) and scaled_lag_range(256) == (2, 128)
+
+
+def test_target_variance_matches_monte_carlo():
+    task = make_delayed_task(n_lags=8, lag_min=1, lag_max=30, seed=5)
+    n = 20000
+    _, y = task.sample(n, int(task.lags.max()) + 1, rng=np.random.default_rng(9))
+    v = y[:, -1, 0].astype(np.float64)                 # one time per sequence: independent samples
+    var_hat = v.var(ddof=1)
+    se = math.sqrt(np.mean((v - v.mean()) ** 4) - var_hat ** 2) / math.sqrt(n)
+    assert abs(var_hat - task.target_variance) <= z_for_false_alarm() * se
+
+
+# ------------------------------------------------------------------------------------------------ forcing, seeds
+def test_forcing_touches_only_the_slow_rows_and_is_bounded():
+    pytest.importorskip("numerics.levy_sampling")
+    m = build_gated_rnn("diag", D, 10)
+    rows = torch.tensor([2, 7])
+    before = {k: p.detach()[rows].clone() for k, p in m.unit_row_parameters().items()}
+    snapshot = {k: p.detach().clone() for k, p in m.named_parameters()}
+    with torch.no_grad():                               # a fake optimiser step of RMS 1e-3 on every row
+        for p in m.parameters():
+            p.add_(1e-3)
+    after_step = {k: p.detach().clone() for k, p in m.named_parameters()}
+    n, _ = apply_forcing(m, before, rows, scale=1.0, alpha=1.5, clip=100.0, rng=np.random.default_rng(0))
+    assert n == sum(b.numel() for b in before.values())
+    for k, p in m.named_parameters():
+        change = (p.detach() - after_step[k]).double()
+        if k in before:
+            keep = torch.ones(p.shape[0], dtype=torch.bool)
+            keep[rows] = False
+            assert float(change[keep].abs().max()) == 0.0
+            assert float(change[rows].abs().max()) > 0.0
+            assert float(change[rows].abs().max()) <= 1e-3 * 100.0 * (1 + 1e-5)   # rms * c
+        else:
+            assert float(change.abs().max()) == 0.0, k
+    del snapshot
+
+
+def test_slow_units_picks_largest_time_scales():
+    tau = np.array([3.0, 9.0, np.inf, 1.0, 9.0])
+    assert slow_units(tau, 1).tolist() == [2]
+    assert slow_units(tau, 3).tolist() == [1, 2, 4]
+
+
+_TINY = dict(hidden=16, T=24, init_s=0.05, n_train=16, n_diag=4, batch=8, epochs=2, lr=5e-3, checkpoint_every=1,
+             rate_lags=(64, 640, 8), envelope_lags=(64, 1100, 8), n_boot=50, diag_batch=4)
+
+
+def test_training_is_deterministic_and_seeded():
+    pytest.importorskip("numerics.estimators")
+    pytest.importorskip("numerics.levy_sampling")
+    cfg = GatedConfig(arch="diag", forcing=1.0, **_TINY)
+    a, b = train_gated(cfg, seed=1), train_gated(cfg, seed=1)
+    c = train_gated(cfg, seed=2)
+    assert a.step_loss == b.step_loss and np.array_equal(a.final.tau, b.final.tau)
+    assert a.step_loss != c.step_loss
+    assert len(a.checkpoints) == 3 and [k.epoch for k in a.checkpoints] == [0, 1, 2]
+    assert a.forcing_stats["steps"] == 4 and a.forcing_stats["scalars"] > 0
+    assert all(isinstance(row["phase"], str) for row in a.phase_trajectory())
+    s = train_gated(GatedConfig(arch="shared", **_TINY), seed=1)
+    assert np.array_equal(s.task.lags, a.task.lags)       # same seed, same task across architectures
+
+
+# ------------------------------------------------------------------------------------------------ configs
+@pytest.mark.parametrize("bad, exc, word", [
+    (dict(arch="lstm"), ValueError, "arch"),
+    (dict(hidden=0), ValueError, "hidden"),
+    (dict(hidden=4.0), TypeError, "hidden"),
+    (dict(init_s=1.0), ValueError, "init_s"),
+    (dict(T=200, lag_range=(8, 640)), ValueError, "lag_range"),
+    (dict(T=64, n_lags=40, lag_range=(2, 30)), ValueError, "n_lags"),
+    (dict(forcing_alpha=2.5), ValueError, "forcing_alpha"),
+    (dict(forcing=-1.0), ValueError, "forcing"),
+    (dict(slow_fraction=0.0), ValueError, "slow_fraction"),
+    (dict(optimizer="rmsprop"), ValueError, "optimizer"),
+    (dict(T=40, rate_lags=(64, 70, 32)), ValueError, "rate_lags"),
+    (dict(envelope_lags=(4, 384)), ValueError, "envelope_lags"),
+])
+def test_bad_configs_are_rejected_clearly(bad, exc, word):
+    with pytest.raises(exc, match=word):
+        GatedConfig(**bad)
+
+
+def test_bad_inputs_are_rejected_clearly():
+    with pytest.raises(ValueError, match="unknown field"):
+        GatedConfig.from_dict({"hidden": 8, "width": 3})
+    with pytest.raises(ValueError, match="profile"):
+        load_profile("no_such_profile")
+    with pytest.raises(ValueError, match="x must be"):
+        build_gated_rnn("diag", 3, 4).run(torch.zeros(2, 5, 4))
+    with pytest.raises(ValueError, match="n_lags"):
+        pareto_lags(20, 1, 10, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="rate_lags"):
+        gd.rates_and_envelope(build_gated_rnn("const", 3, 4), torch.zeros(1, 10, 3), rate_lags=[5, 20],
+                              envelope_lags=[1, 2])
+
+
+def test_profiles_match_the_spec():
+    ref = load_profile("reference")
+    assert set(ref.configs) == {"const", "const_forced", "shared", "diag"} and len(ref.seeds) == 10
+    for name, c in ref.configs.items():
+        assert (c.hidden, c.T, c.lr, c.weight_decay, c.batch, c.epochs, c.clip) == (512, 1280, 1e-3, 1e-4, 380, 1400, 1.0)
+        assert (c.init_s, c.n_lags, c.lag_range, c.lag_exponent, c.coeff_base, c.coeff_decay, c.noise_std, c.d_in) == \
+            (0.005, 16, (8, 640), 1.6, 0.6, 0.85, 0.3, 16)
+        assert (c.forcing_alpha, c.forcing_clip, c.slow_fraction) == (1.5, 100.0, 0.1)
+        assert c.forcing == (1.0 if name == "const_forced" else 0.0)
+    cpu = load_profile("cpu")
+    assert set(cpu.configs) == set(ref.configs)
+    for c in cpu.configs.values():
+        f = c.T / 1280                                     # every time quantity scaled by T / 1280
+        assert c.lag_range == scaled_lag_range(c.T) and abs(1 / c.init_s - 200 * f) < 1e-9

@@ -1,0 +1,271 @@
+"""Benchmark models (numerics.models): shapes, causality, exact receptive field, S4D kernel against an
+independent recurrence, exponential-sum export, probes, training, determinism, bad specs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import torch  # noqa: E402  (the models under test are torch modules)
+
+from numerics.models.compose import Sequential  # noqa: E402
+from numerics.models.lstm import LSTM  # noqa: E402
+from numerics.models.probe import memory_probe  # noqa: E402
+from numerics.models.s4d import S4D, S4DKernel, fft_causal_conv  # noqa: E402
+from numerics.models.tcn import TCN  # noqa: E402
+from numerics.models.trainer import TrainSpec, train  # noqa: E402
+from numerics.models.transformer import Transformer  # noqa: E402
+from numerics.models.zoo import build_model, normalize_model_spec  # noqa: E402
+
+torch.set_num_threads(1)
+
+SPECS = {
+    "lstm": {"arch": "lstm", "width": 6, "layers": 2},
+    "s4d": {"arch": "s4d", "width": 4, "state": 8, "layers": 2},
+    "s4d_inv": {"arch": "s4d", "width": 4, "state": 8, "init": "inv"},
+    "tcn": {"arch": "tcn", "channels": 4, "levels": 3, "kernel_size": 3},
+    "transformer": {"arch": "transformer", "d_model": 8, "heads": 2, "layers": 2},
+    "transformer_learned": {"arch": "transformer", "d_model": 8, "heads": 4, "pos": "learned", "max_len": 32},
+    "lstm->tcn": {"arch": "sequential", "interface": 3, "stages": [{"arch": "lstm", "width": 5},
+                                                                   {"arch": "tcn", "channels": 4, "levels": 2}]},
+    "tcn->transformer->s4d": {"arch": "sequential", "interface": 4, "stages": [
+        {"arch": "tcn", "channels": 4, "levels": 2}, {"arch": "transformer", "d_model": 8, "heads": 2},
+        {"arch": "s4d", "width": 4, "state": 4}]},
+}
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_shape_and_causality(name):
+    torch.manual_seed(0)
+    model = build_model(SPECS[name])
+    x = torch.randn(3, 20, 1)
+    y = model(x)
+    assert y.shape == (3, 20, 1)
+    # changing the input from t0 on must leave every earlier output unchanged: bit for bit, except that
+    # an FFT convolution (S4D) mixes all positions at float32 rounding level
+    t0 = 11
+    x2 = x.clone()
+    x2[:, t0:] = torch.randn(3, 20 - t0, 1)
+    y2 = model(x2)
+    y, y2 = y.detach(), y2.detach()
+    before = float((y[:, :t0] - y2[:, :t0]).abs().max())
+    after = float((y[:, t0:] - y2[:, t0:]).abs().max())
+    assert before <= (1e-5 * float(y.abs().max()) if "s4d" in name else 0.0)
+    assert after > 1e-3
+
+
+def test_parameter_counts_match_hand_formulas():
+    w, d = 7, 1
+    # torch LSTM: per layer 4w (d_in + w) weights and 2 * 4w biases; readout w + 1
+    lstm = LSTM(width=w, layers=2)
+    assert lstm.n_params == (4 * w * (d + w) + 8 * w) + (4 * w * (w + w) + 8 * w) + (w + 1)
+    c, k, L = 5, 3, 3
+    # level 0: conv(1->c), conv(c->c), 1x1 down(1->c); levels >= 1: two conv(c->c); readout c + 1
+    tcn = TCN(channels=c, levels=L, kernel_size=k)
+    conv = lambda ci, co, kk: ci * co * kk + co  # noqa: E731
+    expect = conv(1, c, k) + conv(c, c, k) + conv(1, c, 1) + (L - 1) * 2 * conv(c, c, k) + c + 1
+    assert tcn.n_params == expect
+    # S4D: per layer log_dt (H), C (H N/2 complex = H N reals), log_A_real and A_imag (H N/2 each), D (H)
+    H, N = 4, 6
+    lin = S4D(width=H, state=N, linear=True)                    # + bias-free encoder and decoder
+    assert lin.n_params == H + H * N + 2 * H * N // 2 + H + H + H
+    comp = Sequential(LSTM(width=3, d_out=4), TCN(channels=2, levels=1, d_in=4))
+    assert comp.n_params == comp.stages[0].n_params + comp.stages[1].n_params
+
+
+@pytest.mark.parametrize("k,levels", [(2, 1), (2, 3), (3, 2), (4, 2), (2, 4)])
+def test_tcn_receptive_field_is_exact(k, levels):
+    torch.manual_seed(k * 10 + levels)
+    tcn = TCN(channels=3, levels=levels, kernel_size=k)
+    R = tcn.receptive_field()
+    T = R + 12
+
+    def reach(x):       # sum_b |d y_b(T-1) / d x_b(T-1-s)|, index = lag s
+        x = x.requires_grad_(True)
+        (g,) = torch.autograd.grad(tcn(x)[:, -1, 0].sum(), x)
+        return g[:, :, 0].abs().sum(0).flip(0)
+
+    # any weights: nothing beyond lag R-1 is ever seen
+    assert torch.all(reach(torch.randn(16, T, 1))[R:] == 0)
+    # positive weights and inputs keep every ReLU active, so each lag with a path through the
+    # dilated taps gets a strictly positive derivative: exactly the lags s < R
+    with torch.no_grad():
+        for p in tcn.parameters():
+            p.uniform_(0.1, 1.0)
+    r = reach(torch.rand(2, T, 1) + 0.1)
+    assert torch.all(r[:R] > 0) and torch.all(r[R:] == 0)
+    assert R == 1 + 2 * (k - 1) * (2 ** levels - 1)
+
+
+def test_s4d_kernel_matches_a_step_by_step_zoh_recurrence():
+    torch.manual_seed(3)
+    ker = S4DKernel(H=2, N=6, init="inv")
+    L = 40
+    K = ker(L).detach().double().numpy()
+    dt = np.exp(ker.log_dt.detach().double().numpy())
+    A = -np.exp(ker.log_A_real.detach().double().numpy()) + 1j * ker.A_imag.detach().double().numpy()
+    C = torch.view_as_complex(ker.C.detach()).numpy().astype(complex)
+    for h in range(2):
+        # x_{l} = Abar x_{l-1} + Bbar u_l (B = 1), y_l = 2 Re(C x_l): impulse response = kernel
+        Abar = np.exp(dt[h] * A[h])
+        Bbar = (Abar - 1) / A[h]
+        x = np.zeros(3, complex)
+        out = []
+        for l in range(L):
+            x = Abar * x + Bbar * (1.0 if l == 0 else 0.0)
+            out.append(2 * np.real(C[h] @ x))
+        np.testing.assert_allclose(K[h], out, rtol=1e-4, atol=1e-5 * np.max(np.abs(out)))
+
+
+def test_s4d_inits():
+    ker = S4DKernel(H=1, N=8, init="lin")
+    assert torch.allclose(ker.A_imag[0], math.pi * torch.arange(4.0))
+    assert torch.allclose(torch.exp(ker.log_A_real), torch.full((1, 4), 0.5))
+    inv = S4DKernel(H=1, N=8, init="inv")
+    n = np.arange(4)
+    np.testing.assert_allclose(inv.A_imag[0].detach().numpy(), (8 / np.pi) * (8 / (2 * n + 1) - 1), rtol=1e-6)
+    dts = torch.exp(S4DKernel(H=500, N=2).log_dt.detach())
+    assert float(dts.min()) >= 1e-3 * (1 - 1e-6) and float(dts.max()) <= 1e-1 * (1 + 1e-6)
+
+
+def test_fft_causal_conv_equals_direct_convolution():
+    g = torch.Generator().manual_seed(1)
+    u = torch.randn(2, 3, 17, generator=g, dtype=torch.float64)
+    k = torch.randn(3, 17, generator=g, dtype=torch.float64)
+    y = fft_causal_conv(u, k).numpy()
+    for b in range(2):
+        for h in range(3):
+            np.testing.assert_allclose(y[b, h], np.convolve(u[b, h].numpy(), k[h].numpy())[:17], atol=1e-12)
+
+
+def test_linear_s4d_exp_sum_equals_its_impulse_response_and_jacobian():
+    torch.manual_seed(5)
+    model = S4D(width=1, state=6, linear=True, dt_min=0.05, dt_max=0.3)
+    T = 48
+    poles, coefs, d0 = model.exp_sum()
+    s = np.arange(T)
+    rhohat = np.real((coefs[None, :] * poles[None, :] ** s[:, None]).sum(1))
+    rhohat[0] += d0
+    scale = np.max(np.abs(rhohat))
+    np.testing.assert_allclose(memory_probe(model, T, method="impulse"), rhohat, atol=1e-5 * scale)
+    np.testing.assert_allclose(memory_probe(model, T, method="jacobian", n=4), rhohat, atol=1e-5 * scale)
+    with pytest.raises(ValueError, match="linear single-channel"):
+        S4D(width=2, linear=True).exp_sum()
+
+
+class _FixedConv(torch.nn.Module):
+    """y = sum_s r(s) sigma(x(t-s)), a model whose derivative is known in closed form."""
+
+    def __init__(self, r, nonlinear):
+        super().__init__()
+        self.r, self.nonlinear = torch.as_tensor(r, dtype=torch.float32), nonlinear
+
+    def forward(self, x):
+        u = torch.tanh(x) if self.nonlinear else x
+        return fft_causal_conv(u.transpose(1, 2), self.r[None, :]).transpose(1, 2) + 0.3
+
+
+def test_probe_recovers_a_known_memory_function():
+    r = np.array([0.5, -1.0, 0.0, 2.0, 0.25, 0.0, 0.0, 0.0])
+    lin = _FixedConv(r, nonlinear=False)
+    np.testing.assert_allclose(memory_probe(lin, 8, method="impulse"), r, atol=1e-6)
+    np.testing.assert_allclose(memory_probe(lin, 8, method="jacobian", n=3), r, atol=1e-6)
+    # nonlinear: d y(t) / d x(t-s) = r(s) sech^2(x(t-s)); the probe's mean over its own inputs
+    g = torch.Generator().manual_seed(11)
+    x = torch.randn(64, 8, 1, generator=g)[:, :, 0].flip(1)        # the probe's draws, lag-indexed
+    expect = r * (1 - torch.tanh(x) ** 2).mean(0).double().numpy()
+    np.testing.assert_allclose(memory_probe(_FixedConv(r, True), 8, n=64, seed=11), expect, atol=1e-6)
+
+
+def _toy_data(T=32, n=128, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, T))
+    rho = 0.8 ** np.arange(T)
+    y = np.stack([np.convolve(row, rho)[:T] for row in x])
+    return x, y
+
+
+@pytest.mark.parametrize("arch", ["lstm", "s4d", "tcn", "transformer"])
+def test_smoke_training_reduces_the_loss(arch):
+    x, y = _toy_data()
+    torch.manual_seed(0)
+    # the toy target decays in ~4.5 steps; S4D's default dt range [1e-3, 1e-1] starts with time scales of
+    # 20-2000 steps, too slow to adapt in 90 steps, so this smoke test widens it
+    s4d = {"arch": "s4d", "width": 4, "state": 8, "dt_min": 0.01, "dt_max": 0.5}
+    model = build_model(SPECS[arch] if arch != "s4d" else s4d)
+    res = train(model, x, y, TrainSpec(steps=90, batch=16, lr=2e-2, log_every=30))
+    assert res.relmse < 0.5 * res.initial_relmse
+    assert res.curve_steps == [30, 60, 90] and len(res.curve_loss) == 3
+    assert res.curve_loss[-1] < res.curve_loss[0]
+
+
+def test_training_is_deterministic_under_a_seed():
+    x, y = _toy_data(T=16, n=32)
+
+    def once(seed):
+        torch.manual_seed(seed)
+        m = build_model(SPECS["lstm->tcn"])
+        return train(m, x, y, TrainSpec(steps=15, batch=8, seed=seed, log_every=5))
+
+    a, b, c = once(1), once(1), once(2)
+    assert a.relmse == b.relmse and a.curve_loss == b.curve_loss
+    assert a.relmse != c.relmse
+
+
+def test_train_rejects_bad_data():
+    m = LSTM(width=2)
+    with pytest.raises(ValueError, match="same shape"):
+        train(m, np.zeros((4, 8)), np.zeros((4, 7)), TrainSpec(steps=1))
+    with pytest.raises(TypeError, match="TrainSpec"):
+        train(m, np.zeros((4, 8)), np.zeros((4, 8)), {"steps": 1})
+
+
+@pytest.mark.parametrize("spec,exc,match", [
+    ({"arch": "gru"}, ValueError, "model.arch"),
+    ("lstm", TypeError, "model must be a dict"),
+    ({"arch": "lstm", "hidden": 4}, ValueError, "hidden"),
+    ({"arch": "lstm", "width": 0}, ValueError, "width"),
+    ({"arch": "lstm", "width": 2.0}, TypeError, "model.width"),
+    ({"arch": "s4d", "linear": "yes"}, TypeError, "model.linear"),
+    ({"arch": "s4d", "state": 5}, ValueError, "N"),
+    ({"arch": "s4d", "init": "legs"}, ValueError, "init"),
+    ({"arch": "s4d", "dt_min": 0.2, "dt_max": 0.1}, ValueError, "dt_max"),
+    ({"arch": "tcn", "kernel_size": 1}, ValueError, "kernel_size"),
+    ({"arch": "transformer", "d_model": 10, "heads": 4}, ValueError, "heads must divide d_model"),
+    ({"arch": "transformer", "pos": "rope"}, ValueError, "pos"),
+    ({"arch": "sequential", "stages": [{"arch": "lstm"}]}, ValueError, "stages"),
+    ({"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn", "levels": -1}]}, ValueError,
+     r"model\.stages\[1\]"),
+])
+def test_bad_model_specs_are_rejected_naming_the_field(spec, exc, match):
+    with pytest.raises(exc, match=match):
+        normalize_model_spec(spec)
+
+
+def test_build_model_initialises_like_the_constructor():
+    from numerics.models import zoo
+
+    zoo._NORMALIZED.clear()                                   # first (uncached) and cached validation paths
+    params = []
+    for _ in range(2):
+        torch.manual_seed(7)
+        model = build_model({"arch": "tcn", "channels": 3, "levels": 2})
+        params.append([p.detach().clone() for p in model.parameters()])
+    torch.manual_seed(7)
+    direct = [p.detach() for p in TCN(channels=3, levels=2).parameters()]
+    for a, b, c in zip(*params, direct):
+        assert torch.equal(a, b) and torch.equal(a, c)
+
+
+def test_normalized_spec_fills_defaults_and_sequential_checks_widths():
+    full = normalize_model_spec({"arch": "tcn"})
+    assert full == {"arch": "tcn", "channels": 16, "levels": 6, "kernel_size": 2}
+    assert normalize_model_spec(full) == full
+    with pytest.raises(ValueError, match="expects d_in"):
+        Sequential(LSTM(width=3, d_out=4), TCN(channels=2, d_in=5))
+    with pytest.raises(TypeError, match="SeqModel"):
+        Sequential(LSTM(), torch.nn.Linear(1, 1))
+    with pytest.raises(ValueError, match="max_len"):
+        Transformer(pos="learned", max_len=8)(torch.zeros(1, 9, 1))

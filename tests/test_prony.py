@@ -1,0 +1,218 @@
+"""theory.prony: exact Prony recovery, matrix pencil, best m-term fits, conditioning, order selection."""
+
+import doctest
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import theory.prony as pr
+from theory.memory import expected_linear_relmse, memory_function
+from theory.prony import (best_mterm_fit, exp_sum, gauss_newton_condition, matrix_pencil, mterm_scan, prony,
+                          select_order, vandermonde, vandermonde_condition)
+
+
+def test_doctests():
+    assert doctest.testmod(pr, raise_on_error=False).failed == 0
+
+
+def _mp_samples(poles, coeffs, n, dps):
+    """h(k) = sum_i c_i lambda_i^k, k < n, evaluated exactly from the float poles/weights in mpmath."""
+    with mpmath.workdps(dps):
+        P = [mpmath.mpc(complex(p).real, complex(p).imag) for p in poles]
+        C = [mpmath.mpc(complex(c).real, complex(c).imag) for c in coeffs]
+        return [mpmath.re(mpmath.fsum(c * p ** k for p, c in zip(P, C))) for k in range(n)]
+
+
+def _match(true_poles, true_coeffs, fit):
+    """Max error after matching each true pole to its nearest recovered pole."""
+    err = 0.0
+    for p, c in zip(true_poles, true_coeffs):
+        i = int(np.argmin(np.abs(fit.poles - p)))
+        err = max(err, abs(fit.poles[i] - p), abs(fit.coeffs[i] - c))
+    return err
+
+
+@settings(max_examples=40)
+@given(slots=st.sets(st.integers(0, 17), min_size=1, max_size=6), jitter=st.floats(0.0, 0.01),
+       signs=st.lists(st.sampled_from([-1.0, 1.0]), min_size=6, max_size=6),
+       mags=st.lists(st.floats(0.5, 2.0), min_size=6, max_size=6))
+def test_prony_exact_recovery_real_poles(slots, jitter, signs, mags):
+    # distinct real poles in (0.08, 0.96), separated by >= 0.05
+    poles = np.array(sorted(0.08 + 0.05 * k + jitter for k in slots))
+    K = poles.size
+    coeffs = np.array(signs[:K]) * np.array(mags[:K])
+    fit = prony(_mp_samples(poles, coeffs, 2 * K, 60), K, dps=60)
+    assert _match(poles, coeffs, fit) <= 1e-10
+    assert fit.residual <= 1e-40
+
+
+@settings(max_examples=25)
+@given(r=st.floats(0.3, 0.97), theta=st.floats(0.1, 3.0), real=st.floats(-0.9, 0.9),
+       c=st.complex_numbers(min_magnitude=0.5, max_magnitude=2.0), d=st.floats(0.5, 2.0))
+def test_prony_exact_recovery_conjugate_pair(r, theta, real, c, d):
+    z = r * np.exp(1j * theta)
+    if abs(z - real) < 0.05 or abs(z.imag) < 0.05:
+        return
+    poles, coeffs = [z, np.conj(z), real], [c, np.conj(c), d]
+    fit = prony(_mp_samples(poles, coeffs, 6, 60), 3, dps=60)
+    assert _match(poles, coeffs, fit) <= 1e-10
+
+
+def test_double_precision_fails_where_mpmath_recovers():
+    poles = np.array([0.70, 0.75, 0.80, 0.85, 0.90, 0.95])
+    coeffs = np.array([1.0, -2.0, 1.5, 0.7, -1.0, 2.0])
+    h = _mp_samples(poles, coeffs, 12, 60)
+    assert _match(poles, coeffs, prony(h, 6, dps=60)) <= 1e-10
+    assert _match(poles, coeffs, prony(np.array([float(v) for v in h]), 6)) > 1e-6
+
+
+def test_matrix_pencil_recovers_oscillating_sum():
+    s = np.arange(60)
+    z = 0.9 * np.exp(0.7j)
+    h = 2 * np.real((0.5 - 0.25j) * z ** s) + 0.3 * 0.6 ** s
+    fit = matrix_pencil(h, 3)
+    assert _match([z, np.conj(z), 0.6], [0.5 - 0.25j, 0.5 + 0.25j, 0.3], fit) <= 1e-9
+    assert np.allclose(fit.kernel(), h, atol=1e-12)
+
+
+# --- best m-term fits --------------------------------------------------------------------------------
+@pytest.mark.parametrize("T", [16, 256, 1024])
+@pytest.mark.parametrize("alpha", [0.05, 0.5, 1.0])
+def test_exponential_memory_needs_one_mode(T, alpha):
+    rho = memory_function("exp", alpha, T)
+    fit = best_mterm_fit(rho, 1)
+    assert fit.residual <= 1e-12
+    assert fit.m == 1 and fit.condition == 1.0
+    assert abs(fit.poles[0].real - rho[1]) <= 1e-12 and abs(fit.coeffs[0].real - 1) <= 1e-10
+
+
+def test_residual_is_the_expected_linear_relmse():
+    rho = memory_function("poly", 0.5, 200)
+    for m in (1, 3):
+        fit = best_mterm_fit(rho, m)
+        assert fit.residual == pytest.approx(expected_linear_relmse(fit.kernel(), rho), rel=1e-9)
+        u = best_mterm_fit(rho, m, weights="uniform")
+        d = u.kernel() - rho
+        assert u.residual == pytest.approx(np.sum(d * d) / np.sum(rho * rho), rel=1e-9)
+
+
+def test_two_mode_sum_and_skip_and_pairs_are_exact():
+    s = np.arange(300)
+    two = 0.8 * 0.99 ** s + 0.2 * 0.5 ** s
+    fit = best_mterm_fit(two, 2)
+    assert fit.residual <= 1e-20 and np.allclose(np.sort(fit.poles.real), [0.5, 0.99], atol=1e-9)
+    skipped = 3.0 * (s == 0) + 0.97 ** s
+    assert best_mterm_fit(skipped, 1).residual > 1e-3
+    sk = best_mterm_fit(skipped, 1, skip=True)
+    assert sk.residual <= 1e-20 and sk.skip == pytest.approx(3.0, abs=1e-9)
+    osc = 0.95 ** s * np.cos(0.4 * s)
+    pf = best_mterm_fit(osc, 2, poles="pairs")
+    assert pf.residual <= 1e-20 and np.allclose(np.abs(np.angle(pf.poles)), 0.4, atol=1e-9)
+    # two real poles cannot represent a damped cosine
+    assert best_mterm_fit(osc, 2, poles="real").residual > 1e-3
+
+
+def test_polynomial_memory_scan_is_monotone_and_spreads():
+    rho = memory_function("poly", 0.5, 128)
+    fits = mterm_scan(rho, 6)
+    res = np.array([f.residual for f in fits])
+    assert np.all(res[1:] <= res[:-1] * (1 + 1e-9))
+    assert res[-1] < 1e-4 * res[0]
+    assert fits[-1].timescale_spread > fits[1].timescale_spread > 1.0
+    for f in fits:
+        assert f.residual == pytest.approx(expected_linear_relmse(f.kernel(), rho), rel=1e-6)
+
+
+def test_mpmath_path_agrees_with_float_on_a_conditioned_fit():
+    rho = memory_function("poly", 0.5, 128)
+    f = best_mterm_fit(rho, 5)
+    g = best_mterm_fit(rho, 5, dps=40)
+    assert "mpmath" in g.method and "mpmath" not in f.method
+    assert g.residual == pytest.approx(f.residual, rel=1e-8)
+    assert g.condition == pytest.approx(f.condition, rel=1e-8)
+
+
+def test_select_order():
+    s = np.arange(120)
+    rho = 0.9 ** s - 0.5 * 0.6 ** s + 0.1 * 0.2 ** s
+    sel = select_order(rho, 1e-20, m_max=6)
+    assert sel.m == 3 and sel.fit.residual <= 1e-20 and sel.residuals[1] > 1e-12
+    none = select_order(memory_function("impulse", 1.0, 64), 1e-3, m_max=3)
+    assert none.m is None and len(none.fits) == 3
+
+
+# --- conditioning ---------------------------------------------------------------------------------
+def test_vandermonde_condition_values():
+    n = 8
+    roots = np.exp(2j * np.pi * np.arange(n) / n)            # DFT matrix: orthogonal columns
+    assert vandermonde_condition(roots, n) == pytest.approx(1.0, abs=1e-12)
+    # two real poles, T = 2: V = [[1, 1], [a, b]] normalised; cond from the 2x2 Gram matrix (hand)
+    a, b = 0.5, 0.25
+    g = (1 + a * b) / np.sqrt((1 + a * a) * (1 + b * b))
+    assert vandermonde_condition([a, b], 2) == pytest.approx(np.sqrt((1 + g) / (1 - g)), rel=1e-12)
+    # mpmath and float64 agree where both are reliable
+    lam = np.exp(-1 / np.geomspace(1, 100, 5))
+    assert vandermonde_condition(lam, 64, dps=50) == pytest.approx(vandermonde_condition(lam, 64), rel=1e-8)
+    # beyond float64: clustered poles, the mpmath Gram path gives a finite large value
+    lam = 1 - np.geomspace(1e-4, 1e-2, 10)
+    V = vandermonde(lam, 50)
+    saturated = np.linalg.cond(V / np.linalg.norm(V, axis=0))
+    big = vandermonde_condition(lam, 50)
+    assert saturated < 1e18 and 1e20 < big < np.inf
+    assert vandermonde_condition(lam, 50, dps=120) == pytest.approx(big, rel=1e-12)
+    raw = vandermonde_condition([0.5, 0.9], 10, normalize=False)
+    assert raw == pytest.approx(np.linalg.cond(vandermonde([0.5, 0.9], 10)), rel=1e-12)
+
+
+def test_gauss_newton_condition_grows_with_modes_on_power_law():
+    rho = memory_function("poly", 0.5, 128)
+    fits = mterm_scan(rho, 4)
+    gn = [gauss_newton_condition(f) for f in fits]
+    assert np.all(np.diff(gn) > 0)
+
+
+def test_exp_sum_and_timescales():
+    fit = best_mterm_fit(np.exp(-np.arange(50) / 7.0), 1)
+    assert fit.timescales[0] == pytest.approx(7.0, rel=1e-10) and fit.timescale_spread == 1.0
+    assert np.allclose(exp_sum([0.5, 0.25], [1.0, 2.0], 3), [3.0, 1.0, 0.375])
+
+
+# --- bad input -----------------------------------------------------------------------------------
+def test_bad_input():
+    rho = memory_function("exp", 0.5, 32)
+    with pytest.raises(ValueError, match="m"):
+        best_mterm_fit(rho, 0)
+    with pytest.raises(ValueError, match="m"):
+        best_mterm_fit(rho, 17)
+    with pytest.raises(TypeError, match="m"):
+        best_mterm_fit(rho, 2.0)
+    with pytest.raises(ValueError, match="rho"):
+        best_mterm_fit(np.r_[rho[:-1], np.nan], 1)
+    with pytest.raises(ValueError, match="identically zero"):
+        best_mterm_fit(np.zeros(8), 1)
+    with pytest.raises(ValueError, match="poles"):
+        best_mterm_fit(rho, 1, poles="negative")
+    with pytest.raises(ValueError, match="weights"):
+        best_mterm_fit(rho, 1, weights=np.ones(3))
+    with pytest.raises(ValueError, match="weights"):
+        best_mterm_fit(rho, 1, weights="exp")
+    with pytest.raises(TypeError, match="skip"):
+        best_mterm_fit(rho, 1, skip=1)
+    with pytest.raises(ValueError, match="start"):
+        best_mterm_fit(rho, 2, starts=[[0.5]])
+    with pytest.raises(ValueError, match="start"):
+        best_mterm_fit(rho, 2, starts=[[0.5 + 0.1j, 0.3]])
+    with pytest.raises(ValueError, match="K"):
+        prony([1.0, 2.0], 0)
+    with pytest.raises(ValueError, match="samples"):
+        prony([1.0, 2.0, 3.0], 2)
+    with pytest.raises(ValueError, match="h"):
+        prony([1.0, np.inf], 1)
+    with pytest.raises(ValueError, match="h"):
+        prony(["1", "inf"], 1, dps=30)
+    with pytest.raises(ValueError, match="tol"):
+        select_order(rho, 0.0)
+    with pytest.raises(ValueError, match="poles"):
+        vandermonde([np.nan], 3)

@@ -1,0 +1,294 @@
+"""Sweeps (numerics.models.runs / store / sweep): content-addressed ids, config validation, the SQLite
+store, resume after a kill, executors (process pool, Dask), the CLI, and the validation verdict logic."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from numerics.models.runs import RunConfig, execute_run, run_id
+from numerics.models.store import ResultStore
+from numerics.models.sweep import SweepRun, collect, expand_sweep, main, median_by, run_sweep
+from validation.checks import architectures as arch
+from validation.registry import NOT_REPRODUCED, PASS
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
+        "train": {"steps": 3, "batch": 4}}
+
+
+def _sweep_doc(steps=3, seeds=(0, 1), kinds=("exp", "impulse")):
+    return {"name": "tiny", "defaults": {"target": {"T": 12, "n_seq": 16}, "train": {"steps": steps, "batch": 8}},
+            "studies": {"a": {"models": {"lstm": {"arch": "lstm", "width": 3}, "tcn": {"arch": "tcn", "channels": 2,
+                                                                                       "levels": 2}},
+                              "kinds": list(kinds), "alphas": [0.5], "seeds": list(seeds)},
+                        "b": {"models": {"lstm": {"arch": "lstm", "width": 3}}, "kinds": ["exp"], "alphas": [0.5],
+                              "seeds": [0]}}}
+
+
+# ---------------------------------------------------------------------------------------------------- ids
+def test_run_id_is_content_addressed():
+    base = RunConfig.from_dict(TINY)
+    explicit = {"model": {"width": 2, "arch": "lstm", "layers": 1},
+                "target": {"T": 8, "kind": "exp", "alpha": 0.5, "n_seq": 8, "nonlinear": False, "data_seed": 0},
+                "train": {"batch": 4, "steps": 3, "optimizer": "adam", "seed": 0}}
+    assert RunConfig.from_dict(explicit).run_id == base.run_id          # defaults and key order do not matter
+    as_int_alpha = json.loads(json.dumps(TINY).replace('"alpha": 0.5', '"alpha": 1'))
+    one = {**TINY, "target": {**TINY["target"], "alpha": 1.0}}
+    assert RunConfig.from_dict(as_int_alpha).run_id == RunConfig.from_dict(one).run_id
+    assert RunConfig.from_dict({**TINY, "train": {**TINY["train"], "seed": 1}}).run_id != base.run_id
+    assert len(base.run_id) == 16 and int(base.run_id, 16) >= 0
+    assert run_id(base.to_dict()) == base.run_id
+    # AdamW's default weight decay is resolved into the config, so the id sees it
+    w = RunConfig.from_dict({**TINY, "train": {**TINY["train"], "optimizer": "adamw"}})
+    assert w.train.weight_decay == 1e-2
+
+
+@pytest.mark.parametrize("patch,exc,match", [
+    ({"extra": 1}, ValueError, "unknown field"),
+    ({"target": {"kind": "exp"}}, TypeError, "alpha"),
+    ({"target": {"kind": "exp", "alpha": 1.5}}, ValueError, "target.alpha"),
+    ({"target": {"kind": "sine", "alpha": 0.5}}, ValueError, "target.kind"),
+    ({"target": {"kind": "mixed", "alpha": 0.5, "kind_a": "exp", "kind_b": "impulse"}}, TypeError, "target.lam"),
+    ({"target": {"kind": "exp", "alpha": 0.5, "lam": 0.3}}, ValueError, "only for kind='mixed'"),
+    ({"target": {"kind": "exp", "alpha": 0.5, "nonlinear": 1}}, TypeError, "target.nonlinear"),
+    ({"target": {"kind": "exp", "alpha": 0.5, "T": 1}}, ValueError, "target.T"),
+    ({"train": {"optimizer": "sgd"}}, ValueError, "train.optimizer"),
+    ({"train": {"lr": 0}}, ValueError, "train.lr"),
+    ({"train": {"steps": 10.0}}, TypeError, "train.steps"),
+    ({"train": {"momentum": 0.9}}, ValueError, "momentum"),
+    ({"model": {"arch": "lstm", "width": -1}}, ValueError, "width"),
+])
+def test_bad_run_configs_are_rejected_naming_the_field(patch, exc, match):
+    with pytest.raises(exc, match=match):
+        RunConfig.from_dict({**TINY, **patch})
+
+
+def test_expand_sweep_grid_and_errors():
+    runs = expand_sweep(_sweep_doc())
+    assert len(runs) == 2 * 2 * 2 + 1
+    assert {r.study for r in runs} == {"a", "b"}
+    # study b's run is the same experiment as one of study a's: one id, run once
+    assert len({r.run_id for r in runs}) == 8
+    assert len(expand_sweep(_sweep_doc(), studies=["b"])) == 1
+    doc = _sweep_doc()
+    doc["studies"]["a"]["colour"] = "red"
+    with pytest.raises(ValueError, match="colour"):
+        expand_sweep(doc)
+    with pytest.raises(ValueError, match="unknown study"):
+        expand_sweep(_sweep_doc(), studies=["zzz"])
+    doc = _sweep_doc()
+    doc["studies"]["a"]["kinds"] = ["mixed"]
+    with pytest.raises(ValueError, match="'mix'"):
+        expand_sweep(doc)
+    doc = _sweep_doc()
+    doc["studies"]["a"]["models"]["tcn"]["levels"] = 0
+    with pytest.raises(ValueError, match=r"studies\.a \(tcn, default\).*levels"):
+        expand_sweep(doc)
+
+
+def test_the_shipped_sweep_files_expand():
+    for name in ("quick", "full"):
+        doc = json.loads((ROOT / "benchmarks" / "memory_arch" / f"{name}.json").read_text())
+        runs = expand_sweep(doc)
+        assert {"main", "composition", "prony"} <= {r.study for r in runs}
+
+
+# ---------------------------------------------------------------------------------------------------- store
+def test_store_put_is_idempotent(tmp_path):
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        cfg = RunConfig.from_dict(TINY)
+        assert st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.5})
+        assert not st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.1})     # never overwritten, never duplicated
+        assert len(st) == 1 and st.get(cfg.run_id)["result"] == {"relmse": 0.5}
+        assert st.get("0" * 16) is None and st.done_ids() == {cfg.run_id}
+
+
+def test_median_by_counts_diverged_runs_as_infinite():
+    rows = [{"m": "a", "relmse": 1.0}, {"m": "a", "relmse": 3.0}, {"m": "a", "relmse": None},
+            {"m": "b", "relmse": 2.0}, {"m": "b", "relmse": 4.0}]
+    assert median_by(rows, ("m",)) == {("a",): 3.0, ("b",): 3.0}
+
+
+# ---------------------------------------------------------------------------------------------------- execution
+def test_inline_sweep_resumes_and_is_deterministic(tmp_path):
+    runs = expand_sweep(_sweep_doc())
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        s1 = run_sweep(runs, st, progress=False, limit=3)
+        assert (s1.total, s1.skipped, s1.ran, len(st)) == (8, 0, 3, 3)
+        s2 = run_sweep(runs, st, progress=False)
+        assert (s2.skipped, s2.ran, len(st)) == (3, 5, 8)
+        rows = collect(runs, st)
+        assert len(rows) == 9 and all(r["relmse"] > 0 for r in rows)
+        r0 = rows[0]
+        again = execute_run(r0["config"].to_dict())
+        assert again["relmse"] == r0["relmse"] and again["curve_loss"] == r0["curve_loss"]
+        assert len(r0["probe"]) == 12 and r0["n_params"] > 0
+
+
+def test_process_pool_and_dask_executors_give_the_inline_results(tmp_path):
+    from dask.distributed import Client, LocalCluster
+
+    runs = expand_sweep(_sweep_doc(seeds=(0,)))
+    with ResultStore(":memory:") as ref:
+        run_sweep(runs, ref, progress=False)
+        expect = {r["run_id"]: r["relmse"] for r in collect(runs, ref)}
+    with ResultStore(tmp_path / "pool.sqlite") as st:
+        run_sweep(runs, st, workers=2, progress=False)
+        assert {r["run_id"]: r["relmse"] for r in collect(runs, st)} == expect
+    # one worker thread: torch's thread count is process-global (processes=False shares it between
+    # workers), and bitwise equality with the inline runs needs it fixed
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client, ResultStore(tmp_path / "dask.sqlite") as st:
+        s = run_sweep(runs, st, executor=client.get_executor(), progress=False)
+        assert s.ran == len(expect) == len(st)
+        assert {r["run_id"]: r["relmse"] for r in collect(runs, st)} == expect
+
+
+def test_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
+    doc = _sweep_doc(steps=150, seeds=(0, 1, 2))
+    sweep = tmp_path / "sweep.json"
+    sweep.write_text(json.dumps(doc))
+    db = tmp_path / "runs.sqlite"
+    ids = {r.run_id for r in expand_sweep(doc)}
+    cmd = [sys.executable, "-m", "numerics.models.sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        n = 0
+        while time.monotonic() < deadline and proc.poll() is None:
+            if db.exists():
+                with sqlite3.connect(db, timeout=30) as con:
+                    try:
+                        n = con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+                    except sqlite3.OperationalError:       # table not created yet
+                        n = 0
+                if n >= 2:
+                    break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    with ResultStore(db) as st:
+        before = {r["run_id"]: r["result"] for r in st.records()}
+    assert 2 <= len(before) < len(ids), "the sweep must be killed mid-way"
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    assert f"{len(ids)} runs: {len(before)} already stored, {len(ids) - len(before)} run now" in out
+    with ResultStore(db) as st:
+        after = {r["run_id"]: r["result"] for r in st.records()}
+        assert set(after) == ids and len(st) == len(ids)
+    for rid, res in before.items():                      # completed runs kept as they were, not redone
+        assert after[rid] == res
+    assert len({after[rid]["pid"] for rid in before}) == 1
+    assert all(after[rid]["pid"] != after[next(iter(before))]["pid"] for rid in ids - set(before))
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    # the CLI's other commands on the finished store
+    figs = tmp_path / "figs"
+    assert main(["plot", str(sweep), "--store", str(db), "--out", str(figs)]) == 0
+    assert (figs / "a_relmse_vs_alpha.png").stat().st_size > 1000
+    assert (figs / "a_heatmap.png").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------------------------------------------- verdicts
+def _rows(values: dict, **extra):
+    """Synthetic rows: values[(model, kind, alpha)] = list of RelMSE over seeds."""
+    rows = []
+    for (m, k, a), vs in values.items():
+        for seed, v in enumerate(vs):
+            rows.append({"model": m, "kind": k, "alpha": a, "seed": seed, "relmse": v, "train_variant": "default",
+                         "lam": None, **extra})
+    return rows
+
+
+def test_verdict_composition_and_flatness():
+    good = _rows({("lstm", "impulse", 0.5): [1.0, 0.9, 1.0], ("tcn", "impulse", 0.5): [1e-2, 2e-2, 1e-2],
+                  ("lstm->tcn", "impulse", 0.5): [1e-6, 1e-5, 1e-7]})
+    out = arch.verdict_composition(good)
+    assert out.verdict == PASS and abs(out.data["decades_gained"][0] - 4.0) < 1e-12
+    bad = _rows({("lstm", "impulse", 0.5): [1.0], ("tcn", "impulse", 0.5): [1e-3],
+                 ("lstm->tcn", "impulse", 0.5): [1e-2]})
+    assert arch.verdict_composition(bad).verdict == NOT_REPRODUCED
+    flat = _rows({("tcn", "impulse", a): [v] for a, v in [(0.25, 1e-3), (0.5, 5e-3), (0.75, 9e-3)]})
+    assert arch.verdict_tcn_flat(flat).verdict == PASS
+    steep = _rows({("tcn", "impulse", a): [v] for a, v in [(0.25, 1e-3), (0.5, 5e-3), (0.75, 2e-2)]})
+    assert arch.verdict_tcn_flat(steep).verdict == NOT_REPRODUCED
+
+
+def test_verdict_exp_poly_and_winners():
+    v = {}
+    for m in ("lstm", "s4d"):
+        for a in (0.25, 0.5):
+            v[(m, "exp", a)], v[(m, "poly", a)] = [1e-3, 2e-3, 5.0], [1e-2, 3e-2, 1e-4]   # medians 2e-3 < 1e-2
+    assert arch.verdict_exp_vs_poly(_rows(v)).verdict == PASS
+    v[("s4d", "poly", 0.5)] = [1e-4]
+    assert arch.verdict_exp_vs_poly(_rows(v)).verdict == NOT_REPRODUCED
+    one = _rows({(m, k, 0.5): [1e-3 if m == "tcn" else 1e-1] for m in ("tcn", "lstm") for k in ("exp", "poly")})
+    assert arch.verdict_no_single_best(one).verdict == NOT_REPRODUCED
+    two = _rows({(m, k, 0.5): [1e-3 if (m == "tcn") == (k == "poly") else 1e-1]
+                 for m in ("tcn", "lstm") for k in ("exp", "poly")})
+    out = arch.verdict_no_single_best(two)
+    assert out.verdict == PASS and out.data["winners"] == {"exp": "lstm", "poly": "tcn"}
+
+
+def test_full_profile_verdicts_on_synthetic_patterns():
+    kinds = ("exp", "poly", "impulse", "airy")
+    depth = {}
+    for fam in ("lstm", "s4d"):
+        for L in (1, 2, 3, 4):
+            for k in kinds:
+                depth[(f"{fam}_L{L}", k, 1.0)] = [(1e-1 / L) if k in ("impulse", "airy") else 1e-3 * L]
+    assert arch.verdict_depth(_rows(depth)).verdict == PASS
+    depth[("lstm_L1", "exp", 1.0)] = [1.0]
+    assert arch.verdict_depth(_rows(depth)).verdict == NOT_REPRODUCED
+    heads = {(f"transformer_h{h}", k, 1.0): [abs(h - (4 if k == "exp" else 2)) + 1.0]
+             for h in (1, 2, 4, 8) for k in kinds}
+    assert arch.verdict_heads(_rows(heads)).verdict == PASS
+    mono = {(f"transformer_h{h}", k, 1.0): [1.0 / h] for h in (1, 2, 4, 8) for k in kinds}
+    assert arch.verdict_heads(_rows(mono)).verdict == NOT_REPRODUCED
+    opt = []
+    for k in kinds:
+        sparse = k in ("impulse", "airy")
+        for variant, base in (("adam", 1e-3), ("adamw", 1e-1 if sparse else 1.2e-3)):
+            for seed, f in enumerate((1.0, 30.0 if sparse else 1.1, 2.0)):
+                opt.append({"model": "tcn", "kind": k, "alpha": 0.5, "seed": seed, "relmse": base * f,
+                            "train_variant": variant, "lam": None})
+    assert arch.verdict_optimizer(opt).verdict == PASS
+    lams = (0.0, 0.5, 1.0)
+    curve = {"transformer": (0.1, 0.2, 0.1), "lstm": (0.01, 0.5, 0.9), "tcn": (0.9, 0.5, 0.01)}
+    mixed = [{"model": m, "kind": "mixed", "alpha": 0.75, "lam": lam, "seed": 0, "relmse": v,
+              "train_variant": "default"}
+             for m, c in curve.items() for lam, v in zip(lams, c)]
+    out = arch.verdict_mixed(mixed)
+    assert out.verdict == PASS, out.summary
+    curve["transformer"] = (0.1, 0.05, 0.1)
+    mixed = [dict(r, relmse=curve[r["model"]][lams.index(r["lam"])]) for r in mixed]
+    assert arch.verdict_mixed(mixed).verdict == NOT_REPRODUCED
+    order = _rows({(m, "impulse", 0.5): [v] for m, v in (("lstm->tcn", 1e-4), ("tcn->lstm", 1e-2))})
+    assert arch.verdict_order(order).verdict == PASS
+    same = _rows({(m, "impulse", 0.5): [1e-3] for m in ("lstm->tcn", "tcn->lstm")})
+    assert arch.verdict_order(same).verdict == NOT_REPRODUCED
+
+
+def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
+    """The theorem check end to end on two short runs: export, probe and bound are wired consistently."""
+    doc = {"defaults": {"target": {"T": 24, "n_seq": 32}, "train": {"steps": 40, "batch": 8, "lr": 0.02}},
+           "studies": {"prony": {"models": {"s4d_lin_N2": {"arch": "s4d", "width": 1, "state": 2, "linear": True}},
+                                 "kinds": ["poly", "exp"], "alphas": [1.0], "seeds": [0]}}}
+    runs = expand_sweep(doc)
+    with ResultStore(tmp_path / "p.sqlite") as st:
+        run_sweep(runs, st, progress=False)
+        rows = collect(runs, st)
+    out = arch.verdict_prony_bound(rows)
+    assert out.data["export_rel_diff"] < arch.EXPORT_RTOL
+    assert isinstance(runs[0], SweepRun) and out.verdict == PASS, out.summary
+    assert "model >= bound" in out.details

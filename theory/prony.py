@@ -1,0 +1,827 @@
+r"""Exponential-sum (Prony) fits of memory functions: exact recovery, best m-term fits, conditioning.
+
+Source: Jiang, Bao, Wang, Li, arXiv:2506.05678 (2025) (seed: recurrent models struggle on polynomial
+decay because they must fit a Prony series ``rho(s) ~ sum_i c_i lambda_i^s`` whose modes spread over
+many time scales, an ill-conditioned problem). Methods: de Prony (1795); matrix pencil (Hua and
+Sarkar, IEEE TASSP 38, 1990); variable projection (Golub and Pereyra, SINUM 10, 1973; Kaufman's
+Jacobian, BIT 15, 1975). Conventions here are the toolkit's (``shared/spec/memory-functions.md``).
+
+An m-term exponential sum is ``rhohat(s) = sum_{i=1}^{m} c_i lambda_i^s`` (``0^0 = 1``), with the pole
+set closed under conjugation so that rhohat is real: real poles and complex-conjugate pairs, a pair
+counting as **two** terms. Optionally a free ``D delta_0(s)`` term (``skip=True``), the skip term of an
+SSM.
+
+Why it matters (the lower bound)
+--------------------------------
+A linear diagonal SSM ``h(t) = Lambda h(t-1) + B x(t)``, ``y = Re(C h) + D x`` has memory function
+``D delta_0 + sum_n C_n B_n lambda_n^s``, an exponential sum. By :func:`theory.memory.expected_linear_relmse`
+its expected RelMSE is the weighted relative error ``sum_s w_s (rhohat - rho)^2 / sum_s w_s rho^2``,
+``w_s = T - s``. Hence the **true** minimum of that weighted error over m-term sums (stable poles,
+``|lambda| < 1``) is a lower bound for every linear diagonal SSM with m terms. S4D with N/2 complex modes
+and kernel ``2 Re(.)`` has N terms (N/2 conjugate pairs) plus D: compare with
+``best_mterm_fit(rho, N, poles="pairs", skip=True)`` (or the larger class ``poles="complex"``, whose
+minimum is lower still and also a bound).
+
+What is computed (honest statement)
+-----------------------------------
+:func:`best_mterm_fit` finds a **local** minimum by variable projection (the coefficients are
+eliminated by weighted least squares; Levenberg-Marquardt on the log-rates ``log(-log|lambda|)`` and
+angles ``arg lambda``) from several starts: matrix pencil, log-spaced time scales, spread angles, and
+warm starts. Its residual is the exact weighted error of the returned poles and coefficients, hence an
+**upper bound** on the true best-m error; it is not certified to be the global minimum. A trained model
+that beats it proves the fit was not global; it cannot invalidate the lower bound itself.
+
+Precision
+---------
+The pole search is done in float64; the final coefficients, residual and condition number are
+recomputed in mpmath (local ``workdps``) when the Vandermonde matrix is ill-conditioned
+(normalised condition ``> 1e8``) or when ``dps`` is given, so that the reported residual is that of
+the returned exponential sum to full accuracy. :func:`prony` recovers a K-term sum exactly from 2K
+noise-free samples; with ``dps`` it runs entirely in mpmath (Hankel solve, ``polyroots``, Vandermonde
+solve), which is needed when the samples are clustered poles (double precision fails there).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Sequence
+
+import mpmath
+import numpy as np
+from scipy.optimize import least_squares
+
+from theory._args import as_choice, as_int, as_real, as_real_array
+
+POLE_CLASSES = ("complex", "real", "pairs")
+AUTO_MP_CONDITION = 1e8
+AUTO_MP_DPS = 40
+
+
+# ----------------------------------------------------------------------------------------------------
+# result object
+# ----------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class ExpSumFit:
+    """An exponential sum ``sum_i coeffs[i] poles[i]**s (+ skip * delta_0)`` and how well it fits.
+
+    ``residual``: weighted relative squared error ``sum_s w_s (rhohat - rho)^2 / sum_s w_s rho^2``
+    (with ``w_s = T - s`` it equals :func:`theory.memory.expected_linear_relmse`). ``condition``: 2-norm
+    condition number of the column-normalised Vandermonde matrix ``V_{s i} = lambda_i^s``,
+    ``s = 0..T-1`` (:func:`vandermonde_condition`). ``method`` names the algorithm and precision.
+    """
+
+    poles: np.ndarray
+    coeffs: np.ndarray
+    residual: float
+    condition: float
+    method: str
+    T: int
+    skip: float = 0.0
+    weights: str = "lag"
+    success: bool = True
+    info: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def m(self) -> int:
+        """Number of exponential terms (a conjugate pair counts two)."""
+        return int(self.poles.size)
+
+    @property
+    def timescales(self) -> np.ndarray:
+        """``-1/log|lambda_i|`` (decreasing); ``inf`` for ``|lambda| = 1``, ``0`` for ``lambda = 0``."""
+        mod = np.abs(self.poles)
+        with np.errstate(divide="ignore"):
+            tau = np.where(mod == 0, 0.0, -1.0 / np.log(np.where(mod == 0, 0.5, mod)))
+        return np.sort(tau)[::-1]
+
+    @property
+    def timescale_spread(self) -> float:
+        """``max tau / min tau`` over the modes (1 for a single mode)."""
+        tau = self.timescales
+        return float(tau[0] / tau[-1]) if tau[-1] > 0 else math.inf
+
+    def kernel(self, T: int | None = None) -> np.ndarray:
+        """Values ``rhohat(s)``, ``s = 0..T-1`` (default the fitted length), float64."""
+        T = self.T if T is None else as_int("T", T, minimum=1)
+        out = exp_sum(self.poles, self.coeffs, T)
+        out[0] += self.skip
+        return out
+
+
+# ----------------------------------------------------------------------------------------------------
+# building blocks
+# ----------------------------------------------------------------------------------------------------
+def exp_sum(poles, coeffs, T: int) -> np.ndarray:
+    """``sum_i coeffs[i] poles[i]**s`` for ``s = 0..T-1`` (real part; the pole set should be
+    conjugation-closed so that the imaginary part vanishes).
+
+    >>> exp_sum([0.5], [2.0], 3).tolist()
+    [2.0, 1.0, 0.5]
+    >>> (exp_sum([1j, -1j], [0.5, 0.5], 4).round(12) + 0.0).tolist()      # cos(pi s / 2)
+    [1.0, 0.0, -1.0, 0.0]
+    """
+    T = as_int("T", T, minimum=1)
+    lam = np.asarray(poles, dtype=complex).ravel()
+    c = np.asarray(coeffs, dtype=complex).ravel()
+    if lam.shape != c.shape:
+        raise ValueError(f"poles and coeffs must have the same length, got {lam.size} and {c.size}")
+    return np.real(vandermonde(lam, T) @ c)
+
+
+def vandermonde(poles, T: int) -> np.ndarray:
+    """``V_{s i} = lambda_i^s``, ``s = 0..T-1`` (``0^0 = 1``), complex128 unless all poles are real.
+
+    >>> vandermonde([2.0, 0.0], 3).tolist()
+    [[1.0, 1.0], [2.0, 0.0], [4.0, 0.0]]
+    """
+    T = as_int("T", T, minimum=1)
+    lam = np.asarray(poles).ravel()
+    if not np.all(np.isfinite(lam)):
+        raise ValueError("poles must be finite")
+    s = np.arange(T)[:, None]
+    with np.errstate(under="ignore"):
+        return np.power(lam[None, :], s)
+
+
+def vandermonde_condition(poles, T: int, *, normalize: bool = True, dps: int | None = None) -> float:
+    """2-norm condition number of the Vandermonde matrix ``V_{s i} = lambda_i^s``, ``s < T``.
+
+    ``normalize=True`` (default) scales every column to unit norm first: this removes the trivial
+    dependence on the magnitude of the poles and leaves the near-collinearity of the modes (the
+    quantity that makes the coefficients of an exponential-sum fit ill-determined). Float64 (SVD)
+    when the result is below 1e10; otherwise (or when ``dps`` is given) recomputed in mpmath from the
+    Gram matrix at a precision raised until the answer is stable.
+
+    >>> vandermonde_condition([0.5], 10)
+    1.0
+    >>> round(vandermonde_condition([1j, -1j], 4), 12)    # orthogonal columns
+    1.0
+    """
+    T = as_int("T", T, minimum=1)
+    lam = np.asarray(poles, dtype=complex).ravel()
+    if lam.size == 0:
+        raise ValueError("poles must not be empty")
+    V = vandermonde(lam, T)
+    if normalize:
+        V = V / np.linalg.norm(V, axis=0)
+    sv = np.linalg.svd(V, compute_uv=False)
+    cond = float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf
+    if dps is None and cond < 1e10:
+        return cond
+    return _mp_condition(lam, T, normalize, dps, cond)
+
+
+def _mp_condition(lam: np.ndarray, T: int, normalize: bool, dps: int | None, guess: float) -> float:
+    digits = 2 * (math.log10(guess) if math.isfinite(guess) and guess > 1 else 20) + 30
+    work = max(int(digits), dps or 0)
+    for _ in range(6):
+        with mpmath.workdps(work):
+            G = _mp_gram(_mp_columns(lam, T), normalize)
+            ev = mpmath.eighe(G, eigvals_only=True)
+            ev = sorted([abs(e) for e in ev])
+            if ev[0] > 0 and ev[-1] / ev[0] < mpmath.mpf(10) ** (work - 20):
+                return float(mpmath.sqrt(ev[-1] / ev[0]))
+        work *= 2
+    return math.inf
+
+
+def _mp_columns(lam: np.ndarray, T: int) -> list[list]:
+    """Columns ``[lambda^0, ..., lambda^(T-1)]`` in the current mpmath precision (poles taken exactly)."""
+    cols = []
+    for z in lam:
+        zz = mpmath.mpc(float(z.real), float(z.imag)) if z.imag != 0 else mpmath.mpf(float(z.real))
+        col, v = [], mpmath.mpf(1)
+        for _ in range(T):
+            col.append(v)
+            v *= zz
+        cols.append(col)
+    return cols
+
+
+def _mp_gram(cols: list[list], normalize: bool):
+    p = len(cols)
+    G = mpmath.matrix(p, p)
+    conj = [[mpmath.conj(v) for v in c] for c in cols]
+    for i in range(p):
+        for j in range(i, p):
+            G[i, j] = mpmath.fdot(conj[i], cols[j])
+            G[j, i] = mpmath.conj(G[i, j])
+    if normalize:
+        d = [1 / mpmath.sqrt(mpmath.re(G[i, i])) for i in range(p)]
+        for i in range(p):
+            for j in range(p):
+                G[i, j] *= d[i] * d[j]
+    return G
+
+
+# ----------------------------------------------------------------------------------------------------
+# Prony and matrix pencil (exact data)
+# ----------------------------------------------------------------------------------------------------
+def _as_samples(h, dps: int | None):
+    if dps is None:
+        arr = np.asarray(h, dtype=complex).ravel() if np.iscomplexobj(h) else as_real_array("h", h).ravel()
+        if not np.all(np.isfinite(arr)):
+            raise ValueError("h must be finite")
+        return arr
+    out = []
+    with mpmath.workdps(dps):
+        for v in h:
+            x = mpmath.mpmathify(v)
+            if not mpmath.isfinite(x):
+                raise ValueError("h must be finite")
+            out.append(x)
+    return out
+
+
+def prony(h, K: int, *, dps: int | None = None) -> ExpSumFit:
+    r"""Classical Prony: the K-term sum ``h(k) = sum_i c_i lambda_i^k`` from ``N >= 2K`` samples.
+
+    The poles are the roots of ``z^K + a_{K-1} z^{K-1} + ... + a_0``, whose coefficients solve the
+    linear-prediction (Hankel) system ``sum_j a_j h(k+j) = -h(k+K)``, ``k = 0..N-K-1`` (least squares
+    when ``N > 2K``); the weights then solve the Vandermonde system. Exact for noise-free data of a
+    K-term sum with distinct nonzero poles. ``dps=None``: float64 (numpy ``lstsq``/``roots``);
+    ``dps=d``: everything in a local mpmath context of d digits (samples may be ``mpf`` or strings,
+    taken exactly), needed for clustered poles where the Hankel matrix is ill-conditioned.
+    ``residual`` is the unweighted relative squared error on the N samples (``weights="uniform"``).
+
+    >>> fit = prony([3.0, 1.5, 0.75, 0.375], 1)
+    >>> fit.poles.real.round(12).tolist(), fit.coeffs.real.round(12).tolist()
+    ([0.5], [3.0])
+    >>> fit = prony(["1", "0.9", "0.81", "0.729"], 1, dps=50)
+    >>> float(fit.poles[0].real)
+    0.9
+    """
+    K = as_int("K", K, minimum=1)
+    if dps is not None:
+        dps = as_int("dps", dps, minimum=15)
+    x = _as_samples(h, dps)
+    N = len(x)
+    if N < 2 * K:
+        raise ValueError(f"prony needs at least 2K = {2 * K} samples, got {N}")
+    if dps is None:
+        return _prony_float(np.asarray(x), K)
+    return _prony_mp(x, K, dps)
+
+
+def _prony_float(h: np.ndarray, K: int) -> ExpSumFit:
+    N = h.size
+    H = np.array([h[k:k + K] for k in range(N - K)])
+    a = np.linalg.lstsq(H, -h[K:N], rcond=None)[0]
+    lam = np.roots(np.concatenate([[1.0], a[::-1]]))
+    V = vandermonde(lam, N)
+    c = np.linalg.lstsq(V, h.astype(complex), rcond=None)[0]
+    fit_vals = V @ c
+    res = float(np.sum(np.abs(fit_vals - h) ** 2) / np.sum(np.abs(h) ** 2))
+    lam, c = _sort_poles(lam, c)
+    return ExpSumFit(lam, c, res, vandermonde_condition(lam, N), "prony (float64)", N, weights="uniform")
+
+
+def _prony_mp(h: list, K: int, dps: int) -> ExpSumFit:
+    N = len(h)
+    with mpmath.workdps(dps):
+        if N == 2 * K:
+            H = mpmath.matrix([[h[k + j] for j in range(K)] for k in range(K)])
+            a = mpmath.lu_solve(H, mpmath.matrix([-h[k + K] for k in range(K)]))
+        else:
+            H = mpmath.matrix([[h[k + j] for j in range(K)] for k in range(N - K)])
+            a = mpmath.qr_solve(H, mpmath.matrix([-h[k + K] for k in range(N - K)]))[0]
+        coeffs = [mpmath.mpf(1)] + [a[j] for j in range(K - 1, -1, -1)]
+        roots = mpmath.polyroots(coeffs, maxsteps=400, extraprec=2 * dps) if K > 1 else [-coeffs[1]]
+        # Vandermonde system on the first K samples (exact data: interpolation)
+        V = mpmath.matrix([[r ** k for r in roots] for k in range(K)])
+        c = mpmath.lu_solve(V, mpmath.matrix(h[:K]))
+        num = sum(abs(sum(c[i] * roots[i] ** k for i in range(K)) - h[k]) ** 2 for k in range(N))
+        den = sum(abs(v) ** 2 for v in h)
+        res = float(num / den)
+        lam = np.array([complex(r) for r in roots])
+        cc = np.array([complex(c[i]) for i in range(K)])
+        mp_roots = list(roots)
+        mp_c = [c[i] for i in range(K)]
+    order = _pole_order(lam)
+    lam, cc = lam[order], cc[order]
+    info = {"mp_poles": [mp_roots[i] for i in order], "mp_coeffs": [mp_c[i] for i in order], "dps": dps}
+    return ExpSumFit(lam, cc, res, vandermonde_condition(lam, N, dps=dps), f"prony (mpmath, dps={dps})",
+                     N, weights="uniform", info=info)
+
+
+def _pole_order(lam: np.ndarray) -> np.ndarray:
+    """Order poles by decreasing modulus, then by angle (deterministic; conjugates adjacent)."""
+    return np.lexsort((np.round(np.angle(lam), 12), -np.round(np.abs(lam), 12)))
+
+
+def _sort_poles(lam, c):
+    o = _pole_order(np.asarray(lam))
+    return np.asarray(lam)[o], np.asarray(c)[o]
+
+
+def matrix_pencil(h, K: int, *, L: int | None = None) -> ExpSumFit:
+    """Matrix-pencil estimate (Hua-Sarkar) of a K-term exponential sum from samples ``h`` (float64).
+
+    The Hankel matrix ``Y_{ij} = h(i+j)`` (``N-L`` rows, ``L+1`` columns, default ``L = N//2``) is
+    truncated to its K dominant right singular vectors ``V``; the poles are the eigenvalues of
+    ``pinv(V[:-1]) V[1:]`` and the weights solve the Vandermonde least-squares problem. Robust to
+    round-off (the SVD truncation filters it) and the standard initial guess for :func:`best_mterm_fit`.
+
+    >>> fit = matrix_pencil(0.5 * 0.8 ** np.arange(20) + 0.25 * 0.3 ** np.arange(20), 2)
+    >>> fit.poles.real.round(10).tolist(), fit.coeffs.real.round(10).tolist()
+    ([0.8, 0.3], [0.5, 0.25])
+    """
+    K = as_int("K", K, minimum=1)
+    x = as_real_array("h", h).ravel()
+    N = x.size
+    if N < 2 * K:
+        raise ValueError(f"matrix_pencil needs at least 2K = {2 * K} samples, got {N}")
+    L = N // 2 if L is None else as_int("L", L, minimum=K, maximum=N - K)
+    L = min(max(L, K), N - K)
+    Y = np.array([x[i:i + L + 1] for i in range(N - L)])
+    _, _, Vt = np.linalg.svd(Y, full_matrices=False)
+    V = Vt[:K].T
+    lam = np.linalg.eigvals(np.linalg.pinv(V[:-1]) @ V[1:])
+    W = vandermonde(lam, N)
+    c = np.linalg.lstsq(W, x.astype(complex), rcond=None)[0]
+    res = float(np.sum(np.abs(W @ c - x) ** 2) / max(np.sum(x * x), np.finfo(float).tiny))
+    lam, c = _sort_poles(lam, c)
+    return ExpSumFit(lam, c, res, vandermonde_condition(lam, N), "matrix pencil (float64)", N,
+                     weights="uniform")
+
+
+# ----------------------------------------------------------------------------------------------------
+# best m-term fit by variable projection
+# ----------------------------------------------------------------------------------------------------
+def _weights(weights: Any, T: int) -> tuple[np.ndarray, str]:
+    if isinstance(weights, str):
+        w = as_choice("weights", weights, ("lag", "uniform"))
+        return (np.arange(T, 0, -1, dtype=float) if w == "lag" else np.ones(T)), w
+    arr = as_real_array("weights", weights)
+    if arr.shape != (T,) or np.any(arr <= 0):
+        raise ValueError(f"weights must be 'lag', 'uniform' or {T} positive numbers")
+    return arr, "custom"
+
+
+@dataclasses.dataclass
+class _Problem:
+    s: np.ndarray
+    sqw: np.ndarray
+    bw: np.ndarray          # sqrt(w) * rho
+    n_real: int
+    n_pair: int
+    skip: bool
+
+    @property
+    def n_params(self) -> int:
+        return self.n_real + 2 * self.n_pair
+
+    def basis(self, theta: np.ndarray):
+        """Weighted real basis columns and the pieces needed for their derivatives."""
+        s = self.s
+        nr, npair = self.n_real, self.n_pair
+        rates = _rates(theta[: nr + npair], s.size)
+        angles = theta[nr + npair:]
+        with np.errstate(under="ignore", over="ignore"):
+            env = np.exp(-np.outer(s, rates))             # T x (nr + np)
+        cols = [env[:, :nr]]
+        if npair:
+            ph = np.outer(s, angles)
+            cols += [env[:, nr:] * np.cos(ph), env[:, nr:] * np.sin(ph)]
+        B = np.concatenate(cols, axis=1)
+        if self.skip:
+            e0 = np.zeros((s.size, 1))
+            e0[0, 0] = 1.0
+            B = np.concatenate([B, e0], axis=1)
+        return B * self.sqw[:, None], rates
+
+    def solve(self, theta):
+        # least_squares asks for the residual and then the Jacobian at the same point: reuse it
+        key = theta.tobytes()
+        cached = getattr(self, "_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = self._solve(theta)
+        self._cache = (key, out)
+        return out
+
+    def _solve(self, theta):
+        Bw, rates = self.basis(theta)
+        norms = np.linalg.norm(Bw, axis=0)
+        norms[norms == 0] = 1.0
+        Bn = Bw / norms
+        U, S, Vt = np.linalg.svd(Bn, full_matrices=False)
+        keep = S > S[0] * 1e-13 if S.size and S[0] > 0 else np.zeros(S.size, bool)
+        U, S, Vt = U[:, keep], S[keep], Vt[keep]
+        beta = U.T @ self.bw
+        c = (Vt.T @ (beta / S)) / norms
+        r = self.bw - U @ beta
+        return r, c, U, Bw, rates
+
+    def residual(self, theta):
+        return self.solve(theta)[0]
+
+    def jacobian(self, theta):
+        # Kaufman's variable-projection Jacobian: J_k = -P_perp (dB/dtheta_k) c
+        r, c, U, Bw, rates = self.solve(theta)
+        nr, npair = self.n_real, self.n_pair
+        s = self.s[:, None]
+        J = np.empty((self.s.size, self.n_params))
+        lo, hi = _LOG_RATE_RANGE(self.s.size)
+        a = theta[: nr + npair]
+        rates = np.where((a > lo) & (a < hi), rates, 0.0)   # clipped rates do not move
+        if nr:
+            J[:, :nr] = -rates[:nr] * s * (Bw[:, :nr] * c[:nr])
+        if npair:
+            u = Bw[:, nr:nr + npair]
+            v = Bw[:, nr + npair:nr + 2 * npair]
+            cu, cv = c[nr:nr + npair], c[nr + npair:nr + 2 * npair]
+            comb = u * cu + v * cv
+            J[:, nr:nr + npair] = -rates[nr:] * s * comb
+            J[:, nr + npair:] = s * (u * cv - v * cu)
+        return -(J - U @ (U.T @ J))
+
+
+def _theta_from_poles(lam: np.ndarray, n_real: int, n_pair: int, T: int) -> np.ndarray | None:
+    """Map a pole set onto the (n_real, n_pair) parametrisation; None if it does not fit."""
+    lam = np.asarray(lam, dtype=complex)
+    tiny = 1e-9
+    reals = [z for z in lam if abs(z.imag) <= tiny * max(1.0, abs(z))]
+    pairs = [z for z in lam if z.imag > tiny * max(1.0, abs(z))]
+    if len(reals) != n_real or len(pairs) != n_pair:
+        return None
+
+    def log_rate(z):
+        mod = min(max(abs(z), 1e-300), 1.0 - 1e-12)
+        return math.log(max(-math.log(mod), 1e-12 / T))
+
+    a = [log_rate(z) for z in reals] + [log_rate(z) for z in pairs]
+    b = [float(np.angle(z)) for z in pairs]
+    return np.array(a + b, dtype=float)
+
+
+def _structure_of(lam: np.ndarray) -> tuple[int, int]:
+    """(number of real poles, number of conjugate pairs) of a pole set (negative reals count as real)."""
+    tiny = 1e-9 * np.maximum(1.0, np.abs(lam))
+    return int(np.sum(np.abs(lam.imag) <= tiny)), int(np.sum(lam.imag > tiny))
+
+
+def _LOG_RATE_RANGE(T: int) -> tuple[float, float]:
+    # rates below 1e-6/T are constant over the window, above 40 the mode is a delta at lag 0
+    return math.log(1e-6 / T), math.log(40.0)
+
+
+def _rates(a: np.ndarray, T: int) -> np.ndarray:
+    lo, hi = _LOG_RATE_RANGE(T)
+    return np.exp(np.clip(a, lo, hi))
+
+
+def _poles_from_theta(theta, n_real, n_pair, T):
+    rates = _rates(theta[: n_real + n_pair], T)
+    angles = theta[n_real + n_pair:]
+    reals = np.exp(-rates[:n_real]).astype(complex)
+    pr = np.exp(-rates[n_real:] + 1j * angles)
+    return reals, pr
+
+
+def _structures(m: int, poles: str) -> list[tuple[int, int]]:
+    if poles == "real":
+        return [(m, 0)]
+    if poles == "pairs":
+        return [(m % 2, m // 2)]
+    out = [(m, 0), (m % 2, m // 2)]
+    return list(dict.fromkeys(out))
+
+
+def _default_starts(rho: np.ndarray, m: int, structures) -> list[tuple[int, int, np.ndarray]]:
+    T = rho.size
+    starts = []
+    # matrix pencil on the raw samples: its own structure (negative real poles -> their modulus)
+    try:
+        # a short pencil (L ~ 4m) is enough for a starting guess and keeps the SVD O(T m^2)
+        mp = matrix_pencil(rho, m, L=min(T // 2, max(64, 4 * m))) if T >= 2 * m else None
+    except np.linalg.LinAlgError:
+        mp = None
+    if mp is not None and np.all(np.isfinite(mp.poles)):
+        lam = np.array([abs(z) if abs(z.imag) <= 1e-9 * max(1.0, abs(z)) else z for z in mp.poles])
+        nr = int(np.sum(np.abs(lam.imag) <= 1e-9 * np.maximum(1.0, np.abs(lam))))
+        npair = (m - nr) // 2
+        if nr + 2 * npair == m:
+            th = _theta_from_poles(lam, nr, npair, T)
+            if th is not None:
+                starts.append((nr, npair, th))
+    for nr, npair in structures:
+        k = nr + npair
+        rates = np.log(1.0 / np.geomspace(0.5, max(1.0, T), k))
+        angles = np.pi * (np.arange(1, npair + 1) / (npair + 1)) if npair else np.array([])
+        starts.append((nr, npair, np.concatenate([rates[np.argsort(-rates)] if k else rates, angles])))
+        if npair:
+            # slow envelopes with spread angles (oscillatory and sparse kernels)
+            slow = np.full(k, math.log(1.0 / max(1.0, T / 4)))
+            starts.append((nr, npair, np.concatenate([slow, angles])))
+    return starts
+
+
+def _run_varpro(prob: _Problem, theta0: np.ndarray, max_nfev: int):
+    if prob.n_params == 0:
+        return theta0, prob.residual(theta0), True, 0
+    sol = least_squares(prob.residual, theta0, jac=prob.jacobian, method="lm", x_scale="jac",
+                        max_nfev=max_nfev, ftol=1e-13, xtol=1e-13, gtol=1e-13)
+    return sol.x, sol.fun, bool(sol.success), int(sol.nfev)
+
+
+def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex", skip: bool = False,
+                   dps: int | None = None, starts: Sequence[Sequence[complex]] | None = None,
+                   max_nfev: int | None = None) -> ExpSumFit:
+    r"""Best (locally optimal) m-term exponential-sum fit of ``rho`` in the weighted least-squares norm.
+
+    Minimises ``sum_s w_s (rho(s) - rhohat(s))^2 / sum_s w_s rho(s)^2`` over exponential sums with m
+    terms (module docstring), ``w_s = T - s`` by default (``weights="lag"``: then the residual is
+    :func:`theory.memory.expected_linear_relmse` of the fit); ``"uniform"`` or an array are allowed.
+
+    ``poles``: ``"complex"`` (default: real poles in (0, 1) and complex-conjugate pairs inside the unit
+    disc, several real/pair splits tried), ``"real"`` (m real poles in (0, 1)) or ``"pairs"`` (m/2
+    conjugate pairs, plus one real pole if m is odd: the S4D class). ``skip=True`` adds a free
+    ``D delta_0`` term. ``starts``: extra initial pole sets (conjugation-closed, length m).
+    ``dps``: digits for the final mpmath evaluation of coefficients, residual and condition number
+    (default: automatic, 40 digits when the normalised Vandermonde condition exceeds 1e8).
+
+    Guarantee: a local minimum from the best of several starts; ``residual`` is exact for the returned
+    sum, hence an upper bound on the global best-m residual (see the module docstring). If the optimum
+    is degenerate (coinciding poles, e.g. extra modes on an exponential kernel) the returned sum has
+    fewer distinct terms (``fit.m < m``; ``fit.info["requested_m"]`` keeps m).
+
+    >>> import numpy as np
+    >>> fit = best_mterm_fit(0.9 ** np.arange(64), 1)
+    >>> fit.residual < 1e-24, round(float(fit.poles[0].real), 12), round(float(fit.coeffs[0].real), 12)
+    (True, 0.9, 1.0)
+    """
+    r = as_real_array("rho", rho)
+    if r.ndim != 1 or r.size < 2:
+        raise ValueError(f"rho must be a 1-d array of at least 2 lags, got shape {r.shape}")
+    if not np.any(r):
+        raise ValueError("rho must not be identically zero")
+    T = r.size
+    m = as_int("m", m, minimum=1, maximum=max(1, T // 2))
+    poles = as_choice("poles", poles, POLE_CLASSES)
+    if not isinstance(skip, (bool, np.bool_)):
+        raise TypeError(f"skip must be a bool, got {skip!r}")
+    if dps is not None:
+        dps = as_int("dps", dps, minimum=15)
+    w, wname = _weights(weights, T)
+    max_nfev = as_int("max_nfev", max_nfev, minimum=1) if max_nfev is not None else 100 * (m + 2)
+    structures = _structures(m, poles)
+    cand = _default_starts(r, m, structures)
+    for st in starts or ():
+        lam = np.asarray(st, dtype=complex).ravel()
+        if lam.size != m or not np.all(np.isfinite(lam)):
+            raise ValueError(f"every start must have m = {m} finite poles, got {lam.size}")
+        nr, npair = _structure_of(lam)
+        th = _theta_from_poles(lam, nr, npair, T) if nr + 2 * npair == m else None
+        if th is None:
+            raise ValueError("every start must be closed under complex conjugation")
+        cand.insert(0, (nr, npair, th))
+    allowed = set(structures)
+    if poles == "complex":
+        allowed |= {(nr, np_) for nr, np_, _ in cand if nr + 2 * np_ == m}
+    sqw = np.sqrt(w)
+    best = None
+    total_nfev = 0
+    for nr, npair, th0 in cand:
+        if (nr, npair) not in allowed:
+            continue
+        prob = _Problem(np.arange(T, dtype=float), sqw, sqw * r, nr, npair, bool(skip))
+        th, res, ok, nfev = _run_varpro(prob, th0, max_nfev)
+        total_nfev += nfev
+        val = float(np.dot(res, res))
+        if best is None or val < best[0]:
+            best = (val, prob, th, ok)
+    _, prob, th, ok = best
+    return _finish(r, w, wname, prob, th, ok, dps, total_nfev, len(cand))
+
+
+def _distinct(reals: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drop coinciding poles and turn pairs with angle 0 or pi into real poles: a degenerate optimum
+    (e.g. a second mode on a one-mode kernel) otherwise leaves a singular basis."""
+    tol = 1e-13
+    real_list = [complex(z.real, 0.0) for z in reals]
+    pair_list = []
+    for z in pairs:
+        if abs(np.sin(np.angle(z))) < tol:
+            real_list.append(complex(np.real(z), 0.0))
+        else:
+            pair_list.append(complex(z))
+    out_r: list[complex] = []
+    for z in real_list:
+        if all(abs(z - y) > tol * max(1.0, abs(y)) for y in out_r):
+            out_r.append(z)
+    out_p: list[complex] = []
+    for z in pair_list:
+        if all(abs(z - y) > tol * max(1.0, abs(y)) for y in out_p):
+            out_p.append(z)
+    return np.array(out_r, dtype=complex), np.array(out_p, dtype=complex)
+
+
+def _real_basis(reals, pairs, T, skip):
+    V = vandermonde(np.concatenate([reals, pairs]), T)
+    nr = reals.size
+    cols = [V[:, :nr].real, V[:, nr:].real, V[:, nr:].imag]
+    if skip:
+        e0 = np.zeros((T, 1))
+        e0[0, 0] = 1.0
+        cols.append(e0)
+    return np.concatenate(cols, axis=1)
+
+
+def _finish(r, w, wname, prob: _Problem, th, ok, dps, nfev, nstarts) -> ExpSumFit:
+    T = r.size
+    reals, pr = _poles_from_theta(th, prob.n_real, prob.n_pair, T)
+    reals, pr = _distinct(reals, pr)
+    nr, npair = reals.size, pr.size
+    lam = np.concatenate([reals, pr, np.conj(pr)])
+    cond = vandermonde_condition(lam, T) if lam.size else 1.0
+    use_mp = dps is not None or cond > AUTO_MP_CONDITION
+    if use_mp:
+        work = dps or AUTO_MP_DPS
+        digits = 2 * math.log10(cond) if math.isfinite(cond) and cond > 10 else 2.0
+        work = min(max(work, int(digits) + 30), 400)
+        c, res = _mp_coefficients(r, w, reals, pr, prob.skip, work)
+        cond = vandermonde_condition(lam, T, dps=work) if lam.size else 1.0
+        method = f"variable projection (float64 poles; coefficients, residual in mpmath dps={work})"
+    else:
+        sqw = np.sqrt(w)
+        c = np.linalg.lstsq(_real_basis(reals, pr, T, prob.skip) * sqw[:, None], sqw * r, rcond=None)[0]
+        method = "variable projection (float64)"
+    cc = np.concatenate([c[:nr], (c[nr:nr + npair] - 1j * c[nr + npair:nr + 2 * npair]) / 2])
+    coeffs = np.concatenate([cc, np.conj(cc[nr:])]).astype(complex)
+    skipc = float(c[-1]) if prob.skip else 0.0
+    order = _pole_order(lam)
+    info = {"n_real": nr, "n_pairs": npair, "nfev": nfev, "starts": nstarts,
+            "requested_m": prob.n_real + 2 * prob.n_pair}
+    fit = ExpSumFit(lam[order], coeffs[order], 0.0, cond, method, T, skip=skipc, weights=wname,
+                    success=ok, info=info)
+    if not use_mp:
+        d = fit.kernel() - r
+        res = float(np.dot(w, d * d) / np.dot(w, r * r))
+    fit.residual = float(res)
+    return fit
+
+
+def _mp_coefficients(r, w, reals, pr, skip, dps):
+    """Weighted LS coefficients for fixed poles, and the exact residual, in mpmath (normal equations
+    at a precision that covers the squared condition number)."""
+    T = r.size
+    with mpmath.workdps(dps):
+        s_w = [mpmath.sqrt(mpmath.mpf(float(x))) for x in w]
+        cols = []
+        for z in reals:
+            cols.append(_mp_powers(mpmath.mpf(float(np.real(z))), T))
+        pc = [_mp_powers(mpmath.mpc(float(z.real), float(z.imag)), T) for z in pr]
+        cols += [[mpmath.re(v) for v in col] for col in pc]
+        cols += [[mpmath.im(v) for v in col] for col in pc]
+        if skip:
+            cols.append([mpmath.mpf(1)] + [mpmath.mpf(0)] * (T - 1))
+        Bw = [[s_w[t] * col[t] for t in range(T)] for col in cols]
+        bw = [s_w[t] * mpmath.mpf(float(r[t])) for t in range(T)]
+        p = len(Bw)
+        G = mpmath.matrix(p, p)
+        g = mpmath.matrix(p, 1)
+        for i in range(p):
+            g[i] = mpmath.fdot(Bw[i], bw)
+            for j in range(i, p):
+                G[i, j] = G[j, i] = mpmath.fdot(Bw[i], Bw[j])
+        c = mpmath.lu_solve(G, g)
+        fitted = [mpmath.fsum(c[i] * Bw[i][t] for i in range(p)) for t in range(T)]
+        num = mpmath.fsum((fitted[t] - bw[t]) ** 2 for t in range(T))
+        den = mpmath.fsum(v * v for v in bw)
+        return np.array([float(c[i]) for i in range(p)]), float(num / den)
+
+
+def _mp_powers(z, T):
+    out, v = [], mpmath.mpf(1)
+    for _ in range(T):
+        out.append(v)
+        v *= z
+    return out
+
+
+def gauss_newton_condition(fit: ExpSumFit, *, weights: Any = "lag") -> float:
+    r"""Condition number of the Gauss-Newton matrix of a diagonal linear recurrence at the fit.
+
+    Parameters as a diagonal linear RNN/SSM holds them: the poles ``lambda_i`` and output weights
+    ``c_i`` (real and imaginary parts of one member of each conjugate pair), kernel
+    ``sum_i c_i lambda_i^s``. Returns ``cond(J)`` where ``J = sqrt(w) d rhohat / d(lambda, c)``, i.e.
+    the square root of the condition number of ``J^T J``, the local curvature of the weighted loss
+    (the optimisation landscape near the fit). Columns: ``lambda^s`` and ``c s lambda^(s-1)``.
+    A diagnostic, not a closed form; float64 SVD (values above ~1e15 are saturated).
+
+    >>> import numpy as np
+    >>> fit = best_mterm_fit(0.5 ** np.arange(8), 1, weights="uniform")
+    >>> J = np.stack([0.5 ** np.arange(8), np.arange(8) * 0.5 ** np.arange(-1, 7)], 1)
+    >>> bool(np.isclose(gauss_newton_condition(fit, weights="uniform"), np.linalg.cond(J)))
+    True
+    """
+    T = fit.T
+    w, _ = _weights(weights, T)
+    s = np.arange(T)[:, None]
+    lam, c = fit.poles, fit.coeffs
+    tiny = 1e-9 * np.maximum(1.0, np.abs(lam))
+    real = np.abs(lam.imag) <= tiny
+    upper = lam.imag > tiny
+    cols = []
+    with np.errstate(under="ignore", invalid="ignore", divide="ignore"):
+        for z, cz in zip(lam[real].real, c[real].real):
+            cols += [z ** s[:, 0], cz * s[:, 0] * np.where(s[:, 0] > 0, z ** (s[:, 0] - 1.0), 0.0)]
+        for z, cz in zip(lam[upper], c[upper]):
+            zs = z ** s[:, 0]
+            dz = cz * s[:, 0] * np.where(s[:, 0] > 0, z ** (s[:, 0] - 1.0), 0.0)
+            cols += [2 * zs.real, -2 * zs.imag, 2 * dz.real, -2 * dz.imag]
+    J = np.stack(cols, axis=1) * np.sqrt(w)[:, None]
+    if fit.skip:
+        e0 = np.zeros((T, 1))
+        e0[0, 0] = np.sqrt(w[0])
+        J = np.concatenate([J, e0], axis=1)
+    sv = np.linalg.svd(J, compute_uv=False)
+    return float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf
+
+
+# ----------------------------------------------------------------------------------------------------
+# order scans and automatic order selection
+# ----------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class OrderSelection:
+    """Result of :func:`select_order`: the chosen order ``m`` (None if ``tol`` was not reached within
+    ``m_max``), its fit, and the whole scan (``fits[k]`` has ``k + 1`` terms)."""
+
+    m: int | None
+    fit: ExpSumFit
+    fits: list
+    tol: float
+
+    @property
+    def residuals(self) -> np.ndarray:
+        return np.array([f.residual for f in self.fits])
+
+    @property
+    def conditions(self) -> np.ndarray:
+        return np.array([f.condition for f in self.fits])
+
+
+def mterm_scan(rho, m_max: int, *, tol: float | None = None, **kwargs) -> list[ExpSumFit]:
+    """Fits with ``m = 1..m_max`` terms, each also warm-started from the previous order (one new slow
+    or fast real mode, or a new conjugate pair), so that the residuals are non-increasing up to the
+    optimiser's accuracy. Stops early once ``residual <= tol`` (if given). ``kwargs`` go to
+    :func:`best_mterm_fit`.
+    """
+    r = as_real_array("rho", rho)
+    m_max = as_int("m_max", m_max, minimum=1, maximum=max(1, r.size // 2))
+    if tol is not None:
+        tol = as_real("tol", tol, minimum=0.0, open_min=True)
+    extra = list(kwargs.pop("starts", None) or [])
+    fits: list[ExpSumFit] = []
+    T = r.size
+    for m in range(1, m_max + 1):
+        starts = [st for st in extra if len(st) == m]
+        if fits:
+            prev = fits[-1].poles
+            tau = fits[-1].timescales
+            for t_new in (min(tau[0] * 4, 4.0 * T), max(tau[-1] / 4, 0.05)):
+                starts.append(_pad_real(np.concatenate([prev, [math.exp(-1.0 / t_new)]]), m, T))
+            if m >= 3 and len(fits) >= 2 and fits[-2].m <= m - 2:
+                z = 0.9 * np.exp(1j * np.pi / 3)
+                starts.append(_pad_real(np.concatenate([fits[-2].poles, [z, np.conj(z)]]), m, T))
+        starts = [st for st in starts if len(st) == m]
+        fit = best_mterm_fit(r, m, starts=starts, **kwargs)
+        fits.append(fit)
+        if tol is not None and fit.residual <= tol:
+            break
+    return fits
+
+
+def _pad_real(lam: np.ndarray, m: int, T: int) -> np.ndarray:
+    """Fill a pole set up to m poles with real poles at log-spaced time scales (warm starts after a
+    degenerate fit returned fewer distinct poles)."""
+    k = m - lam.size
+    if k <= 0:
+        return lam
+    extra = np.exp(-1.0 / np.geomspace(0.5, max(1.0, T), k + 2)[1:-1])
+    return np.concatenate([lam, extra])
+
+
+def select_order(rho, tol: float, *, m_max: int | None = None, **kwargs) -> OrderSelection:
+    """Smallest m whose best m-term fit has weighted residual ``<= tol`` (automatic order choice).
+
+    Scans ``m = 1, 2, ...`` with warm starts (:func:`mterm_scan`) up to ``m_max`` (default
+    ``min(24, T//2)``); ``m`` is None in the
+    result if ``tol`` is not reached (then ``fit`` is the best fit found).
+
+    >>> import numpy as np
+    >>> sel = select_order(0.7 ** np.arange(40) + 0.5 ** np.arange(40), 1e-20)
+    >>> sel.m
+    2
+    """
+    tol = as_real("tol", tol, minimum=0.0, open_min=True)
+    if m_max is None:
+        m_max = min(24, max(1, np.size(rho) // 2))
+    fits = mterm_scan(rho, m_max, tol=tol, **kwargs)
+    ok = [f for f in fits if f.residual <= tol]
+    if ok:
+        return OrderSelection(ok[0].m, ok[0], fits, tol)
+    best = min(fits, key=lambda f: f.residual)
+    return OrderSelection(None, best, fits, tol)
