@@ -3,22 +3,11 @@
     python notebooks/_build_03_memory_functions_and_prony.py
 """
 
-from pathlib import Path
+from _nbbuild import Notebook
 
-import nbformat as nbf
+nb = Notebook(__file__, "03_memory_functions_and_prony.ipynb")
 
-cells = []
-
-
-def md(s):
-    cells.append(nbf.v4.new_markdown_cell(s.strip()))
-
-
-def code(s):
-    cells.append(nbf.v4.new_code_cell(s.strip()))
-
-
-md(r"""
+nb.md(r"""
 # Controllable memory functions, Prony fits, tail energy and effective rank
 
 After Jiang, Bao, Wang, Li, *Numerical Investigation of Sequence Modeling Theory using Controllable
@@ -36,7 +25,7 @@ formulas are not available; see `theory.memory`):
 | `airy` | $\mathrm{Ai}(\sigma (s - m))$ | same shift; $\sigma$: $\ge 8$ samples per local period at every lag |
 """)
 
-code(r"""
+nb.code(r"""
 import time
 import numpy as np
 import matplotlib.pyplot as plt
@@ -57,12 +46,12 @@ for ax, kind in zip(axes, KINDS):
 axes[-1].legend(fontsize=7); plt.show()
 """)
 
-md(r"""
+nb.md(r"""
 The scaling functions are exposed: the area budget is solved on the closed forms with mpmath (never a
 brute-force sum), so the sampled kernels have exactly the prescribed area.
 """)
 
-code(r"""
+nb.code(r"""
 print(f"{'alpha':>6} {'tau':>9} {'p':>7} {'m':>4} {'sigma':>7} {'area exp':>9} {'area poly':>9}")
 for a in alphas:
     m, sigma = airy_shift_scale(a, T)
@@ -70,7 +59,7 @@ for a in alphas:
           f"{memory_function('exp', a, T).sum():9.4f} {memory_function('poly', a, T).sum():9.4f}")
 """)
 
-md(r"""
+nb.md(r"""
 ## Why exponential sums fit exponential memory exactly
 
 A linear recurrence (LSTM linearised, S4D, any diagonal SSM) has memory $\hat\rho(s) = \sum_i c_i \lambda_i^s$,
@@ -79,20 +68,20 @@ $H_{ij} = \rho(i+j)$ has rank one, and Prony's method recovers $q$ from two samp
 one-term fit in the weighted norm of the expected RelMSE ($w_s = T - s$) has residual at round-off level.
 """)
 
-code(r"""
+nb.code(r"""
 for a in (0.1, 0.5, 1.0):
     fit = best_mterm_fit(memory_function("exp", a, T), 1)
     print(f"alpha={a}: residual {fit.residual:.1e}, pole {fit.poles[0].real:.12f}, "
           f"exp(-1/tau) = {np.exp(-1 / exp_tau(a, T)):.12f}")
 """)
 
-md(r"""
+nb.md(r"""
 Prony's method recovers any $K$-term sum exactly from $2K$ noise-free samples, but the Hankel system is
 ill-conditioned when poles cluster: in double precision six poles $0.70, 0.75, \dots, 0.95$ come back with
 errors of $10^{-3}$, while the same algorithm in mpmath (a local 60-digit context) is exact.
 """)
 
-code(r"""
+nb.code(r"""
 import mpmath
 poles = np.array([0.70, 0.75, 0.80, 0.85, 0.90, 0.95]); coeffs = np.array([1.0, -2.0, 1.5, 0.7, -1.0, 2.0])
 with mpmath.workdps(60):
@@ -104,7 +93,7 @@ print("float64 pole errors:", np.abs(np.sort(double.poles.real) - poles).max())
 print("Vandermonde condition of these poles:", f"{exact.condition:.3g}")
 """)
 
-md(r"""
+nb.md(r"""
 ## Power laws need many modes spread over many time scales
 
 A power law is not an exponential sum, but it is a *superposition* of exponentials
@@ -114,7 +103,7 @@ projection (a local optimum, warm-started; the residual is exact for the returne
 the true best-$m$ error, which in turn lower-bounds any $m$-mode linear diagonal SSM).
 """)
 
-code(r"""
+nb.code(r"""
 rho = memory_function("poly", 0.5, T)
 fits = mterm_scan(rho, 8)
 print(f"{'m':>2} {'residual':>10} {'Vandermonde':>12} {'Gauss-Newton':>13} {'tau min':>8} {'tau max':>9}")
@@ -129,7 +118,7 @@ a2.semilogy(ms, [gauss_newton_condition(f) for f in fits], "x--", label="Gauss-N
 a2.set_xlabel("m"); a2.legend(); plt.show()
 """)
 
-md(r"""
+nb.md(r"""
 What the numbers show (see also the validation check `memory_theory.prony_poly`): the residual falls
 geometrically, at a rate that slows with $T$ (about $1.4$ decades per mode at $T = 256$, $1.25$ at
 $T = 1024$), so the number of modes for a given accuracy grows with $\log T$; the time scales spread over
@@ -146,7 +135,7 @@ $\mathbb{E}\,\mathrm{RelMSE} = \sum_s (T-s)(\hat\rho - \rho)^2 / \sum_s (T-s)\rh
 above. A quick Monte Carlo check:
 """)
 
-code(r"""
+nb.code(r"""
 fit = best_mterm_fit(rho, 2)
 x, y = make_dataset(rho, 2000, seed=1)
 yhat = linear_target(x, fit.kernel())
@@ -155,7 +144,7 @@ R = a_.mean() / b_.mean(); se = np.std(a_ - R * b_, ddof=1) / (b_.mean() * np.sq
 print(f"closed form {fit.residual:.5g}, Monte Carlo {R:.5g} +- {se:.2g}  (z = {(R - fit.residual) / se:.2f})")
 """)
 
-md(r"""
+nb.md(r"""
 ## Tail energy and effective rank
 
 *Tail-energy complexity* (default, sorted): $C(\rho, s) = \sum_{i>s} |\rho|_{(i)}^2 / \sum_i |\rho|_{(i)}^2$,
@@ -170,7 +159,7 @@ Under the Toeplitz coupling an impulse at lag $m$ is a shift matrix with $T - m$
 rank. Only the `lag` coupling makes impulses low rank and Airy rank grow with $\alpha$.
 """)
 
-code(r"""
+nb.code(r"""
 print(f"{'kind':>8} {'alpha':>5} {'C(8)':>6} {'Cpos(8)':>7} " + " ".join(f"{c:>9}" for c in COUPLINGS))
 for kind in KINDS:
     for a in (0.25, 0.5, 1.0):
@@ -185,9 +174,4 @@ ax.set_xlabel("s (kept terms)"); ax.set_ylabel("C(rho, s)"); ax.legend(); plt.sh
 print(f"notebook ran in {time.perf_counter() - t_start:.1f} s")
 """)
 
-nb = nbf.v4.new_notebook()
-nb["cells"] = cells
-nb["metadata"]["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-out = Path(__file__).with_name("03_memory_functions_and_prony.ipynb")
-nbf.write(nb, out)
-print(f"wrote {out}")
+nb.write()

@@ -3,22 +3,11 @@
     python notebooks/_build_04_which_architecture_for_which_memory.py
 """
 
-from pathlib import Path
+from _nbbuild import Notebook
 
-import nbformat as nbf
+nb = Notebook(__file__, "04_which_architecture_for_which_memory.ipynb")
 
-cells = []
-
-
-def md(s):
-    cells.append(nbf.v4.new_markdown_cell(s.strip()))
-
-
-def code(s):
-    cells.append(nbf.v4.new_code_cell(s.strip()))
-
-
-md(r"""
+nb.md(r"""
 # Which architecture for which memory?
 
 After Jiang, Bao, Wang, Li, *Numerical Investigation of Sequence Modeling Theory using Controllable
@@ -34,7 +23,7 @@ laptop CPU: the numbers illustrate the workflow, not the paper's scale. The vali
 is the documented GPU-scale profile.
 """)
 
-code(r"""
+nb.code(r"""
 import numpy as np
 import matplotlib.pyplot as plt
 import torch
@@ -50,7 +39,7 @@ torch.set_num_threads(1)
 T = 48
 """)
 
-md(r"""
+nb.md(r"""
 ## 1. A sweep is a plain grid of configs
 
 The same grid format as `benchmarks/memory_arch/quick.json`: named models, memory kinds, alphas, seeds,
@@ -58,7 +47,7 @@ shared defaults. Each grid point becomes a validated, content-addressed `RunConf
 normalised config, so re-running a sweep against the same store only computes what is missing.
 """)
 
-code(r"""
+nb.code(r"""
 sweep = {
     "defaults": {"target": {"T": T, "n_seq": 128}, "train": {"steps": 150, "batch": 16, "lr": 0.005}},
     "studies": {"demo": {
@@ -75,7 +64,7 @@ for name, spec in sweep["studies"]["demo"]["models"].items():
     print(f"{name:12s} {build_model(spec).n_params:6d} parameters")
 """)
 
-code(r"""
+nb.code(r"""
 store = ResultStore(":memory:")          # a file path makes it persistent and resumable
 summary = run_sweep(runs, store, progress=False)
 rows = collect(runs, store)
@@ -93,7 +82,7 @@ for i in range(len(models)):
 fig.colorbar(im, label="log10 RelMSE"); ax.set_title(r"$\alpha = 0.5$, T = 48"); plt.show()
 """)
 
-md(r"""
+nb.md(r"""
 ## 2. What did each model learn? The empirical memory function
 
 For any trained model, `memory_probe` returns $\hat\rho(s) = \mathbb E\,\partial \hat y(t) / \partial x(t-s)$
@@ -102,7 +91,7 @@ $\hat\rho$ with $\rho$ shows *where* a model fails: on the impulse target, a mod
 distant spike has learned (almost) nothing.
 """)
 
-code(r"""
+nb.code(r"""
 fig, axes = plt.subplots(1, 2, figsize=(10, 3))
 for ax, kind in zip(axes, ["poly", "impulse"]):
     sel = [r for r in rows if r["kind"] == kind]
@@ -113,7 +102,7 @@ for ax, kind in zip(axes, ["poly", "impulse"]):
 plt.show()
 """)
 
-md(r"""
+nb.md(r"""
 ## 3. A linear S4D is an exponential sum: the Prony lower bound
 
 A single-channel linear S4D with state size N has memory function
@@ -124,7 +113,7 @@ such model can beat the best N-term exponential-sum fit (`theory.prony.best_mter
 exporting its kernel (`S4D.exp_sum`) puts a number on how far gradient descent is from that floor.
 """)
 
-code(r"""
+nb.code(r"""
 from numerics.models.s4d import S4D
 from numerics.models.trainer import TrainSpec, train
 from numerics.targets import make_dataset
@@ -142,7 +131,7 @@ print(f"best 4-term exponential sum found by theory.prony: {fit.residual:.3g}")
 print("S4D poles |lambda|:", np.round(np.abs(poles), 4))
 """)
 
-md(r"""
+nb.md(r"""
 ## 4. Learning curves: optimisation dynamics
 
 Each run keeps its learning curve (mean minibatch RelMSE per logging window). Flat curves at RelMSE ~ 1
@@ -150,7 +139,7 @@ mean the optimiser never found the dependence; a slowly decreasing curve means t
 architecture, limits the error.
 """)
 
-code(r"""
+nb.code(r"""
 fig, ax = plt.subplots(figsize=(5, 3))
 for r in rows:
     if r["kind"] == "impulse":
@@ -159,7 +148,7 @@ ax.set_yscale("log"); ax.set_xlabel("step"); ax.set_ylabel("minibatch RelMSE"); 
 plt.show()
 """)
 
-md(r"""
+nb.md(r"""
 ## Going further
 
 * The command line runs and plots whole sweeps, resumably, on a process pool or a Dask cluster:
@@ -170,9 +159,4 @@ md(r"""
   validation report (several claims are *not reproduced* at this scale; the numbers are given there).
 """)
 
-nb = nbf.v4.new_notebook()
-nb["cells"] = cells
-nb["metadata"]["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-out = Path(__file__).with_name("04_which_architecture_for_which_memory.ipynb")
-nbf.write(nb, out)
-print(f"wrote {out}")
+nb.write()

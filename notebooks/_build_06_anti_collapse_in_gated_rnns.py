@@ -1,14 +1,10 @@
 """Builds ``06_anti_collapse_in_gated_rnns.ipynb`` (stored without outputs). Run: python notebooks/_build_06_...py"""
 
-from pathlib import Path
+from _nbbuild import Notebook
 
-import nbformat as nbf
+nb = Notebook(__file__, "06_anti_collapse_in_gated_rnns.ipynb")
 
-cells = []
-md = lambda s: cells.append(nbf.v4.new_markdown_cell(s.strip()))  # noqa: E731
-code = lambda s: cells.append(nbf.v4.new_code_cell(s.strip()))  # noqa: E731
-
-md(r"""
+nb.md(r"""
 # 06 · Anti-collapse in trained gated RNNs
 
 Livi (2026, arXiv:2606.29519) asks which training dynamics give a recurrent network a **broad spectrum of
@@ -29,7 +25,7 @@ with a fixed gate (**ConstGate**), one shared gate $s_t=\sigma(w_s\cdot x_t + u_
 * the tail exponent $\beta$ of the $\tau$ distribution and the phase label.
 """)
 
-code(r"""
+nb.code(r"""
 import numpy as np, torch, matplotlib.pyplot as plt
 from numerics.models.gated_rnn import build_gated_rnn
 from numerics.models import gated_diagnostics as gd
@@ -37,7 +33,7 @@ from numerics.models.gated_train import GatedConfig, train_gated, load_profile
 torch.set_num_threads(1)
 """)
 
-md(r"""
+nb.md(r"""
 ## 1 · The transport is the Jacobian diagonal to first order
 
 On a tiny network with small recurrent weights, compare $\Gamma_{t,\ell}$ with the exact diagonal of
@@ -45,7 +41,7 @@ $\partial h_t/\partial h_{t-\ell}$ (autograd) and with the rigorous bound on wha
 leaves out (`gd.second_order_bound`).
 """)
 
-code(r"""
+nb.code(r"""
 torch.manual_seed(0)
 m = build_gated_rnn("diag", 3, 4, init_s=0.3).double()
 with torch.no_grad():
@@ -70,7 +66,7 @@ print("max |error| = %.2e  <=  bound = %.2e" % (np.abs(np.diag(J) - gamma).max()
                                              gd.second_order_bound(e[0, w], a[0, w].max(axis=1))))
 """)
 
-md(r"""
+nb.md(r"""
 ## 2 · Train ConstGate, SharedGate and DiagGate on the delayed-regression task
 
 The target is $y_t=\sum_k c_k\,u\cdot x_{t-\ell_k}+\varepsilon$ with 16 lags from a truncated Pareto law
@@ -78,7 +74,7 @@ $p(\ell)\propto \ell^{-1.6}$ (scaled to the short sequences used here). A few do
 32-unit network: enough to see the gates move, far from the paper's 1400 epochs.
 """)
 
-code(r"""
+nb.code(r"""
 tiny = dict(hidden=32, T=128, init_s=0.05, n_train=256, n_diag=32, batch=32, epochs=6, lr=1e-2,
             checkpoint_every=3, rate_lags=(64, 384, 12), envelope_lags=(4, 384, 24), n_boot=300,
             diag_batch=32, window_stride=4)
@@ -89,7 +85,7 @@ for arch, run in runs.items():
           f"q90/q10 = {s['tau_spread_q90_q10']:.2f}, phase: {s['phase']}")
 """)
 
-code(r"""
+nb.code(r"""
 fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
 for arch, run in runs.items():
     d = run.final
@@ -102,18 +98,18 @@ ax[1].set(xlabel=r"lag $\ell$", ylabel=r"$f(\ell)$", title="envelope (solid) vs 
 ax[0].legend(); ax[1].legend(); fig.tight_layout()
 """)
 
-md(r"""
+nb.md(r"""
 ConstGate can move its time scales only through the small first-order term $s(1-\tanh^2)[W_h]_{qq}$;
 SharedGate moves all units together; DiagGate can give every unit its own gate. The **phase trajectory**
 lists the label at every checkpoint:
 """)
 
-code(r"""
+nb.code(r"""
 for arch, run in runs.items():
     print(arch, [(c["epoch"], c["phase"], round(c.get("beta_tail", float("nan")), 2)) for c in run.phase_trajectory()])
 """)
 
-md(r"""
+nb.md(r"""
 ## 3 · Heavy-tailed forcing cannot rescue a frozen gate
 
 Experiment 1 adds symmetric $\alpha$-stable noise ($\alpha = 1.5$, softly clipped $c\tanh(X/c)$, $c=100$)
@@ -121,7 +117,7 @@ after every optimiser step to the rows of the slowest 10% of units, scaled to th
 update. ConstGate's gate is not a parameter, so the noise reaches only $W_x$, $b$, $W_h$.
 """)
 
-code(r"""
+nb.code(r"""
 forced = train_gated(GatedConfig(arch="const", forcing=1.0, **tiny), seed=0)
 print("forcing:", forced.forcing_stats)
 for name, run in (("ConstGate", runs["const"]), ("ConstGate + forcing", forced)):
@@ -129,7 +125,7 @@ for name, run in (("ConstGate", runs["const"]), ("ConstGate + forcing", forced))
     print(f"{name:20s} tau q90/q10 = {s['tau_spread_q90_q10']:.2f}, phase: {s['phase']}")
 """)
 
-md(r"""
+nb.md(r"""
 ## 4 · The real scale
 
 `benchmarks/gated_rnn/cpu.json` is the CPU profile the validation runs (H = 128, T = 256, every time
@@ -137,16 +133,11 @@ quantity scaled by T/1280), `reference.json` the paper's scale (H = 512, T = 128
 GPU-scale). `python -m validation --only 'gated_rnn.*'` reports the three claims with their numbers.
 """)
 
-code(r"""
+nb.code(r"""
 for name in ("cpu", "reference"):
     c = load_profile(name).configs["diag"]
     print(f"{name:9s} H={c.hidden} T={c.T} init_s={c.init_s} lags {c.lag_range} lr={c.lr} "
           f"batch={c.batch} epochs={c.epochs} seeds={len(load_profile(name).seeds)}")
 """)
 
-nb = nbf.v4.new_notebook()
-nb["cells"] = cells
-nb["metadata"]["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-out = Path(__file__).with_name("06_anti_collapse_in_gated_rnns.ipynb")
-nbf.write(nb, out)
-print("wrote", out)
+nb.write()
