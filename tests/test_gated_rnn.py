@@ -39,7 +39,7 @@ def _tiny(arch: str, eps: float, *, seed: int = 0, init_s: float = 0.3) -> Gated
         m.W_x.weight.copy_(torch.randn(H, D, generator=g, dtype=torch.float64))
         m.W_x.bias.copy_(0.3 * torch.randn(H, generator=g, dtype=torch.float64))
         if arch != "const":
-            m.W_s.weight.copy_(0.5 * torch.randn_like(m.W_s.weight))
+            m.W_s.weight.copy_(0.5 * torch.randn(m.W_s.weight.shape, generator=g, dtype=torch.float64))
             m.U_s.weight.copy_(eps * torch.randn(m.U_s.weight.shape, generator=g, dtype=torch.float64))
     return m
 
@@ -253,7 +253,7 @@ def test_slow_units_picks_largest_time_scales():
     assert slow_units(tau, 3).tolist() == [1, 2, 4]
 
 
-_TINY = dict(hidden=16, T=24, init_s=0.05, n_train=16, n_diag=4, batch=8, epochs=2, lr=5e-3, checkpoint_every=1,
+_TINY = dict(hidden=16, T=24, init_s=0.05, n_lags=6, n_train=16, n_diag=4, batch=8, epochs=2, lr=5e-3, checkpoint_every=1,
              rate_lags=(64, 640, 8), envelope_lags=(64, 1100, 8), n_boot=50, diag_batch=4)
 
 

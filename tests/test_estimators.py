@@ -1,0 +1,274 @@
+"""numerics.estimators: tail slope with bootstrap, Hill, log-normal reference, envelope fits, runs test,
+phase rule. Statistical claims are tested as counts against binomial bounds or as |mean - exact| <= z se;
+references are independent (exact Pareto/Renyi facts, brute-force enumeration, scipy.stats.linregress)."""
+
+import doctest
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import numerics.estimators as est
+from numerics.estimators import (envelope_fit, hill_beta, lognormal_comparison, phase_rule, runs_test,
+                                 spectrum_envelope_fit, tail_beta)
+from theory.tauberian import envelope_from_spectrum
+from validation.stats import z_for_false_alarm
+
+FALSE_ALARM = 1e-6
+
+
+def _binomial_region(M, p):
+    """Two-sided acceptance region for a Binomial(M, p) count at false-alarm rate FALSE_ALARM."""
+    return stats.binom.ppf(FALSE_ALARM / 2, M, p), stats.binom.isf(FALSE_ALARM / 2, M, p)
+
+
+def _pareto(rng, beta, n, x_min=1.0):
+    # numpy's pareto is the Lomax law: 1 + Lomax is Pareto with P(X > x) = x^-beta, x >= 1
+    return x_min * (1.0 + rng.pareto(beta, n))
+
+
+def test_doctests():
+    assert doctest.testmod(est, raise_on_error=False).failed == 0
+
+
+# --- tail_beta ---------------------------------------------------------------------------------------------
+def test_tail_beta_interval_covers_at_nominal_rate():
+    M, n, beta = 100, 1000, 0.7
+    hits = 0
+    for s in range(M):
+        r = tail_beta(_pareto(np.random.default_rng(1000 + s), beta, n), n_boot=300, seed=s)
+        hits += r.ci[0] <= beta <= r.ci[1]
+    lo, hi = _binomial_region(M, 0.90)
+    assert lo <= hits <= hi, (hits, lo, hi)
+
+
+def test_tail_beta_slope_matches_linregress_with_ties():
+    rng = np.random.default_rng(3)
+    x = np.round(_pareto(rng, 1.2, 400), 1)               # rounding creates ties
+    r = tail_beta(x, n_boot=10)
+    s = np.sort(x)
+    lo, hi = np.quantile(x, [0.75, 0.995])
+    pts = [(v, np.mean(x > v)) for v in np.unique(s) if lo <= v <= hi and np.mean(x > v) > 0]
+    ref = stats.linregress(np.log([p[0] for p in pts]), np.log([p[1] for p in pts]))
+    assert r.n_tail == len(pts)
+    assert abs(r.beta - (-ref.slope)) < 1e-12 and abs(r.r2 - ref.rvalue ** 2) < 1e-12
+    assert r.window_x == (lo, hi)
+
+
+def test_tail_beta_bootstrap_summaries_and_determinism():
+    x = _pareto(np.random.default_rng(5), 0.9, 500)
+    a, b, c = tail_beta(x, seed=1, n_boot=500), tail_beta(x, seed=1, n_boot=500), tail_beta(x, seed=2, n_boot=500)
+    assert a.ci == b.ci and a.ci != c.ci
+    assert a.boot.size + a.n_boot_failed == 500
+    assert a.p_below_1 == np.mean(a.boot < 1.0)
+    assert a.ci == tuple(np.quantile(a.boot, [0.05, 0.95]))
+    assert tail_beta(x, seed=1, n_boot=500, level=0.5).ci[1] - tail_beta(x, seed=1, n_boot=500, level=0.5).ci[0] \
+        < a.ci[1] - a.ci[0]
+
+
+def test_tail_beta_drops_infinite_time_scales():
+    x = _pareto(np.random.default_rng(6), 1.1, 300)
+    r0 = tail_beta(x, n_boot=50)
+    r1 = tail_beta(np.r_[x, np.inf, np.inf], n_boot=50)
+    assert r1.n_dropped == 2 and r1.n == 300 and r1.beta == r0.beta and r1.ci == r0.ci
+
+
+def test_tail_beta_small_sample_minimum():
+    x = _pareto(np.random.default_rng(7), 1.0, 16)
+    assert tail_beta(x, n_boot=20).n == 16
+    with pytest.raises(ValueError, match="16"):
+        tail_beta(np.r_[x[:15], np.inf], n_boot=20)
+
+
+@pytest.mark.parametrize("kwargs, exc, word", [
+    (dict(tau=[1.0] * 20 + [float("nan")]), ValueError, "tau"),
+    (dict(tau=[1.0] * 20 + [-1.0]), ValueError, "tau"),
+    (dict(tau="abc"), TypeError, "tau"),
+    (dict(window=(0.9, 0.5)), ValueError, "window"),
+    (dict(window=(0.5, 1.0)), ValueError, "window"),
+    (dict(window=0.5), TypeError, "window"),
+    (dict(n_boot=0), ValueError, "n_boot"),
+    (dict(level=1.0), ValueError, "level"),
+    (dict(seed=-1), ValueError, "seed"),
+    (dict(tau=[2.0] * 40), ValueError, "distinct"),
+])
+def test_tail_beta_bad_input(kwargs, exc, word):
+    args = dict(tau=_pareto(np.random.default_rng(0), 1.0, 50))
+    args.update(kwargs)
+    tau = args.pop("tau")
+    with pytest.raises(exc, match=word):
+        tail_beta(tau, **args)
+
+
+# --- Hill --------------------------------------------------------------------------------------------------
+def test_hill_is_unbiased_for_inverse_beta_on_pareto():
+    # Renyi: for a Pareto sample, k * gamma_hat * beta ~ Gamma(k, 1), so E[1/beta_hat] = 1/beta exactly
+    beta, n, M = 1.3, 600, 300
+    g = np.array([1.0 / hill_beta(_pareto(np.random.default_rng(s), beta, n)) for s in range(M)])
+    z = z_for_false_alarm(FALSE_ALARM)
+    assert abs(g.mean() - 1 / beta) <= z * g.std(ddof=1) / math.sqrt(M)
+    k = max(50, int(0.08 * n))                       # and the spread is the Gamma law's: sd = 1/(beta sqrt k)
+    assert abs(g.std(ddof=1) * beta * math.sqrt(k) - 1) < 0.25
+
+
+def test_hill_by_hand_and_default_k():
+    x = np.array([1.0, 2.0, 4.0, 8.0])
+    # k = 2: mean(log 8, log 4) - log 2 = 1.5 log 2
+    assert abs(hill_beta(x, k=2) - 1 / (1.5 * math.log(2))) < 1e-15
+    assert abs(hill_beta(x) - 1 / (math.log(64) / 3)) < 1e-15      # default k capped at n - 1 = 3
+    big = np.exp(np.arange(1, 1001) / 100.0)
+    assert abs(hill_beta(big) - hill_beta(big, k=80)) == 0.0       # max(50, 0.08 * 1000) = 80
+    with pytest.raises(ValueError, match="k"):
+        hill_beta(x, k=4)
+    with pytest.raises(ValueError, match="equal"):
+        hill_beta([3.0, 3.0, 3.0], k=1)
+
+
+# --- log-normal reference ------------------------------------------------------------------------------------
+def test_lognormal_comparison_rejects_power_law_only_for_lognormal_data():
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        # a log-normal with mu -> -inf mimics a Pareto tail: on Pareto data the verdict is never "lognormal"
+        p = lognormal_comparison(_pareto(rng, 0.8, 20000))
+        assert p.favoured != "lognormal" and abs(p.beta_pareto - 0.8) < 0.1
+        q = lognormal_comparison(np.exp(rng.normal(1.0, 1.5, 20000)))
+        assert q.favoured == "lognormal" and q.z < 0 and abs(q.lognormal[1] - 1.5) < 0.2
+    with pytest.raises(ValueError, match="q_min"):
+        lognormal_comparison(np.arange(1.0, 100.0), q_min=1.0)
+
+
+# --- runs test ---------------------------------------------------------------------------------------------
+def test_runs_test_matches_brute_force_enumeration():
+    n1, n2 = 4, 5
+    counts = {}
+    for pos in itertools.combinations(range(n1 + n2), n1):
+        s = np.full(n1 + n2, -1)
+        s[list(pos)] = 1
+        R = 1 + int(np.count_nonzero(s[1:] != s[:-1]))
+        counts.setdefault(R, []).append(s)
+    total = math.comb(n1 + n2, n1)
+    for R, seqs in counts.items():
+        lower = sum(len(v) for r, v in counts.items() if r <= R) / total
+        upper = sum(len(v) for r, v in counts.items() if r >= R) / total
+        assert abs(runs_test(seqs[0]) - min(1.0, 2 * min(lower, upper))) < 1e-15
+
+
+def test_runs_test_edge_cases():
+    assert runs_test([1.0, 2.0, 3.0]) == 1.0
+    assert runs_test([1e-12, -1e-12, 1.0, 1.0], zero_tol=1e-9) == 1.0
+
+
+# --- envelope_fit ------------------------------------------------------------------------------------------
+LAGS = np.geomspace(8, 640, 24)
+
+
+@pytest.mark.parametrize("b", [0.3, 1.0, 1.7])
+def test_envelope_fit_recovers_exact_power_law(b):
+    r = envelope_fit(LAGS, 0.5 * LAGS ** -b)
+    assert r.best == "power" and r.window_ok and abs(r.beta - b) < 1e-10
+    assert r.ci[0] - 1e-12 <= b <= r.ci[1] + 1e-12 and r.ci[1] - r.ci[0] < 1e-8
+
+
+def test_envelope_fit_exponential_and_tempered_shapes():
+    e = envelope_fit(LAGS, 2.0 * np.exp(-LAGS / 40.0))
+    assert e.best == "exponential" and not e.window_ok and abs(e.params["exponential"][1] + 1 / 40) < 1e-12
+    t = envelope_fit(LAGS, LAGS ** -0.5 * np.exp(-LAGS / 300.0))
+    assert t.best == "tempered" and abs(t.beta - 0.5) < 1e-9 and abs(t.params["tempered"][2] + 1 / 300) < 1e-12
+
+
+def test_runs_test_false_alarm_rate_on_noisy_power_law():
+    # iid noise about an exact power law: window_ok fails only when the runs test falsely rejects (<= 5%)
+    M, fails = 200, 0
+    for s in range(M):
+        noise = np.random.default_rng(s).normal(0.0, 0.02, LAGS.size)
+        r = envelope_fit(LAGS, 2.0 * LAGS ** -0.7 * np.exp(noise))
+        assert r.best != "exponential"
+        fails += not r.window_ok
+    assert fails <= _binomial_region(M, 0.05)[1]
+
+
+@pytest.mark.parametrize("kind", ["lognormal", "lognormal_wide", "uniform"])
+def test_collapsed_spectra_do_not_pass_the_window(kind):
+    for s in range(5):
+        rng = np.random.default_rng(s)
+        tau = {"lognormal": lambda: np.exp(rng.normal(math.log(50), 1.0, 512)),
+               "lognormal_wide": lambda: np.exp(rng.normal(math.log(50), 2.0, 512)),
+               "uniform": lambda: rng.uniform(10, 300, 512)}[kind]()
+        f = envelope_from_spectrum(LAGS, tau)
+        assert not envelope_fit(LAGS, f).window_ok
+        assert not envelope_fit(LAGS, f * np.exp(rng.normal(0, 0.02, LAGS.size))).window_ok
+
+
+def test_envelope_fit_window_and_order():
+    f = 0.5 * LAGS ** -0.9
+    perm = np.random.default_rng(0).permutation(LAGS.size)
+    a = envelope_fit(LAGS[perm], f[perm])
+    assert abs(a.beta - 0.9) < 1e-10 and np.all(np.diff(a.lags) > 0)
+    w = envelope_fit(LAGS, f, window=(20, 400))
+    assert w.lags.min() >= 20 and w.lags.max() <= 400 and abs(w.beta - 0.9) < 1e-10
+
+
+@pytest.mark.parametrize("args, kwargs, exc, word", [
+    ((LAGS, LAGS[:-1]), {}, ValueError, "same length"),
+    ((np.r_[0.0, LAGS[1:]], LAGS), {}, ValueError, "lags"),
+    ((LAGS, -LAGS), {}, ValueError, "f"),
+    ((LAGS[:4], LAGS[:4]), {}, ValueError, ">= 5"),
+    ((np.r_[LAGS[:5], LAGS[4]], np.ones(6)), {}, ValueError, "distinct"),
+    ((LAGS, LAGS), dict(level=0.0), ValueError, "level"),
+    ((LAGS, LAGS), dict(window=(1, 2, 3)), TypeError, "window"),
+    ((LAGS, np.r_[LAGS[:-1], np.nan]), {}, ValueError, "f"),
+])
+def test_envelope_fit_bad_input(args, kwargs, exc, word):
+    with pytest.raises(exc, match=word):
+        envelope_fit(*args, **kwargs)
+
+
+# --- spectrum envelope ------------------------------------------------------------------------------------
+def test_spectrum_envelope_fit_is_deterministic_and_brackets_the_fit():
+    tau = 10.0 * _pareto(np.random.default_rng(2), 0.6, 2000)
+    lags = np.geomspace(200, 2000, 16)
+    r = spectrum_envelope_fit(tau, lags, n_boot=200, seed=4)
+    r2 = spectrum_envelope_fit(tau, lags, n_boot=200, seed=4)
+    assert r.ci == r2.ci and r.boot.size == 200 and r.ci[0] < r.ci[1]
+    assert r.beta == r.fit.beta == envelope_fit(lags, envelope_from_spectrum(lags, tau)).beta
+    assert r.ci[0] < r.beta < r.ci[1]
+    assert r.ci != spectrum_envelope_fit(tau, lags, n_boot=200, seed=5).ci
+    with pytest.raises(ValueError, match="tau"):
+        spectrum_envelope_fit([1.0, -2.0] * 10, lags)
+    with pytest.raises(ValueError, match="weights"):
+        spectrum_envelope_fit(tau, lags, weights=np.zeros(tau.size))
+
+
+def test_spectrum_envelope_interval_covers_the_tauberian_exponent():
+    # a Pareto(beta) spectrum has f(l) ~ A Gamma(beta) l^-beta (Tauberian); at l >= 20 tau_min the
+    # correction is e^-20, so the bootstrap interval of the envelope exponent should cover beta at its level
+    M, beta, lags, hits = 60, 0.6, np.geomspace(200, 2000, 16), 0
+    for s in range(M):
+        tau = 10.0 * _pareto(np.random.default_rng(500 + s), beta, 2000)
+        r = spectrum_envelope_fit(tau, lags, n_boot=150, seed=s)
+        hits += r.ci[0] <= beta <= r.ci[1]
+    lo, hi = _binomial_region(M, 0.90)
+    assert lo <= hits <= hi, (hits, lo, hi)
+
+
+# --- phase rule --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ci, ok, phase", [
+    ((1.1, 1.5), True, "concentrated"), ((0.2, 0.9), True, "extended"), ((0.8, 1.2), True, "boundary"),
+    ((1.0, 1.4), True, "boundary"), ((0.5, 1.0), True, "boundary"), ((1.1, 1.5), False, "collapsed"),
+    ((0.2, 0.9), False, "collapsed"), ((0.8, 1.2), False, "collapsed"), ((1.0, 1.0), True, "boundary"),
+])
+def test_phase_rule_truth_table(ci, ok, phase):
+    assert phase_rule(ci, ok) == phase
+
+
+def test_phase_rule_bad_input():
+    with pytest.raises(ValueError, match="lo <= hi"):
+        phase_rule((1.5, 1.0), True)
+    with pytest.raises(TypeError, match="window_ok"):
+        phase_rule((0.5, 0.7), 1)
+    with pytest.raises(TypeError, match="ci"):
+        phase_rule(0.5, True)
+    with pytest.raises(ValueError, match="ci"):
+        phase_rule((float("nan"), 1.0), True)

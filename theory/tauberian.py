@@ -1,0 +1,335 @@
+r"""Envelopes as Laplace transforms of time-scale distributions, the Tauberian power law, learnability windows.
+
+Sources: L. Livi, arXiv:2606.29519 (2026) (envelope as a mixture of exponentials, Tauberian link) and
+L. Livi, "Learnability Window in Gated Recurrent Neural Networks", arXiv:2512.05790 (sample complexity
+under alpha-stable gradient noise), as re-derived in ``shared/spec/anti-collapse.md`` ("Effective
+learning rates, time scales, envelope").
+
+Envelope
+--------
+A unit with time scale ``tau`` contributes ``exp(-l / tau)`` at lag ``l``; the population envelope is
+
+.. math::
+
+    f(l) = \int_0^\infty e^{-l/\tau}\, p(\tau)\, d\tau
+    \quad\text{or, for a finite spectrum,}\quad
+    f(l) = \frac{\sum_q w_q e^{-l/\tau_q}}{\sum_q w_q}
+
+(:func:`envelope_from_density`, :func:`envelope_from_spectrum`); ``f(0) = 1`` and ``f`` is completely
+monotone. Substituting ``u = l / tau`` turns ``f`` into a Laplace transform in ``1/tau``.
+
+Tauberian link
+--------------
+If ``p(tau) ~ A tau^(-1-beta)`` as ``tau -> inf`` (``beta > 0``), then
+
+.. math::
+
+    f(l) \sim A\, \Gamma(\beta)\, l^{-\beta}, \qquad l \to \infty
+
+(:func:`tauberian_asymptote`; Abelian direction of Karamata's theorem, Feller, *An Introduction to
+Probability Theory*, vol. II, XIII.5; the converse holds for monotone densities). Exactly solvable case,
+the Pareto density ``p = beta tau_m^beta tau^(-1-beta)`` on ``tau >= tau_m``, ``x = l / tau_m``
+(:func:`pareto_envelope`):
+
+.. math::
+
+    f(l) = \beta x^{-\beta} \gamma(\beta, x) = e^{-x} {}_1F_1(1; 1+\beta; x)
+         = \beta\Gamma(\beta) x^{-\beta} - \beta x^{-\beta}\Gamma(\beta, x),
+
+which tends to ``beta tau_m^beta Gamma(beta) l^(-beta)`` exponentially fast in ``x``. Bounded or
+log-normal ``tau`` gives ``f`` decaying faster than every power: the collapsed shape.
+
+Learnability window
+-------------------
+With gradient noise in the domain of attraction of an alpha-stable law (``1 < a <= 2``), the signal of
+lag ``l`` summed over ``N`` samples grows like ``N f(l)`` while the noise grows like ``N^(1/a)``, so the
+lag becomes detectable once ``N^(1-1/a) f(l) >= c``:
+
+.. math::
+
+    N(l) = (c / f(l))^{\kappa_a}, \qquad \kappa_a = \frac{a}{a-1}
+
+(:func:`samples_to_detect`; ``a = 2``, Gaussian noise, gives the familiar ``f^{-2}``). Inverting for the
+largest detectable lag (the horizon) with ``N`` samples: exponential ``f = e^{-l/tau}`` gives
+``l(N) = tau (ln N / kappa_a - ln c)``, logarithmic in N (:func:`horizon_exponential`); power-law
+``f = A l^(-beta)`` gives ``l(N) = (A N^(1/kappa_a) / c)^(1/beta)``, polynomial in N
+(:func:`horizon_power`). :func:`horizon` does the same on a tabulated envelope.
+
+>>> round(float(envelope_from_spectrum([0.0, 10.0], [10.0, float("inf")])[1]), 6)   # (e^-1 + 1)/2
+0.68394
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+from scipy import integrate, special
+
+from theory._args import as_int, as_real, as_real_array
+
+__all__ = [
+    "envelope_from_spectrum", "envelope_from_density", "pareto_envelope", "pareto_envelope_mp",
+    "tauberian_asymptote", "learnability_kappa", "samples_to_detect", "horizon_exponential", "horizon_power",
+    "horizon",
+]
+
+DEFAULT_DPS = 30
+_SPECTRUM_BLOCK = 1 << 22       # lags x time scales evaluated in blocks of about this many exponentials
+
+
+def _scalar_or_array(arr: np.ndarray):
+    return float(arr) if arr.ndim == 0 else arr
+
+
+# ----------------------------------------------------------------------------------------------------
+# envelopes
+# ----------------------------------------------------------------------------------------------------
+def envelope_from_spectrum(lags: Any, tau: Any, *, weights: Any = None) -> np.ndarray:
+    r"""The envelope of a finite spectrum, ``f(l) = sum_q w_q exp(-l / tau_q) / sum_q w_q``.
+
+    Source: arXiv:2606.29519, envelope ``||mu_{t,l}||_1 ~ (1/H) sum_q exp(-l/tau_q)`` (spec). ``tau_q > 0``,
+    ``+inf`` allowed (a non-decaying unit contributes ``w_q`` at every lag); ``lags >= 0``; weights
+    nonnegative, not all zero (default: equal). Returns a float64 array shaped like ``lags``.
+
+    >>> envelope_from_spectrum([0, 5], [5.0]).round(12).tolist()       # a single tau: exp(-l/tau)
+    [1.0, 0.367879441171]
+    """
+    l = as_real_array("lags", lags, minimum=0.0)
+    try:
+        t = np.asarray(tau, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise TypeError("tau must be an array of real numbers") from None
+    if t.size == 0 or np.any(np.isnan(t)) or np.any(t <= 0):
+        raise ValueError("tau must be a nonempty array of values > 0 (inf allowed for non-decaying units)")
+    w = np.ones(t.size) if weights is None else as_real_array("weights", weights, minimum=0.0).ravel()
+    if w.shape != t.shape:
+        raise ValueError(f"weights must have one entry per time scale ({t.size}), got {w.size}")
+    total = float(w.sum())
+    if not total > 0:
+        raise ValueError("weights must not all be 0")
+    inv = np.zeros_like(t)
+    fin = np.isfinite(t)
+    inv[fin] = 1.0 / t[fin]
+    flat = l.ravel()
+    out = np.empty(flat.size)
+    block = max(1, _SPECTRUM_BLOCK // t.size)
+    for i in range(0, flat.size, block):
+        out[i:i + block] = np.exp(-np.outer(flat[i:i + block], inv)) @ w
+    return (out / total).reshape(l.shape)
+
+
+def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: tuple[float, float] = (0.0,
+                          math.inf), dps: int | None = None):
+    r"""``f(l) = int exp(-l/tau) p(tau) dtau`` over ``support`` by numerical quadrature.
+
+    ``density`` is a callable ``p(tau)`` (need not be normalised: the integral is returned as is).
+    ``dps=None``: scipy ``quad`` on subintervals split at ``l/10, l, 10 l`` (where the integrand of a
+    heavy-tailed density has its mass), float64 array out. ``dps=int``: ``mpmath.quad`` in a local
+    ``workdps(dps)`` context with the same split, a list of ``mpf`` out (``density`` then receives mpf).
+    Domain: ``0 <= support[0] < support[1] <= inf``, ``lags >= 0``.
+
+    >>> v = envelope_from_density([3.0], lambda t: 1.0, support=(1.0, 2.0))   # int_1^2 e^{-3/t} dt
+    >>> ref = 2 * math.exp(-1.5) - math.exp(-3) + 3 * (special.exp1(3) - special.exp1(1.5))
+    >>> bool(abs(v[0] - ref) < 1e-12)
+    True
+    """
+    l = as_real_array("lags", lags, minimum=0.0)
+    if not callable(density):
+        raise TypeError(f"density must be a callable p(tau), got {density!r}")
+    try:
+        a, b = support
+    except (TypeError, ValueError):
+        raise TypeError(f"support must be a pair (tau_lo, tau_hi), got {support!r}") from None
+    a = as_real("support[0]", a, minimum=0.0)
+    if not (isinstance(b, (int, float)) and b == math.inf):
+        b = as_real("support[1]", b, minimum=0.0)
+    if not a < b:
+        raise ValueError(f"support must satisfy 0 <= tau_lo < tau_hi, got {support!r}")
+
+    def cuts(li):
+        pts = [p for p in (0.1 * li, li, 10.0 * li) if a < p < b] if li > 0 else []
+        return [a, *pts, b]
+
+    if dps is None:
+        def integrand(t, li):
+            return math.exp(-li / t) * float(density(t)) if t > 0 else 0.0
+
+        out = np.empty(l.size)
+        for i, li in enumerate(l.ravel()):
+            c = cuts(float(li))
+            out[i] = math.fsum(integrate.quad(integrand, c[j], c[j + 1], args=(float(li),), limit=200,
+                                              epsabs=0.0, epsrel=1e-12)[0] for j in range(len(c) - 1))
+        return out.reshape(l.shape)
+    dps = as_int("dps", dps, minimum=5, maximum=10_000)
+    res = []
+    with mpmath.workdps(dps):
+        for li in l.ravel():
+            L = mpmath.mpf(float(li))
+            c = [mpmath.mpf(x) if x != math.inf else mpmath.inf for x in cuts(float(li))]
+            res.append(mpmath.quad(lambda t: mpmath.exp(-L / t) * density(t) if t > 0 else mpmath.mpf(0), c))
+    return res
+
+
+def _pareto_params(beta: Any, tau_min: Any) -> tuple[float, float]:
+    return (as_real("beta", beta, minimum=0.0, open_min=True),
+            as_real("tau_min", tau_min, minimum=0.0, open_min=True))
+
+
+def pareto_envelope(lags: Any, *, beta: float, tau_min: float = 1.0):
+    r"""Closed-form envelope of the Pareto time-scale density ``beta tau_min^beta tau^(-1-beta)``, ``tau >=
+    tau_min``: ``f(l) = beta x^(-beta) gamma(beta, x) = e^(-x) 1F1(1; 1+beta; x)``, ``x = l / tau_min``.
+
+    Source: direct integration (module docstring; ``u = l/tau`` turns the integral into a lower incomplete
+    gamma function). Domain ``beta > 0``, ``tau_min > 0``, ``lags >= 0``. Evaluated with the confluent
+    hypergeometric form for ``x < 1`` (no ``x^(-beta)`` underflow) and the regularised incomplete gamma
+    ``beta Gamma(beta) x^(-beta) P(beta, x)`` beyond. ``f(0) = 1``; ``beta = 1``: ``(1 - e^(-x)) / x``.
+
+    >>> pareto_envelope([0.0, 2.0], beta=1.0).round(14).tolist()
+    [1.0, 0.43233235838169]
+    """
+    b, tm = _pareto_params(beta, tau_min)
+    x = as_real_array("lags", lags, minimum=0.0) / tm
+    out = np.empty_like(x)
+    small = x < 1.0
+    out[small] = np.exp(-x[small]) * special.hyp1f1(1.0, 1.0 + b, x[small])
+    xb = x[~small]
+    out[~small] = b * special.gamma(b) * xb ** (-b) * special.gammainc(b, xb)
+    return _scalar_or_array(out)
+
+
+def pareto_envelope_mp(l: Any, *, beta: Any, tau_min: Any = 1, dps: int = DEFAULT_DPS):
+    r""":func:`pareto_envelope` at one lag as an ``mpmath.mpf`` to ``dps`` digits (local context):
+    ``beta x^(-beta) gamma(beta, x)`` with mpmath's incomplete gamma (``1`` at ``l = 0``).
+
+    >>> v = pareto_envelope_mp(2, beta=1, dps=40)
+    >>> with mpmath.workdps(40):
+    ...     print(abs(v - (1 - mpmath.exp(-2)) / 2) < mpmath.mpf(10) ** -39)
+    True
+    """
+    dps = as_int("dps", dps, minimum=5, maximum=10_000)
+    with mpmath.workdps(dps + 10):
+        L, b, tm = (mpmath.mpf(_as_exact(n, v)) for n, v in (("l", l), ("beta", beta), ("tau_min", tau_min)))
+        if L < 0:
+            raise ValueError(f"l must be >= 0, got {l!r}")
+        if b <= 0:
+            raise ValueError(f"beta must be > 0, got {beta!r}")
+        if tm <= 0:
+            raise ValueError(f"tau_min must be > 0, got {tau_min!r}")
+        x = L / tm
+        out = mpmath.mpf(1) if x == 0 else b * x ** (-b) * mpmath.gammainc(b, 0, x)
+    with mpmath.workdps(dps):
+        return +out
+
+
+def _as_exact(name: str, v: Any):
+    """A real number for mpmath: ints, Fractions and mpf pass exactly; floats are checked finite."""
+    from fractions import Fraction
+
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number, not a bool")
+    if isinstance(v, mpmath.mpf):
+        return v
+    if isinstance(v, Fraction):
+        return mpmath.mpf(v.numerator) / v.denominator
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    return as_real(name, v)
+
+
+def tauberian_asymptote(lags: Any, *, A: float, beta: float):
+    r"""The large-lag envelope ``A Gamma(beta) l^(-beta)`` of a density with ``p(tau) ~ A tau^(-1-beta)``.
+
+    Source: Karamata's Abelian/Tauberian theorem (Feller vol. II, XIII.5), as stated in the spec
+    ("Tauberian link"). Valid as ``l -> inf``; domain ``A > 0``, ``beta > 0``, ``lags > 0``.
+
+    >>> tauberian_asymptote(4.0, A=2.0, beta=0.5) == 2.0 * math.gamma(0.5) / 2.0
+    True
+    """
+    A = as_real("A", A, minimum=0.0, open_min=True)
+    beta = as_real("beta", beta, minimum=0.0, open_min=True)
+    l = as_real_array("lags", lags)
+    if np.any(l <= 0):
+        raise ValueError("lags must be > 0")
+    return _scalar_or_array(A * special.gamma(beta) * l ** (-beta))
+
+
+# ----------------------------------------------------------------------------------------------------
+# learnability window
+# ----------------------------------------------------------------------------------------------------
+def learnability_kappa(a: float) -> float:
+    r"""``kappa_a = a / (a - 1)``: the sample-complexity exponent under alpha-stable noise of index ``a``.
+
+    Source: arXiv:2512.05790 (Livi), as stated in the spec; domain ``1 < a <= 2`` (for ``a <= 1`` the noise
+    has no mean and averaging does not help).
+
+    >>> learnability_kappa(2.0), learnability_kappa(1.5)
+    (2.0, 3.0)
+    """
+    a = as_real("a", a, minimum=1.0, maximum=2.0, open_min=True)
+    return a / (a - 1.0)
+
+
+def samples_to_detect(f: Any, *, a: float, c: float = 1.0):
+    r"""Samples needed to detect a lag whose envelope value is ``f``: ``N = (c / f)^(a/(a-1))``.
+
+    Source: arXiv:2512.05790; derivation in the module docstring. Domain ``0 < f``, ``1 < a <= 2``,
+    ``c > 0`` (the noise-to-signal constant). Vectorised over ``f``.
+
+    >>> samples_to_detect([0.1, 0.01], a=2.0).round(6).tolist()
+    [100.0, 10000.0]
+    """
+    k = learnability_kappa(a)
+    c = as_real("c", c, minimum=0.0, open_min=True)
+    fa = as_real_array("f", f)
+    if np.any(fa <= 0):
+        raise ValueError("f must be > 0")
+    return _scalar_or_array((c / fa) ** k)
+
+
+def horizon_exponential(N: Any, *, tau: float, a: float, c: float = 1.0):
+    r"""Largest detectable lag with ``N`` samples for ``f = exp(-l/tau)``: ``tau (ln N / kappa_a - ln c)``
+    (logarithmic in N; negative means not even lag 0 is detectable). Domain ``N >= 1``, ``tau > 0``.
+
+    >>> round(horizon_exponential(1e6, tau=10.0, a=2.0), 10) == round(10.0 * math.log(1e6) / 2, 10)
+    True
+    """
+    tau = as_real("tau", tau, minimum=0.0, open_min=True)
+    k = learnability_kappa(a)
+    c = as_real("c", c, minimum=0.0, open_min=True)
+    n = as_real_array("N", N, minimum=1.0)
+    return _scalar_or_array(tau * (np.log(n) / k - math.log(c)))
+
+
+def horizon_power(N: Any, *, beta: float, a: float, A: float = 1.0, c: float = 1.0):
+    r"""Largest detectable lag with ``N`` samples for ``f = A l^(-beta)``: ``(A N^(1/kappa_a) / c)^(1/beta)``
+    (polynomial in N, exponent ``1 / (beta kappa_a)``). Domain ``N >= 1``, ``beta > 0``, ``A > 0``.
+
+    >>> horizon_power(1e4, beta=0.5, a=2.0)       # (1e4^(1/2))^2
+    10000.0
+    """
+    beta = as_real("beta", beta, minimum=0.0, open_min=True)
+    k = learnability_kappa(a)
+    A = as_real("A", A, minimum=0.0, open_min=True)
+    c = as_real("c", c, minimum=0.0, open_min=True)
+    n = as_real_array("N", N, minimum=1.0)
+    return _scalar_or_array((A * n ** (1.0 / k) / c) ** (1.0 / beta))
+
+
+def horizon(N: Any, lags: Any, f: Any, *, a: float, c: float = 1.0) -> np.ndarray:
+    r"""Largest tabulated lag ``l_i`` with ``samples_to_detect(f_i) <= N`` (``nan``-free: ``-inf`` when no lag
+    qualifies), for each ``N``. The envelope need not be monotone; every qualifying lag counts.
+
+    >>> horizon([10.0, 1e4], [1, 2, 3, 4], [0.5, 0.1, 0.05, 0.01], a=2.0).tolist()
+    [1.0, 4.0]
+    """
+    l = as_real_array("lags", lags).ravel()
+    need = np.asarray(samples_to_detect(f, a=a, c=c), dtype=np.float64).ravel()
+    if need.shape != l.shape:
+        raise ValueError(f"lags and f must have the same length, got {l.size} and {need.size}")
+    n = as_real_array("N", N, minimum=1.0)
+    ok = need[None, :] <= n.ravel()[:, None]
+    out = np.where(ok, l[None, :], -np.inf).max(axis=1)
+    return out.reshape(n.shape)
