@@ -349,3 +349,15 @@ def train_gated(
             model.train()
     return GatedRun(cfg, seed, task, model, opt, step_loss, epoch_loss, checkpoints, slow_sets, forcing_stats,
                     time.perf_counter() - t0)
+
+
+def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 1) -> GatedRun:
+    """:func:`train_gated` with ``threads`` torch threads: the entry point for a process-pool worker.
+
+    At the CPU profile's widths one training step is a chain of small matrix products, which a single
+    thread runs about as fast as two; training independent runs in parallel processes, one thread each,
+    uses both cores of a small machine instead.
+    """
+    torch.set_num_threads(as_int("threads", threads, minimum=1))
+    return train_gated(config, seed=seed)
+
