@@ -3,22 +3,11 @@
     python notebooks/_build_02_counting_wick_pairings.py
 """
 
-from pathlib import Path
+from _nbbuild import Notebook
 
-import nbformat as nbf
+nb = Notebook(__file__, "02_counting_wick_pairings.ipynb")
 
-cells = []
-
-
-def md(s):
-    cells.append(nbf.v4.new_markdown_cell(s.strip()))
-
-
-def code(s):
-    cells.append(nbf.v4.new_code_cell(s.strip()))
-
-
-md(r"""
+nb.md(r"""
 # Counting Wick pairings: where $\mathbb{E}\,\mathrm{tr}((G^k)^* G^k)$ comes from
 
 After M. Seleznova, *How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
@@ -34,7 +23,7 @@ polynomials for which no closed form is known. The counters are `numerics.wick` 
 pure-Python reference.
 """)
 
-code(r"""
+nb.code(r"""
 import itertools, math, time
 import numpy as np
 import matplotlib.pyplot as plt
@@ -43,7 +32,7 @@ from theory.signal_energy import hultman_row, stirling1_row, trace_moment, Q
 t_start = time.perf_counter()
 """)
 
-md(r"""
+nb.md(r"""
 ## 1. Index paths and Wick pairings
 
 $$\mathrm{tr}\bigl((G^k)^* G^k\bigr) = \sum_{a, b} \prod_{l=1}^{k} G_{a_{l-1} a_l}\,\overline{G_{b_{l-1} b_l}},
@@ -56,7 +45,7 @@ $a_l = b_{\sigma(l)}$. After these identifications the remaining free indices ar
 each, so every pairing contributes $n^{\#\text{classes}}$. A direct union-find count for $k = 3$:
 """)
 
-code(r"""
+nb.code(r"""
 def classes(k, sigma):
     # union-find over a_0..a_k (0..k) and b_0..b_k (k+1..2k+1)
     parent = list(range(2 * k + 2))
@@ -78,7 +67,7 @@ for sigma in itertools.permutations(range(1, k + 1)):
 print("sum:", polynomial_string(wick_polynomial_reference(k)), "  closed form:", polynomial_string(hultman_row(k)))
 """)
 
-md(r"""
+nb.md(r"""
 The identity pairing keeps all $k+1$ index classes (the leading $n^{k+1}$, i.e. $Q \to 1$ at infinite width);
 every other pairing loses at least two, which is why $Q_{n,k}$ is a polynomial in $1/n^2$.
 
@@ -96,7 +85,7 @@ $$\pi = \hat\sigma^{-1}\circ s^{-1}\circ\hat\sigma\circ s \quad\text{on } \{0,\d
 We check this identity over all of $S_6$, and that the histogram of cycle counts is the Hultman row.
 """)
 
-code(r"""
+nb.code(r"""
 def commutator_cycles(k, sigma):
     sh = [0] + list(sigma) + [k + 1]                         # sigma-hat on 0..k+1
     inv = {v: i for i, v in enumerate(sh)}
@@ -120,7 +109,7 @@ print("cycle-count histogram over S_6:", hist)
 print("Hultman row k = 6:             ", hultman_row(6))
 """)
 
-md(r"""
+nb.md(r"""
 ## 3. Hultman numbers and the Stirling formula
 
 The distribution of that cycle count is given by the Hultman numbers (OEIS A164652):
@@ -133,7 +122,7 @@ keeps every Stirling number, the falling one flips the sign of every other one: 
 the powers of parity opposite to $k$.
 """)
 
-code(r"""
+nb.code(r"""
 for k in range(0, 7):
     c = stirling1_row(k + 2)
     via_stirling = [c[j] // math.comb(k + 2, 2) if (k - j) % 2 == 1 else 0 for j in range(k + 2)]
@@ -143,7 +132,7 @@ for k in range(0, 7):
 print([sum(h * 5**j for j, h in enumerate(hultman_row(k))) for k in range(6)], [trace_moment(5, k) for k in range(6)])
 """)
 
-md(r"""
+nb.md(r"""
 ## 4. The numba counter, live
 
 `wick_polynomial(k)` enumerates $S_k$ in parallel (work items = the first two values of $\sigma$; each item
@@ -151,7 +140,7 @@ fills its own integer histogram, so the result does not depend on the thread cou
 $O(k)$ per permutation. It reproduces the Hultman rows; compare with the pure-Python reference.
 """)
 
-code(r"""
+nb.code(r"""
 wick_polynomial(3)                                          # compile (or load the cache)
 for k in range(1, 10):
     t0 = time.perf_counter(); fast = wick_polynomial(k); t_fast = time.perf_counter() - t0
@@ -164,7 +153,7 @@ for k in range(1, 10):
     print(line)
 """)
 
-md(r"""
+nb.md(r"""
 ## 5. Real weights: all $(2k-1)!!$ matchings
 
 For real Gaussian entries $\mathbb{E}\,G_{ij}G_{kl} = \delta_{ik}\delta_{jl}$ and any two factors can pair,
@@ -175,7 +164,7 @@ $Q^{\mathbb R}_{n,k} \ge Q_{n,k}$ coefficient by coefficient. No closed form is 
 exact polynomials (at $n = 1$: $\mathbb{E}\,g^{2k} = (2k-1)!!$).
 """)
 
-code(r"""
+nb.code(r"""
 for k in range(0, 8):
     real, cplx = wick_polynomial(k, "real"), wick_polynomial(k)
     assert sum(real) == math.prod(range(2 * k - 1, 0, -2))
@@ -183,13 +172,13 @@ for k in range(0, 8):
     print(f"k={k}: real {polynomial_string(real):<60s} complex {polynomial_string(cplx)}")
 """)
 
-md(r"""
+nb.md(r"""
 How much larger is the real energy? $Q^{\mathbb R}/Q$ along $k = c\sqrt n$ (exact, from the polynomials):
 the curves for different $n$ fall onto one curve of $c$ that grows from 1 (about 1.7 at $c = 2$), so at
 fixed $c$ the ratio does not approach 1 as $n$ grows: real weights have their own critical profile. (The validation check `signal_mc.real_Q_S` confirms these polynomials by Monte Carlo.)
 """)
 
-code(r"""
+nb.code(r"""
 fig, ax = plt.subplots(figsize=(6, 3.6))
 for n in (4, 9, 16, 36):
     ks = [k for k in range(0, 9)]
@@ -198,14 +187,14 @@ for n in (4, 9, 16, 36):
 ax.set_xlabel("c = k / sqrt(n)"); ax.set_ylabel("Q^R / Q"); ax.legend(); plt.show()
 """)
 
-md(r"""
+nb.md(r"""
 ## 6. A Monte Carlo cross-check
 
 `numerics.ginibre.estimate_Q` averages $\|W^k\|_F^2/n$ over independent weight draws (batched matrix
 products, seeded); its standard error comes from the same run.
 """)
 
-code(r"""
+nb.code(r"""
 from numerics.ginibre import estimate_Q
 n, kmax = 8, 5
 for field in ("complex", "real"):
@@ -216,9 +205,4 @@ for field in ("complex", "real"):
 print(f"notebook ran in {time.perf_counter() - t_start:.1f} s")
 """)
 
-nb = nbf.v4.new_notebook()
-nb["cells"] = cells
-nb["metadata"]["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-out = Path(__file__).with_name("02_counting_wick_pairings.ipynb")
-nbf.write(nb, out)
-print(f"wrote {out}")
+nb.write()
