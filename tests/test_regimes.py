@@ -1,0 +1,321 @@
+"""Tests of theory.regimes against independent references.
+
+References: mpmath at 40-60 digits (sinh, quadrature of the profile, the spec's correction formula written
+out), exact Fractions from the product formula, brute-force scans for the breakdown depth, a fixed-seed
+Monte Carlo for the feedforward moments (verdict |estimate - exact| <= z se).
+"""
+
+from __future__ import annotations
+
+import doctest
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import theory.regimes as rg
+from theory.regimes import (breakdown_depth, critical_correction, critical_profile, critical_S_profile,
+                            feedforward_mean, feedforward_second_moment, regime)
+from test_signal_energy import ref_Q   # the independent product-formula reference (tests/ is on sys.path)
+from validation.checks.signal_energy import feedforward_energies
+from validation.stats import z_for_false_alarm
+
+EPS = np.finfo(np.float64).eps
+
+
+def mp_f(c, dps=50):
+    with mpmath.workdps(dps):
+        y = mpmath.mpf(c) ** 2 / 2
+        return mpmath.mpf(1) if y == 0 else mpmath.sinh(y) / y
+
+
+def test_doctests():
+    assert doctest.testmod(rg, raise_on_error=False).failed == 0
+
+
+# --- f(c) ---------------------------------------------------------------------------------------------
+@given(c=st.floats(0.0, 37.5))
+def test_profile_matches_mpmath(c):
+    assert abs(critical_profile(c) - float(mp_f(c))) <= (8 + c * c) * EPS * float(mp_f(c))
+
+
+@pytest.mark.parametrize("c", [0.0, 1e-300, 1e-160, 1e-8, 1e-3, 0.0447, 0.0448, 6.32, 6.33, 37.7])
+def test_profile_at_branch_points(c):
+    assert abs(critical_profile(c) - float(mp_f(c))) <= (8 + c * c) * EPS * float(mp_f(c))
+    assert critical_profile(-c) == critical_profile(c)           # even
+
+
+def test_profile_vectorised_and_overflow():
+    c = np.array([[0.0, 0.5], [2.0, 40.0]])
+    out = critical_profile(c)
+    assert out.shape == (2, 2) and out[1, 1] == np.inf and not np.any(np.isnan(out))
+    assert [critical_profile(x) for x in c.ravel()] == out.ravel().tolist()
+    assert isinstance(critical_profile(1.5), float)
+
+
+def test_profile_mp_local_precision():
+    before = mpmath.mp.prec
+    v = critical_profile(Fraction(1, 3), dps=60)
+    assert mpmath.mp.prec == before
+    with mpmath.workdps(70):
+        assert abs(v - mp_f(mpmath.mpf(1) / 3, 80)) < mpmath.mpf(10) ** -59
+
+
+# --- F(c) ----------------------------------------------------------------------------------------------
+def quad_F(c):
+    """int_0^c (2/x^2) sinh(x^2/2) dx by Gauss-Legendre quadrature (independent of the closed form)."""
+    with mpmath.workdps(40):
+        return mpmath.quad(lambda x: mp_f(x), [0, c])
+
+
+@pytest.mark.parametrize("c", [0.0, 1e-5, 0.3, 1.0, 2.5, 7.0, 12.64, 12.66, 20.0, 30.0])
+def test_S_profile_matches_quadrature(c):
+    ref = quad_F(c)
+    assert abs(critical_S_profile(c) - float(ref)) <= (16 + c * c) * EPS * float(ref) + 1e-300
+    with mpmath.workdps(40):
+        assert abs(critical_S_profile(c, dps=30) - ref) <= mpmath.mpf(10) ** -29 * abs(ref)
+
+
+@given(c=st.floats(0.0, 37.0))
+def test_S_profile_float_matches_mp_closed_form(c):
+    ref = float(critical_S_profile(c, dps=30))
+    assert abs(critical_S_profile(c) - ref) <= (16 + c * c) * EPS * ref
+
+
+def test_S_profile_odd_and_derivative():
+    c = np.linspace(0.1, 9.0, 25)
+    assert np.array_equal(critical_S_profile(-c), -critical_S_profile(c))
+    h = 1e-4   # central difference: F' = f to O(h^2)
+    deriv = (critical_S_profile(c + h) - critical_S_profile(c - h)) / (2 * h)
+    assert np.allclose(deriv, critical_profile(c), rtol=1e-6)
+
+
+# --- correction ----------------------------------------------------------------------------------------
+def mp_corrected(n, k):
+    """The spec's first correction written out literally, 50 digits."""
+    with mpmath.workdps(50):
+        sn = mpmath.sqrt(n)
+        c = k / sn
+        y = c * c / 2
+        return (2 / c**2) * (mpmath.sinh(y) * (1 - c**3 / (6 * sn) - 3 / (c * sn)) + (3 * c / (2 * sn)) * mpmath.cosh(y))
+
+
+@pytest.mark.parametrize("n,k", [(10**4, 50), (10**4, 150), (10**6, 3000), (10**8, 12345), (10**12, 10**5)])
+def test_correction_matches_spec_formula(n, k):
+    ref = mp_corrected(n, k)
+    got = rg.Q_critical_form(n, k)
+    assert abs(got - float(ref)) <= 1e-13 * float(ref)
+
+
+@given(c=st.floats(1e-6, 37.5))
+def test_correction_matches_mpmath(c):
+    with mpmath.workdps(50):
+        cm = mpmath.mpf(c)
+        y = cm * cm / 2
+        ref = float(3 / cm * (mpmath.cosh(y) - mpmath.sinh(y) / y) - cm / 3 * mpmath.sinh(y))
+    assert abs(critical_correction(c) - ref) <= (64 + c * c) * EPS * abs(ref)
+
+
+def test_correction_small_c_series():
+    c = np.array([1e-6, 1e-3, 1e-2])
+    assert np.allclose(critical_correction(c) / c**3, 1 / 12, rtol=1e-4, atol=0)   # g = c^3/12 + O(c^7)
+    assert critical_correction(0.0) == 0.0
+
+
+@pytest.mark.parametrize("c", [0.5, 1.0, 2.0])
+def test_correction_removes_sqrt_n_error(c):
+    # at fixed c: (Q - f) sqrt(n) converges and (Q - f - g/sqrt n) n stays bounded (spec: O(1/n))
+    scaled = []
+    for n in (10**4, 10**6, 10**8):
+        k = round(c * math.sqrt(n))
+        q = Q_mp(n, k)
+        cc = k / math.sqrt(n)
+        scaled.append(abs(q - (critical_profile(cc) + critical_correction(cc) / math.sqrt(n))) * n)
+        assert abs(q - critical_profile(cc)) * math.sqrt(n) <= 2 * abs(critical_correction(cc)) + 1.0
+    assert max(scaled) <= 2 * min(scaled) + 1e-3
+
+
+def Q_mp(n, k):
+    from theory.signal_energy import Q
+
+    with mpmath.workdps(30):
+        return float(Q(n, k, method="mp", dps=30))
+
+
+# --- supercritical / uniform forms ----------------------------------------------------------------------
+def test_geometric_form_is_uniform_in_supercritical_range():
+    from theory.signal_energy import log_S
+
+    n = 10**4
+    ts = (400, 1000, 3000, 10**4, 10**5)
+    errs = [abs(math.exp(rg.S_geometric_form(n, t, log=True) - log_S(n, t)) - 1) for t in ts]
+    # relative error ~ n/t^2 (measured factor 0.6-1.4): uniform far beyond t ~ n^(2/3) and t ~ n
+    assert all(e <= 3 * n / t**2 for e, t in zip(errs, ts)) and np.all(np.diff(errs) < 0)
+    with pytest.raises(ValueError, match="t"):
+        rg.S_geometric_form(n, 100)
+
+
+def test_plain_supercritical_form_on_log_scale():
+    from theory.signal_energy import log_S
+
+    n = 10**6
+    for t in (10**4, 3 * 10**4):           # t << n^(2/3) = 10**4 fails as a ratio past it; logs still agree
+        ls = log_S(n, t)
+        assert abs(rg.S_supercritical_form(n, t, log=True) - ls) <= 0.05 * ls + t**3 / (6 * n**2) + 0.1
+
+
+def test_subcritical_deviation_leading_term():
+    from theory.signal_energy import S
+
+    n = 10**8
+    for t in (100, 300, 1000):
+        dev = S(n, t, method="exact") / (t + 1) - 1
+        assert abs(float(dev) / rg.S_subcritical_deviation(n, t) - 1) < 6.0 / t
+
+
+# --- regime ----------------------------------------------------------------------------------------------
+def test_regime_thresholds_exact():
+    assert regime(100, 4) == "subcritical" and regime(100, 5) == "critical"     # c = 0.5 is critical
+    assert regime(100, 30) == "critical" and regime(100, 31) == "supercritical"  # c = 3 is critical
+    n = 10**18                                           # sqrt(n) = 1e9 exactly: no float rounding
+    assert regime(n, 5 * 10**8 - 1) == "subcritical" and regime(n, 5 * 10**8) == "critical"
+    assert regime(n, 3 * 10**9) == "critical" and regime(n, 3 * 10**9 + 1) == "supercritical"
+    assert regime(16, 8, c_sub=2.0, c_super=2.0) == "critical"
+    with pytest.raises(ValueError, match="c_super"):
+        regime(16, 4, c_sub=2.0, c_super=1.0)
+
+
+# --- breakdown depth -----------------------------------------------------------------------------------
+def brute_breakdown(n, tol, quantity):
+    tol = Fraction(tol)
+    total = Fraction(0)
+    for t in range(10**6):
+        q = ref_Q(n, t)
+        total += q
+        dev = total / (t + 1) - 1 if quantity == "S" else q - 1
+        if dev > tol:
+            return t
+    raise AssertionError("not found")
+
+
+@given(n=st.integers(1, 400), tol=st.floats(1e-9, 50.0), quantity=st.sampled_from(["S", "Q"]))
+def test_breakdown_matches_brute_force(n, tol, quantity):
+    assert breakdown_depth(n, tol, quantity=quantity) == brute_breakdown(n, tol, quantity)
+
+
+def test_breakdown_exact_ties():
+    # Q_{4,2} - 1 = 1/16 exactly; S_{4,2}/3 - 1 = 1/48: "> tol" is strict
+    assert breakdown_depth(4, 1 / 16, quantity="Q") == 3
+    assert breakdown_depth(4, 0.0625 * (1 - 1e-15), quantity="Q") == 2
+    assert brute_breakdown(4, Fraction(1, 16), "Q") == 3
+
+
+@pytest.mark.parametrize("n,tol,quantity", [(10**10, 1e-3, "S"), (10**18, 1e-3, "Q"), (10**18, 0.5, "Q"),
+                                            (10**7, 2.0, "S"), (10**15, 1e-6, "Q")])
+def test_breakdown_boundary_at_huge_n(n, tol, quantity):
+    from theory.signal_energy import Q, S
+
+    t = breakdown_depth(n, tol, quantity=quantity)
+
+    def dev(tt):
+        with mpmath.workdps(40):
+            v = S(n, tt, method="mp", dps=40) / (tt + 1) if quantity == "S" else Q(n, tt, method="mp", dps=40)
+            return v - 1
+
+    with mpmath.workdps(40):
+        assert dev(t - 1) <= tol < dev(t)
+    # the sqrt(n) law: t* / sqrt(n) is close to the limit-profile value
+    c = rg._guess_c(quantity, tol)
+    assert abs(t / math.sqrt(n) / c - 1) < 1e-3
+
+
+def test_breakdown_bad_input():
+    for bad in (0.0, -1.0):
+        with pytest.raises(ValueError, match="tol"):
+            breakdown_depth(100, bad)
+    with pytest.raises(ValueError, match="tol"):
+        breakdown_depth(100, float("nan"))
+    with pytest.raises(TypeError, match="tol"):
+        breakdown_depth(100, True)
+    with pytest.raises(ValueError, match="quantity"):
+        breakdown_depth(100, 0.1, quantity="R")
+    with pytest.raises(TypeError, match="n"):
+        breakdown_depth(100.0, 0.1)
+
+
+# --- feedforward contrast ------------------------------------------------------------------------------
+@pytest.mark.parametrize("n,L", [(1, 0), (1, 5), (3, 7), (10**6, 10**6)])
+def test_feedforward_mean_and_second_moment_exact(n, L):
+    assert feedforward_mean(n, L, method="exact") == 1 and feedforward_mean(n, L) == 1.0
+    if L <= 7:
+        assert feedforward_second_moment(n, L, method="exact") == Fraction(n + 1, n) ** L
+        assert feedforward_second_moment(n, L, field="real", method="exact") == Fraction(n + 2, n) ** L
+    # the float path: (1 + 1/n)^n -> e at n = 10**6 (relative 5e-7 below e)
+    if n == 10**6:
+        assert abs(feedforward_second_moment(n, L) / math.e - 1 + 1 / (2 * n)) < 1e-11
+
+
+def test_feedforward_n1_moments_from_gaussian_moments():
+    # n = 1: |g|^2 ~ Exp(1) with E|g|^4 = 2 (complex); g^2 ~ chi^2_1 with E g^4 = 3 (real)
+    assert feedforward_second_moment(1, 4, method="exact") == 2**4
+    assert feedforward_second_moment(1, 4, field="real", method="exact") == 3**4
+
+
+@pytest.mark.parametrize("field", ["complex", "real"])
+def test_feedforward_monte_carlo(field):
+    n, L, samples = 3, 4, 40_000
+    rng = np.random.default_rng(np.random.SeedSequence(20261203).spawn(2)[field == "real"])
+    e = feedforward_energies(n, L, samples, field=field, rng=rng)
+    z = z_for_false_alarm(m=4)
+    for est, exact in ((e, 1.0), (e**2, float(feedforward_second_moment(n, L, field=field, method="exact")))):
+        assert abs(est.mean() - exact) <= z * est.std(ddof=1) / math.sqrt(samples)
+
+
+def test_feedforward_bad_input():
+    with pytest.raises(ValueError, match="field"):
+        feedforward_second_moment(3, 2, field="quaternion")
+    with pytest.raises(ValueError, match="method"):
+        feedforward_mean(3, 2, method="mp")
+    with pytest.raises(ValueError, match="L"):
+        feedforward_second_moment(3, -1)
+    with pytest.raises(OverflowError):
+        feedforward_second_moment(1, 2000)
+
+
+# --- bad input everywhere -------------------------------------------------------------------------------
+@pytest.mark.parametrize("fn", [critical_profile, critical_S_profile, critical_correction])
+def test_profile_bad_input(fn):
+    with pytest.raises(ValueError, match="c"):
+        fn(float("nan"))
+    with pytest.raises(ValueError, match="c"):
+        fn(np.array([1.0, np.inf]))
+    with pytest.raises(TypeError, match="c"):
+        fn("1.0")
+    with pytest.raises(TypeError, match="c"):
+        fn(True)
+
+
+def test_profile_dps_bad_input():
+    with pytest.raises(ValueError, match="dps"):
+        critical_profile(1.0, dps=0)
+    with pytest.raises(TypeError, match="c"):
+        critical_S_profile(np.array([1.0, 2.0]), dps=20)
+    with pytest.raises(ValueError, match="c"):
+        critical_S_profile(float("inf"), dps=20)
+    with pytest.raises(ValueError, match="c"):
+        critical_correction(-1.0)
+
+
+@pytest.mark.parametrize("fn", [rg.Q_critical_form, rg.S_critical_form, rg.S_supercritical_form, regime,
+                                rg.S_subcritical_deviation])
+def test_forms_bad_input(fn):
+    with pytest.raises(TypeError, match="n"):
+        fn(10.5, 3)
+    with pytest.raises(ValueError, match="n"):
+        fn(0, 3)
+    with pytest.raises(ValueError, match="t|k"):
+        fn(10, -1)

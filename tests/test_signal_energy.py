@@ -1,0 +1,280 @@
+"""Tests of theory.signal_energy against independent references.
+
+References: exact Fractions from the product formula written out here (not the module's code path), the
+spec's printed Hultman rows, Stirling numbers from sympy, ``n = 1`` values ``k!``, and 40+-digit mpmath.
+"""
+
+from __future__ import annotations
+
+import doctest
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+from sympy.functions.combinatorial.numbers import stirling
+
+import theory.signal_energy as se
+from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q, log_S
+
+
+def ref_Q(n: int, k: int) -> Fraction:
+    """Q_{n,k} = (n^(k+2) - n_(k+2)) / ((k+1)(k+2) n^(k+1)) from plain products (spec, Theorem 2.1)."""
+    rising = math.prod(n + j for j in range(k + 2))
+    falling = math.prod(n - j for j in range(k + 2))
+    return Fraction(rising - falling, (k + 1) * (k + 2) * n ** (k + 1))
+
+
+def ref_S(n: int, t: int) -> Fraction:
+    return sum((ref_Q(n, k) for k in range(t + 1)), Fraction(0))
+
+
+def rel(a, b) -> float:
+    return abs(float((Fraction(a) - b) / b))
+
+
+def mp_rel(a, b: Fraction, dps: int = 200):
+    with mpmath.workdps(dps):
+        exact = mpmath.mpf(b.numerator) / b.denominator
+        return abs((a - exact) / exact)
+
+
+def frac_of_arb(a) -> Fraction:
+    m, e = a.man_exp()
+    return Fraction(int(m)) * Fraction(2) ** int(e)
+
+
+def test_doctests():
+    assert doctest.testmod(se, raise_on_error=False).failed == 0
+
+
+# --- spec values ------------------------------------------------------------------------------------
+SPEC_ROWS = {0: [0, 1], 1: [0, 0, 1], 2: [0, 1, 0, 1], 3: [0, 0, 5, 0, 1], 4: [0, 8, 0, 15, 0, 1]}
+
+
+@pytest.mark.parametrize("k", sorted(SPEC_ROWS))
+def test_hultman_rows_printed_in_spec(k):
+    assert hultman_row(k) == SPEC_ROWS[k]
+
+
+@pytest.mark.parametrize("k", range(0, 16))
+def test_hultman_row_from_stirling_definition(k):
+    # H_{k,j} = c(k+2, j) / C(k+2, 2) for k - j odd, else 0 (sympy's unsigned Stirling numbers)
+    want = [sympy.Rational(stirling(k + 2, j, kind=1, signed=False), math.comb(k + 2, 2)) if (k - j) % 2 else 0
+            for j in range(k + 2)]
+    assert hultman_row(k) == want
+    assert sum(hultman_row(k)) == math.factorial(k)          # n = 1: E|g|^(2k) = k!
+
+
+@pytest.mark.parametrize("k", range(0, 12))
+def test_n_equals_one_is_factorial(k):
+    assert Q(1, k, method="exact") == math.factorial(k)
+
+
+# --- properties ------------------------------------------------------------------------------------
+small_n = st.integers(1, 300)
+small_k = st.integers(0, 80)
+
+
+@given(n=small_n, k=small_k)
+def test_exact_matches_product_formula(n, k):
+    assert Q(n, k, method="exact") == ref_Q(n, k)
+
+
+@given(n=small_n, k=small_k)
+def test_Q_at_least_one_and_monotone(n, k):
+    q = ref_Q(n, k)
+    assert Q(n, k, method="exact") >= 1
+    assert Q(n, k + 1, method="exact") >= q                  # increasing in k
+    assert Q(n + 1, k, method="exact") <= q                  # decreasing in n
+
+
+@given(n=st.integers(1, 60), t=st.integers(0, 40))
+def test_S_is_sum_of_Q_and_at_least_t_plus_one(n, t):
+    s = S(n, t, method="exact")
+    assert s == ref_S(n, t)
+    assert s >= t + 1
+
+
+@given(n=st.integers(1, 10**6), k=st.integers(0, 400))
+def test_float_matches_exact(n, k):
+    assert rel(Q(n, k), ref_Q(n, k)) <= 1e-13
+
+
+@given(n=st.integers(1, 10**6), t=st.integers(0, 150))
+def test_float_S_matches_exact(n, t):
+    assert rel(S(n, t), ref_S(n, t)) <= 1e-13
+
+
+@given(n=st.integers(1, 10**4), k=st.integers(0, 200), dps=st.integers(5, 60))
+def test_mp_matches_exact(n, k, dps):
+    assert mp_rel(Q(n, k, method="mp", dps=dps), ref_Q(n, k)) <= mpmath.mpf(10) ** (1 - dps)
+
+
+@given(n=st.integers(1, 500), t=st.integers(0, 60), dps=st.integers(5, 40))
+def test_mp_S_matches_exact(n, t, dps):
+    assert mp_rel(S(n, t, method="mp", dps=dps), ref_S(n, t)) <= mpmath.mpf(10) ** (1 - dps)
+
+
+@given(n=st.integers(1, 10**6), k=st.integers(0, 40))
+def test_symbolic_equals_numeric(n, k):
+    assert se.Q_symbolic(k).subs(sympy.Symbol("n", positive=True, integer=True), n) == sympy.Rational(
+        ref_Q(n, k).numerator, ref_Q(n, k).denominator)
+
+
+@pytest.mark.parametrize("t", [0, 1, 5, 17])
+def test_S_symbolic_and_series(t):
+    n = sympy.Symbol("n", positive=True, integer=True)
+    for nv in (1, 3, 1000):
+        assert se.S_symbolic(t).subs(n, nv) == sympy.Rational(ref_S(nv, t).numerator, ref_S(nv, t).denominator)
+    s = se.S_series(t)
+    assert s[0] == t + 1 and (t < 2 or s[1] == math.comb(t + 3, 5))
+
+
+def test_generating_function_coefficients():
+    u = sympy.Symbol("u")
+    for nv in (2, 5):
+        ser = sympy.series(se.generating_function(u, nv), u, 0, 10).removeO()
+        for k in range(8):
+            # (1/n) E tr(...) = Q n^k / ... : E tr = Q_{n,k} n^(k+1)
+            assert ser.coeff(u, k + 2) * sympy.factorial(k) == ref_Q(nv, k) * nv ** (k + 1)
+
+
+@given(n=st.integers(1, 10**5), t=st.integers(0, 600))
+def test_Q_all_matches_exact(n, t):
+    got = Q_all(n, t)
+    assert got.shape == (t + 1,) and got.dtype == np.float64
+    for k in sorted({0, t // 3, t // 2, t}):
+        exact = ref_Q(n, k)
+        if exact > Fraction(np.finfo(np.float64).max):
+            assert got[k] == np.inf
+        else:
+            assert rel(got[k], exact) <= 1e-12
+
+
+def test_Q_all_overflow_is_inf_not_nan():
+    q = Q_all(10, 2000)
+    fin = q[np.isfinite(q)]
+    assert not np.any(np.isnan(q)) and np.isinf(q[-1])
+    assert np.all(np.diff(fin) >= -1e-13 * fin[1:])            # increasing in k, up to rounding
+    # the last finite entry is the last k with Q below float64's maximum (not lost to e^a overflowing)
+    k_last = fin.size - 1
+    assert log_Q(10, k_last) < math.log(np.finfo(np.float64).max) < log_Q(10, k_last + 1)
+
+
+@pytest.mark.parametrize("n,k", [(1, 30), (7, 50), (100, 400), (10**6, 3), (10**9, 2000)])
+def test_log_Q_and_log_S(n, k):
+    with mpmath.workdps(60):
+        lq = mpmath.log(mpmath.mpf(ref_Q(n, k).numerator) / ref_Q(n, k).denominator)
+        s = ref_S(n, k) if k <= 400 else None
+        assert abs(log_Q(n, k) - lq) <= 1e-15 * max(1.0, abs(lq)) + 1e-17
+        if s is not None:
+            ls = mpmath.log(mpmath.mpf(s.numerator) / s.denominator)
+            assert abs(log_S(n, k) - ls) <= 1e-14 * max(1.0, abs(ls))
+
+
+def test_float_overflow_raises_and_points_to_logs():
+    with pytest.raises(OverflowError, match="log_Q"):
+        Q(100, 10**4)
+    with pytest.raises(OverflowError, match="log_S"):
+        S(100, 10**4)
+
+
+# --- precision ladder and balls ---------------------------------------------------------------------
+LADDER = (15, 30, 60, 120)
+
+
+@pytest.mark.parametrize("n,k", [(1, 0), (3, 7), (10**4, 150), (10**12, 10**6), (10**15, 10**5), (10**18, 3),
+                                 (50, 3000), (2**70, 2**20)])
+def test_mp_precision_ladder_Q(n, k):
+    vals = {d: Q(n, k, method="mp", dps=d) for d in LADDER}
+    with mpmath.workdps(130):
+        for lo, hi in zip(LADDER, LADDER[1:]):
+            assert abs(vals[lo] - vals[hi]) <= mpmath.mpf(10) ** (1 - lo) * abs(vals[hi])
+    if k <= 3000 and n <= 10**15:
+        assert mp_rel(vals[120], ref_Q(n, k), 300) <= mpmath.mpf(10) ** -119
+
+
+@pytest.mark.parametrize("n,t", [(5, 20), (10**4, 300), (10**9, 300), (30, 400)])
+def test_mp_precision_ladder_S(n, t):
+    vals = {d: S(n, t, method="mp", dps=d) for d in LADDER}
+    with mpmath.workdps(130):
+        for lo, hi in zip(LADDER, LADDER[1:]):
+            assert abs(vals[lo] - vals[hi]) <= mpmath.mpf(10) ** (1 - lo) * abs(vals[hi])
+    assert mp_rel(vals[120], ref_S(n, t), 300) <= mpmath.mpf(10) ** -119
+
+
+def test_mp_does_not_touch_global_precision():
+    before = mpmath.mp.prec
+    Q(10**12, 10**6, method="mp", dps=200)
+    S(100, 50, method="mp", dps=200)
+    assert mpmath.mp.prec == before
+
+
+@pytest.mark.parametrize("n,k", [(1, 5), (10, 5), (100, 500), (10**6, 1000), (10**12, 10)])
+def test_ball_contains_exact(n, k):
+    for dps in (15, 40):
+        b = Q(n, k, method="ball", dps=dps)
+        exact = ref_Q(n, k)
+        assert abs(frac_of_arb(b.mid()) - exact) <= frac_of_arb(b.rad())
+        assert frac_of_arb(b.rad()) <= Fraction(1, 10**dps) * exact
+
+
+@pytest.mark.parametrize("n,t", [(3, 40), (100, 50), (10**6, 300)])
+def test_ball_S_contains_exact(n, t):
+    b = S(n, t, method="ball", dps=30)
+    exact = ref_S(n, t)
+    assert abs(frac_of_arb(b.mid()) - exact) <= frac_of_arb(b.rad()) <= Fraction(1, 10**30) * exact
+
+
+# --- huge but valid inputs ----------------------------------------------------------------------------
+def test_huge_n_float_equals_mp():
+    for n, k in [(10**15, 10**5), (10**18, 10**6), (10**18, 0)]:
+        q = Q(n, k)
+        with mpmath.workdps(40):
+            assert abs(q - Q(n, k, method="mp", dps=40)) <= 1e-13 * q
+
+
+def test_subcritical_series_leading_term():
+    # Q = 1 + C(k+2,4)/n^2 + O(k^8/n^4): the float path resolves a deviation of 1e-14
+    n, k = 10**9, 100
+    q = Q(n, k, method="exact")
+    assert q - 1 - Fraction(math.comb(k + 2, 4), n * n) == sum(
+        Fraction(c, n ** (2 * g)) for g, c in enumerate(se.Q_series(k)) if g >= 2)
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fn", [Q, S, log_Q, log_S, Q_all])
+@pytest.mark.parametrize("bad,exc,name", [
+    ((2.5, 3), TypeError, "n"), ((4, 3.0), TypeError, "k|t"), ((True, 3), TypeError, "n"),
+    ((4, False), TypeError, "k|t"), ((float("nan"), 3), TypeError, "n"), ((0, 3), ValueError, "n"),
+    ((-4, 3), ValueError, "n"), ((4, -1), ValueError, "k|t"), (("4", 3), TypeError, "n"), ((None, 3), TypeError, "n"),
+])
+def test_bad_arguments(fn, bad, exc, name):
+    with pytest.raises(exc, match=name):
+        fn(*bad)
+
+
+@pytest.mark.parametrize("fn", [Q, S])
+def test_bad_method_and_dps(fn):
+    with pytest.raises(ValueError, match="method"):
+        fn(4, 3, method="fast")
+    with pytest.raises(TypeError, match="method"):
+        fn(4, 3, method=None)
+    with pytest.raises(ValueError, match="dps"):
+        fn(4, 3, method="mp", dps=0)
+    with pytest.raises(TypeError, match="dps"):
+        fn(4, 3, method="mp", dps=30.0)
+    with pytest.raises(ValueError, match="dps"):
+        fn(4, 3, method="float", dps=30)
+
+
+def test_hultman_bad_input():
+    with pytest.raises(ValueError, match="k"):
+        hultman_row(-1)
+    with pytest.raises(TypeError, match="k"):
+        hultman_row(1.0)
