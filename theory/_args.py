@@ -61,6 +61,9 @@ def as_real_array(name: str, value: Any, *, minimum: float | None = None) -> np.
     """Return ``value`` as a float64 array of finite numbers (scalars give 0-d arrays)."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be real, not a bool")
+    # numpy would parse the string "1.0" into a number: a string here is always a caller's mistake
+    if isinstance(value, (str, bytes)) or (isinstance(value, np.ndarray) and value.dtype.kind in "US"):
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}")
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):

@@ -48,13 +48,6 @@ _SERIES_Y = 1e-3     # below this y = c^2/2, sinh(y)/y from its series (c = 0 an
 _LARGE_Y = 20.0      # above, sinh(y)/y = exp(y - log 2y) (1 - e^{-2y}): finite past sinh's overflow
 
 
-def _as_c(name, value) -> np.ndarray:
-    """``as_real_array`` that also refuses strings (numpy would parse "1.0")."""
-    if isinstance(value, (str, bytes)) or (isinstance(value, np.ndarray) and value.dtype.kind in "USO"):
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}")
-    return as_real_array(name, value)
-
-
 def _scalar_or_array(x: np.ndarray, scalar: bool):
     return float(x) if scalar else x
 
@@ -97,7 +90,7 @@ def critical_profile(c, *, dps: int | None = None):
     if dps is not None:
         dps = as_int("dps", dps, minimum=1)
         return _mp_profile(_as_mp_real("c", c), dps)
-    arr = _as_c("c", c)
+    arr = as_real_array("c", c)
     y = 0.5 * arr * arr
     out = np.empty_like(y)
     small = y < _SERIES_Y
@@ -167,7 +160,7 @@ def critical_S_profile(c, *, dps: int | None = None):
     if dps is not None:
         dps = as_int("dps", dps, minimum=1)
         return _mp_S_profile(_as_mp_real("c", c), dps)
-    arr = _as_c("c", c)
+    arr = as_real_array("c", c)
     sign = np.sign(arr)
     a = np.abs(arr)
     y = 0.5 * a * a
@@ -252,7 +245,7 @@ def critical_correction(c):
     >>> abs(critical_correction(1e-3) / 1e-9 - 1 / 12) < 1e-9
     True
     """
-    arr = _as_c("c", c)
+    arr = as_real_array("c", c)
     if np.any(arr < 0):
         raise ValueError("c must be >= 0")
     y = 0.5 * arr * arr
