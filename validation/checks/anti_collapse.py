@@ -42,6 +42,7 @@ from numerics.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_in
                                     cts_log_cf)
 from numerics.sde import SDEConfig, simulate
 from theory.levy import Phi, characteristic_root, threshold_eta_J
+from validation.plotting import pyplot as _plt
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -50,15 +51,6 @@ W, DT, ZETA_0 = 0.1, 0.05, 0.0
 BURN_FACTOR = 10
 BASE = dict(kappa=1.0, eta_G=0.25, alpha=1.5, lam=3.0, C=1.0)     # the threshold sweep's parameters
 RATIOS = (0.5, 1.0, 2.0)                                           # eta_J / eta_J*
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from validation.plotting import pyplot as _plt
 from validation.registry import NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
@@ -79,15 +80,6 @@ def _train_all(ctx: Context, workers: int = 2) -> None:
         for fut in cf.as_completed(futures):
             run, seed = futures[fut]
             _CACHE[(PROFILE, run, seed, "cpu")] = fut.result()
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _ci(x) -> str:

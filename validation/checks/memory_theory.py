@@ -19,20 +19,12 @@ from theory.complexity import COUPLINGS, effective_rank, exp_tail_energy, poly_t
 from theory.memory import (KINDS, airy_phase_rate, airy_shift_scale, area_target, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, poly_exponent)
 from theory.prony import best_mterm_fit, gauss_newton_condition, mterm_scan
+from validation.plotting import pyplot as _plt
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 ALPHAS = (0.1, 0.25, 0.5, 0.75, 1.0)
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 # ----------------------------------------------------------------------------------------------------

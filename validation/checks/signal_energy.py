@@ -21,20 +21,12 @@ import numpy as np
 
 from theory import regimes as rg
 from theory import signal_energy as se
+from validation.plotting import pyplot as _plt
 from validation.registry import FAIL, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 LADDER = (15, 30, 60, 120)
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _frac_of_arb(a) -> Fraction:

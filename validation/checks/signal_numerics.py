@@ -31,6 +31,7 @@ from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
 from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.regimes import critical_profile, critical_S_profile
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
+from validation.plotting import pyplot as _plt
 from validation.registry import FAIL, PASS, Context, Outcome, check
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -42,15 +43,6 @@ SPEC_REAL = {  # the spec's printed real polynomials (coefficient of n^j at inde
     4: [0, 48, 28, 28, 0, 1],
     5: [0, 304, 468, 110, 62, 0, 1],
 }
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _save(ctx: Context, fig, name: str) -> str:
