@@ -89,7 +89,11 @@ def main(argv=None) -> int:
     print(f"  direct: lag loop, vectorised over rows   : {t_loop:9.2f} s   speed-up {t_loop / t_fft:6.1f}x")
     print(f"  single-thread FFT vs np.convolve         : {t_conv / t_fft1:6.1f}x")
     print(f"  max |difference| between the four methods on the subset: {err:.1e}")
-    print("  target: >= 20x faster than direct convolution")
+    # The target names "the direct convolution"; which direct method is meant matters (a compiled
+    # np.convolve is itself O(T^2) but fast), so the verdict is printed against each of them.
+    for label, t_direct in (("lag loop (direct sum)", t_loop), ("np.convolve", t_conv), ("Toeplitz BLAS", t_blas)):
+        ratio = t_direct / t_fft
+        print(f"  target >= 20x vs {label:<22}: {'MET ' if ratio >= 20 else 'MISS'} ({ratio:.1f}x)")
     return 0
 
 
