@@ -394,21 +394,15 @@ def rates_and_envelope(
 
 
 def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-    """``sum_q w_q exp(-l / tau_q) / sum_q w_q`` (non-decaying units, tau = inf, contribute ``w_q``).
+    """``sum_q w_q exp(-l / tau_q) / sum_q w_q`` (non-decaying units, tau = inf, contribute ``w_q``):
+    :func:`theory.tauberian.envelope_from_spectrum`, the Laplace transform of the measured spectrum.
 
     >>> mixture_envelope([0, 10], np.array([10.0, np.inf])).round(6).tolist()
     [1.0, 0.68394]
     """
-    l = np.asarray(lags, dtype=np.float64)
-    tau = np.asarray(tau, dtype=np.float64)
-    w = np.ones(tau.size) if weights is None else np.asarray(weights, dtype=np.float64)
-    if w.shape != tau.shape:
-        raise ValueError(f"weights must have the shape of tau {tau.shape}, got {w.shape}")
-    if np.any(tau <= 0) or np.any(np.isnan(tau)):
-        raise ValueError("tau must be positive (inf allowed for non-decaying units)")
-    with np.errstate(divide="ignore"):
-        inv = np.where(np.isfinite(tau), 1.0 / tau, 0.0)
-    return np.exp(-np.outer(l, inv)) @ w / w.sum()
+    from theory.tauberian import envelope_from_spectrum
+
+    return envelope_from_spectrum(lags, tau, weights=weights)
 
 
 def diagnose(
