@@ -30,10 +30,11 @@ import torch
 
 from theory.memory import memory_function, expected_linear_relmse
 from theory.prony import best_mterm_fit, exp_sum
-from numerics.models.store import ResultStore
-from numerics.models.sweep import expand_sweep, run_sweep, collect, median_by
-from numerics.models.zoo import build_model
-from numerics.models.probe import memory_probe
+from numerics.memory_bench.store import ResultStore
+from numerics.memory_bench.aggregate import collect, median_by
+from numerics.memory_bench.sweep import expand_sweep, run_sweep
+from numerics.memory_bench.zoo import build_model
+from numerics.memory_bench.probe import memory_probe
 
 torch.set_num_threads(1)
 T = 48
@@ -115,7 +116,7 @@ exporting its kernel (`S4D.exp_sum`) puts a number on how far gradient descent i
 
 nb.code(r"""
 from numerics.models.s4d import S4D
-from numerics.models.trainer import TrainSpec, train
+from numerics.memory_bench.trainer import TrainSpec, train
 from numerics.targets import make_dataset
 
 rho = memory_function("poly", 1.0, T)
@@ -152,7 +153,7 @@ nb.md(r"""
 ## Going further
 
 * The command line runs and plots whole sweeps, resumably, on a process pool or a Dask cluster:
-  `python -m numerics.models.sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
+  `python -m numerics.memory_bench.sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
   then `... plot benchmarks/memory_arch/quick.json --store runs.sqlite --out figures/`.
 * Compositions are one more spec: `{"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn"}]}`.
 * What the seed claims say and what the quick profile finds: the `architectures.*` section of the

@@ -28,8 +28,8 @@ with a fixed gate (**ConstGate**), one shared gate $s_t=\sigma(w_s\cdot x_t + u_
 nb.code(r"""
 import numpy as np, torch, matplotlib.pyplot as plt
 from numerics.models.gated_rnn import build_gated_rnn
-from numerics.models import gated_diagnostics as gd
-from numerics.models.gated_train import GatedConfig, train_gated, load_profile
+from numerics.anticollapse import diagnostics as gd
+from numerics.anticollapse.train import GatedConfig, train_gated, load_profile
 torch.set_num_threads(1)
 """)
 

@@ -44,6 +44,7 @@ from numba import njit
 
 from theory._args import as_choice, as_int, as_real
 
+from ._config import setter
 from .levy_sampling import (CPParams, CTSParams, _cp_jumps, _cts_draw, _to_u01, _xoro, cp_params, cts_params,
                             stream_states)
 
@@ -77,13 +78,13 @@ class SDEConfig:
     eps: float = 0.1
 
     def __post_init__(self) -> None:
+        f = setter(self)
         for name, lo, open_ in (("kappa", 0.0, True), ("eta_G", 0.0, False), ("eta_J", 0.0, False),
                                 ("lam", 0.0, True), ("C", 0.0, True), ("w", 0.0, True), ("dt", 0.0, True),
                                 ("eps", 0.0, True)):
-            object.__setattr__(self, name, as_real(name, getattr(self, name), minimum=lo, open_min=open_))
-        object.__setattr__(self, "alpha", as_real("alpha", self.alpha, minimum=0.0, maximum=2.0,
-                                                  open_min=True, open_max=True))
-        object.__setattr__(self, "zeta_0", as_real("zeta_0", self.zeta_0))
+            f(name, as_real(name, getattr(self, name), minimum=lo, open_min=open_))
+        f("alpha", as_real("alpha", self.alpha, minimum=0.0, maximum=2.0, open_min=True, open_max=True))
+        f("zeta_0", as_real("zeta_0", self.zeta_0))
         as_choice("drift", self.drift, DRIFTS)
         as_choice("jumps", self.jumps, JUMPS)
 

@@ -16,12 +16,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from numerics.models import gated_diagnostics as gd  # noqa: E402
-from numerics.models.delayed_task import (  # noqa: E402
+from numerics.anticollapse import diagnostics as gd  # noqa: E402
+from numerics.anticollapse.delayed_task import (  # noqa: E402
     make_delayed_task, pareto_lag_probabilities, pareto_lags, scaled_lag_range,
 )
 from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
-from numerics.models.gated_train import (  # noqa: E402
+from numerics.anticollapse.train import (  # noqa: E402
     GatedConfig, apply_forcing, load_profile, slow_units, train_gated,
 )
 from validation.stats import z_for_false_alarm  # noqa: E402

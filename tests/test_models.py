@@ -12,12 +12,12 @@ import torch  # noqa: E402  (the models under test are torch modules)
 
 from numerics.models.compose import Sequential  # noqa: E402
 from numerics.models.lstm import LSTM  # noqa: E402
-from numerics.models.probe import memory_probe  # noqa: E402
+from numerics.memory_bench.probe import memory_probe  # noqa: E402
 from numerics.models.s4d import S4D, S4DKernel, fft_causal_conv  # noqa: E402
 from numerics.models.tcn import TCN  # noqa: E402
-from numerics.models.trainer import TrainSpec, train  # noqa: E402
+from numerics.memory_bench.trainer import TrainSpec, train  # noqa: E402
 from numerics.models.transformer import Transformer  # noqa: E402
-from numerics.models.zoo import build_model, normalize_model_spec  # noqa: E402
+from numerics.memory_bench.zoo import build_model, normalize_model_spec  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -245,7 +245,7 @@ def test_bad_model_specs_are_rejected_naming_the_field(spec, exc, match):
 
 
 def test_build_model_initialises_like_the_constructor():
-    from numerics.models import zoo
+    from numerics.memory_bench import zoo
 
     zoo._NORMALIZED.clear()                                   # first (uncached) and cached validation paths
     params = []

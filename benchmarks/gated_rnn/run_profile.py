@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def main(argv=None) -> int:
-    from numerics.models.gated_train import load_profile, train_gated
+    from numerics.anticollapse.train import load_profile, train_gated
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("profile")
@@ -34,10 +34,9 @@ def main(argv=None) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     summary = {"profile": prof.name, "description": prof.description, "runs": {}}
-    import matplotlib
+    from numerics.plotting import pyplot, save_figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     for seed in a.seeds if a.seeds is not None else prof.seeds:
         fig, ax = plt.subplots(1, 3, figsize=(15, 4))
@@ -60,9 +59,7 @@ def main(argv=None) -> int:
         ax[2].set(xlabel="epoch", ylabel="beta_tail", yscale="log", title="phase trajectory")
         for x in ax:
             x.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out / f"{prof.name}_seed{seed}.png", dpi=110)
-        plt.close(fig)
+        save_figure(fig, out / f"{prof.name}_seed{seed}.png")
     (out / f"{prof.name}_summary.json").write_text(json.dumps(summary, indent=1, default=float))
     print("wrote", out)
     return 0

@@ -6,7 +6,7 @@ learning curves of every run (optimisation dynamics, spread over seeds).
 
 from _common import load_rows
 
-from numerics.models.plots import plot_heatmap, plot_learning_curves
+from numerics.memory_bench.plots import plot_heatmap, plot_learning_curves
 
 rows, out, study = load_rows(__doc__.splitlines()[0])
 print(f"wrote {plot_heatmap(rows, out / f'{study}_heatmap.png', title=study)}")

@@ -48,7 +48,7 @@ class Trace:
     ``s[:, p]`` is the gate ``s_p`` (broadcast to H units for ConstGate/SharedGate), ``tanh[:, p]`` the
     candidate ``tanh(W_x x_p + W_h h_{p-1} + b)``, ``h_prev[:, p]`` the state ``h_{p-1}`` entering step p
     (zero for p = 0) and ``h[:, p]`` the state after it. These are exactly the quantities in the leak
-    ``a_p = 1 - s_p`` and the first-order term ``r_p`` of ``numerics.models.gated_diagnostics``.
+    ``a_p = 1 - s_p`` and the first-order term ``r_p`` of ``numerics.anticollapse.diagnostics``.
     """
 
     s: torch.Tensor

@@ -42,7 +42,7 @@ from numerics.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_in
                                     cts_log_cf)
 from numerics.sde import SDEConfig, simulate
 from theory.levy import Phi, characteristic_root, threshold_eta_J
-from validation.plotting import pyplot as _plt
+from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -193,9 +193,7 @@ def _ccdf_figure(ctx: Context, res: list[dict], name: str, title: str) -> str:
     ax.set_ylabel("P(zeta < z)")
     ax.set_title(title + "\n(dashed: slope beta* of theory.levy.characteristic_root)", fontsize=9)
     ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path(name), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path(name))
     return name
 
 
@@ -381,9 +379,7 @@ def _phase_flip(ctx: Context) -> Outcome:
     ax.set_ylabel("beta")
     ax.set_title(f"eta_G = 0.25: simulated beta_hat +- {z:.2f} se", fontsize=9)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path("levy_phase_diagram.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path("levy_phase_diagram.png"))
     details = markdown_table(["point", "eta_G", "eta_J", "beta*", "beta_hat", "beta_hat +- z se", "theory phase",
                               "simulated phase"], rows)
     summary = (f"{len(rows)} points: simulated phase = theory phase at {len(rows) - len(bad)}"
@@ -429,9 +425,7 @@ def _envelope(ctx: Context) -> Outcome:
     ax.set_ylabel("f(l) = mean exp(-l / tau)")
     ax.set_title("envelope of the simulated spectrum (dashed: slope -beta*; shaded: fit window)", fontsize=9)
     ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path("levy_envelope.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path("levy_envelope.png"))
     details = markdown_table(["setting", "beta*", "beta_env", "se (bootstrap)", "z-score", "AIC choice", "window_ok",
                               "runs p", "phase_rule(envelope CI)", "within z se"], rows)
     details += ("\n\n`window_ok` is the spec's runs test on the residuals of the power fit; on an envelope "

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from numerics.memory_bench.aggregate import collect, kind_scores, median_by
+from numerics.memory_bench.aggregate import log10_or_inf as _log10
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
@@ -48,9 +50,9 @@ def _profile(ctx: Context) -> str:
 
 
 def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
-    """Rows (see ``numerics.models.sweep.collect``) of the profile's sweep, restricted to ``studies``."""
-    from numerics.models.store import ResultStore
-    from numerics.models.sweep import collect, expand_sweep, load_sweep, run_sweep
+    """Rows (see ``numerics.memory_bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``."""
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
 
     prof = _profile(ctx)
     path = SWEEP_DIR / f"{prof}.json"
@@ -77,8 +79,6 @@ def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
 
 
 def _medians(rows: list[dict], keys=("model", "kind", "alpha")) -> dict:
-    from numerics.models.sweep import median_by
-
     return median_by(rows, keys)
 
 
@@ -87,17 +87,13 @@ def _fmt(v: float) -> str:
 
 
 def _kinds(rows):
-    from numerics.models.runs import KINDS
+    from numerics.memory_bench.runs import KINDS
 
     return [k for k in KINDS if any(r["kind"] == k for r in rows)]
 
 
 def _alphas(rows, **match):
     return sorted({r["alpha"] for r in rows if all(r[k] == v for k, v in match.items())})
-
-
-def _log10(v: float) -> float:
-    return math.inf if v == math.inf else math.log10(max(v, 1e-300))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -189,16 +185,6 @@ def _composition(ctx: Context) -> Outcome:
 # ----------------------------------------------------------------------------------------------------
 # claim 8: no single winner (+ the paper's main figures)
 # ----------------------------------------------------------------------------------------------------
-def kind_scores(rows: list[dict]) -> dict:
-    """(model, kind) -> mean over alpha of log10 median RelMSE."""
-    med = _medians(rows)
-    out = {}
-    for m in dict.fromkeys(r["model"] for r in rows):
-        for k in _kinds(rows):
-            out[(m, k)] = float(np.mean([_log10(med[(m, k, a)]) for a in _alphas(rows, model=m, kind=k)]))
-    return out
-
-
 def verdict_no_single_best(rows: list[dict]) -> Outcome:
     scores = kind_scores(rows)
     models = list(dict.fromkeys(r["model"] for r in rows))
@@ -220,7 +206,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
        statistic="per kind, the architecture with the lowest mean_alpha log10 median RelMSE; "
                  "holds iff the winners are not all the same")
 def _no_single_best(ctx: Context) -> Outcome:
-    from numerics.models.plots import plot_alpha_curves, plot_heatmap, plot_learning_curves
+    from numerics.memory_bench.plots import plot_alpha_curves, plot_heatmap, plot_learning_curves
 
     rows = profile_rows(ctx, ("main",))
     out = verdict_no_single_best(rows)
@@ -238,7 +224,7 @@ def _no_single_best(ctx: Context) -> Outcome:
 
 def _plot_probes(rows: list[dict], path: Path) -> None:
     """Empirical memory functions (mean input-output derivative) of the seed-0 models at the middle alpha."""
-    from numerics.models.plots import pyplot, save_figure
+    from numerics.plotting import pyplot, save_figure
 
     plt = pyplot()
     kinds = _kinds(rows)

@@ -23,19 +23,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from validation.plotting import pyplot as _plt
+from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
 PAPER = "Livi (2026), arXiv:2606.29519"
 PROFILE = "cpu"
 _CACHE: dict = {}
-NUMERICS = ("numerics.models.gated_train.train_gated (AdamW, CPU profile) + "
-            "numerics.models.gated_diagnostics.diagnose (transport Gamma, slope rates, envelope)")
+NUMERICS = ("numerics.anticollapse.train.train_gated (AdamW, CPU profile) + "
+            "numerics.anticollapse.diagnostics.diagnose (transport Gamma, slope rates, envelope)")
 
 
 def _profile(name: str = PROFILE):
-    from numerics.models.gated_train import load_profile
+    from numerics.anticollapse.train import load_profile
 
     key = ("profile", name)
     if key not in _CACHE:
@@ -50,7 +50,7 @@ def _seeds(ctx: Context) -> tuple[int, ...]:
 
 def _run(run: str, seed: int, profile: str = PROFILE, device: str = "cpu"):
     """Train ``run`` of ``profile`` with ``seed`` once per process (the checks share the models)."""
-    from numerics.models.gated_train import train_gated
+    from numerics.anticollapse.train import train_gated
 
     key = (profile, run, seed, device)
     if key not in _CACHE:
@@ -68,7 +68,7 @@ def _train_all(ctx: Context, workers: int = 2) -> None:
     import concurrent.futures as cf
     import multiprocessing
 
-    from numerics.models.gated_train import train_gated_in_worker
+    from numerics.anticollapse.train import train_gated_in_worker
 
     todo = [(run, seed) for seed in _seeds(ctx) for run in _profile().configs
             if (PROFILE, run, seed, "cpu") not in _CACHE]
@@ -117,9 +117,7 @@ def _spectrum_figure(path, runs: dict) -> None:
     ax[1].set(xlabel="lag l", ylabel="f(l)", title="envelope (solid) vs mixture of exponentials (dashed)")
     ax[0].legend(fontsize=8)
     ax[1].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -244,7 +242,7 @@ def _tail_vs_envelope(ctx: Context) -> Outcome:
        claim="the three claims above at H = 512, T = 1280, 1400 epochs, 10 seeds (seed reports beta ~ 0.42 "
              "for DiagGate)",
        closed_form="numerics.estimators.phase_rule / tail_beta / envelope_fit",
-       numerics="benchmarks/gated_rnn/reference.json via numerics.models.gated_train.train_gated on CUDA",
+       numerics="benchmarks/gated_rnn/reference.json via numerics.anticollapse.train.train_gated on CUDA",
        statistic="the decision rules of the three CPU checks, every seed",
        profiles=("full",))
 def _reference(ctx: Context) -> Outcome:

@@ -19,7 +19,7 @@ from theory.complexity import COUPLINGS, effective_rank, exp_tail_energy, poly_t
 from theory.memory import (KINDS, airy_phase_rate, airy_shift_scale, area_target, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, poly_exponent)
 from theory.prony import best_mterm_fit, gauss_newton_condition, mterm_scan
-from validation.plotting import pyplot as _plt
+from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -72,9 +72,7 @@ def _families(ctx: Context) -> Outcome:
     axes[0].set_ylabel("rho(s)")
     axes[-1].legend(fontsize=7)
     fig.suptitle(f"memory functions over alpha (T = {T}; toolkit convention A_max = T/4, m = round(alpha (T-1)))")
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path("memory_families.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path("memory_families.png"))
     details = markdown_table(
         ["T", "alpha", "tau", "exp area rel.err", "p", "poly area rel.err", "m", "Airy sigma",
          "min Airy half-period (lags)", "Airy period at s=0"], rows)
@@ -184,9 +182,7 @@ def _prony_poly(ctx: Context) -> Outcome:
     ax1.legend(fontsize=6)
     ax2.legend(fontsize=6)
     fig.suptitle("Prony fits of polynomial memory: residual and conditioning vs m")
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path("prony_poly_residual_condition.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path("prony_poly_residual_condition.png"))
     parts = {"m* >= 4": many, "m* grows with T": grows, "spread >= 100": spread, "Vandermonde cond >= 1e6": ill}
     holds = [k for k, v in parts.items() if v]
     fails = [k for k, v in parts.items() if not v]

@@ -21,7 +21,7 @@ import numpy as np
 
 from theory import regimes as rg
 from theory import signal_energy as se
-from validation.plotting import pyplot as _plt
+from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import FAIL, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
@@ -243,9 +243,7 @@ def _critical_limit(ctx: Context) -> Outcome:
         ax.loglog(ns, e1s, "s--", ms=3, label=f"|Q - f - g/sqrt n|, c={c0}")
     ax.set_xlabel("n"), ax.set_ylabel("error"), ax.legend(fontsize=6, ncol=2)
     ax.set_title("critical-limit error: slopes -1/2 and -1")
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path("signal_critical_profile.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path("signal_critical_profile.png"))
     details = ("Fitted rates (n >= 10^4):\n\n"
                + markdown_table(["c", "slope |Q-f|", "slope corrected", "slope S", "min err*sqrt n",
                                  "max err*sqrt n", "min corr.err*n", "max corr.err*n", "ok"], rate_rows)
@@ -361,9 +359,7 @@ def _breakdown(ctx: Context) -> Outcome:
     ns = np.logspace(2, 18, 50)
     ax.loglog(ns, np.sqrt(ns), "k:", label="sqrt(n)")
     ax.set_xlabel("width n"), ax.set_ylabel("breakdown depth t*"), ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path("signal_breakdown_depth.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ctx.figure_path("signal_breakdown_depth.png"))
     summary = (f"t*/sqrt(n) -> c(tol) at every tol; at n=10^18: "
                + ", ".join(f"{r[0]} tol={r[1]}: {r[4]:.6f} vs {r[5]:.6f}" for r in rows if r[2] == 10**18)
                + (f"; failing {bad}" if bad else ""))

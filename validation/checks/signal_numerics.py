@@ -31,7 +31,7 @@ from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
 from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.regimes import critical_profile, critical_S_profile
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
-from validation.plotting import pyplot as _plt
+from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import FAIL, PASS, Context, Outcome, check
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -46,8 +46,7 @@ SPEC_REAL = {  # the spec's printed real polynomials (coefficient of n^j at inde
 
 
 def _save(ctx: Context, fig, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path(name), dpi=110)
+    save_figure(fig, ctx.figure_path(name))
     _plt().close(fig)
     return name
 

@@ -14,13 +14,13 @@ A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.
 ``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
 writes each result as it completes (one transaction each) behind a tqdm progress bar. Labels and study
 names are not part of the run id: the store is a cache of experiments; the sweep file gives them meaning
-(:func:`collect` joins the two).
+(:func:`numerics.memory_bench.aggregate.collect` joins the two).
 
 CLI::
 
-    python -m numerics.models.sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local]
-    python -m numerics.models.sweep status SWEEP.json --store results.sqlite
-    python -m numerics.models.sweep plot   SWEEP.json --store results.sqlite --out figures/
+    python -m numerics.memory_bench.sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local]
+    python -m numerics.memory_bench.sweep status SWEEP.json --store results.sqlite
+    python -m numerics.memory_bench.sweep plot   SWEEP.json --store results.sqlite --out figures/
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import argparse
 import concurrent.futures as cf
 import dataclasses
 import json
-import math
 import multiprocessing
 import sys
 from pathlib import Path
@@ -39,6 +38,7 @@ from tqdm import tqdm
 
 from theory._args import as_int
 
+from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
 from .store import ResultStore
 
@@ -186,38 +186,6 @@ def _record(store: ResultStore, rid: str, cfg: RunConfig, result: dict, bar) -> 
         bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
 
 
-def collect(runs: Iterable[SweepRun], store: ResultStore) -> list[dict]:
-    """Flat rows (study, model, train_variant, kind, alpha, lam, seed, relmse, ...) for the runs in the store."""
-    rows = []
-    for r in runs:
-        rec = store.get(r.run_id)
-        if rec is None:
-            continue
-        res, t = rec["result"], r.config.target
-        rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant, "kind": t.kind,
-                     "alpha": t.alpha, "lam": t.lam, "T": t.T, "seed": r.config.train.seed,
-                     "relmse": res.get("relmse"), "initial_relmse": res.get("initial_relmse"),
-                     "n_params": res.get("n_params"), "seconds": res.get("seconds"),
-                     "curve_steps": res.get("curve_steps"), "curve_loss": res.get("curve_loss"),
-                     "probe": res.get("probe"), "exp_sum": res.get("exp_sum"), "run_id": r.run_id,
-                     "config": r.config})
-    return rows
-
-
-def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") -> dict[tuple, float]:
-    """Median of ``value`` over the rows sharing ``keys`` (diverged runs count as +inf: a failure to fit)."""
-    groups: dict[tuple, list[float]] = {}
-    for r in rows:
-        v = r[value]
-        groups.setdefault(tuple(r[k] for k in keys), []).append(math.inf if v is None else float(v))
-    out = {}
-    for k, vs in groups.items():
-        vs = sorted(vs)
-        n = len(vs)
-        out[k] = vs[n // 2] if n % 2 else 0.5 * (vs[n // 2 - 1] + vs[n // 2])
-    return out
-
-
 def _make_executor(spec: str | None, workers: int):
     """(executor, closer) for ``--dask``: 'local' starts an in-process LocalCluster; else a scheduler address."""
     if spec is None:
@@ -241,7 +209,7 @@ def _make_executor(spec: str | None, workers: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m numerics.models.sweep",
+    p = argparse.ArgumentParser(prog="python -m numerics.memory_bench.sweep",
                                 description="Run, inspect or plot a memory-function sweep.")
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("run", "status", "plot"):

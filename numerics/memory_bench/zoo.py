@@ -25,11 +25,11 @@ import torch
 
 from theory._args import as_int
 
-from .compose import Sequential
-from .lstm import LSTM
-from .s4d import S4D
-from .tcn import TCN
-from .transformer import Transformer
+from numerics.models.compose import Sequential
+from numerics.models.lstm import LSTM
+from numerics.models.s4d import S4D
+from numerics.models.tcn import TCN
+from numerics.models.transformer import Transformer
 
 ARCHITECTURES = {"lstm": LSTM, "s4d": S4D, "tcn": TCN, "transformer": Transformer}
 _INTERNAL = ("self", "d_in", "d_out")

@@ -3,7 +3,7 @@
 Source: L. Livi, arXiv:2606.29519 (2026), experiments 1 and 2, as restated in ``spec/anti-collapse.md``.
 One run = one :class:`GatedConfig` and one seed: draw the task (lags, u), the training and diagnostic
 sequences, initialise the model, train with AdamW (MSE loss, gradient-norm clipping, no schedule) and
-measure the time-scale spectrum with :func:`numerics.models.gated_diagnostics.diagnose` at epoch 0, every
+measure the time-scale spectrum with :func:`numerics.anticollapse.diagnostics.diagnose` at epoch 0, every
 ``checkpoint_every`` epochs and at the end.
 
 Heavy-tailed forcing (experiment 1, ``forcing > 0``). After *every* optimiser step:
@@ -42,12 +42,12 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from numerics._config import dataclass_from_dict, setter
 from theory._args import as_choice, as_int, as_real
 
 from .delayed_task import DelayedTask, make_delayed_task, scaled_lag_range
-from .gated_diagnostics import REFERENCE_T, GatedDiagnostics, diagnose, scaled_lag_grid
-from .gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn
-from .trainer import _dataclass_from_dict
+from .diagnostics import REFERENCE_T, GatedDiagnostics, diagnose, scaled_lag_grid
+from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn
 
 OPTIMIZERS = ("adamw", "adam", "sgd")
 PROFILE_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "gated_rnn"
@@ -57,9 +57,9 @@ PROFILE_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "gated_rnn"
 class GatedConfig:
     """One training run's settings. Defaults are the reference scale of the spec (GPU-scale).
 
-    ``lag_range=None`` means :func:`~numerics.models.delayed_task.scaled_lag_range` (``[8, 640]`` at
+    ``lag_range=None`` means :func:`~numerics.anticollapse.delayed_task.scaled_lag_range` (``[8, 640]`` at
     T = 1280, scaled with T); ``rate_lags`` and ``envelope_lags`` are ``(lo, hi, n)`` *at the reference
-    T = 1280* and are scaled with T (:func:`~numerics.models.gated_diagnostics.scaled_lag_grid`; the
+    T = 1280* and are scaled with T (:func:`~numerics.anticollapse.diagnostics.scaled_lag_grid`; the
     envelope grid is geometric). ``forcing`` multiplies the RMS-matched stable noise (0: off; 1: the
     experiment's setting).
     """
@@ -95,7 +95,7 @@ class GatedConfig:
     window_stride: int = 1
 
     def __post_init__(self) -> None:
-        f = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
+        f = setter(self)
         f("arch", as_choice("arch", self.arch, ARCHITECTURES))
         for name, lo in (("hidden", 1), ("d_in", 1), ("T", 4), ("n_lags", 1), ("n_train", 1), ("n_diag", 1),
                          ("batch", 1), ("epochs", 0), ("checkpoint_every", 1), ("n_boot", 1), ("diag_batch", 1), ("window_stride", 1)):
@@ -145,10 +145,7 @@ class GatedConfig:
     @classmethod
     def from_dict(cls, d: Any) -> "GatedConfig":
         """``GatedConfig(**d)`` (JSON lists accepted for the tuple fields), naming any unknown field."""
-        if isinstance(d, dict):
-            d = {k: tuple(v) if k in ("lag_range", "rate_lags", "envelope_lags") and isinstance(v, list) else v
-                 for k, v in d.items()}
-        return _dataclass_from_dict(cls, d, "config")
+        return dataclass_from_dict(cls, d, "config", tuples=("lag_range", "rate_lags", "envelope_lags"))
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -209,7 +206,7 @@ class GatedRun:
         return float(self.epoch_loss[-1] / self.task.target_variance) if self.epoch_loss else float("nan")
 
     def phase_trajectory(self) -> list[dict]:
-        from .gated_diagnostics import phase_trajectory
+        from .diagnostics import phase_trajectory
         return phase_trajectory(self.checkpoints)
 
 

@@ -49,7 +49,7 @@ import torch
 
 from theory._args import as_int, as_real
 
-from .gated_rnn import GatedRNN, Trace
+from numerics.models.gated_rnn import GatedRNN, Trace
 
 REFERENCE_T = 1280
 REFERENCE_RATE_LAGS = (64, 384, 32)        # (lo, hi, number of lags) at T = 1280

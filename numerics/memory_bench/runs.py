@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from numerics._config import dataclass_from_dict, setter
 from theory._args import as_choice, as_int, as_real
 
 SCHEMA = 1
@@ -46,7 +47,7 @@ class TargetSpec:
     lam: float | None = None
 
     def __post_init__(self) -> None:
-        f = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
+        f = setter(self)
         f("kind", as_choice("target.kind", self.kind, (*KINDS, "mixed")))
         f("alpha", as_real("target.alpha", self.alpha, minimum=0.0, maximum=1.0))
         f("T", as_int("target.T", self.T, minimum=2))
@@ -75,9 +76,7 @@ class TargetSpec:
 
     @classmethod
     def from_dict(cls, d: Any) -> "TargetSpec":
-        from .trainer import _dataclass_from_dict
-
-        return _dataclass_from_dict(cls, d, "target")
+        return dataclass_from_dict(cls, d, "target")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,7 +132,7 @@ def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
     import torch
 
     from .probe import memory_probe
-    from .s4d import S4D
+    from numerics.models.s4d import S4D
     from .trainer import train
     from .zoo import build_model
 

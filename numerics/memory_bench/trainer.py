@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from numerics._config import dataclass_from_dict, setter
 from theory._args import as_choice, as_int, as_real
 
 OPTIMIZERS = ("adam", "adamw")
@@ -45,7 +46,7 @@ class TrainSpec:
     log_every: int = 10
 
     def __post_init__(self) -> None:
-        f = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
+        f = setter(self)
         f("optimizer", as_choice("train.optimizer", self.optimizer, OPTIMIZERS))
         f("lr", as_real("train.lr", self.lr, minimum=0.0, open_min=True))
         f("steps", as_int("train.steps", self.steps, minimum=1))
@@ -61,20 +62,7 @@ class TrainSpec:
 
     @classmethod
     def from_dict(cls, d: Any) -> "TrainSpec":
-        return _dataclass_from_dict(cls, d, "train")
-
-
-def _dataclass_from_dict(cls, d: Any, where: str):
-    """``cls(**d)`` with a clear error for a non-dict or an unknown field."""
-    if isinstance(d, cls):
-        return d
-    if not isinstance(d, dict):
-        raise TypeError(f"{where} must be a dict, got {type(d).__name__}")
-    names = [f.name for f in dataclasses.fields(cls)]
-    extra = set(d) - set(names)
-    if extra:
-        raise ValueError(f"{where}: unknown field(s) {sorted(extra)}; allowed: {names}")
-    return cls(**d)
+        return dataclass_from_dict(cls, d, "train")
 
 
 @dataclasses.dataclass

@@ -1,6 +1,6 @@
 """Figures of a memory-function sweep (matplotlib, Agg): the paper's main plot and a summary heatmap.
 
-Both take the flat rows of :func:`numerics.models.sweep.collect` and aggregate over seeds by the median
+Both take the flat rows of :func:`numerics.memory_bench.sweep.collect` and aggregate over seeds by the median
 (robust to the occasional bad initialisation); error bars span the min and max over seeds.
 """
 
@@ -11,28 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
+from numerics.plotting import pyplot, save_figure
+
+from .aggregate import kind_scores
 from .runs import KINDS
-from .sweep import median_by
-
-
-def pyplot():
-    """matplotlib.pyplot on the non-interactive Agg backend (figures go to files)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def save_figure(fig, path: str | Path) -> Path:
-    """Tight layout, write a PNG, release the figure."""
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return Path(path)
 
 
 def _label(r: dict) -> str:
@@ -72,23 +54,25 @@ def plot_heatmap(rows: list[dict], path: str | Path, *, title: str = "") -> Path
     """log10 RelMSE per (architecture, memory kind): mean over alphas of the median over seeds."""
     plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows]
-    med = median_by(rows, ("label", "kind", "alpha"))
+    scores = kind_scores(rows, label="label")
     labels = list(dict.fromkeys(r["label"] for r in rows))
     kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
-    M = np.full((len(labels), len(kinds)), np.nan)
-    for i, lab in enumerate(labels):
-        for j, kind in enumerate(kinds):
-            v = [math.log10(m) for (lb, kd, _), m in med.items() if lb == lab and kd == kind and 0 < m < math.inf]
-            if v:
-                M[i, j] = float(np.mean(v))
+    M = np.array([[scores.get((lab, kind), np.nan) for kind in kinds] for lab in labels])
+    shown = np.where(np.isfinite(M), M, np.nan)      # a diverged cell (+inf) is drawn blank, labelled "div."
     fig, ax = plt.subplots(figsize=(1.3 * len(kinds) + 2.5, 0.5 * len(labels) + 1.5))
-    im = ax.imshow(M, cmap="viridis_r", aspect="auto")
+    im = ax.imshow(shown, cmap="viridis_r", aspect="auto")
+    lo, hi = (np.nanmin(shown), np.nanmax(shown)) if np.isfinite(shown).any() else (0.0, 1.0)
     ax.set_xticks(range(len(kinds)), kinds)
     ax.set_yticks(range(len(labels)), labels)
     for i in range(len(labels)):
         for j in range(len(kinds)):
-            if np.isfinite(M[i, j]):
-                ax.text(j, i, f"{M[i, j]:.1f}", ha="center", va="center", color="w", fontsize=8)
+            v = M[i, j]
+            if np.isnan(v):
+                continue
+            # dark text on the light (low-error, yellow) end of viridis_r, white on the dark end
+            light = np.isfinite(v) and (v - lo) <= 0.5 * (hi - lo)
+            text = "div." if v == math.inf else f"{v + 0.0:.1f}".replace("-0.0", "0.0")
+            ax.text(j, i, text, ha="center", va="center", color="k" if light else "w", fontsize=8)
     fig.colorbar(im, ax=ax, label=r"mean$_\alpha$ log$_{10}$ median RelMSE")
     ax.set_title(title or "approximation error by memory type")
     return save_figure(fig, path)

@@ -1,0 +1,62 @@
+"""Aggregation of a memory-function sweep: flat rows, medians over seeds, and the one per-kind score.
+
+Every consumer (the validation checks, the figures, the notebooks) aggregates through this module, so that a
+diverged run (``relmse`` None) means the same thing everywhere: a failure to fit, counted as ``+inf``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+
+
+def collect(runs: Iterable, store) -> list[dict]:
+    """Flat rows (study, model, train_variant, kind, alpha, lam, seed, relmse, ...) for the runs in the store."""
+    rows = []
+    for r in runs:
+        rec = store.get(r.run_id)
+        if rec is None:
+            continue
+        res, t = rec["result"], r.config.target
+        rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant, "kind": t.kind,
+                     "alpha": t.alpha, "lam": t.lam, "T": t.T, "seed": r.config.train.seed,
+                     "relmse": res.get("relmse"), "initial_relmse": res.get("initial_relmse"),
+                     "n_params": res.get("n_params"), "seconds": res.get("seconds"),
+                     "curve_steps": res.get("curve_steps"), "curve_loss": res.get("curve_loss"),
+                     "probe": res.get("probe"), "exp_sum": res.get("exp_sum"), "run_id": r.run_id,
+                     "config": r.config})
+    return rows
+
+
+def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") -> dict[tuple, float]:
+    """Median of ``value`` over the rows sharing ``keys`` (diverged runs count as +inf: a failure to fit)."""
+    groups: dict[tuple, list[float]] = {}
+    for r in rows:
+        v = r[value]
+        groups.setdefault(tuple(r[k] for k in keys), []).append(math.inf if v is None else float(v))
+    out = {}
+    for k, vs in groups.items():
+        vs = sorted(vs)
+        n = len(vs)
+        out[k] = vs[n // 2] if n % 2 else 0.5 * (vs[n // 2 - 1] + vs[n // 2])
+    return out
+
+
+def log10_or_inf(v: float) -> float:
+    """log10 of a RelMSE; +inf stays +inf (diverged), 0 is floored at 1e-300."""
+    return math.inf if v == math.inf else math.log10(max(v, 1e-300))
+
+
+def kind_scores(rows: list[dict], label: str = "model") -> dict[tuple, float]:
+    """(label, kind) -> mean over alpha of log10 median RelMSE over seeds: the per-kind score.
+
+    A cell with a diverged median scores +inf (it is not dropped: a model that diverges on a kind is worst
+    on it). ``label`` names the row field that identifies a model (``"model"`` or a display label).
+    """
+    med = median_by(rows, (label, "kind", "alpha"))
+    cells: dict[tuple, list[float]] = {}
+    for (m, k, _a), v in med.items():
+        cells.setdefault((m, k), []).append(log10_or_inf(v))
+    return {key: float(np.mean(vs)) for key, vs in cells.items()}
