@@ -165,7 +165,7 @@ def test_critical_manifold_and_phases():
     ej = critical_eta_J(g, kappa=0.8, alpha=1.2, lam=2.0)
     for gi, e in zip(g[:-1], ej[:-1]):
         assert abs(critical_kappa(eta_G=gi, eta_J=e, alpha=1.2, lam=2.0) - 0.8) < 1e-14
-        assert phase(eta_G=gi, kappa=0.8, eta_J=e, alpha=1.2, lam=2.0, tol=1e-8) == "critical"
+        assert phase(eta_G=gi, kappa=0.8, eta_J=e, alpha=1.2, lam=2.0, tol=1e-8) == "boundary"
         assert phase(eta_G=gi, kappa=0.8, eta_J=2 * e, alpha=1.2, lam=2.0) == "extended"
         assert phase(eta_G=gi, kappa=0.8, eta_J=e / 2, alpha=1.2, lam=2.0) == "concentrated"
         assert phase(eta_G=gi, kappa=0.8, eta_J=e / 2, alpha=1.2, lam=2.0, drift="linear") == "collapsed"
@@ -175,7 +175,7 @@ def test_critical_manifold_and_phases():
     with pytest.raises(ValueError, match="lam"):
         critical_eta_J(0.1, kappa=0.8, alpha=1.2, lam=0.5)
     assert [phase_of_beta(b) for b in (0.3, 1.0 + 1e-12, 1.7, None)] == \
-        ["extended", "critical", "concentrated", "collapsed"]
+        ["extended", "boundary", "concentrated", "collapsed"]
 
 
 # --- arbitrary precision and symbolic paths --------------------------------------------------------------

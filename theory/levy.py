@@ -81,7 +81,9 @@ For ``lambda >= 1`` and ``kappa > eta_G``: ``beta_eff < 1 <=> Phi(1) > 0 <=> eta
 (then ``beta_eff <= lambda < 1`` for every ``eta_J > 0``). Phases (:func:`phase`): "collapsed" (no power-law
 window: a non-saturating drift, e.g. linear OU, gives Gaussian zeta and log-normal tau), "concentrated"
 (``beta > 1``: finite mean time scale, summable envelope), "extended" (``beta < 1``: divergent mean time
-scale), "critical" (``beta = 1``; the critical manifold ``eta_G + Psi*(1) = kappa``).
+scale), "boundary" (``beta = 1``: on the critical manifold ``eta_G + Psi*(1) = kappa``). The same words
+name the phases measured from data (:func:`numerics.estimators.phase_rule`), plus "unresolved" when the
+measurement cannot decide (too few tail units, a poor tail fit); :data:`PHASES` is the one vocabulary.
 
 Precision paths: float64 (vectorised numpy/scipy), ``*_mp`` functions with a ``dps`` argument and a local
 mpmath context, and :func:`Phi_symbolic` (sympy).
@@ -111,7 +113,7 @@ __all__ = [
     "PHASES", "DEFAULT_DPS",
 ]
 
-PHASES = ("collapsed", "concentrated", "extended", "critical")
+PHASES = ("collapsed", "concentrated", "extended", "boundary", "unresolved")
 DRIFTS = ("saturating", "linear")
 DEFAULT_DPS = 30
 _SERIES_X = 0.5       # below this x = |beta|/lambda the positive series is used (x^2 <= 1/4 per term)
@@ -330,19 +332,19 @@ def critical_kappa(*, eta_G: float, eta_J: float, alpha: float, lam: float, C: f
 
 def phase_of_beta(beta: Any, *, tol: float = 1e-9) -> str:
     r"""The phase named by a tail exponent: "concentrated" (``beta > 1``), "extended" (``beta < 1``),
-    "critical" (``|beta - 1| <= tol``), "collapsed" (``beta = None``: no power-law tail).
+    "boundary" (``|beta - 1| <= tol``), "collapsed" (``beta = None``: no power-law tail).
 
     Source: ``shared/spec/anti-collapse.md`` ("Phases"). ``beta`` must be > 0 or None.
 
     >>> [phase_of_beta(b) for b in (0.4, 1.0, 2.5, None)]
-    ['extended', 'critical', 'concentrated', 'collapsed']
+    ['extended', 'boundary', 'concentrated', 'collapsed']
     """
     tol = as_real("tol", tol, minimum=0.0)
     if beta is None:
         return "collapsed"
     beta = as_real("beta", beta, minimum=0.0, open_min=True)
     if abs(beta - 1.0) <= tol:
-        return "critical"
+        return "boundary"
     return "concentrated" if beta > 1.0 else "extended"
 
 
@@ -352,14 +354,14 @@ def phase(*, eta_G: float, kappa: float, eta_J: float, alpha: float, lam: float,
 
     Source: ``shared/spec/anti-collapse.md`` ("Phases"). With ``drift="linear"`` (OU, no left saturation)
     zeta is Gaussian and tau log-normal: "collapsed" whatever the noise. With the saturating drift the
-    phase is :func:`phase_of_beta` of :func:`characteristic_root` ("critical" within ``tol`` of 1).
+    phase is :func:`phase_of_beta` of :func:`characteristic_root` ("boundary" within ``tol`` of 1).
 
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)          # beta = 5
     'concentrated'
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0, drift="linear")
     'collapsed'
     >>> phase(eta_G=0.5, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)          # beta = 1
-    'critical'
+    'boundary'
     """
     drift = as_choice("drift", drift, DRIFTS)
     beta = characteristic_root(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C)

@@ -3,9 +3,9 @@
 Run ``python -m validation`` (quick profile) or ``python -m validation --full``.
 """
 
-from .registry import (ERROR, FAIL, NOT_REPRODUCED, NOT_RUN, PASS, Check, Context, Outcome, Result, check,
+from .registry import (ERROR, FAIL, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, Check, Context, Outcome, Result, check,
                        discover, select)
 from .stats import agreement, markdown_table, z_for_false_alarm
 
 __all__ = ["check", "discover", "select", "Check", "Context", "Outcome", "Result", "PASS", "FAIL",
-           "NOT_REPRODUCED", "NOT_RUN", "ERROR", "agreement", "markdown_table", "z_for_false_alarm"]
+           "NOT_REPRODUCED", "INCONCLUSIVE", "NOT_RUN", "ERROR", "agreement", "markdown_table", "z_for_false_alarm"]

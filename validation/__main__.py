@@ -1,4 +1,4 @@
-"""``python -m validation [--quick|--full] [--only PATTERN] [--report DIR] [--list]``
+"""``python -m validation [--quick|--cpu|--full] [--only PATTERN] [--report DIR] [--list]``
 
 Runs the registry of claims, prints a table, writes ``DIR/report.md`` (+ figures, ``results.json``) and
 exits with status 1 if any check fails or errors ("not reproduced" and "not run" do not fail the run).
@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m validation", description=__doc__.split("\n\n")[1])
     g = p.add_mutually_exclusive_group()
     g.add_argument("--quick", dest="profile", action="store_const", const="quick", help="quick profile (default)")
+    g.add_argument("--cpu", dest="profile", action="store_const", const="cpu",
+                   help="cpu profile: every claim at CPU scale (up to an hour on 2 cores)")
     g.add_argument("--full", dest="profile", action="store_const", const="full", help="full profile (long; GPU-scale parts)")
     p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring)")
     p.add_argument("--report", metavar="DIR", default="validation-report", help="report directory (default: %(default)s)")

@@ -11,6 +11,9 @@ Verdicts
 ``fail``            a closed form disagrees with its numerics: a bug in the toolkit (exit code 1).
 ``not reproduced``  a *paper's* claim does not hold under the toolkit's documented conventions; the
                     report gives the numbers. This is an honest scientific outcome, not a toolkit bug.
+``inconclusive``    the experiment did not test the claim (training not converged, seeds disagreeing more
+                    than the effect, a spectrum not resolved at this scale); the summary states the reason.
+                    Not a failure and not a finding: counted separately.
 ``not run``         the check belongs to a larger profile than the one requested (e.g. GPU-scale).
 ``error``           the check raised; counted as a failure.
 """
@@ -29,11 +32,14 @@ from typing import Callable
 PASS = "pass"
 FAIL = "fail"
 NOT_REPRODUCED = "not reproduced"
+INCONCLUSIVE = "inconclusive"
 NOT_RUN = "not run"
 ERROR = "error"
-VERDICTS = (PASS, FAIL, NOT_REPRODUCED, NOT_RUN, ERROR)
+VERDICTS = (PASS, FAIL, NOT_REPRODUCED, INCONCLUSIVE, NOT_RUN, ERROR)
 FAILING = (FAIL, ERROR)
-PROFILES = ("quick", "full")
+# quick: a smoke test of a few minutes (CI); cpu: every claim at CPU scale (<= 60 min on 2 cores, results
+# committed under docs/results/); full: the papers' scale (an accelerator).
+PROFILES = ("quick", "cpu", "full")
 
 
 @dataclasses.dataclass
@@ -53,6 +59,8 @@ class Outcome:
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.verdict == INCONCLUSIVE and not self.summary.strip():
+            raise ValueError("an inconclusive outcome must state its reason in the summary")
 
 
 @dataclasses.dataclass
@@ -65,7 +73,9 @@ class Context:
 
     @property
     def quick(self) -> bool:
-        return self.profile == "quick"
+        """Small sizes for the theory and Monte Carlo checks: in the quick and the cpu profiles alike
+        (the cpu profile scales up the trained-model experiments only; those checks read ``profile``)."""
+        return self.profile in ("quick", "cpu")
 
     def figure_path(self, name: str) -> Path:
         """Path for a figure file (PNG) inside the report directory; returns the full path."""

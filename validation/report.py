@@ -48,7 +48,8 @@ def write_report(results: list[Result], ctx: Context) -> Path:
         "",
         "Verdicts: *pass* (numerics agree with the closed form / the claim holds under the toolkit's "
         "conventions), *fail* (a toolkit bug), *not reproduced* (a paper's claim does not hold under our "
-        "documented conventions: numbers below), *not run* (belongs to a larger profile).",
+        "documented conventions: numbers below), *inconclusive* (the experiment did not test the claim: the "
+        "reason is stated), *not run* (belongs to a larger profile).",
         "",
         markdown_table(["check", "verdict", "decisive numbers", "seconds"], summary_rows(results)),
         "",

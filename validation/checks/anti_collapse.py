@@ -316,10 +316,6 @@ def _phase_points(quick: bool) -> list[Setting]:
     return pts
 
 
-def _theory_phase(b: float) -> str:
-    return "concentrated" if b > 1 else ("extended" if b < 1 else "boundary")
-
-
 @check("levy.phase_flip", paper=PAPER + "; spec 'Threshold', 'Phases'",
        claim="the phase flips at the threshold: beta > 1 (concentrated) below eta_J*, beta < 1 (extended) above, "
              "beta = 1 on the critical manifold eta_G + Psi*(1) = kappa",
@@ -328,7 +324,8 @@ def _theory_phase(b: float) -> str:
        statistic="simulated interval beta_hat +- z se_boot lies above 1 where beta* > 1, below 1 where "
                  "beta* < 1, and contains 1 where beta* = 1 (Bonferroni z over the points)")
 def _phase_flip(ctx: Context) -> Outcome:
-    from theory.levy import critical_eta_J
+    from numerics.estimators import phase_rule
+    from theory.levy import critical_eta_J, phase_of_beta
 
     pts = _phase_points(ctx.quick)
     z = z_for_false_alarm(m=len(pts))
@@ -337,8 +334,8 @@ def _phase_flip(ctx: Context) -> Outcome:
     for r in res:
         lo, hi = r["fit"].beta - z * r["se"], r["fit"].beta + z * r["se"]
         b = r["beta_star"]
-        want = "boundary" if abs(b - 1.0) < 1e-9 else _theory_phase(b)
-        got = "concentrated" if lo > 1 else ("extended" if hi < 1 else "boundary")
+        want = phase_of_beta(b)                          # the theory's phase of beta* ...
+        got = phase_rule((lo, hi), window_ok=True)        # ... against the estimator's rule on the interval
         rows.append((r["setting"].label, r["setting"].eta_G, r["setting"].eta_J, b, r["fit"].beta,
                      f"({lo:.4g}, {hi:.4g})", want, got))
         if got != want:

@@ -46,7 +46,7 @@ _CACHE: dict = {}
 # running the profile's sweep once per process
 # ----------------------------------------------------------------------------------------------------
 def _profile(ctx: Context) -> str:
-    return "quick" if ctx.quick else "full"
+    return "quick" if ctx.profile == "quick" else "full"   # issue 11 adds the cpu sweep
 
 
 def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:

@@ -45,7 +45,7 @@ def _profile(name: str = PROFILE):
 
 def _seeds(ctx: Context) -> tuple[int, ...]:
     seeds = _profile().seeds
-    return seeds[:1] if ctx.quick else seeds
+    return seeds[:1] if ctx.profile == "quick" else seeds
 
 
 def _run(run: str, seed: int, profile: str = PROFILE, device: str = "cpu"):
