@@ -11,7 +11,7 @@ nb.md(r"""
 # How long does infinite width last?
 
 After M. Seleznova, *How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
-Recurrences*, arXiv:2605.05113 (2026); formulas as re-derived in `shared/spec/signal-propagation.md`.
+Recurrences*, arXiv:2605.05113 (2026); formulas as re-derived in `docs/papers/signal-propagation.md`.
 
 A linear recurrence with Glorot weights $W = G/\sqrt n$ ($G$ an $n\times n$ complex Ginibre matrix):
 

@@ -11,7 +11,7 @@ nb.md(r"""
 # Heavy tails against collapse: the Levy SDE of the log-rate
 
 After L. Livi, *Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent Neural
-Networks*, arXiv:2606.29519 (2026), in the toolkit's re-derivation (`shared/spec/anti-collapse.md`).
+Networks*, arXiv:2606.29519 (2026), in the toolkit's re-derivation (`docs/papers/anti-collapse.md`).
 Each unit of a gated RNN has an asymptotic learning rate $\bar\mu$; its log $\zeta = \log\bar\mu$ and time
 scale $\tau = e^{-\zeta}$. Coarse-grained, the log-rate performs
 

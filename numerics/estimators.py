@@ -1,7 +1,7 @@
 r"""Estimators of the spectral exponent beta from time scales and from envelopes, and the phase rule.
 
 Source: the estimation protocol of L. Livi, arXiv:2606.29519 (2026), as fixed in
-``shared/spec/anti-collapse.md`` ("Estimating beta from data"); the author's public code was read for
+``docs/papers/anti-collapse.md`` ("Estimating beta from data"); the author's public code was read for
 reference only.
 
 From a sample of time scales ``tau_1..tau_n`` (one per unit):

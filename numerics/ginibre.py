@@ -2,7 +2,7 @@ r"""Monte Carlo signal energies of linear recurrences with Ginibre weights (seed
 
 Source of the quantities: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in
 Long-Range Linear Recurrences", arXiv:2605.05113 (2026), Sec. 2 (free and driven recurrence) and the
-feedforward contrast; conventions as in ``shared/spec/signal-propagation.md`` and
+feedforward contrast; conventions as in ``docs/papers/signal-propagation.md`` and
 ``theory.signal_energy``. These estimators are the Monte Carlo side of the closed forms: they never call
 them.
 

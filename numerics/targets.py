@@ -1,6 +1,6 @@
 """Synthetic sequence targets driven by a memory function (data generators for the benchmark).
 
-Spec: ``shared/spec/memory-functions.md`` (after Jiang, Bao, Wang, Li, arXiv:2506.05678, Sec. 2).
+Spec: ``docs/papers/memory-functions.md`` (after Jiang, Bao, Wang, Li, arXiv:2506.05678, Sec. 2).
 
 * linear target     ``y(t) = sum_{s=0}^{t} rho(s) x(t-s)``  (causal, time-homogeneous; Theorem 2.1)
 * nonlinear target  ``y(t) = sigma2( sum_{s=0}^{t} rho(s) sigma1(x(t-s)) )``, default ``tanh, tanh``,

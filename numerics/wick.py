@@ -2,7 +2,7 @@ r"""Exact Wick counters for ``E tr((G^k)^* G^k)``: complex and real Gaussian wei
 
 Source: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2 (the Wick/Hultman derivation of Theorem 2.1), as re-derived
-in ``shared/spec/signal-propagation.md``. This module is the *independent* numerics for
+in ``docs/papers/signal-propagation.md``. This module is the *independent* numerics for
 ``theory.signal_energy.hultman_row``: it never uses the closed form.
 
 What is counted

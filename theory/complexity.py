@@ -3,7 +3,7 @@ r"""Complexity measures of a memory function: tail-energy complexity and effecti
 Source: Jiang, Bao, Wang, Li, arXiv:2506.05678 (2025) (seed summaries: a *tail-energy complexity*
 ``C(rho, s)`` that captures the magnitude decay of rho beyond binary sparsity and tracks TCN error; an
 *effective-rank* theory that tracks Transformer error). The paper's formulas are not available; the
-definitions below are the toolkit's (``shared/spec/memory-functions.md``).
+definitions below are the toolkit's (``docs/papers/memory-functions.md``).
 
 Tail energy
 -----------

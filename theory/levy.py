@@ -2,7 +2,7 @@ r"""Tempered-stable Levy SDE for the log-rate: the characteristic equation for t
 
 Source: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent
 Neural Networks", arXiv:2606.29519 (2026), the coarse-grained SDE of the log-rate (re-derived in
-``shared/spec/anti-collapse.md``, section "Coarse-grained SDE for the log-rate"; the paper's full text is
+``docs/papers/anti-collapse.md``, section "Coarse-grained SDE for the log-rate"; the paper's full text is
 not available, so the conventions below are the toolkit's and are stated in full).
 
 Model
@@ -175,7 +175,7 @@ def _bracket_over_prefactor(x: np.ndarray, alpha: float) -> np.ndarray:
 def jump_symbol(beta: Any, *, eta_J: float, alpha: float, lam: float, C: float = 1.0):
     r"""The CTS jump symbol ``Psi*(beta) = int (cosh(beta y) - 1) nu(dy)``, vectorised over ``beta``.
 
-    Source: arXiv:2606.29519 (Livi 2026), coarse-grained SDE; ``shared/spec/anti-collapse.md``. Closed
+    Source: arXiv:2606.29519 (Livi 2026), coarse-grained SDE; ``docs/papers/anti-collapse.md``. Closed
     form (module docstring): ``eta_J C Gamma(-alpha) [(lam-beta)^alpha + (lam+beta)^alpha - 2 lam^alpha]``
     for ``alpha != 1``, the ``x ln x`` form at ``alpha = 1``; even in ``beta``; ``+inf`` for
     ``|beta| > lam`` when ``eta_J > 0`` (and ``0`` everywhere when ``eta_J = 0``). Domain: ``eta_J >= 0``, ``0 < alpha < 2``, ``lam > 0``, ``C > 0``, finite ``beta``.
@@ -206,7 +206,7 @@ def Phi(beta: Any, *, eta_G: float, kappa: float, eta_J: float, alpha: float, la
     r"""The characteristic function ``Phi(beta) = eta_G beta^2 + Psi*(beta) - kappa beta`` (vectorised).
 
     Source: arXiv:2606.29519, adjoint generator on ``exp(beta zeta)`` in the saturated region of the drift;
-    ``shared/spec/anti-collapse.md``. Domain as :func:`jump_symbol` plus ``eta_G >= 0``, ``kappa > 0``;
+    ``docs/papers/anti-collapse.md``. Domain as :func:`jump_symbol` plus ``eta_G >= 0``, ``kappa > 0``;
     ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``. Its positive root is the tail exponent.
 
     >>> Phi(0.0, eta_G=0.2, kappa=1.0, eta_J=0.5, alpha=0.7, lam=3.0)
@@ -231,7 +231,7 @@ def characteristic_root(*, eta_G: float, kappa: float, eta_J: float, alpha: floa
                         C: float = 1.0) -> float:
     r"""The tail exponent ``beta_eff``: the root ``beta*`` of ``Phi`` in ``(0, lam)``, or ``lam`` if none.
 
-    Source: arXiv:2606.29519; ``shared/spec/anti-collapse.md`` ("Root"). ``Phi(0) = 0``, ``Phi'(0) = -kappa``
+    Source: arXiv:2606.29519; ``docs/papers/anti-collapse.md`` ("Root"). ``Phi(0) = 0``, ``Phi'(0) = -kappa``
     and ``Phi`` is strictly convex on ``[0, lam]``, so the root exists iff ``Phi(lam) > 0`` and is then
     unique; it is bracketed by halving from ``lam/2`` until ``Phi < 0`` and solved with
     :func:`scipy.optimize.brentq` (relative accuracy ~1e-15). If ``Phi(lam) <= 0`` the tempering sets the
@@ -269,7 +269,7 @@ def characteristic_root(*, eta_G: float, kappa: float, eta_J: float, alpha: floa
 def threshold_eta_J(*, eta_G: float, kappa: float, alpha: float, lam: float, C: float = 1.0) -> float:
     r"""The jump intensity ``eta_J*`` above which ``beta_eff < 1`` (broad, extended anti-collapse).
 
-    Source: arXiv:2606.29519; ``shared/spec/anti-collapse.md`` ("Threshold"). For ``lam >= 1`` and
+    Source: arXiv:2606.29519; ``docs/papers/anti-collapse.md`` ("Threshold"). For ``lam >= 1`` and
     ``kappa > eta_G``:
 
     ``eta_J* = (kappa - eta_G) / (C Gamma(-alpha) [(lam-1)^alpha + (lam+1)^alpha - 2 lam^alpha])``,
@@ -297,7 +297,7 @@ def threshold_eta_J(*, eta_G: float, kappa: float, alpha: float, lam: float, C: 
 def critical_eta_J(eta_G: Any, *, kappa: float, alpha: float, lam: float, C: float = 1.0):
     r"""The critical manifold ``beta* = 1`` as ``eta_J(eta_G) = (kappa - eta_G) / (Psi*(1)/eta_J)``.
 
-    Source: ``shared/spec/anti-collapse.md`` ("Phases": critical manifold ``eta_G + Psi*(1) = kappa``).
+    Source: ``docs/papers/anti-collapse.md`` ("Phases": critical manifold ``eta_G + Psi*(1) = kappa``).
     Vectorised over ``eta_G``; domain ``0 <= eta_G <= kappa`` and ``lam >= 1`` (for ``lam < 1`` every
     ``eta_J > 0`` gives ``beta_eff < 1``: there is no manifold, ValueError). Points with ``eta_J`` above
     the line are extended (``beta < 1``), below it concentrated.
@@ -321,7 +321,7 @@ def critical_kappa(*, eta_G: float, eta_J: float, alpha: float, lam: float, C: f
     r"""The drift saturation on the critical manifold: ``kappa_c = eta_G + Psi*(1)`` (``+inf`` if
     ``lam < 1`` and ``eta_J > 0``). ``kappa < kappa_c`` gives ``beta < 1``.
 
-    Source: ``shared/spec/anti-collapse.md`` ("Phases"). Domain as :func:`jump_symbol`, ``eta_G >= 0``.
+    Source: ``docs/papers/anti-collapse.md`` ("Phases"). Domain as :func:`jump_symbol`, ``eta_G >= 0``.
 
     >>> critical_kappa(eta_G=0.3, eta_J=0.0, alpha=1.2, lam=2.0)
     0.3
@@ -334,7 +334,7 @@ def phase_of_beta(beta: Any, *, tol: float = 1e-9) -> str:
     r"""The phase named by a tail exponent: "concentrated" (``beta > 1``), "extended" (``beta < 1``),
     "boundary" (``|beta - 1| <= tol``), "collapsed" (``beta = None``: no power-law tail).
 
-    Source: ``shared/spec/anti-collapse.md`` ("Phases"). ``beta`` must be > 0 or None.
+    Source: ``docs/papers/anti-collapse.md`` ("Phases"). ``beta`` must be > 0 or None.
 
     >>> [phase_of_beta(b) for b in (0.4, 1.0, 2.5, None)]
     ['extended', 'boundary', 'concentrated', 'collapsed']
@@ -352,7 +352,7 @@ def phase(*, eta_G: float, kappa: float, eta_J: float, alpha: float, lam: float,
           drift: str = "saturating", tol: float = 1e-9) -> str:
     r"""The theoretical phase of the SDE at these parameters.
 
-    Source: ``shared/spec/anti-collapse.md`` ("Phases"). With ``drift="linear"`` (OU, no left saturation)
+    Source: ``docs/papers/anti-collapse.md`` ("Phases"). With ``drift="linear"`` (OU, no left saturation)
     zeta is Gaussian and tau log-normal: "collapsed" whatever the noise. With the saturating drift the
     phase is :func:`phase_of_beta` of :func:`characteristic_root` ("boundary" within ``tol`` of 1).
 
@@ -528,7 +528,7 @@ def Phi_symbolic(alpha: Any = None) -> sympy.Expr:
     Symbols: ``beta, eta_G, kappa, eta_J, C, lam`` (positive except beta, real) and, for ``alpha=None``,
     ``alpha`` (the ``Gamma(-alpha)`` form, ``alpha != 1``). An exact ``alpha`` (int, Fraction, sympy
     Rational) in ``(0, 2)`` is substituted; ``alpha = 1`` gives the logarithmic form. Source: module
-    docstring (``shared/spec/anti-collapse.md``).
+    docstring (``docs/papers/anti-collapse.md``).
 
     >>> e = Phi_symbolic()
     >>> b, k = sympy.Symbol("beta", real=True), sympy.Symbol("kappa", positive=True)

@@ -5,7 +5,7 @@ Controllable Memory Functions", arXiv:2506.05678 (2025), Sec. 2 (Theorem 2.1: a 
 time-homogeneous target is ``y(t) = sum_{s=0}^{t} rho(s) x(t-s)``; four parametric families with a
 temporal strength ``alpha in [0, 1]`` and a scaling ``mu(alpha)``). Only the abstract and two seed
 summaries are available, so the exact scalings below are **the toolkit's own convention**
-(``shared/spec/memory-functions.md``), exposed as functions and parameters.
+(``docs/papers/memory-functions.md``), exposed as functions and parameters.
 
 Convention (lags ``s = 0, ..., T-1``; ``alpha = 0`` is always ``delta_0``, i.e. ``y = x``)
 ------------------------------------------------------------------------------------------

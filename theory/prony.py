@@ -4,7 +4,7 @@ Source: Jiang, Bao, Wang, Li, arXiv:2506.05678 (2025) (seed: recurrent models st
 decay because they must fit a Prony series ``rho(s) ~ sum_i c_i lambda_i^s`` whose modes spread over
 many time scales, an ill-conditioned problem). Methods: de Prony (1795); matrix pencil (Hua and
 Sarkar, IEEE TASSP 38, 1990); variable projection (Golub and Pereyra, SINUM 10, 1973; Kaufman's
-Jacobian, BIT 15, 1975). Conventions here are the toolkit's (``shared/spec/memory-functions.md``).
+Jacobian, BIT 15, 1975). Conventions here are the toolkit's (``docs/papers/memory-functions.md``).
 
 An m-term exponential sum is ``rhohat(s) = sum_{i=1}^{m} c_i lambda_i^s`` (``0^0 = 1``), with the pole
 set closed under conjugation so that rhohat is real: real poles and complex-conjugate pairs, a pair

@@ -1,7 +1,7 @@
 r"""The three depth-width regimes of linear recurrences with Ginibre weights, and the feedforward contrast.
 
 Source: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
-Recurrences", arXiv:2605.05113 (2026); the forms below are those of ``shared/spec/signal-propagation.md``
+Recurrences", arXiv:2605.05113 (2026); the forms below are those of ``docs/papers/signal-propagation.md``
 (re-derived there and checked against exact values by ``validation/checks/signal_energy.py``).
 
 Conventions (as :mod:`theory.signal_energy`): ``W = G / sqrt(n)`` complex Ginibre, ``Q_{n,k}`` the free

@@ -2,7 +2,7 @@ r"""Exact finite-width signal energies of linear recurrences with Ginibre weight
 
 Source: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Theorem 2.1 (re-derived and checked in
-``shared/spec/signal-propagation.md``).
+``docs/papers/signal-propagation.md``).
 
 Model and convention
 --------------------

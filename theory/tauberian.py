@@ -2,7 +2,7 @@ r"""Envelopes as Laplace transforms of time-scale distributions, the Tauberian p
 
 Sources: L. Livi, arXiv:2606.29519 (2026) (envelope as a mixture of exponentials, Tauberian link) and
 L. Livi, "Learnability Window in Gated Recurrent Neural Networks", arXiv:2512.05790 (sample complexity
-under alpha-stable gradient noise), as re-derived in ``shared/spec/anti-collapse.md`` ("Effective
+under alpha-stable gradient noise), as re-derived in ``docs/papers/anti-collapse.md`` ("Effective
 learning rates, time scales, envelope").
 
 Envelope

@@ -1,7 +1,7 @@
 """Checks of the Levy-SDE theory of anti-collapse against simulation (checks ``levy.*``).
 
 Paper: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent Neural
-Networks", arXiv:2606.29519 (2026), in the re-derivation of ``shared/spec/anti-collapse.md``: the log-rate
+Networks", arXiv:2606.29519 (2026), in the re-derivation of ``docs/papers/anti-collapse.md``: the log-rate
 ``zeta`` obeys ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` with a left-saturating drift and symmetric
 tempered-stable jumps; the stationary left tail is ``P(zeta < z) ~ A exp(beta* z)``, beta* the root of
 ``Phi(beta) = eta_G beta^2 + Psi*(beta) - kappa beta`` (``theory.levy.characteristic_root``), so the time

@@ -2,7 +2,7 @@
 
 Paper: Jiang, Bao, Wang, Li, "Numerical Investigation of Sequence Modeling Theory using Controllable
 Memory Functions", arXiv:2506.05678 (2025); only the seed summaries are available, so every quantity
-uses the toolkit's documented conventions (``shared/spec/memory-functions.md``, ``theory.memory``).
+uses the toolkit's documented conventions (``docs/papers/memory-functions.md``, ``theory.memory``).
 The decision rules of the seed-claim checks were fixed before the numbers were looked at and are
 stated in each check's ``statistic``.
 """

@@ -2,7 +2,7 @@
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026); only the seed summary and the abstract are available, so the
-closed forms are those re-derived in ``shared/spec/signal-propagation.md`` (``theory.signal_energy``,
+closed forms are those re-derived in ``docs/papers/signal-propagation.md`` (``theory.signal_energy``,
 ``theory.regimes``). Every decision rule below was fixed from the asymptotic orders the spec states,
 before the numbers were looked at; the measured constants are reported.
 

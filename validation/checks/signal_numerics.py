@@ -1,7 +1,7 @@
 """Checks of the signal-propagation closed forms against independent numerics (Wick counts, Monte Carlo).
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
-Recurrences", arXiv:2605.05113 (2026); conventions of ``shared/spec/signal-propagation.md``
+Recurrences", arXiv:2605.05113 (2026); conventions of ``docs/papers/signal-propagation.md``
 (``W = G/sqrt(n)``, ``S`` counts x(0)). Closed forms: ``theory.signal_energy``, ``theory.regimes``;
 numerics: ``numerics.wick`` (exact enumeration) and ``numerics.ginibre`` (Monte Carlo).
 
