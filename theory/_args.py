@@ -35,6 +35,19 @@ def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | Non
     return int(out)
 
 
+# One precision convention for every ``method="mp"`` path of the toolkit: ``dps`` decimal digits, evaluated
+# in a local mpmath context. The upper bound keeps a typo (dps=10**8) from hanging a session: 100,000 digits
+# is far beyond any use of these closed forms and still evaluates in seconds.
+DEFAULT_DPS = 30
+MIN_DPS = 5
+MAX_DPS = 100_000
+
+
+def as_dps(value: Any, *, name: str = "dps") -> int:
+    """Return a precision in decimal digits, an integer in ``[MIN_DPS, MAX_DPS]`` (bools and floats rejected)."""
+    return as_int(name, value, minimum=MIN_DPS, maximum=MAX_DPS)
+
+
 def as_real(
     name: str,
     value: Any,
