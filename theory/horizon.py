@@ -1,0 +1,554 @@
+r"""Initialisation for a horizon: the weight scale that keeps a width-n linear recurrence critical up to depth t.
+
+Source: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
+Recurrences", arXiv:2605.05113 (2026), Theorem 2.1 (the exact energies ``Q_{n,k}``, ``S_{n,t}`` of
+:mod:`theory.signal_energy`; ``docs/papers/signal-propagation.md``). The question and the tool are the
+toolkit's own (not in the paper).
+
+The question answered
+---------------------
+Weights ``W = sigma G / sqrt(n)``, ``G`` an ``n x n`` complex Ginibre matrix (``E|G_ij|^2 = 1``). Every
+entry of ``W^k`` is a sum of products of k entries, so the energies scale exactly:
+
+.. math::
+
+    g_k(\sigma) := \frac{E\|W^k x\|^2}{E\|x\|^2} = \sigma^{2k} Q_{n,k}, \qquad
+    \frac{E\|h(t)\|^2}{n} = \sum_{k=0}^{t} \sigma^{2k} Q_{n,k}
+    \quad (h(t) = W h(t-1) + x(t),\ h(-1) = 0,\ E x x^* = I).
+
+At infinite width (``Q = 1``) the scale ``sigma = 1`` is *critical*: the free recurrence preserves the
+norm at every depth (``g_k = 1``) and every input of the driven recurrence is remembered with unit weight
+(``E||h(t)||^2 / n = t + 1``). Because ``Q_{n,k} / 1`` does not depend on sigma, no scale removes the
+finite-width deviation *relative to the same-sigma infinite-width network*; what a practitioner can choose
+is sigma so that the width-n network stays close to the **critical infinite-width behaviour** over the whole
+horizon. The tool answers, uniformly over the depths ``j = 0..t``:
+
+.. math::
+
+    \text{free (quantity "Q")}:\quad p_j(\sigma) = \sigma^{2j} Q_{n,j}, \qquad
+    \text{driven (quantity "S")}:\quad p_j(\sigma) = \frac{1}{j+1}\sum_{k=0}^{j}\sigma^{2k}Q_{n,k}
+    = \frac{E\|h(j)\|^2}{n\,(j+1)},
+
+    \mathrm{dev}(\sigma; n, t) = \max_{0 \le j \le t} |p_j(\sigma) - 1| .
+
+* the **feasible interval** ``[sigma_low, sigma_high] = {sigma : dev(sigma) <= tol}`` (empty when no
+  scale works for this horizon);
+* the **minimax scale** ``sigma* = argmin dev`` (reported as ``sigma``) and its deviation;
+* the **endpoint scale** ``sigma_end`` with ``p_t(sigma_end) = 1`` exactly (energy at depth t equal to the
+  critical infinite-width value; for Q, ``sigma_end = Q_{n,t}^{-1/(2t)}``);
+* the deviation of plain **Glorot** (``sigma = 1``, see below): ``Q_{n,t} - 1`` resp. ``S_{n,t}/(t+1) - 1``.
+
+Each ``p_j`` is increasing in sigma (positive coefficients), so ``{sigma : |p_j - 1| <= tol}`` is an
+interval and the feasible set, an intersection of intervals, is one too; ``max_j p_j - 1`` increases and
+``1 - min_j p_j`` decreases with sigma, so ``sigma*`` is where they cross (bisection). For Q the bounds are
+explicit: ``log sigma_high^2 = min_j (log(1+tol) - log Q_j)/j``, ``log sigma_low^2 = max_j (log(1-tol) -
+log Q_j)/j``. Since ``log Q_{n,k} ~ k^4/(24 n^2)`` grows faster than the ``2k log sigma`` a scale can
+offset, a tuned scale extends the horizon only by a constant factor: the ``sqrt(n)`` law of
+:func:`theory.regimes.breakdown_depth` remains (compare :func:`glorot_table`).
+
+Glorot for a square matrix: Glorot/Xavier initialisation draws entries with variance
+``2/(fan_in + fan_out)``, which for ``n x n`` is ``1/n``: exactly ``sigma = 1`` here (normal or uniform;
+only the variance enters these second moments). For reference, PyTorch's ``nn.RNN`` default
+``U(-1/sqrt n, 1/sqrt n)`` has variance ``1/(3n)``, i.e. ``sigma = 1/sqrt 3``; He/Kaiming (fan-in) has
+``sigma = sqrt 2``.
+
+Conventions and domain: complex Ginibre weights (real weights: :mod:`numerics.horizon_mc`, exact Wick rows
+and Monte Carlo); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
+``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
+dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
+no finite-width correction of this kind.
+
+Methods: ``"float"`` (float64 log-energies from :func:`theory.signal_energy.Q_all`, bisection to a
+relative 1e-14 in ``log sigma``), ``"mp"`` (each ``Q_{n,k}`` from the mp closed form and every root refined
+in mpmath at ``dps`` digits, local precision). sigma is an algebraic number (a root of a polynomial with
+rational coefficients), so no ``"exact"`` method is offered for it; :func:`depth_for_scale` has one.
+
+>>> r = sigma_for_horizon(1024, 40, 0.05)
+>>> r.glorot_deviation > 0.05 and r.feasible           # Glorot fails at t = 1.25 sqrt(n), a tuned sigma works
+True
+>>> r.sigma_low < r.sigma < r.sigma_high < 1.0 and r.deviation < 0.05
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+from scipy.special import gammaln
+
+from ._args import as_choice, as_dps, as_int, as_real
+from .signal_energy import Q as _Q
+from .signal_energy import Q_all, trace_moment
+
+__all__ = ["HorizonScale", "QUANTITIES", "METHODS", "log_energies", "gain_profile", "scale_from_energies",
+           "sigma_for_horizon", "depth_for_scale", "max_horizon", "glorot_table", "main"]
+
+QUANTITIES = ("Q", "S")
+METHODS = ("float", "mp")
+DEPTH_METHODS = ("float", "exact")
+_X_BRACKET = 60.0            # |log sigma^2| <= 60: sigma in [1e-13, 1e13], far outside any feasible scale
+_MAX_T = 10**7               # O(t) arrays: a horizon beyond this is out of this tool's range
+_MP_MAX_T = 20_000           # method "mp": O(t) mp closed forms per evaluation
+_EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integer work
+
+
+# --------------------------------------------------------------------------------------------------
+# result
+# --------------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class HorizonScale:
+    """The answer of :func:`sigma_for_horizon` (see the module docstring for every quantity).
+
+    ``sigma_low``/``sigma_high`` are None when ``feasible`` is False. ``se`` holds Monte Carlo standard
+    errors (jackknife over independent batches) of the fields computed from estimated energies
+    (:mod:`numerics.horizon_mc`); it is empty for closed forms and exact rows. Values are floats
+    (``method="float"``) or ``mpmath.mpf`` (``method="mp"``).
+    """
+
+    n: int
+    t: int
+    tol: float
+    quantity: str
+    weights: str
+    method: str
+    source: str
+    sigma: object
+    deviation: object
+    sigma_low: object
+    sigma_high: object
+    sigma_endpoint: object
+    glorot_deviation: object
+    dps: int | None = None
+    se: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def feasible(self) -> bool:
+        """Whether some scale keeps ``dev <= tol`` over the whole horizon."""
+        return self.sigma_low is not None
+
+    def to_dict(self) -> dict:
+        """JSON-ready: floats, or decimal strings with ``dps`` digits for mp values."""
+        def conv(v):
+            if isinstance(v, mpmath.mpf):
+                return mpmath.nstr(v, self.dps or 15)
+            return None if v is None else float(v) if isinstance(v, (float, np.floating)) else v
+
+        out = {f.name: conv(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "se"}
+        out["feasible"] = self.feasible
+        out["se"] = {k: float(v) for k, v in self.se.items()}
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# energies and the gain profile
+# --------------------------------------------------------------------------------------------------
+def log_energies(n, t) -> np.ndarray:
+    r"""``[log Q_{n,0}, ..., log Q_{n,t}]`` (natural logs, float64, complex Ginibre), finite for every k.
+
+    From :func:`theory.signal_energy.Q_all`; entries past float64's range (``Q > 1.8e308``, i.e.
+    ``k^2/(2n) > ~700``) come from ``log Gamma(n+k+2) - log Gamma(n) - (k+1) log n - log((k+1)(k+2))``
+    (Theorem 2.1 without the falling factorial, which is below ``e^{-1400}`` of the rising one there).
+
+    >>> np.round(np.exp(log_energies(4, 3)), 12).tolist()          # 1, 1, 17/16, 21/16
+    [1.0, 1.0, 1.0625, 1.3125]
+    """
+    n = as_int("n", n, minimum=1)
+    t = as_int("t", t, minimum=0, maximum=_MAX_T)
+    q = Q_all(n, t)
+    with np.errstate(divide="ignore"):
+        out = np.log(q)
+    bad = ~np.isfinite(out)
+    if np.any(bad):
+        k = np.flatnonzero(bad).astype(np.float64)
+        out[bad] = (gammaln(n + k + 2) - gammaln(float(n)) - (k + 1) * math.log(n) - np.log((k + 1) * (k + 2)))
+    return out
+
+
+def _log_profile(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
+    """``log p_j`` for ``j = 0..t`` at ``x = log sigma^2`` (float64, overflow-free)."""
+    a = L + x * np.arange(L.size)
+    if quantity == "Q":
+        return a
+    return np.logaddexp.accumulate(a) - np.log(np.arange(1, L.size + 1))
+
+
+def gain_profile(n, t, sigma, *, quantity: str = "Q") -> np.ndarray:
+    r"""``p_j(sigma)``, ``j = 0..t``: the energy at depth j relative to the critical infinite-width value.
+
+    ``quantity="Q"``: ``sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
+    ``quantity="S"``: ``(1/(j+1)) sum_{k<=j} sigma^{2k} Q_{n,k}`` (driven, ``E||h(j)||^2 / (n (j+1))``).
+    Complex Ginibre weights, ``W = sigma G/sqrt(n)``; ``inf`` past float64.
+
+    >>> gain_profile(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
+    [1.0, 1.0, 1.0208333333333333]
+    """
+    sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
+    quantity = as_choice("quantity", quantity, QUANTITIES)
+    with np.errstate(over="ignore"):
+        return np.exp(_log_profile(log_energies(n, t), 2.0 * math.log(sigma), quantity))
+
+
+# --------------------------------------------------------------------------------------------------
+# the solver on a vector of energies (float and mp)
+# --------------------------------------------------------------------------------------------------
+def _expm1(v: float) -> float:
+    return math.expm1(min(v, 700.0))      # beyond, "huge" is all the bisections need to know
+
+
+class _FloatProblem:
+    def __init__(self, L: np.ndarray, quantity: str):
+        self.L, self.quantity = L, quantity
+
+    def up(self, x):        # max_j p_j - 1 (increasing in x)
+        return _expm1(float(np.max(_log_profile(self.L, x, self.quantity))))
+
+    def down(self, x):      # 1 - min_j p_j (decreasing in x)
+        return -_expm1(float(np.min(_log_profile(self.L, x, self.quantity))))
+
+    def end(self, x):       # p_t - 1 (increasing in x)
+        return _expm1(float(_log_profile(self.L, x, self.quantity)[-1]))
+
+
+class _MpProblem:
+    """The same functions with mpf energies ``E_k`` at the current working precision."""
+
+    def __init__(self, E: list, quantity: str):
+        self.E, self.quantity = E, quantity
+
+    def profile(self, x):
+        s = mpmath.exp(x)
+        p, acc, w = [], mpmath.mpf(0), mpmath.mpf(1)
+        for j, e in enumerate(self.E):
+            term = w * e
+            acc += term
+            p.append(term if self.quantity == "Q" else acc / (j + 1))
+            w *= s
+        return p
+
+    def up(self, x):
+        return max(self.profile(x)) - 1
+
+    def down(self, x):
+        return 1 - min(self.profile(x))
+
+    def end(self, x):
+        return self.profile(x)[-1] - 1
+
+
+def _bisect(f, lo, hi, steps: int):
+    """Root of an increasing ``f`` on ``[lo, hi]`` (``f(lo) <= 0 < f(hi)``) by bisection."""
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) <= 0 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _solve(prob, tol, lo, hi, steps):
+    """(x*, dev*, x_low, x_high, x_end) for a problem object; x = log sigma^2."""
+    x_star = _bisect(lambda x: prob.up(x) - prob.down(x), lo, hi, steps)
+    dev = max(prob.up(x_star), prob.down(x_star))
+    if dev <= tol:
+        x_low = _bisect(lambda x: tol - prob.down(x), lo, x_star, steps)
+        x_high = _bisect(lambda x: prob.up(x) - tol, x_star, hi, steps)
+    else:
+        x_low = x_high = None
+    x_end = _bisect(prob.end, lo, hi, steps)
+    return x_star, dev, x_low, x_high, x_end
+
+
+def _as_tol(tol):
+    return as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+
+
+def scale_from_energies(energies, tol, *, quantity: str = "Q", method: str = "float", dps: int | None = None,
+                        n: int | None = None, weights: str = "complex", source: str = "given energies") -> HorizonScale:
+    r"""Solve the horizon problem of the module docstring for given energies ``E_k``, ``k = 0..t``.
+
+    ``energies``: ``Q_{n,0..t}`` of any weight law (``E_0 = 1``, positive), as floats, Fractions or mpf;
+    with ``method="float"`` their natural logs may be passed instead as a ``numpy`` array via
+    ``energies=("log", L)``. Used by :func:`sigma_for_horizon` (closed forms) and by
+    :mod:`numerics.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``weights`` are recorded only.
+
+    >>> r = scale_from_energies([1, 1, Fraction(17, 16), Fraction(21, 16)], 0.2)   # n = 4, t = 3
+    >>> r.feasible, round(r.sigma_endpoint ** 6 * 21 / 16, 12)                     # p_3(sigma_end) = 1
+    (True, 1.0)
+    """
+    tol = _as_tol(tol)
+    quantity = as_choice("quantity", quantity, QUANTITIES)
+    method = as_choice("method", method, METHODS)
+    if method == "float" and dps is not None:
+        raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
+    if isinstance(energies, tuple) and len(energies) == 2 and energies[0] == "log":
+        L = np.asarray(energies[1], dtype=np.float64)
+        exact = None
+    else:
+        exact = list(energies)
+        if any(not (e > 0) for e in exact):
+            raise ValueError("energies must be positive")
+        L = np.log(np.array([float(e) for e in exact]))
+    if L.ndim != 1 or L.size < 2 or not np.all(np.isfinite(L)):
+        raise ValueError(f"energies must hold E_0..E_t with t >= 1, finite and positive; got {L.size} values")
+    t = L.size - 1
+    prob = _FloatProblem(L, quantity)
+    sol = _solve(prob, tol, -_X_BRACKET, _X_BRACKET, 200)
+    glorot = prob.up(0.0) if prob.up(0.0) >= prob.down(0.0) else -prob.down(0.0)
+    if method == "mp":
+        if exact is None:
+            raise ValueError("method 'mp' needs the energies themselves, not their logs")
+        dps = as_dps(30 if dps is None else dps)
+        sol, glorot = _refine_mp(exact, quantity, tol, sol, dps)
+    x_star, dev, x_low, x_high, x_end = sol
+    with mpmath.workdps(dps or 15):
+        sig = (lambda x: mpmath.exp(x / 2)) if method == "mp" else (lambda x: math.exp(x / 2))
+        return HorizonScale(n=n, t=t, tol=tol, quantity=quantity, weights=weights, method=method, source=source,
+                            sigma=sig(x_star), deviation=dev, sigma_low=None if x_low is None else sig(x_low),
+                            sigma_high=None if x_high is None else sig(x_high), sigma_endpoint=sig(x_end),
+                            glorot_deviation=glorot, dps=dps)
+
+
+def _refine_mp(exact, quantity, tol, sol, dps):
+    """Redo the bisections in mpmath inside a bracket of +-1e-9 around the float roots."""
+    with mpmath.workdps(dps + 10):
+        E = [mpmath.mpf(e.numerator) / e.denominator if isinstance(e, Fraction) else mpmath.mpf(e) for e in exact]
+        prob = _MpProblem(E, quantity)
+        steps = int((dps + 10) * 3.33) - 25          # from a 2e-9 bracket down to 10^-(dps+10)
+        tolm = mpmath.mpf(tol)
+
+        def refine(f, x0):
+            lo, hi = mpmath.mpf(x0) - mpmath.mpf(1e-9), mpmath.mpf(x0) + mpmath.mpf(1e-9)
+            if not (f(lo) <= 0 < f(hi)):            # float root off by more than the bracket: full range
+                lo, hi = mpmath.mpf(-_X_BRACKET), mpmath.mpf(_X_BRACKET)
+                return _bisect(f, lo, hi, int((dps + 12) * 3.33) + 8)
+            return _bisect(f, lo, hi, steps)
+
+        x_star = refine(lambda x: prob.up(x) - prob.down(x), sol[0])
+        dev = max(prob.up(x_star), prob.down(x_star))
+        x_low = x_high = None
+        if dev <= tolm:
+            x_low = refine(lambda x: tolm - prob.down(x), sol[2] if sol[2] is not None else x_star)
+            x_high = refine(lambda x: prob.up(x) - tolm, sol[3] if sol[3] is not None else x_star)
+        x_end = refine(prob.end, sol[4])
+        up0, down0 = prob.up(mpmath.mpf(0)), prob.down(mpmath.mpf(0))
+        glorot = up0 if up0 >= down0 else -down0
+    with mpmath.workdps(dps):
+        conv = [None if v is None else +v for v in (x_star, dev, x_low, x_high, x_end)]
+        return tuple(conv), +glorot
+
+
+# --------------------------------------------------------------------------------------------------
+# public API, complex weights
+# --------------------------------------------------------------------------------------------------
+def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+                      dps: int | None = None) -> HorizonScale:
+    r"""The scale sigma that keeps a width-n recurrence within ``tol`` of critical infinite width up to depth t.
+
+    Returns a :class:`HorizonScale`: the minimax ``sigma`` (``argmin_sigma max_{j<=t} |p_j(sigma) - 1|``),
+    its deviation, the feasible interval ``[sigma_low, sigma_high]``, the endpoint root ``sigma_end``
+    (``p_t = 1``) and the Glorot deviation (sigma = 1); ``p_j`` as in the module docstring
+    (``quantity="Q"``: free recurrence ``sigma^{2j} Q_{n,j}``; ``"S"``: driven, running mean). Exact
+    energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 1e7``
+    (``<= 20000`` for ``method="mp"``), ``0 < tol < 1``; ``weights="complex"`` only here (real weights:
+    :func:`numerics.horizon_mc.sigma_for_horizon`). ``method``: "float" or "mp" (``dps`` digits, default 30).
+
+    >>> r = sigma_for_horizon(4, 3, 0.5, method="mp", dps=25)
+    >>> mpmath.nstr(r.sigma_endpoint, 20) == mpmath.nstr(mpmath.mpf(16) ** (1/mpmath.mpf(6)) / mpmath.mpf(21) ** (1/mpmath.mpf(6)), 20)
+    True
+    """
+    n = as_int("n", n, minimum=1)
+    weights = as_choice("weights", weights, ("complex", "real"))
+    if weights == "real":
+        raise ValueError("weights='real' needs the Wick enumeration / Monte Carlo of numerics: use "
+                         "numerics.horizon_mc.sigma_for_horizon (theory holds the complex closed forms only)")
+    method = as_choice("method", method, METHODS)
+    t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _MAX_T)
+    tol = _as_tol(tol)
+    quantity = as_choice("quantity", quantity, QUANTITIES)
+    if method == "float":
+        if dps is not None:
+            raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
+        return scale_from_energies(("log", log_energies(n, t)), tol, quantity=quantity, n=n,
+                                   source="closed form (Seleznova 2026, Thm 2.1)")
+    dps = as_dps(30 if dps is None else dps)
+    E = [_Q(n, k, method="mp", dps=dps + 10) for k in range(t + 1)]
+    return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n,
+                               source="closed form (Seleznova 2026, Thm 2.1), mpmath")
+
+
+def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
+    with np.errstate(over="ignore"):
+        dev = np.abs(np.expm1(_log_profile(L, 2.0 * math.log(sigma), quantity)))
+    bad = np.flatnonzero(dev > tol)
+    return int(bad[0]) if bad.size else None
+
+
+def _first_violation_exact(n: int, T: int, sigma: Fraction, tol: Fraction, quantity: str) -> int | None:
+    s2, w, acc = sigma * sigma, Fraction(1), Fraction(0)
+    for j in range(T + 1):
+        term = w * Fraction(trace_moment(n, j), n ** (j + 1))
+        acc += term
+        p = term if quantity == "Q" else acc / (j + 1)
+        if abs(p - 1) > tol:
+            return j
+        w *= s2
+    return None
+
+
+def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", method: str = "float", max_t: int = _MAX_T) -> int:
+    r"""The horizon reachable at scale sigma: the largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
+
+    ``p_j`` as in the module docstring (complex Ginibre, exact energies of Seleznova 2026, Thm 2.1). At
+    ``sigma = 1`` this is ``breakdown_depth(n, tol, quantity) - 1`` (:func:`theory.regimes.breakdown_depth`).
+    The horizon is finite for every sigma (``log Q_{n,k}`` grows faster than linearly in k). The search
+    scans depths in doubling blocks, O(t) work; ``method="exact"`` compares exact rationals (``sigma`` and
+    ``tol`` taken at their exact binary values; ``t <= 4000``). Raises ValueError if no violation is found up
+    to ``max_t``. Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
+
+    >>> depth_for_scale(4, 1.0, 1/16, method="exact")                 # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
+    2
+    >>> depth_for_scale(10**6, 1.0, 0.01) < depth_for_scale(10**6, 0.99995, 0.01)
+    True
+    """
+    n = as_int("n", n, minimum=1)
+    sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
+    tol = _as_tol(tol)
+    quantity = as_choice("quantity", quantity, QUANTITIES)
+    method = as_choice("method", method, DEPTH_METHODS)
+    cap = _EXACT_MAX_T if method == "exact" else _MAX_T
+    max_t = as_int("max_t", max_t, minimum=1, maximum=cap if method == "exact" else _MAX_T)
+    T = min(64, max_t)
+    while True:
+        if method == "float":
+            j = _first_violation_float(log_energies(n, T), sigma, tol, quantity)
+        else:
+            j = _first_violation_exact(n, T, Fraction(sigma), Fraction(tol), quantity)
+        if j is not None:
+            return j - 1
+        if T >= max_t:
+            raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
+        T = min(2 * T, max_t)
+
+
+def max_horizon(n, tol, *, quantity: str = "Q") -> tuple[int, float]:
+    r"""The longest horizon any scale can reach, ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}``, and
+    the minimax sigma there. ``min_sigma dev`` is non-decreasing in t (more constraints), so galloping and
+    bisection on t find it. Float method; complex weights. Domain as :func:`sigma_for_horizon`.
+
+    >>> t, s = max_horizon(1024, 0.05)
+    >>> t > depth_for_scale(1024, 1.0, 0.05) and sigma_for_horizon(1024, t, 0.05).feasible
+    True
+    """
+    n = as_int("n", n, minimum=1)
+    tol = _as_tol(tol)
+
+    def ok(t):
+        return sigma_for_horizon(n, t, tol, quantity=quantity).feasible
+
+    lo = max(1, depth_for_scale(n, 1.0, tol, quantity=quantity))     # sigma = 1 reaches it: feasible
+    if not ok(lo):
+        return 0, 1.0
+    hi = 2 * lo
+    while ok(hi):
+        lo, hi = hi, 2 * hi
+        if hi > _MAX_T:
+            raise ValueError(f"max_horizon(n={n}) exceeds {_MAX_T}")
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo, sigma_for_horizon(n, lo, tol, quantity=quantity).sigma
+
+
+def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
+    r"""Plain Glorot (sigma = 1) against the best scale, per width: the depth each keeps within ``tol``.
+
+    Rows: ``n``, ``t_glorot`` (:func:`depth_for_scale` at sigma = 1), ``t_best`` and ``sigma_best``
+    (:func:`max_horizon`), ``gain = t_best / t_glorot`` and ``c_glorot = t_glorot / sqrt(n)``,
+    ``c_best = t_best / sqrt(n)`` (the sqrt(n) law: both ratios tend to constants as n grows).
+
+    >>> row = glorot_table([256], 0.1)[0]
+    >>> row["t_best"] >= row["t_glorot"]
+    True
+    """
+    tol = _as_tol(tol)
+    if isinstance(ns, (int, np.integer)) and not isinstance(ns, bool):
+        ns = [ns]
+    rows = []
+    for n in ns:
+        n = as_int("n", n, minimum=1)
+        tg = depth_for_scale(n, 1.0, tol, quantity=quantity)
+        tb, sb = max_horizon(n, tol, quantity=quantity)
+        rows.append({"n": n, "t_glorot": tg, "t_best": tb, "sigma_best": sb,
+                     "gain": tb / tg if tg else math.inf, "c_glorot": tg / math.sqrt(n), "c_best": tb / math.sqrt(n)})
+    return rows
+
+
+# --------------------------------------------------------------------------------------------------
+# command line: python -m theory.horizon {sigma,depth,table} ... [--json]
+# --------------------------------------------------------------------------------------------------
+def build_parser(prog: str, weights_choices=("complex",)) -> argparse.ArgumentParser:
+    """The command-line parser (shared with ``python -m numerics.horizon_mc``, which adds real weights)."""
+    p = argparse.ArgumentParser(prog=prog, description="Initialisation for a horizon (signal propagation).")
+    sub = p.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
+    common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
+    common.add_argument("--json", action="store_true", help="print JSON")
+    s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
+    s.add_argument("--n", type=int, required=True)
+    s.add_argument("--t", type=int, required=True)
+    s.add_argument("--weights", choices=weights_choices, default="complex")
+    s.add_argument("--method", default="float", help="float | mp (numerics.horizon_mc: also mc)")
+    s.add_argument("--dps", type=int, default=None)
+    d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
+    d.add_argument("--n", type=int, required=True)
+    d.add_argument("--sigma", type=float, required=True)
+    d.add_argument("--method", choices=DEPTH_METHODS, default="float")
+    tb = sub.add_parser("table", parents=[common], help="Glorot (sigma = 1) against the best scale")
+    tb.add_argument("--n", type=int, nargs="+", required=True)
+    return p
+
+
+def _text(obj) -> str:
+    if isinstance(obj, list):
+        keys = list(obj[0])
+        lines = ["  ".join(f"{k:>10}" for k in keys)]
+        for r in obj:
+            lines.append("  ".join(f"{v:>10.4g}" if isinstance(v, float) else f"{v!s:>10}" for v in r.values()))
+        return "\n".join(lines)
+    return "\n".join(f"{k} = {v}" for k, v in obj.items())
+
+
+def run_cli(args, sigma_fn) -> object:
+    """Execute parsed arguments with the given ``sigma_for_horizon`` implementation; return a JSON-ready object."""
+    if args.command == "sigma":
+        kw = {"quantity": args.quantity, "weights": args.weights, "method": args.method}
+        if args.dps is not None:
+            kw["dps"] = args.dps
+        return sigma_fn(args.n, args.t, args.tol, **kw).to_dict()
+    if args.command == "depth":
+        t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
+        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "depth": t,
+                "depth_glorot": depth_for_scale(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method)}
+    return glorot_table(args.n, args.tol, quantity=args.quantity)
+
+
+def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, weights_choices=("complex",)) -> int:
+    """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table."""
+    parser = build_parser(prog, weights_choices)
+    args = parser.parse_args(argv)
+    try:
+        out = run_cli(args, sigma_fn or sigma_for_horizon)
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    print(json.dumps(out, indent=1) if args.json else _text(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
