@@ -413,7 +413,8 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", method: str = "float"
 
     >>> depth_for_scale(4, 1.0, 1/16, method="exact")                 # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
     2
-    >>> depth_for_scale(10**6, 1.0, 0.01) < depth_for_scale(10**6, 0.99995, 0.01)
+    >>> t_best, s_best = max_horizon(10**6, 0.01)                        # the minimax scale of that horizon
+    >>> depth_for_scale(10**6, 1.0, 0.01) < depth_for_scale(10**6, s_best, 0.01) == t_best
     True
     """
     n = as_int("n", n, minimum=1)
