@@ -1,0 +1,244 @@
+"""Tests of the initialisation-for-a-horizon tool (theory.horizon, numerics.horizon_mc)."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+import numerics.horizon_mc as hmc
+import theory.horizon as th
+from theory.horizon import depth_for_scale, gain_profile, max_horizon, sigma_for_horizon
+from theory.regimes import breakdown_depth
+from theory.signal_energy import trace_moment
+from validation.stats import z_for_false_alarm
+
+
+def exact_Q(n, k):
+    return Fraction(trace_moment(n, k), n ** (k + 1))
+
+
+def exact_profile(n, t, sigma, quantity, energies=None):
+    """p_j(sigma), j = 0..t, in exact rationals at the exact binary value of sigma."""
+    E = energies or [exact_Q(n, k) for k in range(t + 1)]
+    s2 = Fraction(sigma) ** 2
+    terms = [s2 ** k * E[k] for k in range(t + 1)]
+    if quantity == "Q":
+        return terms
+    out, acc = [], Fraction(0)
+    for j, term in enumerate(terms):
+        acc += term
+        out.append(acc / (j + 1))
+    return out
+
+
+def exact_dev(n, t, sigma, quantity, energies=None):
+    return float(max(abs(p - 1) for p in exact_profile(n, t, sigma, quantity, energies)))
+
+
+def test_doctests():
+    assert doctest.testmod(th, raise_on_error=False).failed == 0
+    assert doctest.testmod(hmc, raise_on_error=False).failed == 0
+
+
+# ----------------------------------------------------------------------------------------------------
+# the definitions, checked in exact arithmetic
+# ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+@pytest.mark.parametrize("n,t,tol", [(64, 6, 0.05), (256, 18, 0.05), (1024, 40, 0.05)])
+def test_minimax_and_interval_match_exact_profile(n, t, tol, quantity):
+    r = sigma_for_horizon(n, t, tol, quantity=quantity)
+    assert r.feasible
+    # the reported deviation is the exact deviation at the reported sigma
+    assert abs(exact_dev(n, t, r.sigma, quantity) - r.deviation) <= 1e-12
+    # minimax: moving sigma either way makes the worst depth worse
+    for f in (1 - 1e-6, 1 + 1e-6):
+        assert exact_dev(n, t, r.sigma * f, quantity) > r.deviation
+    # interval ends: dev = tol there, > tol just outside
+    for s, outward in ((r.sigma_low, 1 - 1e-9), (r.sigma_high, 1 + 1e-9)):
+        assert abs(exact_dev(n, t, s, quantity) - tol) <= 1e-12
+        assert exact_dev(n, t, s * outward, quantity) > tol
+    # endpoint root: p_t(sigma_end) = 1
+    assert abs(float(exact_profile(n, t, r.sigma_endpoint, quantity)[-1]) - 1) <= 1e-12
+    # Glorot: sigma = 1
+    assert abs(r.glorot_deviation - exact_dev(n, t, 1.0, quantity)) <= 1e-12
+
+
+def test_Q_interval_explicit_bounds():
+    """For Q the interval is explicit: log sigma^2 in [max_j (log(1-tol) - log Q_j)/j, min_j (log(1+tol) - log Q_j)/j]."""
+    n, tol = 300, 0.03
+    t = max_horizon(n, tol)[0]                       # the longest feasible horizon: both bounds active
+    r = sigma_for_horizon(n, t, tol, quantity="Q")
+    with mpmath.workdps(40):
+        logs = [mpmath.log(mpmath.mpf(q.numerator) / q.denominator) for q in (exact_Q(n, k) for k in range(t + 1))]
+        hi = min((mpmath.log(1 + mpmath.mpf(tol)) - logs[j]) / j for j in range(1, t + 1))
+        lo = max((mpmath.log(1 - mpmath.mpf(tol)) - logs[j]) / j for j in range(1, t + 1))
+        assert abs(mpmath.exp(hi / 2) / r.sigma_high - 1) < 1e-13
+        assert abs(mpmath.exp(lo / 2) / r.sigma_low - 1) < 1e-13
+
+
+def test_infeasible_horizon():
+    n = 256
+    t, _ = max_horizon(n, 0.05)
+    assert sigma_for_horizon(n, t, 0.05).feasible
+    r = sigma_for_horizon(n, t + 1, 0.05)
+    assert not r.feasible and r.sigma_low is None and r.sigma_high is None and r.deviation > 0.05
+
+
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+def test_mp_agrees_with_float_and_exact_endpoint(quantity):
+    n, t, tol = 1024, 40, 0.05
+    rf = sigma_for_horizon(n, t, tol, quantity=quantity)
+    rm = sigma_for_horizon(n, t, tol, quantity=quantity, method="mp", dps=40)
+    for name in ("sigma", "sigma_low", "sigma_high", "sigma_endpoint", "deviation"):
+        assert abs(float(getattr(rm, name)) - getattr(rf, name)) <= 1e-11 * max(1.0, abs(getattr(rf, name)))
+    E = [exact_Q(n, k) for k in range(t + 1)]
+    with mpmath.workdps(60):
+        s2 = rm.sigma_endpoint ** 2
+        terms = [s2 ** k * mpmath.mpf(e.numerator) / e.denominator for k, e in enumerate(E)]
+        p_t = terms[-1] if quantity == "Q" else mpmath.fsum(terms) / (t + 1)
+        assert abs(p_t - 1) < mpmath.mpf(10) ** -37
+
+
+def test_gain_profile_scaling_is_exact():
+    n, t, sigma = 50, 12, 0.97
+    p = gain_profile(n, t, sigma)
+    ref = exact_profile(n, t, sigma, "Q")
+    assert np.allclose(p, [float(v) for v in ref], rtol=1e-13, atol=0)
+
+
+# ----------------------------------------------------------------------------------------------------
+# depth at a scale
+# ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+@pytest.mark.parametrize("n,tol", [(16, 0.1), (1000, 0.03), (10**5, 0.2)])
+def test_depth_at_glorot_is_breakdown_minus_one(n, tol, quantity):
+    assert depth_for_scale(n, 1.0, tol, quantity=quantity) == breakdown_depth(n, tol, quantity=quantity) - 1
+
+
+def test_depth_exact_matches_float():
+    for sigma in (0.95, 0.999, 1.0, 1.003):
+        for q in ("Q", "S"):
+            assert depth_for_scale(200, sigma, 0.04, quantity=q, method="exact") == \
+                depth_for_scale(200, sigma, 0.04, quantity=q)
+
+
+def test_depth_and_max_horizon_consistent():
+    for q in ("Q", "S"):
+        t, s = max_horizon(4096, 0.05, quantity=q)
+        assert depth_for_scale(4096, s, 0.05, quantity=q) == t
+        assert t > depth_for_scale(4096, 1.0, 0.05, quantity=q)
+        assert not sigma_for_horizon(4096, t + 1, 0.05, quantity=q).feasible
+
+
+def test_glorot_table_sqrt_law():
+    rows = th.glorot_table([1024, 16384], 0.05)
+    for r in rows:
+        assert r["t_best"] > r["t_glorot"] and r["sigma_best"] < 1.0
+    # the sqrt(n) law survives rescaling: t / sqrt(n) changes by less than the factor 4 of sqrt(n)
+    assert 0.8 < rows[1]["c_best"] / rows[0]["c_best"] < 1.25
+
+
+# ----------------------------------------------------------------------------------------------------
+# Monte Carlo of the scaled recurrence
+# ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+def test_recommended_sigma_against_simulated_recurrence(quantity):
+    n, t, tol = 16, 6, 0.1
+    r = sigma_for_horizon(n, t, tol, quantity=quantity)
+    assert r.feasible
+    mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, quantity=quantity, seed=11)
+    pred = gain_profile(n, t, r.sigma, quantity=quantity)
+    idx = slice(1, None) if quantity == "Q" else slice(None)       # Q's j = 0 is exactly 1 (se = 0)
+    z = z_for_false_alarm(1e-6, m=len(pred[idx]))
+    assert np.all(np.abs(mean[idx] - pred[idx]) <= z * se[idx])
+    if quantity == "Q":
+        assert mean[0] == 1.0
+
+
+def test_real_weights_exact_rows_against_simulation():
+    n, t, tol = 12, 7, 0.1
+    r = hmc.sigma_for_horizon(n, t, tol, weights="real")
+    E = hmc.real_energies(n, t)
+    assert abs(exact_dev(n, t, r.sigma, "Q", E) - r.deviation) <= 1e-12
+    mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, field="real", seed=5)
+    pred = np.array([float(v) for v in exact_profile(n, t, r.sigma, "Q", E)])
+    z = z_for_false_alarm(1e-6, m=t)
+    assert np.all(np.abs(mean[1:] - pred[1:]) <= z * se[1:])
+    # Q^R >= Q: real weights need a smaller scale to be back at 1 at depth t
+    assert r.sigma_endpoint < sigma_for_horizon(n, t, tol).sigma_endpoint
+
+
+@pytest.mark.parametrize("weights", ["real", "complex"])
+def test_monte_carlo_path_against_exact(weights):
+    """The MC path (jackknife se) agrees with the exact energies within z * se."""
+    n, t, tol = 24, 8, 0.2
+    exact = hmc.sigma_for_horizon(n, t, tol, weights=weights)
+    mc = hmc.sigma_for_horizon(n, t, tol, weights=weights, method="mc", exact_max_k=0, samples=2048, seed=3)
+    z = z_for_false_alarm(1e-6, m=3)
+    for name in ("sigma", "sigma_endpoint", "deviation"):
+        assert mc.se[name] > 0
+        assert abs(getattr(mc, name) - getattr(exact, name)) <= z * mc.se[name]
+
+
+def test_real_beyond_rows_uses_monte_carlo():
+    r = hmc.sigma_for_horizon(20, 11, 0.3, weights="real", samples=512, batches=8, seed=1)
+    assert "Monte Carlo beyond" in r.source and r.se["sigma"] > 0
+    with pytest.raises(ValueError, match="exact_max_k"):
+        hmc.sigma_for_horizon(20, 11, 0.3, weights="real", method="mp")
+
+
+# ----------------------------------------------------------------------------------------------------
+# bad input and the command line
+# ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("call,exc,word", [
+    (lambda: sigma_for_horizon(0, 5, 0.1), ValueError, "n"),
+    (lambda: sigma_for_horizon(8, 0, 0.1), ValueError, "t"),
+    (lambda: sigma_for_horizon(8, 5, 1.5), ValueError, "tol"),
+    (lambda: sigma_for_horizon(8, 5, "0.1"), TypeError, "tol"),
+    (lambda: sigma_for_horizon(8.0, 5, 0.1), TypeError, "n"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, quantity="R"), ValueError, "quantity"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, method="exact"), ValueError, "method"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, dps=30), ValueError, "dps"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, weights="real"), ValueError, "numerics.horizon_mc"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, weights="quaternion"), ValueError, "weights"),
+    (lambda: depth_for_scale(8, -1.0, 0.1), ValueError, "sigma"),
+    (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
+    (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6), ValueError, "max_t"),
+    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=12), ValueError, "exact_max_k"),
+    (lambda: hmc.mc_energies(8, 5, 10, batches=8), ValueError, "samples"),
+    (lambda: th.scale_from_energies([1, -1, 2], 0.1), ValueError, "energies"),
+])
+def test_bad_input(call, exc, word):
+    with pytest.raises(exc, match=word):
+        call()
+
+
+def test_cli_json(capsys):
+    assert th.main(["sigma", "--n", "1024", "--t", "40", "--tol", "0.05", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = sigma_for_horizon(1024, 40, 0.05)
+    assert out["sigma"] == r.sigma and out["feasible"] is True and out["se"] == {}
+    assert th.main(["depth", "--n", "1000", "--sigma", "1.0", "--tol", "0.03", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == breakdown_depth(1000, 0.03, quantity="Q") - 1 == out["depth_glorot"]
+    assert th.main(["table", "--n", "256", "1024", "--tol", "0.05", "--quantity", "S", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["n"] for r in rows] == [256, 1024]
+    assert th.main(["sigma", "--n", "64", "--t", "8", "--tol", "0.05", "--method", "mp", "--dps", "30"]) == 0
+    assert "sigma = 0." in capsys.readouterr().out
+    assert hmc.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["weights"] == "real"
+
+
+def test_cli_bad_input(capsys):
+    with pytest.raises(SystemExit) as e:
+        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "2"])
+    assert e.value.code == 2 and "tol" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"])   # theory: complex only
