@@ -387,11 +387,15 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
     fams = nearest_families(r)
     near = fams[0]
     far = near["mismatch"] > far_threshold
+    bench = _benchmark(results, near["kind"], near["alpha"], r, far_threshold)
+    if far and bench["available"]:
+        bench["message"] = (f"the target is far from every benchmarked family (nearest {near['kind']}, D = "
+                            f"{near['mismatch']:.3g} > {far_threshold}): the ranking is for a different target")
     return MemoryProfile(
         T=r.size, tail_energy=_tail(r),
         effective_rank={c: effective_rank(r, coupling=c) for c in ("toeplitz", "hankel", "lag")},
         prony=_prony(r, prony_tol, m_max) if prony else None, families=fams, nearest=near, far=far,
-        far_threshold=far_threshold, benchmark=_benchmark(results, near["kind"], near["alpha"], r, far_threshold))
+        far_threshold=far_threshold, benchmark=bench)
 
 
 # ----------------------------------------------------------------------------------------------------

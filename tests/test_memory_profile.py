@@ -138,6 +138,11 @@ def test_best_on_cell_and_profile_with_results(tmp_path):
     # a target whose nearest kind is not benchmarked: said plainly
     q = profile_memory(memory_function("impulse", 0.3, T), prony=False, results=path)
     assert not q.benchmark["available"] and "no cells of kind 'impulse'" in q.benchmark["message"]
+    # a far target still gets the nearest cell's ranking, with a plain warning
+    mix = mixed_memory_function("poly", "impulse", 0.5, 0.5, T)
+    f = profile_memory(mix, prony=False, results=path)
+    assert f.nearest["kind"] == "poly" and f.benchmark["available"]
+    assert f.far and "far from every benchmarked family" in f.benchmark["message"]
     a, best = best_on_cell([BenchCell("x", "exp", 0.5, 1.0, ""), BenchCell("x", "exp", 0.5, 1.0, "dup")], "exp", 0.1)
     assert a == 0.5 and len(best) == 1
 
