@@ -350,7 +350,8 @@ def _benchmark(results, kind: str, alpha: float, r: np.ndarray, far_threshold: f
     a, best = best_on_cell(cells, kind, alpha)
     if a is None:
         return {"path": str(path), "available": False,
-                "message": f"{path} has no cells of kind {kind!r}; benchmarked kinds: {sorted({c.kind for c in cells})}"}
+                "message": f"{path} has no cells of kind {kind!r}; benchmarked kinds: "
+                           f"{sorted({c.kind for c in cells})}"}
     d = mismatch(r, memory_function(kind, a, r.size))
     out = {"path": str(path), "available": True, "kind": kind, "alpha": a, "cell_mismatch": d,
            "ranking": [{"model": c.model, "median_relmse": c.median_relmse} for c in best]}

@@ -70,7 +70,8 @@ def test_minimax_and_interval_match_exact_profile(n, t, tol, quantity):
 
 
 def test_Q_interval_explicit_bounds():
-    """For Q the interval is explicit: log sigma^2 in [max_j (log(1-tol) - log Q_j)/j, min_j (log(1+tol) - log Q_j)/j]."""
+    """For Q the interval is explicit:
+    log sigma^2 in [max_j (log(1-tol) - log Q_j)/j, min_j (log(1+tol) - log Q_j)/j]."""
     n, tol = 300, 0.03
     t = max_horizon(n, tol)[0]                       # the longest feasible horizon: both bounds active
     r = sigma_for_horizon(n, t, tol, quantity="Q")

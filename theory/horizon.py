@@ -354,8 +354,9 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     (``p_t = 1``) and the Glorot deviation (sigma = 1); ``p_j`` as in the module docstring
     (``quantity="Q"``: free recurrence ``sigma^{2j} Q_{n,j}``; ``"S"``: driven, running mean). Exact
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 1e7``
-    (``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``; ``weights="complex"`` only here (real weights:
-    :func:`numerics.horizon_mc.sigma_for_horizon`). ``method``: "float" or "mp" (``dps`` digits, default 30).
+    (``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
+    ``weights="complex"`` only here (real weights: :func:`numerics.horizon_mc.sigma_for_horizon`).
+    ``method``: "float" or "mp" (``dps`` digits, default 30).
 
     >>> r = sigma_for_horizon(4, 3, 0.5, method="mp", dps=25)
     >>> with mpmath.workdps(25):                       # Q_{4,3} = 21/16, so sigma_end = (16/21)^(1/6)
@@ -470,7 +471,8 @@ def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
     r"""Plain Glorot (sigma = 1) against the best scale, per width: the depth each keeps within ``tol``.
 
     Rows: ``n``, ``t_glorot`` (:func:`depth_for_scale` at sigma = 1), ``t_best`` and ``sigma_best``
-    (:func:`max_horizon`), ``gain = t_best / t_glorot`` (None if ``t_glorot = 0``) and ``c_glorot = t_glorot / sqrt(n)``,
+    (:func:`max_horizon`), ``gain = t_best / t_glorot`` (None if ``t_glorot = 0``) and
+    ``c_glorot = t_glorot / sqrt(n)``,
     ``c_best = t_best / sqrt(n)`` (the sqrt(n) law: both ratios tend to constants as n grows).
 
     >>> row = glorot_table([256], 0.1)[0]
