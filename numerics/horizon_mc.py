@@ -40,7 +40,8 @@ from theory import horizon as _th
 from theory._args import as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
 
-__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "simulate_energies", "main"]
+__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale", "simulate_energies",
+           "main"]
 
 EXACT_REAL_MAX_K = 8          # default: rows k <= 8 take < 1 s; k = 9 takes seconds (34 million pairings)
 _WICK_MAX_K = 9
@@ -164,6 +165,61 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     return _from_batches(prefix, means, tol, quantity, n, weights, src)
 
 
+def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
+    logp = _th._log_profile(np.log(E), 2.0 * math.log(sigma), quantity)
+    with np.errstate(over="ignore"):
+        bad = np.flatnonzero(np.abs(np.expm1(logp)) > tol)
+    return int(bad[0]) if bad.size else None
+
+
+def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", max_t: int | None = None,
+                    samples: int = 4096, batches: int = 16, seed: int = 0,
+                    exact_max_k: int = EXACT_REAL_MAX_K) -> dict:
+    r""":func:`theory.horizon.depth_for_scale` for complex and real weights, as a dict.
+
+    ``{"depth", "se", "source"}`` (Monte Carlo adds ``replicate_range``, the leave-one-batch-out depths): the
+    largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
+    Complex: the closed forms (``se`` 0). Real: exact Wick rows while the violation occurs at
+    ``k <= exact_max_k`` (``se`` 0); otherwise Monte Carlo energies up to ``max_t`` (default: twice the
+    complex depth at the same scale, plus 4; cost ``samples * max_t`` products of n x n matrices) and a
+    jackknife ``se`` of the depth over batches.
+    Raises ValueError if no violation occurs up to ``max_t``.
+
+    >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
+    {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (numerics.wick)'}
+    """
+    weights = as_choice("weights", weights, ("complex", "real"))
+    quantity = as_choice("quantity", quantity, _th.QUANTITIES)
+    n = as_int("n", n, minimum=1)
+    sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
+    tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
+    if weights == "complex":
+        return {"depth": _th.depth_for_scale(n, sigma, tol, quantity=quantity), "se": 0.0,
+                "source": "closed form (Seleznova 2026, Thm 2.1)"}
+    exact = np.array([float(e) for e in real_energies(n, exact_max_k)])
+    j = _first_violation(exact, sigma, tol, quantity)
+    if j is not None:
+        return {"depth": j - 1, "se": 0.0, "source": "exact real Wick rows (numerics.wick)"}
+    if max_t is None:
+        max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
+    max_t = as_int("max_t", max_t, minimum=exact_max_k + 1)
+    means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches)
+    means[:, :exact.size] = exact
+
+    def depth(E):
+        v = _first_violation(E, sigma, tol, quantity)
+        if v is None:
+            raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
+        return v - 1
+
+    point = depth(means.mean(axis=0))
+    reps = np.array([depth(np.delete(means, b, axis=0).mean(axis=0)) for b in range(batches)], dtype=float)
+    se = float(math.sqrt((batches - 1) / batches * np.sum((reps - reps.mean()) ** 2)))
+    return {"depth": point, "se": se, "replicate_range": [int(reps.min()), int(reps.max())], "source": f"exact real Wick rows k <= {exact_max_k}, Monte Carlo beyond "
+                                                f"({samples // batches * batches} draws, {batches} batches, seed {seed})"}
+
+
 def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str = "complex", seed: int = 0):
     r"""Monte Carlo of the scaled recurrence ``W = sigma G / sqrt(n)``: ``(mean, se)`` of ``p_j``, j = 0..t.
 
@@ -208,7 +264,7 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
 
 def main(argv=None) -> int:
     """``python -m numerics.horizon_mc``: the command line of :mod:`theory.horizon` with real weights and MC."""
-    return _th.main(argv, prog="python -m numerics.horizon_mc", sigma_fn=sigma_for_horizon,
+    return _th.main(argv, prog="python -m numerics.horizon_mc", sigma_fn=sigma_for_horizon, depth_fn=depth_for_scale,
                     weights_choices=("complex", "real"))
 
 

@@ -243,3 +243,38 @@ def test_cli_bad_input(capsys):
     assert e.value.code == 2 and "tol" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"])   # theory: complex only
+
+
+# ----------------------------------------------------------------------------------------------------
+# depth at a scale, real weights
+# ----------------------------------------------------------------------------------------------------
+def test_real_depth_exact_rows():
+    for n, sigma, tol, q in ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q")):
+        E = hmc.real_energies(n, 8)
+        dev = [abs(p - 1) for p in exact_profile(n, 8, sigma, q, E)]
+        first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
+        assert first <= hmc.EXACT_REAL_MAX_K
+        assert hmc.depth_for_scale(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
+
+
+def test_real_depth_monte_carlo_path():
+    """With Monte Carlo energies only, the depth is the exact one whenever both decisions at the boundary
+    (depth d within tol, d + 1 beyond) are clear by z standard errors of the same run's energies."""
+    n, sigma, tol, samples, batches, seed = 16, 1.0, 0.18, 8192, 16, 4      # Q^R - 1 = 0.117 (j=4), 0.277 (j=5)
+    exact = hmc.depth_for_scale(n, sigma, tol, weights="real")["depth"]
+    mc = hmc.depth_for_scale(n, sigma, tol, weights="real", exact_max_k=0, samples=samples, batches=batches,
+                             seed=seed, max_t=exact + 3)
+    means = hmc.mc_energies(n, exact + 3, samples, field="real", seed=seed, batches=batches)
+    se = means.std(axis=0, ddof=1) / math.sqrt(batches)
+    E = hmc.real_energies(n, exact + 1)
+    z = z_for_false_alarm(1e-6, m=2)
+    for j in (exact, exact + 1):
+        margin = abs(abs(float(Fraction(sigma) ** (2 * j) * E[j]) - 1) - tol)
+        assert margin > z * sigma ** (2 * j) * se[j]          # the test's premise: a clear decision
+    assert mc["depth"] == exact and "Monte Carlo" in mc["source"]
+
+
+def test_cli_real_depth(capsys):
+    assert hmc.main(["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == hmc.depth_for_scale(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]

@@ -513,6 +513,7 @@ def build_parser(prog: str, weights_choices=("complex",)) -> argparse.ArgumentPa
     d.add_argument("--n", type=int, required=True)
     d.add_argument("--sigma", type=float, required=True)
     d.add_argument("--method", choices=DEPTH_METHODS, default="float")
+    d.add_argument("--weights", choices=weights_choices, default="complex")
     tb = sub.add_parser("table", parents=[common], help="Glorot (sigma = 1) against the best scale")
     tb.add_argument("--n", type=int, nargs="+", required=True)
     return p
@@ -528,13 +529,18 @@ def _text(obj) -> str:
     return "\n".join(f"{k} = {v}" for k, v in obj.items())
 
 
-def run_cli(args, sigma_fn) -> object:
-    """Execute parsed arguments with the given ``sigma_for_horizon`` implementation; return a JSON-ready object."""
+def run_cli(args, sigma_fn, depth_fn=None) -> object:
+    """Execute parsed arguments with the given ``sigma_for_horizon`` (and, for real weights, depth) functions."""
     if args.command == "sigma":
         kw = {"quantity": args.quantity, "weights": args.weights, "method": args.method}
         if args.dps is not None:
             kw["dps"] = args.dps
         return sigma_fn(args.n, args.t, args.tol, **kw).to_dict()
+    if args.command == "depth" and args.weights != "complex":
+        out = depth_fn(args.n, args.sigma, args.tol, quantity=args.quantity, weights=args.weights)
+        glorot = depth_fn(args.n, 1.0, args.tol, quantity=args.quantity, weights=args.weights)
+        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": args.weights,
+                **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"]}
     if args.command == "depth":
         t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
         return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "depth": t,
@@ -542,12 +548,13 @@ def run_cli(args, sigma_fn) -> object:
     return glorot_table(args.n, args.tol, quantity=args.quantity)
 
 
-def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, weights_choices=("complex",)) -> int:
+def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, depth_fn=None,
+         weights_choices=("complex",)) -> int:
     """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table."""
     parser = build_parser(prog, weights_choices)
     args = parser.parse_args(argv)
     try:
-        out = run_cli(args, sigma_fn or sigma_for_horizon)
+        out = run_cli(args, sigma_fn or sigma_for_horizon, depth_fn)
     except (ValueError, TypeError) as exc:
         parser.error(str(exc))
     print(json.dumps(out, indent=1) if args.json else _text(out))
