@@ -40,8 +40,8 @@ from theory import horizon as _th
 from theory._args import as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
 
-__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale", "simulate_energies",
-           "main"]
+__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
+           "simulate_energies", "main"]
 
 EXACT_REAL_MAX_K = 8          # default: rows k <= 8 take < 1 s; k = 9 takes seconds (34 million pairings)
 _WICK_MAX_K = 9
@@ -216,8 +216,9 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     point = depth(means.mean(axis=0))
     reps = np.array([depth(np.delete(means, b, axis=0).mean(axis=0)) for b in range(batches)], dtype=float)
     se = float(math.sqrt((batches - 1) / batches * np.sum((reps - reps.mean()) ** 2)))
-    return {"depth": point, "se": se, "replicate_range": [int(reps.min()), int(reps.max())], "source": f"exact real Wick rows k <= {exact_max_k}, Monte Carlo beyond "
-                                                f"({samples // batches * batches} draws, {batches} batches, seed {seed})"}
+    src = (f"exact real Wick rows k <= {exact_max_k}, Monte Carlo beyond "
+           f"({samples // batches * batches} draws, {batches} batches, seed {seed})")
+    return {"depth": point, "se": se, "replicate_range": [int(reps.min()), int(reps.max())], "source": src}
 
 
 def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str = "complex", seed: int = 0):
