@@ -1,6 +1,5 @@
 """theory.memory: the four memory-function families, their scaling mu(alpha), mixtures, linear RelMSE."""
 
-import doctest
 import math
 from fractions import Fraction
 
@@ -11,16 +10,11 @@ import sympy
 from hypothesis import given, strategies as st
 from scipy.special import ai_zeros
 
-import theory.memory as mem
 from numerics.targets import linear_target, make_dataset
 from theory.memory import (KINDS, airy_shift_scale, area_expression, area_target, exp_area, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, mixed_memory_function,
                            poly_area, poly_exponent)
 from validation.stats import agreement, z_for_false_alarm
-
-
-def test_doctests():
-    assert doctest.testmod(mem, raise_on_error=False).failed == 0
 
 
 # --- area of the smooth families --------------------------------------------------------------------

@@ -1,20 +1,14 @@
 """theory.prony: exact Prony recovery, matrix pencil, best m-term fits, conditioning, order selection."""
 
-import doctest
 
 import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import theory.prony as pr
 from theory.memory import expected_linear_relmse, memory_function
 from theory.prony import (best_mterm_fit, exp_sum, gauss_newton_condition, matrix_pencil, mterm_scan, prony,
                           select_order, vandermonde, vandermonde_condition)
-
-
-def test_doctests():
-    assert doctest.testmod(pr, raise_on_error=False).failed == 0
 
 
 def _mp_samples(poles, coeffs, n, dps):

@@ -2,7 +2,6 @@
 learnability-window scaling. References: scipy/mpmath quadrature, scipy's upper incomplete gamma, Monte
 Carlo means with a z * se verdict, and the algebraic inverses of the scaling laws."""
 
-import doctest
 import math
 from fractions import Fraction
 
@@ -12,15 +11,10 @@ import pytest
 from hypothesis import given, strategies as st
 from scipy import special
 
-import theory.tauberian as tb
 from theory.tauberian import (envelope_from_density, envelope_from_spectrum, horizon, horizon_exponential,
                               horizon_power, learnability_kappa, pareto_envelope, pareto_envelope_mp,
                               samples_to_detect, tauberian_asymptote)
 from validation.stats import z_for_false_alarm
-
-
-def test_doctests():
-    assert doctest.testmod(tb, raise_on_error=False).failed == 0
 
 
 # --- finite spectra ------------------------------------------------------------------------------------
