@@ -122,7 +122,6 @@ from theory._args import (DEFAULT_DPS, as_choice, as_method_dps, as_real, as_rea
 __all__ = [
     "LevyParams", "jump_symbol", "jump_exponent", "Phi", "characteristic_root", "threshold_eta_J",
     "critical_eta_J", "critical_kappa", "phase", "phase_of_beta", "Phi_symbolic", "PHASES", "DRIFTS",
-    "DEFAULT_DPS",
 ]
 
 PHASES = ("collapsed", "concentrated", "extended", "boundary", "unresolved")
