@@ -115,3 +115,10 @@ def test_importing_theory_loads_neither_numba_nor_torch():
             "assert not bad, bad\nprint(len(sys.modules))")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
+
+
+def test_theory_index_lists_every_module():
+    import theory
+
+    missing = [m for m in MODULES if m.startswith("theory.") and m != "theory.__main__" and m not in theory.__doc__]
+    assert not missing, f"theory/__init__.py does not list {missing}"
