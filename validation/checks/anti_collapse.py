@@ -49,7 +49,7 @@ from numerics.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_in
 from numerics.sde import SDEConfig, simulate
 from numerics.plotting import pyplot as _plt, save_figure
 from theory.levy import LevyParams, Phi, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
-from validation.registry import FAIL, PASS, Context, Outcome, check
+from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "L. Livi (2026), arXiv:2606.29519"
@@ -230,10 +230,7 @@ def plot_tail(path, curves: list[dict], title: str) -> None:
 
 def _tail_check(ctx: Context, settings: list[Setting], fig_name: str, title: str) -> Outcome:
     data = _tail_data(ctx, settings, z_for_false_alarm(m=len(settings)))
-    out = verdict_tail(data)
-    plot_tail(ctx.figure_path(fig_name), data["curves"], title)
-    out.figures.append(fig_name)
-    return out
+    return with_figure(ctx, verdict_tail(data), fig_name, plot_tail, data["curves"], title)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -306,10 +303,7 @@ def plot_samplers(path, data: dict) -> None:
                  "Bonferroni z over all comparisons")
 def _samplers(ctx: Context) -> Outcome:
     data = _sampler_data(ctx)
-    out = verdict_samplers(data)
-    plot_samplers(ctx.figure_path("levy_samplers.png"), data)
-    out.figures.append("levy_samplers.png")
-    return out
+    return with_figure(ctx, verdict_samplers(data), "levy_samplers.png", plot_samplers, data)
 
 
 def _small_cf_correction(u, dt, eps, kw):
@@ -446,9 +440,7 @@ def _phase_flip(ctx: Context) -> Outcome:
     pts = _phase_points(ctx.quick)
     data = _tail_data(ctx, pts, z_for_false_alarm(m=len(pts)))
     out = verdict_phase_flip(data)
-    plot_phase_diagram(ctx.figure_path("levy_phase_diagram.png"), data, [p[-1] for p in out.data["points"]])
-    out.figures.append("levy_phase_diagram.png")
-    return out
+    return with_figure(ctx, out, "levy_phase_diagram.png", plot_phase_diagram, data, [p[-1] for p in out.data["points"]])
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -521,10 +513,7 @@ def plot_envelope(path, curves: list[dict]) -> None:
                  "otherwise; the window test and the phase rule are reported, not decisive")
 def _envelope(ctx: Context) -> Outcome:
     data = _envelope_data(ctx)
-    out = verdict_envelope(data)
-    plot_envelope(ctx.figure_path("levy_envelope.png"), data["curves"])
-    out.figures.append("levy_envelope.png")
-    return out
+    return with_figure(ctx, verdict_envelope(data), "levy_envelope.png", plot_envelope, data["curves"])
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -608,7 +597,5 @@ def plot_ou_collapsed(path, curves: list[dict]) -> None:
                  "FAIL otherwise")
 def _ou_collapsed(ctx: Context) -> Outcome:
     data = _ou_data(ctx)
-    out = verdict_ou_collapsed(data)
-    plot_ou_collapsed(ctx.figure_path("levy_ou_collapsed.png"), data["curves"])
-    out.figures.append("levy_ou_collapsed.png")
-    return out
+    return with_figure(ctx, verdict_ou_collapsed(data), "levy_ou_collapsed.png", plot_ou_collapsed,
+                       data["curves"])

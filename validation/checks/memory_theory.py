@@ -24,7 +24,7 @@ from theory.memory import (KINDS, airy_phase_rate, airy_shift_scale, area_target
                            expected_linear_relmse, impulse_lag, memory_function, poly_exponent)
 from theory.prony import best_mterm_fit, gauss_newton_condition, mterm_scan
 from numerics.plotting import pyplot as _plt, save_figure
-from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check
+from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
@@ -100,10 +100,7 @@ def plot_families(path, T: int = 256) -> None:
                 "scipy.special.ai_zeros",
        statistic="|sum rho - A| <= 1e-10 A; argmax = m; min gap between Airy zeros >= 4 lags (exact rules)")
 def _families(ctx: Context) -> Outcome:
-    out = verdict_families(_families_data(ctx))
-    plot_families(ctx.figure_path("memory_families.png"))
-    out.figures.append("memory_families.png")
-    return out
+    return with_figure(ctx, verdict_families(_families_data(ctx)), "memory_families.png", plot_families)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -157,10 +154,7 @@ def plot_exp_one_mode(path, data: dict) -> None:
        statistic="residual <= 1e-12 and |pole - exp(-1/tau)| <= 1e-12 for every (T, alpha)")
 def _exp_one_mode(ctx: Context) -> Outcome:
     data = _exp_one_mode_data(ctx)
-    out = verdict_exp_one_mode(data)
-    plot_exp_one_mode(ctx.figure_path("memory_exp_one_mode.png"), data)
-    out.figures.append("memory_exp_one_mode.png")
-    return out
+    return with_figure(ctx, verdict_exp_one_mode(data), "memory_exp_one_mode.png", plot_exp_one_mode, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -281,10 +275,7 @@ def plot_prony_poly(path, data: dict) -> None:
                  "condition at m* >= 1e6 with positive growth rate. PASS iff all hold")
 def _prony_poly(ctx: Context) -> Outcome:
     data = _prony_poly_data(ctx)
-    out = verdict_prony_poly(data)
-    plot_prony_poly(ctx.figure_path("prony_poly_residual_condition.png"), data)
-    out.figures.append("prony_poly_residual_condition.png")
-    return out
+    return with_figure(ctx, verdict_prony_poly(data), "prony_poly_residual_condition.png", plot_prony_poly, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -357,10 +348,7 @@ def plot_linear_relmse(path, data: dict) -> None:
        statistic="|MC - exact| <= z se, z = z_for_false_alarm(1e-6, 8)")
 def _linear_relmse(ctx: Context) -> Outcome:
     data = _linear_relmse_data(ctx)
-    out = verdict_linear_relmse(data)
-    plot_linear_relmse(ctx.figure_path("memory_linear_relmse.png"), data)
-    out.figures.append("memory_linear_relmse.png")
-    return out
+    return with_figure(ctx, verdict_linear_relmse(data), "memory_linear_relmse.png", plot_linear_relmse, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -440,11 +428,9 @@ def _plot_table_columns(path, data: dict, columns: list[tuple[int, str]], title:
                  "FAIL on a closed-form mismatch, else PASS iff the rule holds")
 def _tail_energy(ctx: Context) -> Outcome:
     data = _tail_energy_data(ctx)
-    out = verdict_tail_energy(data)
-    _plot_table_columns(ctx.figure_path("memory_tail_energy.png"), data,
-                        [(3, "C(rho, 1)"), (4, "C(rho, 8)"), (5, "C(rho, 32)")], "tail-energy complexity", log=True)
-    out.figures.append("memory_tail_energy.png")
-    return out
+    columns = [(3, "C(rho, 1)"), (4, "C(rho, 8)"), (5, "C(rho, 32)")]
+    return with_figure(ctx, verdict_tail_energy(data), "memory_tail_energy.png", _plot_table_columns, data, columns,
+                       "tail-energy complexity", log=True)
 
 
 def verdict_effective_rank(data: dict) -> Outcome:
@@ -483,9 +469,6 @@ def verdict_effective_rank(data: dict) -> Outcome:
 def _effective_rank(ctx: Context) -> Outcome:
     T = 256 if ctx.quick else 1024
     data = dict(T=T, rows=_complexity_rows(T))
-    out = verdict_effective_rank(data)
-    _plot_table_columns(ctx.figure_path("memory_effective_rank.png"), data,
-                        [(7 + j, f"effective rank ({c})") for j, c in enumerate(COUPLINGS)],
-                        "entropy effective rank of the coupling matrix", log=False)
-    out.figures.append("memory_effective_rank.png")
-    return out
+    columns = [(7 + j, f"effective rank ({c})") for j, c in enumerate(COUPLINGS)]
+    return with_figure(ctx, verdict_effective_rank(data), "memory_effective_rank.png", _plot_table_columns, data,
+                       columns, "entropy effective rank of the coupling matrix", log=False)

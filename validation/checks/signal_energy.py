@@ -26,7 +26,7 @@ import numpy as np
 from theory import regimes as rg
 from theory import signal_energy as se
 from numerics.plotting import pyplot as _plt, save_figure
-from validation.registry import FAIL, PASS, Context, Outcome, check
+from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
@@ -122,13 +122,10 @@ def verdict_precision_ladder(data: dict) -> Outcome:
                  "ball contains the exact value; exact rules, no tolerance tuning")
 def _precision_ladder(ctx: Context) -> Outcome:
     data = _precision_ladder_data(ctx)
-    out = verdict_precision_ladder(data)
-    _err_figure(ctx.figure_path("signal_precision_ladder.png"), data["rows"],
-                {"float_err": "float / log_Q", **{f"mp{d}": f"mp {d} digits" for d in LADDER}},
-                {"1e-13": 1e-13, **{f"10^(1-{d})": 10.0 ** (1 - d) for d in LADDER}},
-                "Q_{n,k}: relative error of each method against the exact / certified reference")
-    out.figures.append("signal_precision_ladder.png")
-    return out
+    series = {"float_err": "float / log_Q", **{f"mp{d}": f"mp {d} digits" for d in LADDER}}
+    lines = {"1e-13": 1e-13, **{f"10^(1-{d})": 10.0 ** (1 - d) for d in LADDER}}
+    return with_figure(ctx, verdict_precision_ladder(data), "signal_precision_ladder.png", _err_figure, data["rows"],
+                       series, lines, "Q_{n,k}: relative error of each method against the exact / certified reference")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -182,12 +179,9 @@ def verdict_S_methods(data: dict) -> Outcome:
        statistic="|float - ref| <= 1e-13 ref; |mp_30 - ref| <= 1e-29 ref; ball contains exact (exact rules)")
 def _S_methods(ctx: Context) -> Outcome:
     data = _S_methods_data(ctx)
-    out = verdict_S_methods(data)
-    _err_figure(ctx.figure_path("signal_S_methods.png"), data["rows"],
-                {"float_err": "float / log_S", "mp30": "mp 30 digits"}, {"1e-13": 1e-13, "1e-29": 1e-29},
-                "S_{n,t}: relative error of each method against the exact / 60-digit reference")
-    out.figures.append("signal_S_methods.png")
-    return out
+    return with_figure(ctx, verdict_S_methods(data), "signal_S_methods.png", _err_figure, data["rows"],
+                       {"float_err": "float / log_S", "mp30": "mp 30 digits"}, {"1e-13": 1e-13, "1e-29": 1e-29},
+                       "S_{n,t}: relative error of each method against the exact / 60-digit reference")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -337,10 +331,7 @@ def plot_critical_limit(path, data: dict) -> None:
                  "less than a factor 2 over n >= 10^4")
 def _critical_limit(ctx: Context) -> Outcome:
     data = _critical_limit_data(ctx)
-    out = verdict_critical_limit(data)
-    plot_critical_limit(ctx.figure_path("signal_critical_profile.png"), data)
-    out.figures.append("signal_critical_profile.png")
-    return out
+    return with_figure(ctx, verdict_critical_limit(data), "signal_critical_profile.png", plot_critical_limit, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -396,10 +387,7 @@ def plot_subcritical(path, data: dict) -> None:
                  "(C(t+3,5)/(t+1) = t^4/120 (1 + 4/t + O(1/t^2))), and |dev - C(t+3,5)/((t+1)n^2)| <= 10 t^8/n^4 + 1e-38")
 def _subcritical(ctx: Context) -> Outcome:
     data = _subcritical_data(ctx)
-    out = verdict_subcritical(data)
-    plot_subcritical(ctx.figure_path("signal_subcritical.png"), data)
-    out.figures.append("signal_subcritical.png")
-    return out
+    return with_figure(ctx, verdict_subcritical(data), "signal_subcritical.png", plot_subcritical, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -473,10 +461,7 @@ def plot_supercritical(path, data: dict) -> None:
                  "integral: |log ratio| <= 2 t^3/(6n^2) + 2/sqrt(n) for t <= n^(2/3)")
 def _supercritical(ctx: Context) -> Outcome:
     data = _supercritical_data(ctx)
-    out = verdict_supercritical(data)
-    plot_supercritical(ctx.figure_path("signal_supercritical.png"), data)
-    out.figures.append("signal_supercritical.png")
-    return out
+    return with_figure(ctx, verdict_supercritical(data), "signal_supercritical.png", plot_supercritical, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -543,10 +528,7 @@ def plot_breakdown(path, data: dict) -> None:
                  "for n >= 10^4 (the O(n^-1/2) corrections of the profile)")
 def _breakdown(ctx: Context) -> Outcome:
     data = _breakdown_data(ctx)
-    out = verdict_breakdown(data)
-    plot_breakdown(ctx.figure_path("signal_breakdown_depth.png"), data)
-    out.figures.append("signal_breakdown_depth.png")
-    return out
+    return with_figure(ctx, verdict_breakdown(data), "signal_breakdown_depth.png", plot_breakdown, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -640,7 +622,4 @@ def plot_feedforward(path, data: dict) -> None:
                  "comparisons); exact equality for the rational identities")
 def _feedforward(ctx: Context) -> Outcome:
     data = _feedforward_data(ctx)
-    out = verdict_feedforward(data)
-    plot_feedforward(ctx.figure_path("signal_feedforward.png"), data)
-    out.figures.append("signal_feedforward.png")
-    return out
+    return with_figure(ctx, verdict_feedforward(data), "signal_feedforward.png", plot_feedforward, data)
