@@ -349,3 +349,13 @@ def test_jump_exponent_is_the_symbol_at_imaginary_beta():
     a, lam, u = 1.4, 2.0, np.array([0.1, 0.9, 3.0, 10.0])
     ref = math.gamma(-a) * ((lam - 1j * u) ** a + (lam + 1j * u) ** a - 2 * lam ** a).real
     assert np.allclose(jump_exponent(u, eta_J=1.0, alpha=a, lam=lam), ref, rtol=1e-13, atol=0)
+
+
+def test_numpy_scalars_are_accepted_on_both_paths():
+    p = LevyParams(eta_G=np.float64(0.1), kappa=np.int64(1), eta_J=np.float32(0.25), alpha=1.5, lam=np.int64(2),
+                   C=np.int64(1))
+    ref = LevyParams(eta_G=0.1, kappa=1, eta_J=float(np.float32(0.25)), alpha=1.5, lam=2)
+    assert characteristic_root(p) == characteristic_root(ref)
+    assert characteristic_root(p, method="mp") == characteristic_root(ref, method="mp")
+    assert jump_symbol(0.5, eta_J=1, alpha=1.5, lam=2, C=np.int64(1), method="mp") == \
+        jump_symbol(0.5, eta_J=1, alpha=1.5, lam=2, C=1, method="mp")

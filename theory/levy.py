@@ -560,10 +560,12 @@ def _as_mpf(name: str, value: Any, *, minimum=None, open_min=False, maximum=None
         raise TypeError(f"{name} must be a real number, not a bool")
     if isinstance(value, mpmath.mpf):
         out = +value
-    elif isinstance(value, numbers.Rational) and not isinstance(value, numbers.Integral):
-        out = mpmath.mpf(value.numerator) / value.denominator
+    elif isinstance(value, numbers.Integral):      # NumPy integers too (mpmath takes Python ints only)
+        out = mpmath.mpf(int(value))
+    elif isinstance(value, numbers.Rational):
+        out = mpmath.mpf(int(value.numerator)) / int(value.denominator)
     elif isinstance(value, numbers.Real):
-        out = mpmath.mpf(value)
+        out = mpmath.mpf(float(value))
     else:
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     if not mpmath.isfinite(out):
