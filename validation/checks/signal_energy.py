@@ -48,12 +48,16 @@ def _slope(ns, errs) -> float:
 
 
 def _err_figure(path, rows: list[dict], series: dict[str, str], thresholds: dict[str, float], title: str) -> None:
-    """Relative errors per case (one marker series per method) against their pass lines (dotted)."""
+    """Relative errors per case (one marker series per method) against their pass lines (dotted); exact zeros
+    are drawn on a floor ten decades below the lowest line."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 3.8))
     x = np.arange(len(rows))
+    floor = min(thresholds.values()) * 1e-10
     for key, label in series.items():
-        ax.semilogy(x, [max(r[key], 1e-300) if r[key] == r[key] else np.nan for r in rows], "o", ms=3, label=label)
+        ax.semilogy(x, [max(r[key], floor) for r in rows], "o", ms=3, label=label)
+    ax.axhline(floor, color="grey", lw=0.5)
+    ax.text(0, floor, "exact (error 0)", fontsize=6, va="bottom")
     for label, v in thresholds.items():
         ax.axhline(v, ls=":", lw=0.8, color="k")
         ax.text(len(rows) - 1, v, label, fontsize=6, va="bottom", ha="right")
