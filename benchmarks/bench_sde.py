@@ -27,7 +27,7 @@ import numba
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from numerics.sde import SDEConfig, simulate, simulate_numpy  # noqa: E402
-from theory.levy import threshold_eta_J  # noqa: E402
+from theory.levy import LevyParams, threshold_eta_J  # noqa: E402
 
 
 def _best(f, repeats):
@@ -48,7 +48,8 @@ def main() -> None:
     args = p.parse_args()
     n, steps = args.particles, args.steps
     eta_star = threshold_eta_J(eta_G=0.25, kappa=1.0, alpha=1.5, lam=3.0)
-    base = dict(kappa=1.0, eta_G=0.25, eta_J=2 * eta_star, alpha=1.5, lam=3.0, w=0.1, dt=0.05, eps=0.2)
+    base = dict(params=LevyParams(kappa=1.0, eta_G=0.25, eta_J=2 * eta_star, alpha=1.5, lam=3.0), w=0.1, dt=0.05,
+                eps=0.2)
     cfg = {j: SDEConfig(**base, jumps=j) for j in ("none", "cp", "exact")}
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     print(f"particles = {n}, steps = {steps}, numba threads available = {numba.config.NUMBA_NUM_THREADS}")

@@ -86,7 +86,7 @@ import mpmath
 poles = np.array([0.70, 0.75, 0.80, 0.85, 0.90, 0.95]); coeffs = np.array([1.0, -2.0, 1.5, 0.7, -1.0, 2.0])
 with mpmath.workdps(60):
     h = [mpmath.fsum(mpmath.mpf(c) * mpmath.mpf(p) ** k for p, c in zip(poles, coeffs)) for k in range(12)]
-exact = prony(h, 6, dps=60)
+exact = prony(h, 6, method="mp", dps=60)
 double = prony(np.array([float(v) for v in h]), 6)
 print("mpmath pole errors :", np.abs(np.sort(exact.poles.real) - poles).max())
 print("float64 pole errors:", np.abs(np.sort(double.poles.real) - poles).max())

@@ -28,7 +28,7 @@ import time
 import numpy as np
 import matplotlib.pyplot as plt
 import sympy
-from theory.levy import (Phi, Phi_symbolic, jump_symbol, characteristic_root, threshold_eta_J, critical_eta_J,
+from theory.levy import (LevyParams, Phi, Phi_symbolic, jump_symbol, characteristic_root, threshold_eta_J, critical_eta_J,
                          phase)
 from numerics.sde import SDEConfig, simulate
 from numerics.levy_sampling import cts_increments, cts_cumulant
@@ -130,10 +130,11 @@ nb.code(r"""
 fig, ax = plt.subplots(figsize=(6.5, 4))
 spectra = {}
 for r, burn in ((0.5, 700), (2.0, 1900)):
-    cfg = SDEConfig(kappa=kappa, eta_G=eta_G, eta_J=r * eta_star, alpha=alpha, lam=lam, w=0.1, dt=0.05, eps=0.2)
+    params = LevyParams(kappa=kappa, eta_G=eta_G, eta_J=r * eta_star, alpha=alpha, lam=lam)   # one spec ...
+    cfg = SDEConfig(params, w=0.1, dt=0.05, eps=0.2)                                          # ... simulated
     zeta = simulate(cfg, 10_000, burn_in=burn, seed=int(10 * r))[:, 0]
     spectra[r] = np.exp(-zeta)
-    bstar = characteristic_root(**{k: getattr(cfg, k) for k in ("eta_G", "kappa", "eta_J", "alpha", "lam")})
+    bstar = characteristic_root(params)                                                        # ... and solved
     fit = tail_beta(spectra[r], n_boot=300)
     zs = np.sort(zeta); p = (np.arange(zs.size) + 1) / zs.size
     line, = ax.semilogy(zs[p < 0.3], p[p < 0.3], label=f"eta_J = {r} eta_J*: beta_hat = {fit.beta:.3f}, beta* = {bstar:.3f}")
@@ -152,7 +153,8 @@ Gaussian $\zeta$, a log-normal $\tau$ and an envelope that falls faster than any
 """)
 
 nb.code(r"""
-cfg_ou = SDEConfig(kappa=kappa, eta_G=0.5, eta_J=0.0, w=0.1, dt=0.05, drift="ou")
+cfg_ou = SDEConfig(LevyParams(kappa=kappa, eta_G=0.5, eta_J=0.0, alpha=alpha, lam=lam), w=0.1, dt=0.05,
+                   drift="linear")
 tau_ou = np.exp(-simulate(cfg_ou, 10_000, burn_in=100, seed=3)[:, 0])
 fig, ax = plt.subplots(figsize=(6.5, 4))
 for label, tau in (("tanh, eta_J = 2 eta_J*", spectra[2.0]), ("tanh, eta_J = 0.5 eta_J*", spectra[0.5]),

@@ -1,7 +1,7 @@
 """Samplers for stable and symmetric tempered-stable (CTS) Levy increments.
 
 Source: the anti-collapse SDE of L. Livi, arXiv:2606.29519 (2026), as restated in
-``spec/anti-collapse.md`` (section "Coarse-grained SDE for the log-rate"): the jump part J of
+``docs/papers/anti-collapse.md`` (section "Coarse-grained SDE for the log-rate"): the jump part J of
 ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` is a symmetric tempered alpha-stable (CTS) Levy process with
 Levy measure
 
@@ -65,7 +65,8 @@ from numba import njit
 from scipy.optimize import brentq
 from scipy.special import gammainc
 
-from theory._args import as_int, as_real, as_real_array
+from theory._args import as_int, as_real
+from theory.levy import jump_exponent
 
 __all__ = [
     "TRUNCATION_MASS", "symmetric_stable", "cts_increments", "cts_increments_cp", "cts_log_cf",
@@ -98,15 +99,12 @@ def _rng(rng: Any) -> np.random.Generator:
 def cts_log_cf(u, dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> np.ndarray:
     """``log E exp(i u X_dt)`` of the symmetric CTS increment over dt (real, <= 0); vectorised over u.
 
-    Source: Levy-Khintchine with ``nu`` of ``spec/anti-collapse.md`` (Livi, arXiv:2606.29519, SDE
-    section); ``int_0^inf (exp(-p y) - exp(-lam y)) y^(-1-a) dy = Gamma(-a) (p^a - lam^a)`` for
-    ``Re p > 0``, a in (0, 1) (and by analytic continuation, after adding the conjugate term, for a in
-    (1, 2)); a = 1 is the limit ``Gamma(-a) p^a -> p log p``:
-
-        a != 1:  2 dt eta_J C Gamma(-a) [Re (lam - i u)^a - lam^a]
-        a == 1:  2 dt eta_J C [Re((lam - i u) log(lam - i u)) - lam log lam]
-
-    Valid for all real u, dt >= 0, 0 < a < 2, lam > 0. At small u it is ``-kappa_2 u^2 / 2 + ...``.
+    Source: Levy-Khintchine with ``nu`` of ``docs/papers/anti-collapse.md`` (Livi, arXiv:2606.29519, SDE
+    section): ``dt int (cos(u y) - 1) nu(dy) = dt Psi*(i u)``, i.e. ``2 dt eta_J C Gamma(-a) [Re (lam - i u)^a
+    - lam^a]`` (a != 1) and its limit ``2 dt eta_J C [Re((lam - i u) log(lam - i u)) - lam log lam]`` (a = 1).
+    Evaluated by :func:`theory.levy.jump_exponent`, the jump symbol's pole-free form (the ``Gamma(-a)`` form
+    loses digits next to a = 1). Valid for all real u, dt >= 0, 0 < a < 2, lam > 0. At small u it is
+    ``-kappa_2 u^2 / 2 + ...``.
 
     >>> import math
     >>> abs(float(cts_log_cf(0.0, 1.0, eta_J=1.0, alpha=0.5, lam=2.0))) < 1e-14
@@ -115,21 +113,14 @@ def cts_log_cf(u, dt: float, *, eta_J: float, alpha: float, lam: float, C: float
     >>> u = 1e-3; bool(abs(cts_log_cf(u, 1.0, eta_J=1.0, alpha=1.5, lam=2.0) / (-k2 * u**2 / 2) - 1) < 1e-5)
     True
     """
-    u = as_real_array("u", u)
     dt = as_real("dt", dt, minimum=0.0)
-    eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
-    p = lam - 1j * u
-    if a == 1.0:
-        val = 2.0 * ((p * np.log(p)).real - lam * math.log(lam))
-    else:
-        val = 2.0 * math.gamma(-a) * ((p ** a).real - lam ** a)
-    return dt * eta * C * val
+    return dt * np.asarray(jump_exponent(u, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
 
 
 def cts_cumulant(order: int, dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> float:
     """Cumulant ``kappa_n`` of the CTS increment over dt: ``dt int y^n nu(dy)``.
 
-    Source: ``spec/anti-collapse.md`` Levy measure; ``int_0^inf y^(n-1-a) exp(-lam y) dy =
+    Source: ``docs/papers/anti-collapse.md`` Levy measure; ``int_0^inf y^(n-1-a) exp(-lam y) dy =
     Gamma(n - a) lam^(a - n)``. For even n >= 2: ``kappa_n = 2 dt eta_J C Gamma(n - a) lam^(a - n)``;
     odd n: 0 (symmetry). Valid for 0 < a < 2, lam > 0.
 
@@ -157,7 +148,7 @@ def _upper_gamma(s: float, x: float) -> float:
 def big_jump_rate(eps: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> float:
     """Rate ``Lambda_eps = nu(|y| >= eps) = 2 eta_J C lam^a Gamma(-a, lam eps)`` of jumps with |y| >= eps.
 
-    Source: the Levy measure of ``spec/anti-collapse.md``, ``int_eps^inf exp(-lam y) y^(-1-a) dy =
+    Source: the Levy measure of ``docs/papers/anti-collapse.md``, ``int_eps^inf exp(-lam y) y^(-1-a) dy =
     lam^a Gamma(-a, lam eps)`` (upper incomplete gamma of negative order, by mpmath). Valid for eps > 0,
     0 < a < 2, lam > 0.
 
@@ -174,7 +165,7 @@ def big_jump_rate(eps: float, *, eta_J: float, alpha: float, lam: float, C: floa
 def small_jump_variance(eps: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> float:
     """Variance rate ``sigma_eps^2 = int_{|y| < eps} y^2 nu(dy) = 2 eta_J C lam^(a-2) gamma(2 - a, lam eps)``.
 
-    Source: Levy measure of ``spec/anti-collapse.md``; lower incomplete gamma. Valid for eps > 0.
+    Source: Levy measure of ``docs/papers/anti-collapse.md``; lower incomplete gamma. Valid for eps > 0.
 
     >>> v = small_jump_variance(1e3, eta_J=1.0, alpha=1.5, lam=1.0)    # -> kappa_2 of dt = 1
     >>> abs(v - cts_cumulant(2, 1.0, eta_J=1.0, alpha=1.5, lam=1.0)) < 1e-12

@@ -1,12 +1,14 @@
 """Ensemble simulator for the anti-collapse log-rate SDE ``d zeta = F dt + sqrt(2 eta_G) dW + dJ``.
 
-Source: L. Livi, arXiv:2606.29519 (2026), as restated in ``spec/anti-collapse.md`` (section
-"Coarse-grained SDE for the log-rate"). Drifts (``drift=``):
+Source: L. Livi, arXiv:2606.29519 (2026), as restated in ``docs/papers/anti-collapse.md`` (section
+"Coarse-grained SDE for the log-rate"). The SDE's parameters are one :class:`theory.levy.LevyParams`
+(``SDEConfig.params``), the same object the closed forms take: ``characteristic_root(cfg.params)`` is the
+tail exponent of what :func:`simulate` samples. Drifts (``drift=``, the names of ``theory.levy.DRIFTS``):
 
-* ``"tanh"`` (saturating): ``F(zeta) = -kappa tanh((zeta - zeta_0) / w)``; ``F -> kappa`` as
+* ``"saturating"``: ``F(zeta) = -kappa tanh((zeta - zeta_0) / w)``; ``F -> kappa`` as
   ``zeta -> -inf``, which gives the exponential left tail ``P(zeta < z) ~ A exp(beta* z)`` with beta* the
   root of ``Phi(beta) = eta_G beta^2 + Psi*(beta) - kappa beta`` (``theory.levy.characteristic_root``);
-* ``"ou"`` (linear, the collapsed control): ``F(zeta) = -(kappa / w) (zeta - zeta_0)``, the same slope
+* ``"linear"`` (OU, the collapsed control): ``F(zeta) = -(kappa / w) (zeta - zeta_0)``, the same slope
   at zeta_0; with Gaussian noise zeta is Gaussian and tau = exp(-zeta) log-normal.
 
 J is the symmetric CTS Levy process of :mod:`numerics.levy_sampling` (``jumps=``): ``"cp"`` compound
@@ -43,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from theory._args import as_choice, as_int, as_real
+from theory.levy import DRIFTS, LevyParams
 
 from ._config import setter
 from .levy_sampling import (CPParams, CTSParams, _cp_jumps, _cts_draw, _to_u01, _xoro, cp_params, cts_params,
@@ -50,53 +53,64 @@ from .levy_sampling import (CPParams, CTSParams, _cp_jumps, _cts_draw, _to_u01, 
 
 __all__ = ["SDEConfig", "simulate", "simulate_numpy", "drift"]
 
-DRIFTS = ("tanh", "ou")
 JUMPS = ("none", "cp", "exact")
 _CHUNKS = 32   # progress-bar granularity; results do not depend on it
+
+
+_DEFAULT_PARAMS = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0, C=1.0)
 
 
 @dataclasses.dataclass(frozen=True)
 class SDEConfig:
     """Parameters of ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` and of the scheme.
 
-    kappa > 0 (saturation level of the tanh drift), w > 0 (its width), zeta_0 (equilibrium),
-    eta_G >= 0, eta_J >= 0, alpha in (0, 2), lam > 0, C > 0 (the Levy measure
-    ``eta_J C exp(-lam |y|) |y|^(-1-alpha)``), dt > 0, eps > 0 (cut-off of ``jumps="cp"``).
+    ``params``: the SDE's :class:`theory.levy.LevyParams` (kappa > 0 the saturation level of the drift,
+    eta_G >= 0, eta_J >= 0, alpha in (0, 2), lam > 0, C > 0: the Levy measure
+    ``eta_J C exp(-lam |y|) |y|^(-1-alpha)``; stored as floats, readable as ``cfg.kappa`` etc.);
+    w > 0 (the drift's width), zeta_0 (equilibrium), dt > 0, ``drift`` in ``theory.levy.DRIFTS``,
+    ``jumps`` in ("none", "cp", "exact"), eps > 0 (cut-off of ``jumps="cp"``).
+
+    >>> cfg = SDEConfig(LevyParams(eta_G=0.5, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0), dt=0.1)
+    >>> cfg.kappa, cfg.drift
+    (1.0, 'saturating')
     """
 
-    kappa: float = 1.0
-    eta_G: float = 0.25
-    eta_J: float = 0.0
-    alpha: float = 1.5
-    lam: float = 3.0
-    C: float = 1.0
+    params: LevyParams = _DEFAULT_PARAMS
     w: float = 0.1
     zeta_0: float = 0.0
     dt: float = 0.02
-    drift: str = "tanh"
+    drift: str = "saturating"
     jumps: str = "cp"
     eps: float = 0.1
 
     def __post_init__(self) -> None:
         f = setter(self)
-        for name, lo, open_ in (("kappa", 0.0, True), ("eta_G", 0.0, False), ("eta_J", 0.0, False),
-                                ("lam", 0.0, True), ("C", 0.0, True), ("w", 0.0, True), ("dt", 0.0, True),
-                                ("eps", 0.0, True)):
-            f(name, as_real(name, getattr(self, name), minimum=lo, open_min=open_))
-        f("alpha", as_real("alpha", self.alpha, minimum=0.0, maximum=2.0, open_min=True, open_max=True))
+        if not isinstance(self.params, LevyParams):
+            raise TypeError(f"params must be a theory.levy.LevyParams, got {type(self.params).__name__}")
+        # the numba kernel needs floats: exact values (Fractions) are rounded once, here
+        f("params", LevyParams(**{k: float(v) for k, v in self.params.as_dict().items()}))
+        for name in ("w", "dt", "eps"):
+            f(name, as_real(name, getattr(self, name), minimum=0.0, open_min=True))
         f("zeta_0", as_real("zeta_0", self.zeta_0))
         as_choice("drift", self.drift, DRIFTS)
         as_choice("jumps", self.jumps, JUMPS)
 
+    kappa = property(lambda self: self.params.kappa, doc="saturation level of the drift")
+    eta_G = property(lambda self: self.params.eta_G, doc="Gaussian noise intensity")
+    eta_J = property(lambda self: self.params.eta_J, doc="jump intensity")
+    alpha = property(lambda self: self.params.alpha, doc="stability index of the jumps")
+    lam = property(lambda self: self.params.lam, doc="tempering rate of the jumps")
+    C = property(lambda self: self.params.C, doc="normalisation of the Levy measure")
+
     def levy(self) -> dict:
         """The Levy-measure keywords shared with :mod:`theory.levy` and :mod:`numerics.levy_sampling`."""
-        return dict(eta_J=self.eta_J, alpha=self.alpha, lam=self.lam, C=self.C)
+        return self.params.jump()
 
 
 def drift(cfg: SDEConfig, zeta) -> np.ndarray:
     """The drift F(zeta) of ``cfg`` (numpy, vectorised), the same formula as the numba kernel."""
     z = (np.asarray(zeta, dtype=np.float64) - cfg.zeta_0) / cfg.w
-    return -cfg.kappa * (np.tanh(z) if cfg.drift == "tanh" else z)
+    return -cfg.kappa * (np.tanh(z) if cfg.drift == "saturating" else z)
 
 
 def _kernel_args(cfg: SDEConfig):
@@ -198,7 +212,7 @@ def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int =
     first k particles do not depend on ``n_particles``. ``progress=True`` shows a tqdm bar over chunks
     of particles.
 
-    >>> cfg = SDEConfig(kappa=1.0, eta_G=0.5, eta_J=0.0, dt=0.1)
+    >>> cfg = SDEConfig(LevyParams(eta_G=0.5, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0), dt=0.1)
     >>> z = simulate(cfg, 3, burn_in=0, n_samples=2, thin=1, seed=1)
     >>> z.shape, bool(np.all(z[:, 0] == cfg.zeta_0))
     ((3, 2), True)

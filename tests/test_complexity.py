@@ -1,23 +1,17 @@
 """theory.complexity: tail-energy complexity (sorted and positional) and entropy effective rank."""
 
-import doctest
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-import theory.complexity as cx
 from theory.complexity import (COUPLINGS, coupling_matrix, effective_rank, effective_support,
                                entropy_effective_rank, exp_tail_energy, poly_tail_energy, singular_values,
                                tail_energy, tail_energy_profile)
 from theory.memory import exp_tau, memory_function, poly_exponent
 
 vectors = st.lists(st.floats(-5, 5, allow_nan=False), min_size=1, max_size=40).filter(lambda v: any(v))
-
-
-def test_doctests():
-    assert doctest.testmod(cx, raise_on_error=False).failed == 0
 
 
 @given(rho=vectors)

@@ -2,7 +2,6 @@
 phase rule. Statistical claims are tested as counts against binomial bounds or as |mean - exact| <= z se;
 references are independent (exact Pareto/Renyi facts, brute-force enumeration, scipy.stats.linregress)."""
 
-import doctest
 import itertools
 import math
 
@@ -10,7 +9,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import numerics.estimators as est
 from numerics.estimators import (envelope_fit, hill_beta, lognormal_comparison, phase_rule, runs_test,
                                  spectrum_envelope_fit, tail_beta)
 from theory.tauberian import envelope_from_spectrum
@@ -27,10 +25,6 @@ def _binomial_region(M, p):
 def _pareto(rng, beta, n, x_min=1.0):
     # numpy's pareto is the Lomax law: 1 + Lomax is Pareto with P(X > x) = x^-beta, x >= 1
     return x_min * (1.0 + rng.pareto(beta, n))
-
-
-def test_doctests():
-    assert doctest.testmod(est, raise_on_error=False).failed == 0
 
 
 # --- tail_beta ---------------------------------------------------------------------------------------------

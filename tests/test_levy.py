@@ -2,7 +2,6 @@
 paths. References are independent of the closed forms: mpmath quadrature of the defining integral, direct
 sign evaluation of Phi, sympy evaluation, and the spec's printed special cases."""
 
-import doctest
 import math
 from fractions import Fraction
 
@@ -12,14 +11,8 @@ import pytest
 import sympy
 from hypothesis import given, strategies as st
 
-import theory.levy as levy
-from theory.levy import (Phi, Phi_mp, Phi_symbolic, characteristic_root, characteristic_root_mp,
-                         critical_eta_J, critical_kappa, jump_symbol, jump_symbol_mp, phase, phase_of_beta,
-                         threshold_eta_J)
-
-
-def test_doctests():
-    assert doctest.testmod(levy, raise_on_error=False).failed == 0
+from theory.levy import (LevyParams, Phi, Phi_symbolic, characteristic_root, critical_eta_J, critical_kappa,
+                         jump_exponent, jump_symbol, phase, phase_of_beta, threshold_eta_J)
 
 
 def _psi_by_quadrature(beta, eta_J, alpha, lam, C=1.0, dps=30):
@@ -191,7 +184,7 @@ def test_mp_path_matches_quadrature_to_many_digits(alpha):
             return 2 * mpmath.sinh(b * y / 2) ** 2 / y ** 2 * mpmath.exp(-lam * y) / (2 - a)
 
         ref = 2 * mpmath.quad(g, [0, 1, 10, 100, mpmath.inf])
-    got = jump_symbol_mp(Fraction(7, 10), eta_J=1, alpha=alpha, lam=2, dps=dps)
+    got = jump_symbol(Fraction(7, 10), eta_J=1, alpha=alpha, lam=2, method="mp", dps=dps)
     with mpmath.workdps(dps):
         assert abs(got - ref) <= mpmath.mpf(10) ** (-dps + 2) * ref
     assert mpmath.mp.dps == 15                       # no leak into the global context
@@ -202,18 +195,18 @@ def test_mp_small_beta_keeps_relative_accuracy():
         b = mpmath.mpf(10) ** -20
         # leading series term: eta_J C Gamma(2-a) lam^(a-2) b^2, next O(b^4)
         ref = mpmath.gamma(mpmath.mpf(1) / 2) * mpmath.mpf(3) ** (mpmath.mpf(3) / 2 - 2) * b ** 2
-        got = jump_symbol_mp(b, eta_J=1, alpha=Fraction(3, 2), lam=3, dps=30)
+        got = jump_symbol(b, eta_J=1, alpha=Fraction(3, 2), lam=3, method="mp", dps=30)
         assert abs(got / ref - 1) < mpmath.mpf(10) ** -28
 
 
 def test_mp_root_agrees_with_float_root_and_is_a_root():
     kw = dict(eta_G=Fraction(1, 10), kappa=1, eta_J=Fraction(3, 10), alpha=Fraction(3, 2), lam=2)
-    r = characteristic_root_mp(**kw, dps=50)
+    r = characteristic_root(**kw, method="mp", dps=50)
     with mpmath.workdps(50):
-        assert abs(Phi_mp(r, **kw, dps=50)) < mpmath.mpf(10) ** -45
+        assert abs(Phi(r, **kw, method="mp", dps=50)) < mpmath.mpf(10) ** -45
     assert abs(float(r) - characteristic_root(**{k: float(v) for k, v in kw.items()})) < 1e-14
-    assert characteristic_root_mp(eta_G=Fraction(1, 100), kappa=3, eta_J=Fraction(1, 20), alpha=Fraction(7, 10),
-                                  lam=Fraction(1, 2), dps=30) == mpmath.mpf(1) / 2
+    assert characteristic_root(eta_G=Fraction(1, 100), kappa=3, eta_J=Fraction(1, 20), alpha=Fraction(7, 10),
+                                  lam=Fraction(1, 2), method="mp", dps=30) == mpmath.mpf(1) / 2
 
 
 @pytest.mark.parametrize("alpha", [Fraction(1, 2), 1, None])
@@ -250,7 +243,7 @@ def test_bad_parameters_are_rejected_by_name(key, value, exc):
     with pytest.raises(exc, match=key):
         Phi(0.5, **kw)
     with pytest.raises(exc, match=key):
-        characteristic_root_mp(**kw, dps=20)
+        characteristic_root(**kw, method="mp", dps=20)
 
 
 def test_other_bad_inputs():
@@ -263,10 +256,106 @@ def test_other_bad_inputs():
     with pytest.raises(ValueError, match="alpha"):
         threshold_eta_J(eta_G=0.1, kappa=1.0, alpha=2.5, lam=2.0)
     with pytest.raises(ValueError, match="dps"):
-        jump_symbol_mp(0.1, eta_J=1, alpha=1, lam=1, dps=0)
+        jump_symbol(0.1, eta_J=1, alpha=1, lam=1, method="mp", dps=0)
     with pytest.raises(ValueError, match="alpha"):
         Phi_symbolic(2)
     with pytest.raises(TypeError, match="alpha"):
         Phi_symbolic(1.5)
     with pytest.raises(ValueError, match="drift"):
         phase(**_GOOD, drift="ou")
+
+
+# --- C enters (tests above use C = 1) -------------------------------------------------------------------
+@pytest.mark.parametrize("alpha, lam", [(1.5, 3.0), (0.7, 2.0), (1.0, 1.5)])
+def test_threshold_at_C_two_gives_beta_one(alpha, lam):
+    kw = dict(eta_G=0.25, kappa=1.0, alpha=alpha, lam=lam)
+    ej2 = threshold_eta_J(**kw, C=2.0)
+    assert abs(characteristic_root(eta_J=ej2, **kw, C=2.0) - 1.0) < 1e-10
+    # only eta_J C enters: doubling C halves the threshold (an independent route: the quadrature symbol)
+    assert abs(ej2 - threshold_eta_J(**kw) / 2) <= 1e-14 * ej2
+    assert abs(ej2 * _psi_by_quadrature(1.0, 1.0, alpha, lam, C=2.0) - 0.75) < 1e-12
+
+
+# --- one spec: LevyParams ------------------------------------------------------------------------------
+_P = LevyParams(eta_G=0.1, kappa=1.0, eta_J=0.3, alpha=1.5, lam=2.0, C=1.3)
+
+
+def test_params_and_keywords_agree():
+    kw = _P.as_dict()
+    assert characteristic_root(_P) == characteristic_root(**kw)
+    assert Phi(0.7, _P) == Phi(0.7, **kw)
+    assert jump_symbol(0.7, _P) == jump_symbol(0.7, **_P.jump())
+    assert phase(_P) == phase(**kw)
+    assert threshold_eta_J(_P) == threshold_eta_J(**{k: v for k, v in kw.items() if k != "eta_J"})
+    assert critical_kappa(_P) == critical_kappa(**{k: v for k, v in kw.items() if k != "kappa"})
+    assert characteristic_root(_P, method="mp", dps=40) == characteristic_root(**kw, method="mp", dps=40)
+
+
+def test_params_are_validated_and_exclusive():
+    with pytest.raises(ValueError, match="alpha"):
+        LevyParams(eta_G=0.1, kappa=1.0, eta_J=0.3, alpha=2.0, lam=2.0)
+    with pytest.raises(ValueError, match="kappa"):
+        LevyParams(eta_G=0.1, kappa=0, eta_J=0.3, alpha=1.0, lam=2.0)
+    with pytest.raises(TypeError, match="lam"):
+        LevyParams(eta_G=0.1, kappa=1.0, eta_J=0.3, alpha=1.0, lam="2")
+    with pytest.raises(TypeError, match="not both"):
+        characteristic_root(_P, kappa=2.0)
+    with pytest.raises(TypeError, match="params"):
+        characteristic_root({"kappa": 1.0})
+    with pytest.raises(TypeError, match="missing"):
+        characteristic_root(eta_G=0.1, kappa=1.0)
+    # exact values stay exact: a Fraction reaches the mp path unrounded
+    p = LevyParams(eta_G=Fraction(1, 100), kappa=3, eta_J=Fraction(1, 20), alpha=Fraction(7, 10), lam=Fraction(1, 2))
+    assert characteristic_root(p, method="mp") == mpmath.mpf(1) / 2
+
+
+def test_precision_api():
+    with pytest.raises(ValueError, match="dps"):
+        jump_symbol(0.5, _P, dps=30)                       # dps only with method="mp"
+    with pytest.raises(ValueError, match="method"):
+        Phi(0.5, _P, method="ball")
+    with pytest.raises(ValueError, match="dps"):
+        characteristic_root(_P, method="mp", dps=10**9)
+    from theory._args import DEFAULT_DPS
+    v = jump_symbol(0.5, _P, method="mp")                  # default: theory._args.DEFAULT_DPS digits
+    assert v == jump_symbol(0.5, _P, method="mp", dps=DEFAULT_DPS) != jump_symbol(0.5, _P, method="mp", dps=60)
+    assert isinstance(v, mpmath.mpf) and mpmath.mp.dps == 15
+    assert abs(float(v) - jump_symbol(0.5, _P)) < 1e-15 * float(v)
+
+
+# --- the jump exponent (characteristic function) ---------------------------------------------------------
+def _exponent_by_quadrature(u, alpha, lam, dps=30):
+    """int (cos(u y) - 1) nu(dy) by mpmath quad (eta_J = C = 1), cos - 1 = -2 sin^2 (no cancellation)."""
+    with mpmath.workdps(dps):
+        a, lm, uu = mpmath.mpf(alpha), mpmath.mpf(lam), mpmath.mpf(u)
+
+        def g(t):
+            y = t ** (1 / (2 - a))
+            return -2 * mpmath.sin(uu * y / 2) ** 2 / y ** 2 * mpmath.exp(-lm * y) / (2 - a)
+
+        return float(2 * mpmath.quad(g, [0, 1, 10, 100, mpmath.inf]))
+
+
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 1.0 + 1e-12, 1.5, 1.9])
+@pytest.mark.parametrize("u", [1e-6, 0.3, 1.0, 2.5])
+def test_jump_exponent_matches_quadrature(alpha, u):
+    ref = _exponent_by_quadrature(u, alpha, 2.0)
+    got = jump_exponent(u, eta_J=1.0, alpha=alpha, lam=2.0)
+    assert abs(got - ref) <= 1e-12 * abs(ref)
+
+
+def test_jump_exponent_is_the_symbol_at_imaginary_beta():
+    # Psi*(i u) = eta_J C Gamma(-a) [(lam - iu)^a + (lam + iu)^a - 2 lam^a], away from the pole at a = 1
+    a, lam, u = 1.4, 2.0, np.array([0.1, 0.9, 3.0, 10.0])
+    ref = math.gamma(-a) * ((lam - 1j * u) ** a + (lam + 1j * u) ** a - 2 * lam ** a).real
+    assert np.allclose(jump_exponent(u, eta_J=1.0, alpha=a, lam=lam), ref, rtol=1e-13, atol=0)
+
+
+def test_numpy_scalars_are_accepted_on_both_paths():
+    p = LevyParams(eta_G=np.float64(0.1), kappa=np.int64(1), eta_J=np.float32(0.25), alpha=1.5, lam=np.int64(2),
+                   C=np.int64(1))
+    ref = LevyParams(eta_G=0.1, kappa=1, eta_J=float(np.float32(0.25)), alpha=1.5, lam=2)
+    assert characteristic_root(p) == characteristic_root(ref)
+    assert characteristic_root(p, method="mp") == characteristic_root(ref, method="mp")
+    assert jump_symbol(0.5, eta_J=1, alpha=1.5, lam=2, C=np.int64(1), method="mp") == \
+        jump_symbol(0.5, eta_J=1, alpha=1.5, lam=2, C=1, method="mp")

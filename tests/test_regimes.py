@@ -7,7 +7,6 @@ Monte Carlo for the feedforward moments (verdict |estimate - exact| <= z se).
 
 from __future__ import annotations
 
-import doctest
 import math
 from fractions import Fraction
 
@@ -31,10 +30,6 @@ def mp_f(c, dps=50):
     with mpmath.workdps(dps):
         y = mpmath.mpf(c) ** 2 / 2
         return mpmath.mpf(1) if y == 0 else mpmath.sinh(y) / y
-
-
-def test_doctests():
-    assert doctest.testmod(rg, raise_on_error=False).failed == 0
 
 
 # --- f(c) ---------------------------------------------------------------------------------------------

@@ -1,22 +1,22 @@
 """numerics.sde: determinism across thread counts, exact one-step moments, OU stationary law, baseline."""
 
-import doctest
 import math
 
 import numba
 import numpy as np
 import pytest
 
-import numerics.sde as sde
 from numerics.levy_sampling import cts_cumulant
 from numerics.sde import SDEConfig, drift, simulate, simulate_numpy
+from theory.levy import LevyParams, characteristic_root
 from validation.stats import agreement, z_for_false_alarm
 
-JUMPY = dict(kappa=1.0, eta_G=0.3, eta_J=0.8, alpha=1.5, lam=3.0, w=0.2, zeta_0=-1.0, dt=0.05, eps=0.2)
+JUMPY = dict(params=LevyParams(kappa=1.0, eta_G=0.3, eta_J=0.8, alpha=1.5, lam=3.0), w=0.2, zeta_0=-1.0, dt=0.05,
+             eps=0.2)
 
 
-def test_doctests():
-    assert doctest.testmod(sde, raise_on_error=False).failed == 0
+def _params(**kw) -> LevyParams:
+    return LevyParams(**{**dict(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0), **kw})
 
 
 @pytest.mark.parametrize("jumps", ["none", "cp", "exact"])
@@ -62,7 +62,7 @@ def test_one_step_moments_are_exact(jumps):
 def test_ou_stationary_law_is_the_ar1_gaussian():
     """Linear drift + Gaussian noise: the scheme is the AR(1) z' = z0 + r (z - z0) + s N with r = 1 - kappa dt / w,
     s^2 = 2 eta_G dt, whose stationary law is N(z0, s^2 / (1 - r^2)); started there it stays there."""
-    cfg = SDEConfig(kappa=1.0, eta_G=0.4, eta_J=0.0, w=0.5, zeta_0=2.0, dt=0.1, drift="ou")
+    cfg = SDEConfig(_params(eta_G=0.4), w=0.5, zeta_0=2.0, dt=0.1, drift="linear")
     r, s2 = 1 - cfg.kappa * cfg.dt / cfg.w, 2 * cfg.eta_G * cfg.dt
     v = s2 / (1 - r * r)
     rng = np.random.default_rng(1)
@@ -93,26 +93,43 @@ def test_numpy_baseline_has_the_same_law():
 
 
 def test_snapshots_and_drift():
-    cfg = SDEConfig(kappa=2.0, eta_G=0.0, eta_J=0.0, w=1.0, zeta_0=0.0, dt=0.1)
+    cfg = SDEConfig(_params(kappa=2.0, eta_G=0.0), w=1.0, zeta_0=0.0, dt=0.1)
     z = simulate(cfg, 2, burn_in=1, n_samples=3, thin=2, zeta_init=1.0)
     # deterministic: z_{n+1} = z_n - 2 tanh(z_n) 0.1, snapshots after 1, 3, 5 steps
     path = [1.0]
     for _ in range(5):
         path.append(path[-1] - 0.2 * math.tanh(path[-1]))
     assert np.allclose(z, [path[1], path[3], path[5]], rtol=0, atol=1e-15)
-    assert float(drift(SDEConfig(drift="ou", kappa=2.0, w=0.5), 1.0)) == -4.0
+    assert float(drift(SDEConfig(_params(kappa=2.0), drift="linear", w=0.5), 1.0)) == -4.0
 
 
 @pytest.mark.parametrize("kw,exc,word", [
     (dict(kappa=0.0), ValueError, "kappa"), (dict(eta_G=-0.1), ValueError, "eta_G"),
     (dict(eta_J=-1.0), ValueError, "eta_J"), (dict(alpha=2.0), ValueError, "alpha"),
-    (dict(alpha=0.0), ValueError, "alpha"), (dict(lam=0.0), ValueError, "lam"), (dict(w=0.0), ValueError, "w"),
-    (dict(dt=-1.0), ValueError, "dt"), (dict(drift="cubic"), ValueError, "drift"),
-    (dict(jumps="gauss"), ValueError, "jumps"), (dict(kappa="1"), TypeError, "kappa"),
+    (dict(alpha=0.0), ValueError, "alpha"), (dict(lam=0.0), ValueError, "lam"), (dict(kappa="1"), TypeError, "kappa"),
+])
+def test_bad_params(kw, exc, word):
+    with pytest.raises(exc, match=word):
+        SDEConfig(_params(**kw))
+
+
+@pytest.mark.parametrize("kw,exc,word", [
+    (dict(w=0.0), ValueError, "w"), (dict(dt=-1.0), ValueError, "dt"), (dict(drift="cubic"), ValueError, "drift"),
+    (dict(drift="tanh"), ValueError, "drift"), (dict(jumps="gauss"), ValueError, "jumps"),
+    (dict(params={"kappa": 1.0}), TypeError, "params"),
 ])
 def test_bad_config(kw, exc, word):
     with pytest.raises(exc, match=word):
         SDEConfig(**kw)
+
+
+def test_one_spec_drives_theory_and_simulation():
+    from fractions import Fraction
+    p = LevyParams(eta_G=Fraction(1, 4), kappa=1, eta_J=Fraction(1, 2), alpha=Fraction(3, 2), lam=3)
+    cfg = SDEConfig(p)
+    assert (cfg.kappa, cfg.eta_G, cfg.eta_J, cfg.alpha, cfg.lam, cfg.C) == (1.0, 0.25, 0.5, 1.5, 3.0, 1.0)
+    assert characteristic_root(cfg.params) == characteristic_root(**{k: float(v) for k, v in p.as_dict().items()})
+    assert cfg.levy() == dict(eta_J=0.5, alpha=1.5, lam=3.0, C=1.0)
 
 
 def test_bad_run_arguments():
@@ -130,4 +147,4 @@ def test_bad_run_arguments():
     with pytest.raises(ValueError, match="zeta_init"):
         simulate(cfg, 3, burn_in=1, zeta_init=float("nan"))
     with pytest.raises(ValueError, match="jumps"):
-        simulate_numpy(SDEConfig(eta_J=1.0, jumps="exact"), 3, burn_in=1)
+        simulate_numpy(SDEConfig(_params(eta_J=1.0), jumps="exact"), 3, burn_in=1)

@@ -6,7 +6,6 @@ spec's printed Hultman rows, Stirling numbers from sympy, ``n = 1`` values ``k!`
 
 from __future__ import annotations
 
-import doctest
 import math
 from fractions import Fraction
 
@@ -46,10 +45,6 @@ def mp_rel(a, b: Fraction, dps: int = 200):
 def frac_of_arb(a) -> Fraction:
     m, e = a.man_exp()
     return Fraction(int(m)) * Fraction(2) ** int(e)
-
-
-def test_doctests():
-    assert doctest.testmod(se, raise_on_error=False).failed == 0
 
 
 # --- spec values ------------------------------------------------------------------------------------

@@ -1,12 +1,10 @@
 """numerics.targets: FFT convolution targets, nonlinear targets, seeded chunked data sets, RelMSE."""
 
-import doctest
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-import numerics.targets as tg
 from numerics.targets import (linear_target, linear_target_direct, make_dataset, nonlinear_target,
                               relative_mse)
 from theory.memory import KINDS, memory_function
@@ -20,10 +18,6 @@ def _loop_convolution(x, rho):
         for s in range(min(t + 1, len(rho))):
             y[:, t] += rho[s] * x[:, t - s]
     return y
-
-
-def test_doctests():
-    assert doctest.testmod(tg, raise_on_error=False).failed == 0
 
 
 @given(T=st.integers(1, 70), L=st.integers(1, 90), N=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))

@@ -10,11 +10,20 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
                           (``(2/c^2) sinh(c^2/2)``), ``critical_S_profile``, the O(n^-1/2) correction,
                           supercritical and uniform forms, ``regime(n, t)``, ``breakdown_depth(n, tol)``,
                           and the feedforward contrast.
-``theory.memory``, ``theory.prony``, ``theory.complexity``
-                          controllable memory functions, Prony fits, tail-energy complexity.
+``theory.memory``         the four controllable memory-function families (Jiang et al. 2025) and their
+                          scaling mu(alpha); ``expected_linear_relmse``.
+``theory.prony``          Prony / matrix-pencil fits, best m-term exponential-sum fits, order selection.
+``theory.complexity``     tail-energy complexity C(rho, s), effective rank of the coupling matrix.
+``theory.levy``           the anti-collapse Levy SDE (Livi 2026): ``LevyParams``, the jump symbol, ``Phi``,
+                          the tail exponent ``characteristic_root``, ``threshold_eta_J``, phases.
+``theory.tauberian``      envelopes of time-scale spectra, the Tauberian asymptote, learnability horizons.
+``theory._args``          (private) argument checks and the one precision convention (``DEFAULT_DPS``,
+                          ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
 
 Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 
-Conventions: precision is always an argument (local mpmath contexts), bad input raises ``TypeError`` /
-``ValueError`` naming the parameter, and every closed form's docstring names its source and domain.
+Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
+``dps`` digits (default ``theory._args.DEFAULT_DPS``) in a local mpmath context; bad input raises
+``TypeError`` / ``ValueError`` naming the parameter; every closed form's docstring names its source and domain.
+See ARCHITECTURE.md for the layout (theory <- numerics <- validation).
 """

@@ -103,3 +103,25 @@ def _check_range(name: str, value: int, minimum: int | None, maximum: int | None
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be an integer <= {maximum}, got {value}")
+
+
+def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "mp"),
+                  mp_methods: Iterable[str] = ("mp",)) -> tuple[str, int | None]:
+    """The one precision API: ``method`` one of ``methods``; ``dps`` only for the ``mp_methods``
+    (``None`` there means :data:`DEFAULT_DPS`, checked by :func:`as_dps`), and must be ``None`` otherwise.
+
+    Returns ``(method, dps)`` with ``dps = None`` for the float methods.
+    """
+    method = as_choice("method", method, methods)
+    if method not in tuple(mp_methods):
+        if dps is not None:
+            raise ValueError(f"dps applies only to method {tuple(mp_methods)}, not {method!r}; got dps={dps!r}")
+        return method, None
+    return method, DEFAULT_DPS if dps is None else as_dps(dps)
+
+
+def scalar_or_array(arr: np.ndarray):
+    """A 0-d array as a Python float, any other array unchanged (the return convention of the vectorised
+    closed forms: a scalar argument gives a float)."""
+    arr = np.asarray(arr)
+    return float(arr) if arr.ndim == 0 else arr

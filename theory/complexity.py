@@ -41,7 +41,7 @@ import mpmath
 import numpy as np
 from scipy.linalg import hankel
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import DEFAULT_DPS, as_choice, as_int, as_method_dps, as_real, as_real_array
 
 TAIL_KINDS = ("sorted", "positional")
 COUPLINGS = ("toeplitz", "hankel", "lag")
@@ -112,13 +112,15 @@ def effective_support(rho, *, kind: str = "sorted") -> float:
     return float(np.sum(prof[:-1]))
 
 
-def exp_tail_energy(tau: float, T: int, s: int, *, dps: int = 30) -> float:
+def exp_tail_energy(tau: float, T: int, s: int, *, method: str = "float", dps: int | None = None):
     r"""Closed form of ``C(rho, s)`` for ``rho(t) = exp(-t/tau)``, ``t < T`` (both kinds coincide).
 
     .. math:: C = \frac{\sum_{t=s}^{T-1} q^{2t}}{\sum_{t=0}^{T-1} q^{2t}}
                 = q^{2s}\,\frac{1 - q^{2(T-s)}}{1 - q^{2T}}, \qquad q = e^{-1/\tau},
 
-    evaluated with ``expm1`` in a local mpmath context (``0 <= s <= T``; ``tau > 0``).
+    evaluated with ``expm1`` in a local mpmath context (``0 <= s <= T``; ``tau > 0``). ``method="float"``: a
+    float (evaluated at :data:`theory._args.DEFAULT_DPS` digits); ``method="mp"``: an ``mpmath.mpf`` to ``dps``
+    digits.
 
     >>> abs(exp_tail_energy(1.0, 2, 1) - math.exp(-2) / (1 + math.exp(-2))) < 1e-15
     True
@@ -126,19 +128,21 @@ def exp_tail_energy(tau: float, T: int, s: int, *, dps: int = 30) -> float:
     tau = as_real("tau", tau, minimum=0.0, open_min=True)
     T = as_int("T", T, minimum=1)
     s = as_int("s", s, minimum=0, maximum=T)
-    with mpmath.workdps(dps):
+    method, dps = as_method_dps(method, dps)
+    with mpmath.workdps(dps or DEFAULT_DPS):
         u = 2 / mpmath.mpf(tau)
-        return float(mpmath.exp(-u * s) * mpmath.expm1(-u * (T - s)) / mpmath.expm1(-u * T))
+        out = mpmath.exp(-u * s) * mpmath.expm1(-u * (T - s)) / mpmath.expm1(-u * T)
+    return float(out) if method == "float" else out
 
 
-def poly_tail_energy(p: float, T: int, s: int, *, dps: int = 30) -> float:
+def poly_tail_energy(p: float, T: int, s: int, *, method: str = "float", dps: int | None = None):
     r"""Closed form of ``C(rho, s)`` for ``rho(t) = (1+t)^(-p)``, ``t < T`` (both kinds coincide).
 
     .. math:: C = \frac{\zeta(2p, s+1) - \zeta(2p, T+1)}{\zeta(2p, 1) - \zeta(2p, T+1)}
               \quad (2p \ne 1;\ \text{harmonic numbers at } 2p = 1),
 
     Hurwitz zeta in a local mpmath context (the spec's ``sum_{t>=s}(1+t)^(-2p) = zeta(2p, s+1)``,
-    truncated at T).
+    truncated at T). ``method`` and ``dps`` as :func:`exp_tail_energy`.
 
     >>> abs(poly_tail_energy(1.0, 3, 1) - (1/4 + 1/9) / (1 + 1/4 + 1/9)) < 1e-15
     True
@@ -146,6 +150,9 @@ def poly_tail_energy(p: float, T: int, s: int, *, dps: int = 30) -> float:
     p = as_real("p", p, minimum=0.0)
     T = as_int("T", T, minimum=1)
     s = as_int("s", s, minimum=0, maximum=T)
+    method, dps = as_method_dps(method, dps)
+    mp_out = method == "mp"
+    dps = dps or DEFAULT_DPS
     with mpmath.workdps(dps):
         q = 2 * mpmath.mpf(p)
         if abs(q - 1) < mpmath.mpf(10) ** (-dps):
@@ -157,7 +164,8 @@ def poly_tail_energy(p: float, T: int, s: int, *, dps: int = 30) -> float:
                 zT = mpmath.zeta(q, T + 1)
                 num = mpmath.zeta(q, s + 1) - zT
                 den = mpmath.zeta(q, 1) - zT
-        return float(num / den)
+        out = num / den
+    return out if mp_out else float(out)
 
 
 def coupling_matrix(rho, *, coupling: str = "toeplitz") -> np.ndarray:

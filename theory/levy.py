@@ -85,17 +85,28 @@ scale), "boundary" (``beta = 1``: on the critical manifold ``eta_G + Psi*(1) = k
 name the phases measured from data (:func:`numerics.estimators.phase_rule`), plus "unresolved" when the
 measurement cannot decide (too few tail units, a poor tail fit); :data:`PHASES` is the one vocabulary.
 
-Precision paths: float64 (vectorised numpy/scipy), ``*_mp`` functions with a ``dps`` argument and a local
-mpmath context, and :func:`Phi_symbolic` (sympy).
+Parameters and precision
+------------------------
+Every function takes the SDE parameters either as one :class:`LevyParams` (first positional argument after
+``beta``, the spec that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
+object) or as the keywords ``eta_G, kappa, eta_J, alpha, lam, C`` (never both). Precision follows the
+toolkit's one convention: ``method="float"`` (float64, vectorised over ``beta``) or ``method="mp"`` (an
+``mpmath.mpf`` correct to ``dps`` digits, default :data:`theory._args.DEFAULT_DPS`, in a local mpmath
+context; parameters may then be ints, Fractions or mpf); :func:`Phi_symbolic` gives the sympy form.
 
->>> round(characteristic_root(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0), 12)   # kappa / eta_G
+>>> p = LevyParams(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)
+>>> round(characteristic_root(p), 12)          # kappa / eta_G
 5.0
+>>> characteristic_root(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0) == characteristic_root(p)
+True
 >>> jump_symbol(0.0, eta_J=1.0, alpha=0.5, lam=2.0)
 0.0
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import numbers
 from typing import Any
 
@@ -105,23 +116,91 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import exprel, gamma as _gamma
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import (DEFAULT_DPS, as_choice, as_method_dps, as_real, as_real_array,
+                          scalar_or_array)
 
 __all__ = [
-    "jump_symbol", "Phi", "characteristic_root", "threshold_eta_J", "critical_eta_J", "critical_kappa",
-    "phase", "phase_of_beta", "jump_symbol_mp", "Phi_mp", "characteristic_root_mp", "Phi_symbolic",
-    "PHASES", "DEFAULT_DPS",
+    "LevyParams", "jump_symbol", "jump_exponent", "Phi", "characteristic_root", "threshold_eta_J",
+    "critical_eta_J", "critical_kappa", "phase", "phase_of_beta", "Phi_symbolic", "PHASES", "DRIFTS",
 ]
 
 PHASES = ("collapsed", "concentrated", "extended", "boundary", "unresolved")
 DRIFTS = ("saturating", "linear")
-DEFAULT_DPS = 30
-_SERIES_X = 0.5       # below this x = |beta|/lambda the positive series is used (x^2 <= 1/4 per term)
+_SERIES_X = 0.5       # below this |x| = |beta|/lambda the series is used (|x|^2 <= 1/4 per term)
 _SERIES_TERMS = 40    # 0.25^40 ~ 1e-24: float64 converged for every alpha in (0, 2)
+_EXPREL_SERIES = 0.1  # below this |z| the complex exprel(z) from its Taylor series (12 terms: error < 1e-20)
+_CHECK_DPS = 50       # digits at which LevyParams checks its ranges (exact inputs stay exact)
+_NO_NOISE = ("eta_G and eta_J are both 0: without noise there is no stationary tail "
+             "(need eta_G > 0 or eta_J > 0)")
 
 
 # ----------------------------------------------------------------------------------------------------
-# argument checks
+# the parameter spec
+# ----------------------------------------------------------------------------------------------------
+# (name, minimum, open_min, maximum, open_max) of each field: the domain stated in the module docstring
+_DOMAIN = (("eta_G", 0, False, None, False), ("kappa", 0, True, None, False), ("eta_J", 0, False, None, False),
+           ("alpha", 0, True, 2, True), ("lam", 0, True, None, False), ("C", 0, True, None, False))
+_FIELDS = tuple(d[0] for d in _DOMAIN)
+_JUMP = ("eta_J", "alpha", "lam", "C")
+
+
+@dataclasses.dataclass(frozen=True)
+class LevyParams:
+    r"""The parameters of ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` (module docstring): Gaussian intensity
+    ``eta_G >= 0``, drift saturation ``kappa > 0``, jump intensity ``eta_J >= 0``, stability index
+    ``0 < alpha < 2``, tempering ``lam > 0`` and normalisation ``C > 0`` of the Levy measure
+    ``eta_J C exp(-lam |y|) |y|^(-1-alpha)``.
+
+    Values are kept as given (ints, Fractions and mpf stay exact for ``method="mp"``) after a range check.
+
+    >>> p = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.5, alpha=1.5, lam=3.0)
+    >>> p.jump()
+    {'eta_J': 0.5, 'alpha': 1.5, 'lam': 3.0, 'C': 1.0}
+    >>> LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.5, alpha=2.0, lam=3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha must be in (0, 2), got 2.0
+    """
+
+    eta_G: Any
+    kappa: Any
+    eta_J: Any
+    alpha: Any
+    lam: Any
+    C: Any = 1.0
+
+    def __post_init__(self) -> None:
+        with mpmath.workdps(_CHECK_DPS):
+            for name, lo, open_lo, hi, open_hi in _DOMAIN:
+                _as_mpf(name, getattr(self, name), minimum=lo, open_min=open_lo, maximum=hi, open_max=open_hi)
+
+    def jump(self) -> dict:
+        """The Levy-measure keywords ``eta_J, alpha, lam, C`` (those of :func:`jump_symbol` and of
+        :mod:`numerics.levy_sampling`)."""
+        return {k: getattr(self, k) for k in _JUMP}
+
+    def as_dict(self) -> dict:
+        """All six parameters as keywords."""
+        return {k: getattr(self, k) for k in _FIELDS}
+
+
+def _spec(params: Any, names: tuple[str, ...], kw: dict) -> dict:
+    """The parameters ``names`` from a LevyParams or from keywords (``None`` = not given; ``C`` defaults to 1)."""
+    given = {k: v for k, v in kw.items() if v is not None}
+    if params is not None:
+        if not isinstance(params, LevyParams):
+            raise TypeError(f"params must be a LevyParams, got {type(params).__name__} {params!r}")
+        if given:
+            raise TypeError(f"pass either params=LevyParams(...) or the keywords {sorted(given)}, not both")
+        return {k: getattr(params, k) for k in names}
+    missing = [k for k in names if k not in given and k != "C"]
+    if missing:
+        raise TypeError(f"missing parameter(s) {missing}: pass them as keywords or as a LevyParams")
+    return {k: given.get(k, 1.0) for k in names}
+
+
+# ----------------------------------------------------------------------------------------------------
+# argument checks (float path)
 # ----------------------------------------------------------------------------------------------------
 def _jump_params(eta_J: Any, alpha: Any, lam: Any, C: Any) -> tuple[float, float, float, float]:
     eta_J = as_real("eta_J", eta_J, minimum=0.0)
@@ -137,49 +216,103 @@ def _drift_params(eta_G: Any, kappa: Any) -> tuple[float, float]:
     return eta_G, kappa
 
 
-def _scalar_or_array(arr: np.ndarray):
-    return float(arr) if arr.ndim == 0 else arr
-
-
 # ----------------------------------------------------------------------------------------------------
 # float64 path
 # ----------------------------------------------------------------------------------------------------
+def _series_coefficients(alpha: float) -> np.ndarray:
+    """``c_1 .. c_K`` of the module docstring's positive series (``c_1 = alpha/2``)."""
+    coef = np.empty(_SERIES_TERMS)
+    coef[0] = alpha / 2.0
+    for k in range(1, _SERIES_TERMS):
+        coef[k] = coef[k - 1] * (alpha - 2 * k) * (alpha - 2 * k - 1) / ((2 * k + 1) * (2 * k + 2))
+    return coef
+
+
+def _series(x2: np.ndarray, alpha: float) -> np.ndarray:
+    """``2 sum_k c_k x^(2k)`` by Horner in ``x^2`` (real x: x2 >= 0; imaginary x = i v: x2 = -v^2)."""
+    acc = np.zeros_like(x2)
+    for c in _series_coefficients(alpha)[::-1]:
+        acc = acc * x2 + c
+    return 2.0 * acc * x2
+
+
 def _bracket_over_prefactor(x: np.ndarray, alpha: float) -> np.ndarray:
-    r"""``B(x) = alpha [(1-x)^alpha + (1+x)^alpha - 2] / (alpha (alpha-1))`` for ``0 <= x <= 1``, i.e.
+    r"""``B(x) = [(1-x)^alpha + (1+x)^alpha - 2] / (alpha - 1)`` for ``0 <= x <= 1``, i.e.
     ``Psi* / (eta_J C lambda^alpha Gamma(2-alpha) / alpha)``; nonnegative, continuous in alpha."""
     out = np.empty_like(x)
     small = x <= _SERIES_X
-    if np.any(small):
-        x2 = x[small] ** 2
-        coef = np.empty(_SERIES_TERMS)
-        coef[0] = alpha / 2.0
-        for k in range(1, _SERIES_TERMS):
-            coef[k] = coef[k - 1] * (alpha - 2 * k) * (alpha - 2 * k - 1) / ((2 * k + 1) * (2 * k + 2))
-        acc = np.zeros_like(x2)
-        for c in coef[::-1]:                       # Horner in x^2
-            acc = acc * x2 + c
-        out[small] = 2.0 * acc * x2
+    out[small] = _series(x[small] ** 2, alpha)
     big = ~small
-    if np.any(big):
-        xb = x[big]
-        lp = np.log1p(xb)
-        term_p = (1.0 + xb) * lp * exprel((alpha - 1.0) * lp)
-        term_m = np.zeros_like(xb)
-        inner = xb < 1.0                            # at x = 1 the (1-x) term is exactly 0
-        lm = np.log1p(-xb[inner])
-        term_m[inner] = (1.0 - xb[inner]) * lm * exprel((alpha - 1.0) * lm)
-        out[big] = term_p + term_m
+    xb = x[big]
+    lp = np.log1p(xb)
+    term_p = (1.0 + xb) * lp * exprel((alpha - 1.0) * lp)
+    term_m = np.zeros_like(xb)
+    inner = xb < 1.0                            # at x = 1 the (1-x) term is exactly 0
+    lm = np.log1p(-xb[inner])
+    term_m[inner] = (1.0 - xb[inner]) * lm * exprel((alpha - 1.0) * lm)
+    out[big] = term_p + term_m
     return out
 
 
-def jump_symbol(beta: Any, *, eta_J: float, alpha: float, lam: float, C: float = 1.0):
+def _exprel_complex(z: np.ndarray) -> np.ndarray:
+    """``(e^z - 1) / z`` for complex z without cancellation: Taylor series near 0, else
+    ``expm1(x) cos y - 2 sin^2(y/2) + i e^x sin y`` (numpy's complex expm1 loses digits near 0)."""
+    out = np.empty_like(z)
+    small = np.abs(z) < _EXPREL_SERIES
+    zs = z[small]
+    acc = np.ones_like(zs)
+    for k in range(12, 0, -1):                  # 1 + z/2! (1 + z/3 (1 + ...)) = sum z^k / (k+1)!
+        acc = 1.0 + acc * zs / (k + 1)
+    out[small] = acc
+    zb = z[~small]
+    x, y = zb.real, zb.imag
+    out[~small] = (np.expm1(x) * np.cos(y) - 2.0 * np.sin(0.5 * y) ** 2 + 1j * np.exp(x) * np.sin(y)) / zb
+    return out
+
+
+def _bracket_imaginary(v: np.ndarray, alpha: float) -> np.ndarray:
+    r"""``B(i v)`` for real ``v >= 0`` (real, <= 0): the bracket of :func:`_bracket_over_prefactor` at an
+    imaginary argument, ``2 Re[(1 + i v) L exprel((alpha-1) L)]`` with ``L = log(1 + i v)`` (principal
+    branch: ``1 + i v`` never crosses the cut), and the same series with ``x^2 = -v^2`` for ``v <= 1/2``."""
+    out = np.empty_like(v)
+    small = v <= _SERIES_X
+    out[small] = _series(-v[small] ** 2, alpha)
+    w = 1.0 + 1j * v[~small]
+    L = np.log(w)
+    out[~small] = 2.0 * (w * L * _exprel_complex((alpha - 1.0) * L)).real
+    return out
+
+
+def _prefactor(eta_J: float, alpha: float, lam: float, C: float) -> float:
+    """``eta_J C lam^alpha Gamma(2-alpha) / alpha``: equals ``eta_J C lam^alpha Gamma(-alpha) (alpha-1)``
+    without the pole of Gamma(-alpha) at alpha = 1."""
+    return eta_J * C * lam ** alpha * _gamma(2.0 - alpha) / alpha
+
+
+def _jump_symbol_float(beta, eta_J, alpha, lam, C):
+    eta_J, alpha, lam, C = _jump_params(eta_J, alpha, lam, C)
+    b = as_real_array("beta", beta)
+    if eta_J == 0.0:                                # no jumps: nu = 0, the integral is 0 for every beta
+        return scalar_or_array(np.zeros(b.shape))
+    x = np.abs(b) / lam
+    out = np.full(x.shape, np.inf)
+    inside = x <= 1.0
+    out[inside] = _prefactor(eta_J, alpha, lam, C) * _bracket_over_prefactor(x[inside], alpha)
+    return scalar_or_array(out)
+
+
+def jump_symbol(beta: Any, params: LevyParams | None = None, /, *, eta_J: Any = None, alpha: Any = None,
+                lam: Any = None, C: Any = None, method: str = "float", dps: int | None = None):
     r"""The CTS jump symbol ``Psi*(beta) = int (cosh(beta y) - 1) nu(dy)``, vectorised over ``beta``.
 
     Source: arXiv:2606.29519 (Livi 2026), coarse-grained SDE; ``docs/papers/anti-collapse.md``. Closed
     form (module docstring): ``eta_J C Gamma(-alpha) [(lam-beta)^alpha + (lam+beta)^alpha - 2 lam^alpha]``
     for ``alpha != 1``, the ``x ln x`` form at ``alpha = 1``; even in ``beta``; ``+inf`` for
-    ``|beta| > lam`` when ``eta_J > 0`` (and ``0`` everywhere when ``eta_J = 0``). Domain: ``eta_J >= 0``, ``0 < alpha < 2``, ``lam > 0``, ``C > 0``, finite ``beta``.
-    Returns a float for scalar ``beta``, else a float64 array of the same shape.
+    ``|beta| > lam`` when ``eta_J > 0`` (and ``0`` everywhere when ``eta_J = 0``). Domain: ``eta_J >= 0``,
+    ``0 < alpha < 2``, ``lam > 0``, ``C > 0``, finite ``beta``. Parameters: a :class:`LevyParams` or the
+    keywords (``C`` default 1). ``method="float"``: a float for scalar ``beta``, else a float64 array of the
+    same shape; ``method="mp"``: scalar ``beta``, an ``mpmath.mpf`` correct to ``dps`` digits
+    (``mpmath.inf`` beyond ``lam``), with guard digits for the small-``beta`` cancellation.
 
     >>> jump_symbol([0.0, 3.0], eta_J=1.0, alpha=1.5, lam=2.0).tolist()
     [0.0, inf]
@@ -189,37 +322,70 @@ def jump_symbol(beta: Any, *, eta_J: float, alpha: float, lam: float, C: float =
     True
     >>> abs(jump_symbol(1.0, eta_J=1.0, alpha=1.0, lam=2.0) - (3 * math.log(3) - 4 * math.log(2))) < 1e-15
     True
+    >>> from fractions import Fraction
+    >>> v = jump_symbol(1, eta_J=1, alpha=Fraction(1, 2), lam=2, method="mp", dps=40)  # Gamma(-1/2)[1+sqrt3-2sqrt2]
+    >>> with mpmath.workdps(40):
+    ...     ref = -2 * mpmath.sqrt(mpmath.pi) * (1 + mpmath.sqrt(3) - 2 * mpmath.sqrt(2))
+    ...     print(abs(v - ref) < mpmath.mpf(10) ** -38)
+    True
     """
-    eta_J, alpha, lam, C = _jump_params(eta_J, alpha, lam, C)
-    b = as_real_array("beta", beta)
-    if eta_J == 0.0:                                # no jumps: nu = 0, the integral is 0 for every beta
-        return _scalar_or_array(np.zeros(b.shape))
-    x = np.abs(b) / lam
-    out = np.full(x.shape, np.inf)
-    inside = x <= 1.0
-    pref = eta_J * C * lam ** alpha * _gamma(2.0 - alpha) / alpha
-    out[inside] = pref * _bracket_over_prefactor(x[inside], alpha)
-    return _scalar_or_array(out)
+    p = _spec(params, _JUMP, dict(eta_J=eta_J, alpha=alpha, lam=lam, C=C))
+    method, dps = as_method_dps(method, dps)
+    if method == "mp":
+        return _phi_mp(beta, 0, None, p, dps)
+    return _jump_symbol_float(beta, **p)
 
 
-def Phi(beta: Any, *, eta_G: float, kappa: float, eta_J: float, alpha: float, lam: float, C: float = 1.0):
+def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = None, alpha: Any = None,
+                  lam: Any = None, C: Any = None):
+    r"""The Levy-Khintchine exponent of the jumps, ``log E exp(i u J_1) = int (cos(u y) - 1) nu(dy)``
+    ``= Psi*(i u)`` (real, ``<= 0``), vectorised over real ``u`` (float64).
+
+    Source: the Levy measure of ``docs/papers/anti-collapse.md`` (arXiv:2606.29519, SDE section); the
+    closed form is :func:`jump_symbol`'s at ``beta = i u``,
+    ``eta_J C Gamma(-alpha) [(lam - i u)^alpha + (lam + i u)^alpha - 2 lam^alpha]``, evaluated in the same
+    pole-free form (no ``Gamma(-alpha)`` pole, no ``1/(alpha - 1)`` cancellation: accurate through
+    ``alpha = 1``) with complex logarithms. Domain as :func:`jump_symbol`, every real ``u``.
+    At small ``u`` it is ``-u^2/2 int y^2 nu(dy)``. :func:`numerics.levy_sampling.cts_log_cf` is ``dt`` times it.
+
+    >>> import math   # alpha = 1: 2 [Re((lam - iu) log(lam - iu)) - lam log lam]
+    >>> ref = 2 * ((complex(2, -3) * complex(math.log(math.hypot(2, 3)), -math.atan2(3, 2))).real - 2 * math.log(2))
+    >>> abs(jump_exponent(3.0, eta_J=1.0, alpha=1.0, lam=2.0) - ref) < 1e-14
+    True
+    """
+    p = _spec(params, _JUMP, dict(eta_J=eta_J, alpha=alpha, lam=lam, C=C))
+    eta_J, alpha, lam, C = _jump_params(**p)
+    v = np.abs(as_real_array("u", u)) / lam
+    return scalar_or_array(_prefactor(eta_J, alpha, lam, C) * _bracket_imaginary(v, alpha))
+
+
+def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
+        eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None, method: str = "float",
+        dps: int | None = None):
     r"""The characteristic function ``Phi(beta) = eta_G beta^2 + Psi*(beta) - kappa beta`` (vectorised).
 
     Source: arXiv:2606.29519, adjoint generator on ``exp(beta zeta)`` in the saturated region of the drift;
     ``docs/papers/anti-collapse.md``. Domain as :func:`jump_symbol` plus ``eta_G >= 0``, ``kappa > 0``;
-    ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``. Its positive root is the tail exponent.
+    ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``. Its positive root is the tail exponent. ``method``
+    and ``dps`` as :func:`jump_symbol`.
 
     >>> Phi(0.0, eta_G=0.2, kappa=1.0, eta_J=0.5, alpha=0.7, lam=3.0)
     0.0
     >>> Phi(2.0, eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=0.7, lam=3.0)   # Gaussian: root at kappa/eta_G = 4
     -1.0
+    >>> Phi(4, eta_G=0.25, kappa=1, eta_J=0, alpha=1.5, lam=5, method="mp") == 0
+    True
     """
-    eta_G, kappa = _drift_params(eta_G, kappa)
+    p = _spec(params, _FIELDS, dict(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
+    method, dps = as_method_dps(method, dps)
+    if method == "mp":
+        return _phi_mp(beta, p["eta_G"], p["kappa"], {k: p[k] for k in _JUMP}, dps)
+    eta_G, kappa = _drift_params(p["eta_G"], p["kappa"])
     b = as_real_array("beta", beta)
-    psi = np.asarray(jump_symbol(b, eta_J=eta_J, alpha=alpha, lam=lam, C=C), dtype=np.float64)
+    psi = np.asarray(_jump_symbol_float(b, *(p[k] for k in _JUMP)), dtype=np.float64)
     with np.errstate(invalid="ignore"):
         out = np.where(np.isinf(psi), np.inf, eta_G * b * b + psi - kappa * b)
-    return _scalar_or_array(np.asarray(out, dtype=np.float64))
+    return scalar_or_array(np.asarray(out, dtype=np.float64))
 
 
 def _phi_scalar(b: float, eta_G: float, kappa: float, pref: float, alpha: float, lam: float) -> float:
@@ -227,14 +393,16 @@ def _phi_scalar(b: float, eta_G: float, kappa: float, pref: float, alpha: float,
     return float(eta_G * b * b + pref * _bracket_over_prefactor(x, alpha)[0] - kappa * b)
 
 
-def characteristic_root(*, eta_G: float, kappa: float, eta_J: float, alpha: float, lam: float,
-                        C: float = 1.0) -> float:
+def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
+                        eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None,
+                        method: str = "float", dps: int | None = None):
     r"""The tail exponent ``beta_eff``: the root ``beta*`` of ``Phi`` in ``(0, lam)``, or ``lam`` if none.
 
     Source: arXiv:2606.29519; ``docs/papers/anti-collapse.md`` ("Root"). ``Phi(0) = 0``, ``Phi'(0) = -kappa``
     and ``Phi`` is strictly convex on ``[0, lam]``, so the root exists iff ``Phi(lam) > 0`` and is then
     unique; it is bracketed by halving from ``lam/2`` until ``Phi < 0`` and solved with
-    :func:`scipy.optimize.brentq` (relative accuracy ~1e-15). If ``Phi(lam) <= 0`` the tempering sets the
+    :func:`scipy.optimize.brentq` (relative accuracy ~1e-15; ``method="mp"``: the bracketing Anderson-Bjorck
+    solver of :func:`mpmath.findroot` to ``dps`` digits). If ``Phi(lam) <= 0`` the tempering sets the
     tail: ``lam`` is returned. If ``eta_J = 0`` the answer is ``kappa / eta_G`` (``lam`` is irrelevant).
     Domain: ``eta_G >= 0``, ``kappa > 0``, ``eta_J >= 0``, ``eta_G + eta_J > 0``, ``0 < alpha < 2``,
     ``lam > 0``, ``C > 0``.
@@ -243,16 +411,23 @@ def characteristic_root(*, eta_G: float, kappa: float, eta_J: float, alpha: floa
     2.5
     >>> characteristic_root(eta_G=0.01, kappa=5.0, eta_J=0.01, alpha=0.5, lam=0.3)   # tempering sets it
     0.3
+    >>> r = characteristic_root(eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2, method="mp", dps=50)
+    >>> abs(Phi(r, eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2, method="mp", dps=50)) < mpmath.mpf(10) ** -45
+    True
+    >>> abs(float(r) - characteristic_root(eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2)) < 1e-14
+    True
     """
-    eta_G, kappa = _drift_params(eta_G, kappa)
-    eta_J, alpha, lam, C = _jump_params(eta_J, alpha, lam, C)
+    p = _spec(params, _FIELDS, dict(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
+    method, dps = as_method_dps(method, dps)
+    if method == "mp":
+        return _root_mp(p, dps)
+    eta_G, kappa = _drift_params(p["eta_G"], p["kappa"])
+    eta_J, alpha, lam, C = _jump_params(*(p[k] for k in _JUMP))
     if eta_J == 0.0:
         if eta_G == 0.0:
-            raise ValueError("eta_G and eta_J are both 0: without noise there is no stationary tail "
-                             "(need eta_G > 0 or eta_J > 0)")
+            raise ValueError(_NO_NOISE)
         return kappa / eta_G
-    pref = eta_J * C * lam ** alpha * _gamma(2.0 - alpha) / alpha
-    args = (eta_G, kappa, pref, alpha, lam)
+    args = (eta_G, kappa, _prefactor(eta_J, alpha, lam, C), alpha, lam)
     if _phi_scalar(lam, *args) <= 0.0:
         return lam
     lo = 0.5 * lam
@@ -266,7 +441,8 @@ def characteristic_root(*, eta_G: float, kappa: float, eta_J: float, alpha: floa
                         maxiter=500))
 
 
-def threshold_eta_J(*, eta_G: float, kappa: float, alpha: float, lam: float, C: float = 1.0) -> float:
+def threshold_eta_J(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
+                    alpha: Any = None, lam: Any = None, C: Any = None) -> float:
     r"""The jump intensity ``eta_J*`` above which ``beta_eff < 1`` (broad, extended anti-collapse).
 
     Source: arXiv:2606.29519; ``docs/papers/anti-collapse.md`` ("Threshold"). For ``lam >= 1`` and
@@ -276,7 +452,8 @@ def threshold_eta_J(*, eta_G: float, kappa: float, alpha: float, lam: float, C: 
 
     i.e. ``Phi(1) = 0`` (``beta*(eta_J*) = 1``). Returns ``0.0`` if ``eta_G >= kappa`` (Gaussian noise alone
     gives ``beta = kappa/eta_G <= 1``) or ``lam < 1`` (``beta_eff <= lam < 1`` for every ``eta_J > 0``;
-    at ``lam = 1`` the formula holds and ``beta_eff = 1`` for ``eta_J <= eta_J*``).
+    at ``lam = 1`` the formula holds and ``beta_eff = 1`` for ``eta_J <= eta_J*``). A :class:`LevyParams`
+    may be passed: its ``eta_J`` is ignored.
 
     >>> threshold_eta_J(eta_G=0.5, kappa=0.4, alpha=1.5, lam=2.0)
     0.0
@@ -286,12 +463,13 @@ def threshold_eta_J(*, eta_G: float, kappa: float, alpha: float, lam: float, C: 
     >>> abs(threshold_eta_J(eta_G=0.1, kappa=1.0, alpha=1.0, lam=1.0) - 0.9 / (2 * math.log(2))) < 1e-15
     True
     """
-    eta_G, kappa = _drift_params(eta_G, kappa)
-    _, alpha, lam, C = _jump_params(0.0, alpha, lam, C)
+    p = _spec(params, ("eta_G", "kappa", "alpha", "lam", "C"),
+              dict(eta_G=eta_G, kappa=kappa, alpha=alpha, lam=lam, C=C))
+    eta_G, kappa = _drift_params(p["eta_G"], p["kappa"])
+    _, alpha, lam, C = _jump_params(0.0, p["alpha"], p["lam"], p["C"])
     if eta_G >= kappa or lam < 1.0:
         return 0.0
-    psi1 = jump_symbol(1.0, eta_J=1.0, alpha=alpha, lam=lam, C=C)
-    return (kappa - eta_G) / psi1
+    return (kappa - eta_G) / _jump_symbol_float(1.0, 1.0, alpha, lam, C)
 
 
 def critical_eta_J(eta_G: Any, *, kappa: float, alpha: float, lam: float, C: float = 1.0):
@@ -313,21 +491,22 @@ def critical_eta_J(eta_G: Any, *, kappa: float, alpha: float, lam: float, C: flo
     if lam < 1.0:
         raise ValueError(f"lam must be >= 1 for a critical manifold (got {lam}); for lam < 1 every "
                          "eta_J > 0 gives beta_eff <= lam < 1")
-    psi1 = jump_symbol(1.0, eta_J=1.0, alpha=alpha, lam=lam, C=C)
-    return _scalar_or_array((kappa - g) / psi1)
+    return scalar_or_array((kappa - g) / _jump_symbol_float(1.0, 1.0, alpha, lam, C))
 
 
-def critical_kappa(*, eta_G: float, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> float:
+def critical_kappa(params: LevyParams | None = None, /, *, eta_G: Any = None, eta_J: Any = None,
+                   alpha: Any = None, lam: Any = None, C: Any = None) -> float:
     r"""The drift saturation on the critical manifold: ``kappa_c = eta_G + Psi*(1)`` (``+inf`` if
     ``lam < 1`` and ``eta_J > 0``). ``kappa < kappa_c`` gives ``beta < 1``.
 
-    Source: ``docs/papers/anti-collapse.md`` ("Phases"). Domain as :func:`jump_symbol`, ``eta_G >= 0``.
+    Source: ``docs/papers/anti-collapse.md`` ("Phases"). Domain as :func:`jump_symbol`, ``eta_G >= 0``;
+    a :class:`LevyParams` may be passed (its ``kappa`` is ignored).
 
     >>> critical_kappa(eta_G=0.3, eta_J=0.0, alpha=1.2, lam=2.0)
     0.3
     """
-    eta_G = as_real("eta_G", eta_G, minimum=0.0)
-    return eta_G + jump_symbol(1.0, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
+    p = _spec(params, ("eta_G",) + _JUMP, dict(eta_G=eta_G, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
+    return as_real("eta_G", p["eta_G"], minimum=0.0) + _jump_symbol_float(1.0, *(p[k] for k in _JUMP))
 
 
 def phase_of_beta(beta: Any, *, tol: float = 1e-9) -> str:
@@ -348,13 +527,15 @@ def phase_of_beta(beta: Any, *, tol: float = 1e-9) -> str:
     return "concentrated" if beta > 1.0 else "extended"
 
 
-def phase(*, eta_G: float, kappa: float, eta_J: float, alpha: float, lam: float, C: float = 1.0,
-          drift: str = "saturating", tol: float = 1e-9) -> str:
+def phase(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None, eta_J: Any = None,
+          alpha: Any = None, lam: Any = None, C: Any = None, drift: str = "saturating",
+          tol: float = 1e-9) -> str:
     r"""The theoretical phase of the SDE at these parameters.
 
     Source: ``docs/papers/anti-collapse.md`` ("Phases"). With ``drift="linear"`` (OU, no left saturation)
     zeta is Gaussian and tau log-normal: "collapsed" whatever the noise. With the saturating drift the
     phase is :func:`phase_of_beta` of :func:`characteristic_root` ("boundary" within ``tol`` of 1).
+    ``drift`` is one of :data:`DRIFTS` (the names :class:`numerics.sde.SDEConfig` uses too).
 
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)          # beta = 5
     'concentrated'
@@ -364,7 +545,7 @@ def phase(*, eta_G: float, kappa: float, eta_J: float, alpha: float, lam: float,
     'boundary'
     """
     drift = as_choice("drift", drift, DRIFTS)
-    beta = characteristic_root(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
+    beta = characteristic_root(params, eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
     if drift == "linear":
         return "collapsed"
     return phase_of_beta(beta, tol=tol)
@@ -379,10 +560,12 @@ def _as_mpf(name: str, value: Any, *, minimum=None, open_min=False, maximum=None
         raise TypeError(f"{name} must be a real number, not a bool")
     if isinstance(value, mpmath.mpf):
         out = +value
-    elif isinstance(value, numbers.Rational) and not isinstance(value, numbers.Integral):
-        out = mpmath.mpf(value.numerator) / value.denominator
+    elif isinstance(value, numbers.Integral):      # NumPy integers too (mpmath takes Python ints only)
+        out = mpmath.mpf(int(value))
+    elif isinstance(value, numbers.Rational):
+        out = mpmath.mpf(int(value.numerator)) / int(value.denominator)
     elif isinstance(value, numbers.Real):
-        out = mpmath.mpf(value)
+        out = mpmath.mpf(float(value))
     else:
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     if not mpmath.isfinite(out):
@@ -396,10 +579,6 @@ def _as_mpf(name: str, value: Any, *, minimum=None, open_min=False, maximum=None
         raise ValueError(f"{name} must be in {'(' if open_min else '['}{lo}, {hi}{')' if open_max else ']'}, "
                          f"got {value!r}")
     return out
-
-
-def _check_dps(dps: Any) -> int:
-    return as_int("dps", dps, minimum=5, maximum=100_000)
 
 
 def _mp_params(eta_J, alpha, lam, C):
@@ -432,89 +611,45 @@ def _guard_digits(b, lam) -> int:
     return 10 + (int(-mpmath.log10(x)) if 0 < x < 1 else 0)
 
 
-def jump_symbol_mp(beta: Any, *, eta_J: Any, alpha: Any, lam: Any, C: Any = 1, dps: int = DEFAULT_DPS):
-    r""":func:`jump_symbol` as an ``mpmath.mpf`` correct to ``dps`` digits (``mpmath.inf`` beyond ``lam``).
-
-    Same closed form and domain as :func:`jump_symbol`; arguments may be ints, floats, Fractions or mpf.
-    Evaluated in a local ``mpmath.workdps`` context with guard digits for the small-``beta`` cancellation.
-
-    >>> from fractions import Fraction
-    >>> v = jump_symbol_mp(1, eta_J=1, alpha=Fraction(1, 2), lam=2, dps=40)   # Gamma(-1/2)[1+sqrt3-2sqrt2]
-    >>> with mpmath.workdps(40):
-    ...     ref = -2 * mpmath.sqrt(mpmath.pi) * (1 + mpmath.sqrt(3) - 2 * mpmath.sqrt(2))
-    ...     print(abs(v - ref) < mpmath.mpf(10) ** -38)
-    True
-    """
-    dps = _check_dps(dps)
+def _phi_mp(beta, eta_G, kappa, jump: dict, dps: int):
+    """``Phi(beta)`` (or ``Psi*(beta)`` when ``kappa`` is None) as an mpf to ``dps`` digits, local context."""
     with mpmath.workdps(dps):
         b = _as_mpf("beta", beta)
-        params = _mp_params(eta_J, alpha, lam, C)
-    with mpmath.workdps(dps + _guard_digits(b, params[2])):
-        out = _psi_mp(b, *params)
-    with mpmath.workdps(dps):
-        return +out
-
-
-def Phi_mp(beta: Any, *, eta_G: Any, kappa: Any, eta_J: Any, alpha: Any, lam: Any, C: Any = 1,
-           dps: int = DEFAULT_DPS):
-    r""":func:`Phi` as an ``mpmath.mpf`` to ``dps`` digits (local context); domain as :func:`Phi`.
-
-    >>> v = Phi_mp(4, eta_G=0.25, kappa=1, eta_J=0, alpha=1.5, lam=5, dps=30)
-    >>> v == 0
-    True
-    """
-    dps = _check_dps(dps)
-    with mpmath.workdps(dps):
         g = _as_mpf("eta_G", eta_G, minimum=0)
-        k = _as_mpf("kappa", kappa, minimum=0, open_min=True)
-        b = _as_mpf("beta", beta)
-        params = _mp_params(eta_J, alpha, lam, C)
+        k = None if kappa is None else _as_mpf("kappa", kappa, minimum=0, open_min=True)
+        params = _mp_params(*(jump[n] for n in _JUMP))
     with mpmath.workdps(dps + _guard_digits(b, params[2])):
         psi = _psi_mp(b, *params)
-        out = psi if mpmath.isinf(psi) else g * b * b + psi - k * b
+        out = psi if (k is None or mpmath.isinf(psi)) else g * b * b + psi - k * b
     with mpmath.workdps(dps):
         return +out
 
 
-def characteristic_root_mp(*, eta_G: Any, kappa: Any, eta_J: Any, alpha: Any, lam: Any, C: Any = 1,
-                           dps: int = DEFAULT_DPS):
-    r""":func:`characteristic_root` to ``dps`` digits: ``beta*`` in ``(0, lam)``, ``lam`` when
-    ``Phi(lam) <= 0``, ``kappa/eta_G`` when ``eta_J = 0``. Same source and domain.
-
-    The root is bracketed as in the float path and polished with the bracketing Anderson-Bjorck solver of
-    :func:`mpmath.findroot` in a local context.
-
-    >>> r = characteristic_root_mp(eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2, dps=50)
-    >>> with mpmath.workdps(50):
-    ...     print(abs(Phi_mp(r, eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2, dps=50)) < mpmath.mpf(10) ** -45)
-    True
-    >>> abs(float(r) - characteristic_root(eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2)) < 1e-14
-    True
-    """
-    dps = _check_dps(dps)
+def _root_mp(p: dict, dps: int):
+    """:func:`characteristic_root` to ``dps`` digits: bracketed as in the float path, polished by
+    :func:`mpmath.findroot` (Anderson-Bjorck) in a local context with 15 guard digits."""
     work = dps + 15
     with mpmath.workdps(work):
-        g = _as_mpf("eta_G", eta_G, minimum=0)
-        k = _as_mpf("kappa", kappa, minimum=0, open_min=True)
-        eJ, a, lam_, C_ = _mp_params(eta_J, alpha, lam, C)
+        g = _as_mpf("eta_G", p["eta_G"], minimum=0)
+        k = _as_mpf("kappa", p["kappa"], minimum=0, open_min=True)
+        eJ, a, lam, C = _mp_params(*(p[n] for n in _JUMP))
         if eJ == 0:
             if g == 0:
-                raise ValueError("eta_G and eta_J are both 0: without noise there is no stationary tail "
-                                 "(need eta_G > 0 or eta_J > 0)")
+                raise ValueError(_NO_NOISE)
             out = k / g
         else:
             def phi(b):
-                with mpmath.workdps(work + _guard_digits(b, lam_)):
-                    v = g * b * b + _psi_mp(b, eJ, a, lam_, C_) - k * b
+                with mpmath.workdps(work + _guard_digits(b, lam)):
+                    v = g * b * b + _psi_mp(b, eJ, a, lam, C) - k * b
                 return +v
 
-            if phi(lam_) <= 0:
-                out = lam_
+            if phi(lam) <= 0:
+                out = lam
             else:
-                lo = lam_ / 2
+                lo = lam / 2
                 while phi(lo) >= 0:
                     lo /= 2
-                out = mpmath.findroot(phi, (lo, lam_), solver="anderson")
+                out = mpmath.findroot(phi, (lo, lam), solver="anderson")
     with mpmath.workdps(dps):
         return +out
 

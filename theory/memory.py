@@ -46,10 +46,10 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import airy
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import DEFAULT_DPS, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
 
 KINDS = ("exp", "poly", "impulse", "airy")
-DEFAULT_DPS = 30
+_MIN_SOLVE_DPS = 15     # the tau / p solves return float64: fewer working digits could not resolve it
 DEFAULT_SAMPLES_PER_PERIOD = 8
 
 
@@ -90,14 +90,15 @@ def _excess(alpha: float, T: int, area_max: Any) -> float:
     return alpha * (_area_max(T, area_max) - 1.0)
 
 
-def exp_area(tau, T: int, *, dps: int = DEFAULT_DPS):
+def exp_area(tau, T: int, *, method: str = "float", dps: int | None = None):
     r"""Closed-form area of ``exp(-s/tau)`` over ``s = 0..T-1`` (geometric sum), as ``mpmath.mpf``.
 
     .. math:: \sum_{s=0}^{T-1} e^{-s/\tau} = \frac{1 - e^{-T/\tau}}{1 - e^{-1/\tau}}
               = \frac{\operatorname{expm1}(-T/\tau)}{\operatorname{expm1}(-1/\tau)}
 
     Valid for ``tau > 0`` (``tau = 0`` gives 1, ``tau = inf`` gives T). Evaluated with ``expm1`` in a
-    local mpmath context of ``dps`` digits, so it is accurate also for ``tau >> T``.
+    local mpmath context, so it is accurate also for ``tau >> T``. ``method="float"``: a float (evaluated at
+    :data:`theory._args.DEFAULT_DPS` digits); ``method="mp"``: an ``mpmath.mpf`` to ``dps`` digits.
 
     >>> from mpmath import mpf, e
     >>> float(exp_area(mpf(1), 2)) == float(1 + 1 / e)
@@ -106,15 +107,18 @@ def exp_area(tau, T: int, *, dps: int = DEFAULT_DPS):
     (1.0, 7.0)
     """
     T = as_int("T", T, minimum=1)
-    with mpmath.workdps(dps):
+    method, dps = as_method_dps(method, dps)
+    with mpmath.workdps(dps or DEFAULT_DPS):
         tau = mpmath.mpf(tau)
         if tau < 0:
             raise ValueError(f"tau must be >= 0, got {tau}")
         if tau == 0:
-            return mpmath.mpf(1)
-        if mpmath.isinf(tau):
-            return mpmath.mpf(T)
-        return mpmath.expm1(-T / tau) / mpmath.expm1(-1 / tau)
+            out = mpmath.mpf(1)
+        elif mpmath.isinf(tau):
+            out = mpmath.mpf(T)
+        else:
+            out = mpmath.expm1(-T / tau) / mpmath.expm1(-1 / tau)
+    return float(out) if method == "float" else out
 
 
 def _exp_excess(u, T: int):
@@ -122,7 +126,7 @@ def _exp_excess(u, T: int):
     return mpmath.exp(-u) * mpmath.expm1(-(T - 1) * u) / mpmath.expm1(-u)
 
 
-def poly_area(p, T: int, *, dps: int = DEFAULT_DPS):
+def poly_area(p, T: int, *, method: str = "float", dps: int | None = None):
     r"""Closed-form area of ``(1+s)^(-p)`` over ``s = 0..T-1``: the generalised harmonic number.
 
     .. math:: \sum_{s=0}^{T-1} (1+s)^{-p} = H_T^{(p)} = \zeta(p) - \zeta(p, T+1) \quad (p \ne 1),
@@ -130,7 +134,8 @@ def poly_area(p, T: int, *, dps: int = DEFAULT_DPS):
 
     The Hurwitz-zeta difference is valid for every real ``p != 1`` by analytic continuation (the
     finite-difference identity ``zeta(p, a) - zeta(p, a+T) = sum_{k<T} (a+k)^(-p)``); near ``p = 1`` both
-    terms are ``~ 1/(p-1)``, so the working precision is raised locally by the digits lost.
+    terms are ``~ 1/(p-1)``, so the working precision is raised locally by the digits lost. ``method`` and
+    ``dps`` as :func:`exp_area`.
 
     >>> float(poly_area(2, 3)) == 1 + 1/4 + 1/9
     True
@@ -140,8 +145,11 @@ def poly_area(p, T: int, *, dps: int = DEFAULT_DPS):
     5.0
     """
     T = as_int("T", T, minimum=1)
+    method, dps = as_method_dps(method, dps)
+    dps = dps or DEFAULT_DPS
     with mpmath.workdps(dps):
-        return 1 + _poly_excess(mpmath.mpf(p), T, dps)
+        out = 1 + _poly_excess(mpmath.mpf(p), T, dps)
+    return float(out) if method == "float" else out
 
 
 def _poly_excess(p, T: int, dps: int):
@@ -223,6 +231,14 @@ def _solve_decreasing(f, target, lo: float, hi: float, dps: int) -> float:
         return float(mpmath.exp((la + lb) / 2))
 
 
+def _solve_dps(dps) -> int:
+    """Working digits of the tau / p solves: :func:`theory._args.as_dps`, and at least 15."""
+    dps = as_dps(dps)
+    if dps < _MIN_SOLVE_DPS:
+        raise ValueError(f"dps must be >= {_MIN_SOLVE_DPS} for a float64 solve, got {dps}")
+    return dps
+
+
 @functools.lru_cache(maxsize=4096)
 def _exp_tau_cached(excess: float, T: int, dps: int) -> float:
     if excess == 0.0:
@@ -247,8 +263,7 @@ def exp_tau(alpha: float, T: int, *, area_max: float | None = None, dps: int = D
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    dps = as_int("dps", dps, minimum=15)
-    return _exp_tau_cached(_excess(alpha, T, area_max), T, dps)
+    return _exp_tau_cached(_excess(alpha, T, area_max), T, _solve_dps(dps))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -276,8 +291,7 @@ def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, dps: i
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    dps = as_int("dps", dps, minimum=15)
-    return _poly_p_cached(_excess(alpha, T, area_max), T, dps)
+    return _poly_p_cached(_excess(alpha, T, area_max), T, _solve_dps(dps))
 
 
 def impulse_lag(alpha: float, T: int) -> int:

@@ -33,12 +33,15 @@ that beats it proves the fit was not global; it cannot invalidate the lower boun
 
 Precision
 ---------
-The pole search is done in float64; the final coefficients, residual and condition number are
-recomputed in mpmath (local ``workdps``) when the Vandermonde matrix is ill-conditioned
-(normalised condition ``> 1e8``) or when ``dps`` is given, so that the reported residual is that of
-the returned exponential sum to full accuracy. :func:`prony` recovers a K-term sum exactly from 2K
-noise-free samples; with ``dps`` it runs entirely in mpmath (Hankel solve, ``polyroots``, Vandermonde
-solve), which is needed when the samples are clustered poles (double precision fails there).
+The toolkit's one convention: ``method="float"`` (default) or ``method="mp"`` with ``dps`` digits (default
+:data:`theory._args.DEFAULT_DPS`), local ``workdps`` contexts only. In :func:`best_mterm_fit` the pole search
+is float64; the final coefficients, residual and condition number are recomputed in mpmath when the
+Vandermonde matrix is ill-conditioned (normalised condition ``> 1e8``, also with ``method="float"``) or when
+``method="mp"``, so that the reported residual is that of the returned exponential sum to full accuracy.
+:func:`prony` recovers a K-term sum exactly from 2K noise-free samples; with ``method="mp"`` it runs
+entirely in mpmath (Hankel solve, ``polyroots``, Vandermonde solve), which is needed when the samples are
+clustered poles (double precision fails there). :func:`vandermonde_condition` falls back to mpmath by
+itself when float64 cannot resolve the answer (condition ``>= 1e10``).
 """
 
 from __future__ import annotations
@@ -51,11 +54,19 @@ import mpmath
 import numpy as np
 from scipy.optimize import least_squares
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import DEFAULT_DPS, as_choice, as_int, as_method_dps, as_real, as_real_array
 
 POLE_CLASSES = ("complex", "real", "pairs")
 AUTO_MP_CONDITION = 1e8
-AUTO_MP_DPS = 40
+_FLOAT_CONDITION_MAX = 1e10  # above, float64's SVD cannot resolve the condition number: mpmath takes over
+_REAL_POLE_TOL = 1e-9        # a pole with |Im z| <= tol max(1, |z|) is real (one tolerance for every test)
+_DISTINCT_TOL = 1e-13        # poles closer than this (relative) coincide: a degenerate optimum
+
+
+def _is_real(lam) -> np.ndarray:
+    """Mask of the real poles of ``lam`` (imaginary part below :data:`_REAL_POLE_TOL`, relative)."""
+    lam = np.asarray(lam, dtype=complex)
+    return np.abs(lam.imag) <= _REAL_POLE_TOL * np.maximum(1.0, np.abs(lam))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -144,14 +155,16 @@ def vandermonde(poles, T: int) -> np.ndarray:
         return np.power(lam[None, :], s)
 
 
-def vandermonde_condition(poles, T: int, *, normalize: bool = True, dps: int | None = None) -> float:
+def vandermonde_condition(poles, T: int, *, normalize: bool = True, method: str = "float",
+                          dps: int | None = None) -> float:
     """2-norm condition number of the Vandermonde matrix ``V_{s i} = lambda_i^s``, ``s < T``.
 
     ``normalize=True`` (default) scales every column to unit norm first: this removes the trivial
     dependence on the magnitude of the poles and leaves the near-collinearity of the modes (the
-    quantity that makes the coefficients of an exponential-sum fit ill-determined). Float64 (SVD)
-    when the result is below 1e10; otherwise (or when ``dps`` is given) recomputed in mpmath from the
-    Gram matrix at a precision raised until the answer is stable.
+    quantity that makes the coefficients of an exponential-sum fit ill-determined). ``method="float"``:
+    float64 (SVD) when the result is below 1e10, otherwise recomputed in mpmath; ``method="mp"``: always
+    mpmath from the Gram matrix, at ``dps`` digits or more (the precision is raised until the answer is
+    stable). A float either way.
 
     >>> vandermonde_condition([0.5], 10)
     1.0
@@ -159,6 +172,7 @@ def vandermonde_condition(poles, T: int, *, normalize: bool = True, dps: int | N
     1.0
     """
     T = as_int("T", T, minimum=1)
+    method, dps = as_method_dps(method, dps)
     lam = np.asarray(poles, dtype=complex).ravel()
     if lam.size == 0:
         raise ValueError("poles must not be empty")
@@ -167,7 +181,7 @@ def vandermonde_condition(poles, T: int, *, normalize: bool = True, dps: int | N
         V = V / np.linalg.norm(V, axis=0)
     sv = np.linalg.svd(V, compute_uv=False)
     cond = float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf
-    if dps is None and cond < 1e10:
+    if method == "float" and cond < _FLOAT_CONDITION_MAX:
         return cond
     return _mp_condition(lam, T, normalize, dps, cond)
 
@@ -219,6 +233,7 @@ def _mp_gram(cols: list[list], normalize: bool):
 # Prony and matrix pencil (exact data)
 # ----------------------------------------------------------------------------------------------------
 def _as_samples(h, dps: int | None):
+    """The samples as a float64/complex array (``dps=None``) or as mpf at ``dps`` digits (taken exactly)."""
     if dps is None:
         arr = np.asarray(h, dtype=complex).ravel() if np.iscomplexobj(h) else as_real_array("h", h).ravel()
         if not np.all(np.isfinite(arr)):
@@ -234,27 +249,26 @@ def _as_samples(h, dps: int | None):
     return out
 
 
-def prony(h, K: int, *, dps: int | None = None) -> ExpSumFit:
+def prony(h, K: int, *, method: str = "float", dps: int | None = None) -> ExpSumFit:
     r"""Classical Prony: the K-term sum ``h(k) = sum_i c_i lambda_i^k`` from ``N >= 2K`` samples.
 
     The poles are the roots of ``z^K + a_{K-1} z^{K-1} + ... + a_0``, whose coefficients solve the
     linear-prediction (Hankel) system ``sum_j a_j h(k+j) = -h(k+K)``, ``k = 0..N-K-1`` (least squares
     when ``N > 2K``); the weights then solve the Vandermonde system. Exact for noise-free data of a
-    K-term sum with distinct nonzero poles. ``dps=None``: float64 (numpy ``lstsq``/``roots``);
-    ``dps=d``: everything in a local mpmath context of d digits (samples may be ``mpf`` or strings,
-    taken exactly), needed for clustered poles where the Hankel matrix is ill-conditioned.
+    K-term sum with distinct nonzero poles. ``method="float"``: float64 (numpy ``lstsq``/``roots``);
+    ``method="mp"``: everything in a local mpmath context of ``dps`` digits (samples may be ``mpf`` or
+    strings, taken exactly), needed for clustered poles where the Hankel matrix is ill-conditioned.
     ``residual`` is the unweighted relative squared error on the N samples (``weights="uniform"``).
 
     >>> fit = prony([3.0, 1.5, 0.75, 0.375], 1)
     >>> fit.poles.real.round(12).tolist(), fit.coeffs.real.round(12).tolist()
     ([0.5], [3.0])
-    >>> fit = prony(["1", "0.9", "0.81", "0.729"], 1, dps=50)
+    >>> fit = prony(["1", "0.9", "0.81", "0.729"], 1, method="mp", dps=50)
     >>> float(fit.poles[0].real)
     0.9
     """
     K = as_int("K", K, minimum=1)
-    if dps is not None:
-        dps = as_int("dps", dps, minimum=15)
+    method, dps = as_method_dps(method, dps)
     x = _as_samples(h, dps)
     N = len(x)
     if N < 2 * K:
@@ -301,7 +315,7 @@ def _prony_mp(h: list, K: int, dps: int) -> ExpSumFit:
     order = _pole_order(lam)
     lam, cc = lam[order], cc[order]
     info = {"mp_poles": [mp_roots[i] for i in order], "mp_coeffs": [mp_c[i] for i in order], "dps": dps}
-    return ExpSumFit(lam, cc, res, vandermonde_condition(lam, N, dps=dps), f"prony (mpmath, dps={dps})",
+    return ExpSumFit(lam, cc, res, vandermonde_condition(lam, N, method="mp", dps=dps), f"prony (mpmath, dps={dps})",
                      N, weights="uniform", info=info)
 
 
@@ -423,7 +437,7 @@ class _Problem:
         nr, npair = self.n_real, self.n_pair
         s = self.s[:, None]
         J = np.empty((self.s.size, self.n_params))
-        lo, hi = _LOG_RATE_RANGE(self.s.size)
+        lo, hi = _log_rate_bounds(self.s.size)
         a = theta[: nr + npair]
         rates = np.where((a > lo) & (a < hi), rates, 0.0)   # clipped rates do not move
         if nr:
@@ -441,9 +455,9 @@ class _Problem:
 def _theta_from_poles(lam: np.ndarray, n_real: int, n_pair: int, T: int) -> np.ndarray | None:
     """Map a pole set onto the (n_real, n_pair) parametrisation; None if it does not fit."""
     lam = np.asarray(lam, dtype=complex)
-    tiny = 1e-9
-    reals = [z for z in lam if abs(z.imag) <= tiny * max(1.0, abs(z))]
-    pairs = [z for z in lam if z.imag > tiny * max(1.0, abs(z))]
+    real = _is_real(lam)
+    reals = list(lam[real])
+    pairs = [z for z, r in zip(lam, real) if not r and z.imag > 0]
     if len(reals) != n_real or len(pairs) != n_pair:
         return None
 
@@ -458,17 +472,17 @@ def _theta_from_poles(lam: np.ndarray, n_real: int, n_pair: int, T: int) -> np.n
 
 def _structure_of(lam: np.ndarray) -> tuple[int, int]:
     """(number of real poles, number of conjugate pairs) of a pole set (negative reals count as real)."""
-    tiny = 1e-9 * np.maximum(1.0, np.abs(lam))
-    return int(np.sum(np.abs(lam.imag) <= tiny)), int(np.sum(lam.imag > tiny))
+    real = _is_real(lam)
+    return int(np.sum(real)), int(np.sum(~real & (lam.imag > 0)))
 
 
-def _LOG_RATE_RANGE(T: int) -> tuple[float, float]:
+def _log_rate_bounds(T: int) -> tuple[float, float]:
     # rates below 1e-6/T are constant over the window, above 40 the mode is a delta at lag 0
     return math.log(1e-6 / T), math.log(40.0)
 
 
 def _rates(a: np.ndarray, T: int) -> np.ndarray:
-    lo, hi = _LOG_RATE_RANGE(T)
+    lo, hi = _log_rate_bounds(T)
     return np.exp(np.clip(a, lo, hi))
 
 
@@ -495,12 +509,12 @@ def _default_starts(rho: np.ndarray, m: int, structures) -> list[tuple[int, int,
     # matrix pencil on the raw samples: its own structure (negative real poles -> their modulus)
     try:
         # a short pencil (L ~ 4m) is enough for a starting guess and keeps the SVD O(T m^2)
-        mp = matrix_pencil(rho, m, L=min(T // 2, max(64, 4 * m))) if T >= 2 * m else None
+        pencil = matrix_pencil(rho, m, L=min(T // 2, max(64, 4 * m))) if T >= 2 * m else None
     except np.linalg.LinAlgError:
-        mp = None
-    if mp is not None and np.all(np.isfinite(mp.poles)):
-        lam = np.array([abs(z) if abs(z.imag) <= 1e-9 * max(1.0, abs(z)) else z for z in mp.poles])
-        nr = int(np.sum(np.abs(lam.imag) <= 1e-9 * np.maximum(1.0, np.abs(lam))))
+        pencil = None
+    if pencil is not None and np.all(np.isfinite(pencil.poles)):
+        lam = np.where(_is_real(pencil.poles), np.abs(pencil.poles), pencil.poles)
+        nr = int(np.sum(_is_real(lam)))
         npair = (m - nr) // 2
         if nr + 2 * npair == m:
             th = _theta_from_poles(lam, nr, npair, T)
@@ -527,8 +541,8 @@ def _run_varpro(prob: _Problem, theta0: np.ndarray, max_nfev: int):
 
 
 def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex", skip: bool = False,
-                   dps: int | None = None, starts: Sequence[Sequence[complex]] | None = None,
-                   max_nfev: int | None = None) -> ExpSumFit:
+                   method: str = "float", dps: int | None = None,
+                   starts: Sequence[Sequence[complex]] | None = None, max_nfev: int | None = None) -> ExpSumFit:
     r"""Best (locally optimal) m-term exponential-sum fit of ``rho`` in the weighted least-squares norm.
 
     Minimises ``sum_s w_s (rho(s) - rhohat(s))^2 / sum_s w_s rho(s)^2`` over exponential sums with m
@@ -539,8 +553,9 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
     disc, several real/pair splits tried), ``"real"`` (m real poles in (0, 1)) or ``"pairs"`` (m/2
     conjugate pairs, plus one real pole if m is odd: the S4D class). ``skip=True`` adds a free
     ``D delta_0`` term. ``starts``: extra initial pole sets (conjugation-closed, length m).
-    ``dps``: digits for the final mpmath evaluation of coefficients, residual and condition number
-    (default: automatic, 40 digits when the normalised Vandermonde condition exceeds 1e8).
+    ``method="mp"``: the final coefficients, residual and condition number in mpmath at ``dps`` digits or
+    more; ``method="float"`` (default) does so only when the normalised Vandermonde condition exceeds 1e8
+    (module docstring, "Precision").
 
     Guarantee: a local minimum from the best of several starts; ``residual`` is exact for the returned
     sum, hence an upper bound on the global best-m residual (see the module docstring). If the optimum
@@ -562,27 +577,16 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
     poles = as_choice("poles", poles, POLE_CLASSES)
     if not isinstance(skip, (bool, np.bool_)):
         raise TypeError(f"skip must be a bool, got {skip!r}")
-    if dps is not None:
-        dps = as_int("dps", dps, minimum=15)
+    method, dps = as_method_dps(method, dps)
     w, wname = _weights(weights, T)
     max_nfev = as_int("max_nfev", max_nfev, minimum=1) if max_nfev is not None else 100 * (m + 2)
     structures = _structures(m, poles)
-    cand = _default_starts(r, m, structures)
-    for st in starts or ():
-        lam = np.asarray(st, dtype=complex).ravel()
-        if lam.size != m or not np.all(np.isfinite(lam)):
-            raise ValueError(f"every start must have m = {m} finite poles, got {lam.size}")
-        nr, npair = _structure_of(lam)
-        th = _theta_from_poles(lam, nr, npair, T) if nr + 2 * npair == m else None
-        if th is None:
-            raise ValueError("every start must be closed under complex conjugation")
-        cand.insert(0, (nr, npair, th))
+    cand = _user_starts(starts, m, T) + _default_starts(r, m, structures)
     allowed = set(structures)
     if poles == "complex":
         allowed |= {(nr, np_) for nr, np_, _ in cand if nr + 2 * np_ == m}
     sqw = np.sqrt(w)
-    best = None
-    total_nfev = 0
+    best, total_nfev = None, 0
     for nr, npair, th0 in cand:
         if (nr, npair) not in allowed:
             continue
@@ -593,13 +597,39 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
         if best is None or val < best[0]:
             best = (val, prob, th, ok)
     _, prob, th, ok = best
-    return _finish(r, w, wname, prob, th, ok, dps, total_nfev, len(cand))
+    return _finish(r, (w, wname), _Search(prob, th, ok, total_nfev, len(cand)), dps)
+
+
+def _user_starts(starts, m: int, T: int) -> list[tuple[int, int, np.ndarray]]:
+    """The caller's initial pole sets as (n_real, n_pairs, theta), tried before the default starts."""
+    out = []
+    for st in starts or ():
+        lam = np.asarray(st, dtype=complex).ravel()
+        if lam.size != m or not np.all(np.isfinite(lam)):
+            raise ValueError(f"every start must have m = {m} finite poles, got {lam.size}")
+        nr, npair = _structure_of(lam)
+        th = _theta_from_poles(lam, nr, npair, T) if nr + 2 * npair == m else None
+        if th is None:
+            raise ValueError("every start must be closed under complex conjugation")
+        out.insert(0, (nr, npair, th))
+    return out
+
+
+@dataclasses.dataclass
+class _Search:
+    """The winner of the multi-start variable-projection search."""
+
+    prob: _Problem
+    theta: np.ndarray
+    success: bool
+    nfev: int          # function evaluations over all starts
+    nstarts: int
 
 
 def _distinct(reals: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Drop coinciding poles and turn pairs with angle 0 or pi into real poles: a degenerate optimum
     (e.g. a second mode on a one-mode kernel) otherwise leaves a singular basis."""
-    tol = 1e-13
+    tol = _DISTINCT_TOL
     real_list = [complex(z.real, 0.0) for z in reals]
     pair_list = []
     for z in pairs:
@@ -629,20 +659,23 @@ def _real_basis(reals, pairs, T, skip):
     return np.concatenate(cols, axis=1)
 
 
-def _finish(r, w, wname, prob: _Problem, th, ok, dps, nfev, nstarts) -> ExpSumFit:
+def _finish(r: np.ndarray, weights: tuple[np.ndarray, str], search: _Search, dps: int | None) -> ExpSumFit:
+    """The ExpSumFit of the search's poles: distinct poles, coefficients and the exact weighted residual
+    (mpmath when ``dps`` is given or the Vandermonde condition exceeds AUTO_MP_CONDITION)."""
     T = r.size
-    reals, pr = _poles_from_theta(th, prob.n_real, prob.n_pair, T)
-    reals, pr = _distinct(reals, pr)
+    w, wname = weights
+    prob = search.prob
+    reals, pr = _distinct(*_poles_from_theta(search.theta, prob.n_real, prob.n_pair, T))
     nr, npair = reals.size, pr.size
     lam = np.concatenate([reals, pr, np.conj(pr)])
     cond = vandermonde_condition(lam, T) if lam.size else 1.0
     use_mp = dps is not None or cond > AUTO_MP_CONDITION
     if use_mp:
-        work = dps or AUTO_MP_DPS
+        # the normal equations square the condition number: cover it with guard digits
         digits = 2 * math.log10(cond) if math.isfinite(cond) and cond > 10 else 2.0
-        work = min(max(work, int(digits) + 30), 400)
+        work = min(max(dps or DEFAULT_DPS, int(digits) + 30), 400)
         c, res = _mp_coefficients(r, w, reals, pr, prob.skip, work)
-        cond = vandermonde_condition(lam, T, dps=work) if lam.size else 1.0
+        cond = vandermonde_condition(lam, T, method="mp", dps=work) if lam.size else 1.0
         method = f"variable projection (float64 poles; coefficients, residual in mpmath dps={work})"
     else:
         sqw = np.sqrt(w)
@@ -650,12 +683,11 @@ def _finish(r, w, wname, prob: _Problem, th, ok, dps, nfev, nstarts) -> ExpSumFi
         method = "variable projection (float64)"
     cc = np.concatenate([c[:nr], (c[nr:nr + npair] - 1j * c[nr + npair:nr + 2 * npair]) / 2])
     coeffs = np.concatenate([cc, np.conj(cc[nr:])]).astype(complex)
-    skipc = float(c[-1]) if prob.skip else 0.0
     order = _pole_order(lam)
-    info = {"n_real": nr, "n_pairs": npair, "nfev": nfev, "starts": nstarts,
+    info = {"n_real": nr, "n_pairs": npair, "nfev": search.nfev, "starts": search.nstarts,
             "requested_m": prob.n_real + 2 * prob.n_pair}
-    fit = ExpSumFit(lam[order], coeffs[order], 0.0, cond, method, T, skip=skipc, weights=wname,
-                    success=ok, info=info)
+    fit = ExpSumFit(lam[order], coeffs[order], 0.0, cond, method, T, skip=float(c[-1]) if prob.skip else 0.0,
+                    weights=wname, success=search.success, info=info)
     if not use_mp:
         d = fit.kernel() - r
         res = float(np.dot(w, d * d) / np.dot(w, r * r))
@@ -721,9 +753,8 @@ def gauss_newton_condition(fit: ExpSumFit, *, weights: Any = "lag") -> float:
     w, _ = _weights(weights, T)
     s = np.arange(T)[:, None]
     lam, c = fit.poles, fit.coeffs
-    tiny = 1e-9 * np.maximum(1.0, np.abs(lam))
-    real = np.abs(lam.imag) <= tiny
-    upper = lam.imag > tiny
+    real = _is_real(lam)
+    upper = ~real & (lam.imag > 0)
     cols = []
     with np.errstate(under="ignore", invalid="ignore", divide="ignore"):
         for z, cz in zip(lam[real].real, c[real].real):

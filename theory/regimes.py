@@ -32,7 +32,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import as_choice, as_int, as_real, as_real_array
+from ._args import as_choice, as_int, as_real, as_real_array, scalar_or_array
+from .signal_energy import _LOG_FLOAT_MAX
 
 __all__ = [
     "critical_profile", "critical_S_profile", "critical_correction", "Q_critical_form", "S_critical_form",
@@ -46,10 +47,6 @@ C_SUPERCRITICAL = 3.0    # above: Q_{n,t} ~ f(3) = 10, finite-width growth domin
 
 _SERIES_Y = 1e-3     # below this y = c^2/2, sinh(y)/y from its series (c = 0 and underflow of c^2)
 _LARGE_Y = 20.0      # above, sinh(y)/y = exp(y - log 2y) (1 - e^{-2y}): finite past sinh's overflow
-
-
-def _scalar_or_array(x: np.ndarray, scalar: bool):
-    return float(x) if scalar else x
 
 
 def _mp_profile(c, dps):
@@ -103,7 +100,7 @@ def critical_profile(c, *, dps: int | None = None):
     yl = y[large]
     with np.errstate(over="ignore"):
         out[large] = np.exp(yl - np.log(2.0 * yl)) * -np.expm1(-2.0 * yl)
-    return _scalar_or_array(out, arr.ndim == 0)
+    return scalar_or_array(out)
 
 
 def _as_mp_real(name, value):
@@ -172,7 +169,7 @@ def critical_S_profile(c, *, dps: int | None = None):
     if np.any(asy):
         out[asy] = _F_asymptotic(a[asy])
     out *= sign
-    return _scalar_or_array(out, arr.ndim == 0)
+    return scalar_or_array(out)
 
 
 def _F_series(c: np.ndarray) -> np.ndarray:
@@ -271,7 +268,7 @@ def critical_correction(c):
     h = 3.0 / cb - 6.0 / cb**3 - cb / 3.0
     with np.errstate(over="ignore"):
         g[big] = -np.exp(y[big] - math.log(2.0) + np.log(-h))
-    return _scalar_or_array(g, arr.ndim == 0)
+    return scalar_or_array(g)
 
 
 def Q_critical_form(n, k, *, corrected: bool = True) -> float:
@@ -379,7 +376,7 @@ def S_geometric_form(n, t, *, log: bool = False) -> float:
 
 
 def _exp_or_raise(log_value: float, name: str, n: int, t: int) -> float:
-    if log_value > 709.78:
+    if log_value > _LOG_FLOAT_MAX:
         raise OverflowError(f"{name}(n={n}, t={t}) = exp({log_value:.6g}) exceeds float64; use log=True")
     return math.exp(log_value)
 
@@ -577,7 +574,7 @@ def feedforward_second_moment(n, L, *, field: str = "complex", method: str = "fl
     if method == "exact":
         return Fraction(n + a, n) ** L
     log_value = L * math.log1p(a / n)
-    if log_value > 709.78:
+    if log_value > _LOG_FLOAT_MAX:
         raise OverflowError(f"feedforward_second_moment(n={n}, L={L}) exceeds float64")
     return math.exp(log_value)
 

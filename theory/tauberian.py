@@ -68,20 +68,15 @@ import mpmath
 import numpy as np
 from scipy import integrate, special
 
-from theory._args import as_int, as_real, as_real_array
+from theory._args import as_method_dps, as_real, as_real_array, scalar_or_array
 
 __all__ = [
-    "envelope_from_spectrum", "envelope_from_density", "pareto_envelope", "pareto_envelope_mp",
+    "envelope_from_spectrum", "envelope_from_density", "pareto_envelope",
     "tauberian_asymptote", "learnability_kappa", "samples_to_detect", "horizon_exponential", "horizon_power",
     "horizon",
 ]
 
-DEFAULT_DPS = 30
 _SPECTRUM_BLOCK = 1 << 22       # lags x time scales evaluated in blocks of about this many exponentials
-
-
-def _scalar_or_array(arr: np.ndarray):
-    return float(arr) if arr.ndim == 0 else arr
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -122,14 +117,15 @@ def envelope_from_spectrum(lags: Any, tau: Any, *, weights: Any = None) -> np.nd
 
 
 def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: tuple[float, float] = (0.0,
-                          math.inf), dps: int | None = None):
+                          math.inf), method: str = "float", dps: int | None = None):
     r"""``f(l) = int exp(-l/tau) p(tau) dtau`` over ``support`` by numerical quadrature.
 
     ``density`` is a callable ``p(tau)`` (need not be normalised: the integral is returned as is).
-    ``dps=None``: scipy ``quad`` on subintervals split at ``l/10, l, 10 l`` (where the integrand of a
-    heavy-tailed density has its mass), float64 array out. ``dps=int``: ``mpmath.quad`` in a local
-    ``workdps(dps)`` context with the same split, a list of ``mpf`` out (``density`` then receives mpf).
-    Domain: ``0 <= support[0] < support[1] <= inf``, ``lags >= 0``.
+    ``method="float"``: scipy ``quad`` on subintervals split at ``l/10, l, 10 l`` (where the integrand of a
+    heavy-tailed density has its mass), float64 array out. ``method="mp"``: ``mpmath.quad`` in a local
+    ``workdps(dps)`` context (default :data:`theory._args.DEFAULT_DPS`) with the same split, a list of
+    ``mpf`` out (``density`` then receives mpf). Domain: ``0 <= support[0] < support[1] <= inf``,
+    ``lags >= 0``.
 
     >>> v = envelope_from_density([3.0], lambda t: 1.0, support=(1.0, 2.0))   # int_1^2 e^{-3/t} dt
     >>> ref = 2 * math.exp(-1.5) - math.exp(-3) + 3 * (special.exp1(3) - special.exp1(1.5))
@@ -139,6 +135,19 @@ def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: 
     l = as_real_array("lags", lags, minimum=0.0)
     if not callable(density):
         raise TypeError(f"density must be a callable p(tau), got {density!r}")
+    a, b = _support(support)
+    method, dps = as_method_dps(method, dps)
+
+    def cuts(li):
+        pts = [p for p in (0.1 * li, li, 10.0 * li) if a < p < b] if li > 0 else []
+        return [a, *pts, b]
+
+    if method == "float":
+        return _density_quad_float(l, density, cuts)
+    return _density_quad_mp(l, density, cuts, dps)
+
+
+def _support(support) -> tuple[float, float]:
     try:
         a, b = support
     except (TypeError, ValueError):
@@ -148,22 +157,22 @@ def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: 
         b = as_real("support[1]", b, minimum=0.0)
     if not a < b:
         raise ValueError(f"support must satisfy 0 <= tau_lo < tau_hi, got {support!r}")
+    return a, b
 
-    def cuts(li):
-        pts = [p for p in (0.1 * li, li, 10.0 * li) if a < p < b] if li > 0 else []
-        return [a, *pts, b]
 
-    if dps is None:
-        def integrand(t, li):
-            return math.exp(-li / t) * float(density(t)) if t > 0 else 0.0
+def _density_quad_float(l: np.ndarray, density, cuts) -> np.ndarray:
+    def integrand(t, li):
+        return math.exp(-li / t) * float(density(t)) if t > 0 else 0.0
 
-        out = np.empty(l.size)
-        for i, li in enumerate(l.ravel()):
-            c = cuts(float(li))
-            out[i] = math.fsum(integrate.quad(integrand, c[j], c[j + 1], args=(float(li),), limit=200,
-                                              epsabs=0.0, epsrel=1e-12)[0] for j in range(len(c) - 1))
-        return out.reshape(l.shape)
-    dps = as_int("dps", dps, minimum=5, maximum=10_000)
+    out = np.empty(l.size)
+    for i, li in enumerate(l.ravel()):
+        c = cuts(float(li))
+        out[i] = math.fsum(integrate.quad(integrand, c[j], c[j + 1], args=(float(li),), limit=200,
+                                          epsabs=0.0, epsrel=1e-12)[0] for j in range(len(c) - 1))
+    return out.reshape(l.shape)
+
+
+def _density_quad_mp(l: np.ndarray, density, cuts, dps: int) -> list:
     res = []
     with mpmath.workdps(dps):
         for li in l.ravel():
@@ -178,18 +187,27 @@ def _pareto_params(beta: Any, tau_min: Any) -> tuple[float, float]:
             as_real("tau_min", tau_min, minimum=0.0, open_min=True))
 
 
-def pareto_envelope(lags: Any, *, beta: float, tau_min: float = 1.0):
+def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: str = "float", dps: int | None = None):
     r"""Closed-form envelope of the Pareto time-scale density ``beta tau_min^beta tau^(-1-beta)``, ``tau >=
     tau_min``: ``f(l) = beta x^(-beta) gamma(beta, x) = e^(-x) 1F1(1; 1+beta; x)``, ``x = l / tau_min``.
 
     Source: direct integration (module docstring; ``u = l/tau`` turns the integral into a lower incomplete
-    gamma function). Domain ``beta > 0``, ``tau_min > 0``, ``lags >= 0``. Evaluated with the confluent
-    hypergeometric form for ``x < 1`` (no ``x^(-beta)`` underflow) and the regularised incomplete gamma
-    ``beta Gamma(beta) x^(-beta) P(beta, x)`` beyond. ``f(0) = 1``; ``beta = 1``: ``(1 - e^(-x)) / x``.
+    gamma function). Domain ``beta > 0``, ``tau_min > 0``, ``lags >= 0``. ``method="float"`` (vectorised):
+    the confluent hypergeometric form for ``x < 1`` (no ``x^(-beta)`` underflow) and the regularised
+    incomplete gamma ``beta Gamma(beta) x^(-beta) P(beta, x)`` beyond. ``method="mp"`` (one lag; ints,
+    Fractions, mpf kept exact): an ``mpmath.mpf`` to ``dps`` digits with mpmath's incomplete gamma in a local
+    context. ``f(0) = 1``; ``beta = 1``: ``(1 - e^(-x)) / x``.
 
     >>> pareto_envelope([0.0, 2.0], beta=1.0).round(14).tolist()
     [1.0, 0.43233235838169]
+    >>> v = pareto_envelope(2, beta=1, method="mp", dps=40)
+    >>> with mpmath.workdps(40):
+    ...     print(abs(v - (1 - mpmath.exp(-2)) / 2) < mpmath.mpf(10) ** -39)
+    True
     """
+    method, dps = as_method_dps(method, dps)
+    if method == "mp":
+        return _pareto_envelope_mp(lags, beta, tau_min, dps)
     b, tm = _pareto_params(beta, tau_min)
     x = as_real_array("lags", lags, minimum=0.0) / tm
     out = np.empty_like(x)
@@ -197,23 +215,14 @@ def pareto_envelope(lags: Any, *, beta: float, tau_min: float = 1.0):
     out[small] = np.exp(-x[small]) * special.hyp1f1(1.0, 1.0 + b, x[small])
     xb = x[~small]
     out[~small] = b * special.gamma(b) * xb ** (-b) * special.gammainc(b, xb)
-    return _scalar_or_array(out)
+    return scalar_or_array(out)
 
 
-def pareto_envelope_mp(l: Any, *, beta: Any, tau_min: Any = 1, dps: int = DEFAULT_DPS):
-    r""":func:`pareto_envelope` at one lag as an ``mpmath.mpf`` to ``dps`` digits (local context):
-    ``beta x^(-beta) gamma(beta, x)`` with mpmath's incomplete gamma (``1`` at ``l = 0``).
-
-    >>> v = pareto_envelope_mp(2, beta=1, dps=40)
-    >>> with mpmath.workdps(40):
-    ...     print(abs(v - (1 - mpmath.exp(-2)) / 2) < mpmath.mpf(10) ** -39)
-    True
-    """
-    dps = as_int("dps", dps, minimum=5, maximum=10_000)
+def _pareto_envelope_mp(l: Any, beta: Any, tau_min: Any, dps: int):
     with mpmath.workdps(dps + 10):
-        L, b, tm = (mpmath.mpf(_as_exact(n, v)) for n, v in (("l", l), ("beta", beta), ("tau_min", tau_min)))
+        L, b, tm = (mpmath.mpf(_as_exact(n, v)) for n, v in (("lags", l), ("beta", beta), ("tau_min", tau_min)))
         if L < 0:
-            raise ValueError(f"l must be >= 0, got {l!r}")
+            raise ValueError(f"lags must be >= 0, got {l!r}")
         if b <= 0:
             raise ValueError(f"beta must be > 0, got {beta!r}")
         if tm <= 0:
@@ -253,7 +262,7 @@ def tauberian_asymptote(lags: Any, *, A: float, beta: float):
     l = as_real_array("lags", lags)
     if np.any(l <= 0):
         raise ValueError("lags must be > 0")
-    return _scalar_or_array(A * special.gamma(beta) * l ** (-beta))
+    return scalar_or_array(A * special.gamma(beta) * l ** (-beta))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -286,7 +295,7 @@ def samples_to_detect(f: Any, *, a: float, c: float = 1.0):
     fa = as_real_array("f", f)
     if np.any(fa <= 0):
         raise ValueError("f must be > 0")
-    return _scalar_or_array((c / fa) ** k)
+    return scalar_or_array((c / fa) ** k)
 
 
 def horizon_exponential(N: Any, *, tau: float, a: float, c: float = 1.0):
@@ -300,7 +309,7 @@ def horizon_exponential(N: Any, *, tau: float, a: float, c: float = 1.0):
     k = learnability_kappa(a)
     c = as_real("c", c, minimum=0.0, open_min=True)
     n = as_real_array("N", N, minimum=1.0)
-    return _scalar_or_array(tau * (np.log(n) / k - math.log(c)))
+    return scalar_or_array(tau * (np.log(n) / k - math.log(c)))
 
 
 def horizon_power(N: Any, *, beta: float, a: float, A: float = 1.0, c: float = 1.0):
@@ -315,7 +324,7 @@ def horizon_power(N: Any, *, beta: float, a: float, A: float = 1.0, c: float = 1
     A = as_real("A", A, minimum=0.0, open_min=True)
     c = as_real("c", c, minimum=0.0, open_min=True)
     n = as_real_array("N", N, minimum=1.0)
-    return _scalar_or_array((A * n ** (1.0 / k) / c) ** (1.0 / beta))
+    return scalar_or_array((A * n ** (1.0 / k) / c) ** (1.0 / beta))
 
 
 def horizon(N: Any, lags: Any, f: Any, *, a: float, c: float = 1.0) -> np.ndarray:

@@ -84,6 +84,14 @@ class Context:
         return d / name
 
 
+def with_figure(ctx: "Context", out: Outcome, name: str, plot: Callable, *args, **kwargs) -> Outcome:
+    """Draw ``plot(ctx.figure_path(name), *args, **kwargs)`` and attach the figure ``name`` to ``out``: the
+    last step of a check (compute the data, ``verdict_*(data)``, the figure)."""
+    plot(ctx.figure_path(name), *args, **kwargs)
+    out.figures.append(name)
+    return out
+
+
 @dataclasses.dataclass(frozen=True)
 class Check:
     name: str

@@ -51,7 +51,7 @@ def pareto_lag_probabilities(lag_min: int, lag_max: int, exponent: float = 1.6) 
     """Support ``lag_min..lag_max`` and probabilities ``P(l) ∝ l^(-exponent)`` of the discrete truncated Pareto.
 
     >>> l, p = pareto_lag_probabilities(1, 2, 1.0)
-    >>> l.tolist(), [round(v, 12) for v in p]
+    >>> l.tolist(), [round(float(v), 12) for v in p]
     ([1, 2], [0.666666666667, 0.333333333333])
     """
     lag_min = as_int("lag_min", lag_min, minimum=1)
@@ -123,7 +123,7 @@ def make_delayed_task(
     >>> task = make_delayed_task(n_lags=4, lag_min=2, lag_max=40, seed=1)
     >>> len(set(task.lags.tolist())) == 4 and bool(np.all(np.diff(task.lags) > 0))
     True
-    >>> [round(c, 6) for c in task.coeffs]
+    >>> [round(float(c), 6) for c in task.coeffs]
     [0.6, 0.51, 0.4335, 0.368475]
     """
     seed = as_int("seed", seed, minimum=0)

@@ -422,7 +422,7 @@ def diagnose(
     step: int = 0,
 ) -> GatedDiagnostics:
     """Rates, time scales, envelope, beta (tail and envelope, with intervals) and the phase of ``model``."""
-    from numerics.estimators import envelope_fit, hill_beta, phase_rule, tail_beta
+    from numerics.estimators import MIN_TAIL_SAMPLE, envelope_fit, hill_beta, phase_rule, tail_beta
 
     n_boot = as_int("n_boot", n_boot, minimum=1)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
@@ -433,13 +433,13 @@ def diagnose(
                            base_rate_method=lam_method, envelope=env)
     out.envelope_fit = envelope_fit(env.lags.astype(np.float64), env.measured)
     tf = rates.finite_tau
-    if tf.size >= 16:
+    if tf.size >= MIN_TAIL_SAMPLE:
         out.tail = tail_beta(tf, window=window, n_boot=n_boot, seed=seed, level=level)
         out.hill = _beta_value(hill_beta(tf))
         out.phase = phase_rule(tuple(out.tail.ci), bool(out.envelope_fit.window_ok))
     else:
         out.phase = "collapsed" if not out.envelope_fit.window_ok else "unresolved"
-        out.note = f"only {tf.size} finite time scales (< 16): no tail fit"
+        out.note = f"only {tf.size} finite time scales (< {MIN_TAIL_SAMPLE}): no tail fit"
     return out
 
 

@@ -1,0 +1,38 @@
+"""Run the doctests of every module of theory, numerics and validation (discovered with pkgutil, so a new
+module is covered without editing this file). One test per module: CI (``pytest -n 2 tests notebooks``)
+runs each module's examples exactly once."""
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+PACKAGES = ("theory", "numerics", "validation")
+
+
+def _modules() -> list[str]:
+    out = []
+    for name in PACKAGES:
+        pkg = importlib.import_module(name)
+        out.append(name)
+        out += [m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{name}.")]
+    return sorted(out)
+
+
+MODULES = _modules()
+
+
+def test_discovery_sees_every_package():
+    assert {"theory.levy", "numerics.sde", "numerics.anticollapse.delayed_task", "validation.stats"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_doctests(name):
+    mod = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in finder.find(mod, name, globs=vars(mod).copy()):
+        runner.run(test)
+    res = runner.summarize(verbose=False)
+    assert res.failed == 0, f"{res.failed} of {res.attempted} doctest examples of {name} failed (output above)"

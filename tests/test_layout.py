@@ -1,0 +1,124 @@
+"""The import graph: three floors, arrows only downward, no circles, heavy dependencies in their rooms.
+
+``theory`` (exact/symbolic) <- ``numerics`` (numba, Monte Carlo, torch models) <- ``validation`` (checks).
+See ARCHITECTURE.md. The graph is read statically from the source (``ast``), module-level and
+function-level imports alike: a lazy import inside a function is still an arrow.
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("theory", "numerics", "validation")
+FLOOR = {"theory": 0, "numerics": 1, "validation": 2}
+TORCH_ROOMS = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Absolute names of every module imported anywhere in the file (relative imports resolved)."""
+    is_pkg = path.name == "__init__.py"
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_pkg else 0)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)   # "from pkg import module"
+    return out
+
+
+MODULES = _modules()
+GRAPH = {m: {i for i in _imports(m, p) if i in MODULES and i != m} for m, p in MODULES.items()}
+RAW = {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+def test_the_scan_sees_the_packages():
+    assert {"theory.levy", "numerics.sde", "validation.registry", "numerics.models.lstm"} <= set(MODULES)
+    assert "theory.levy" in GRAPH["numerics.sde"]                 # a known arrow is found
+
+
+def test_arrows_point_down():
+    up = [(m, i) for m, deps in GRAPH.items() for i in deps if FLOOR[i.split(".")[0]] > FLOOR[m.split(".")[0]]]
+    assert not up, f"imports that point up a floor: {up}"
+
+
+def test_torch_only_in_its_rooms():
+    bad = [m for m, deps in RAW.items() if m.split(".")[0] in ("theory", "numerics")
+           and any(d == "torch" or d.startswith("torch.") for d in deps)
+           and not m.startswith(TORCH_ROOMS)]
+    assert not bad, f"torch imported outside {TORCH_ROOMS}: {bad}"
+
+
+def test_theory_imports_neither_numba_nor_torch_statically():
+    bad = [m for m, deps in RAW.items() if m.startswith("theory")
+           and any(d.split(".")[0] in ("numba", "torch") for d in deps)]
+    assert not bad, bad
+
+
+def _cycle(graph: dict = GRAPH) -> list[str] | None:
+    """A cycle of the module graph (package __init__ arrows to their own submodules excluded), or None."""
+    color, stack = {}, []
+
+    def visit(m):
+        color[m] = 1
+        stack.append(m)
+        for d in sorted(graph[m]):
+            if m == d.rsplit(".", 1)[0]:               # a package importing its own submodule
+                continue
+            if color.get(d) == 1:
+                return stack[stack.index(d):] + [d]
+            if d not in color and (c := visit(d)):
+                return c
+        stack.pop()
+        color[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in color and (c := visit(m)):
+            return c
+    return None
+
+
+def test_the_cycle_finder_finds_one():
+    assert _cycle({"a.x": {"a.y"}, "a.y": {"a.z"}, "a.z": {"a.x"}}) == ["a.x", "a.y", "a.z", "a.x"]
+    assert _cycle({"a.x": {"a.y"}, "a.y": set()}) is None
+
+
+def test_no_import_cycles():
+    assert _cycle() is None, f"import cycle: {' -> '.join(_cycle())}"
+
+
+def test_importing_theory_loads_neither_numba_nor_torch():
+    mods = [m for m in MODULES if m.startswith("theory") and m != "theory.__main__"]
+    code = ("import importlib, sys\n"
+            f"for m in {mods!r}:\n    importlib.import_module(m)\n"
+            "bad = [k for k in ('numba', 'torch') if k in sys.modules]\n"
+            "assert not bad, bad\nprint(len(sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+def test_theory_index_lists_every_module():
+    import theory
+
+    missing = [m for m in MODULES if m.startswith("theory.") and m != "theory.__main__" and m not in theory.__doc__]
+    assert not missing, f"theory/__init__.py does not list {missing}"
