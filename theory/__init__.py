@@ -17,6 +17,9 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory.levy``           the anti-collapse Levy SDE (Livi 2026): ``LevyParams``, the jump symbol, ``Phi``,
                           the tail exponent ``characteristic_root``, ``threshold_eta_J``, phases.
 ``theory.tauberian``      envelopes of time-scale spectra, the Tauberian asymptote, learnability horizons.
+``theory.horizon``        initialisation for a horizon: the scale ``sigma`` of ``W = sigma G / sqrt(n)`` that
+                          keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
+                          the comparison with Glorot (``python -m theory.horizon ... --json``).
 ``theory._args``          (private) argument checks and the one precision convention (``DEFAULT_DPS``,
                           ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
 
