@@ -176,3 +176,11 @@ def test_long_ball_sum_announces_its_cost(capsys):
     assert "regime = subcritical" in captured.out
     main(["energy", "--n", "10**18", "--t", "1000", "--method", "ball", "--dps", "20"])
     assert capsys.readouterr().err == ""
+
+
+def test_doctests():
+    import doctest
+
+    import theory.__main__ as cli
+
+    assert doctest.testmod(cli, raise_on_error=False).failed == 0
