@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # Spelled in pieces so that this file does not match its own search.
-_OUTSIDE = [re.escape("shared" + "/spec"), re.escape(".." + "/shared"), r"(?<![\w.])/work/"]
+_OUTSIDE = [re.escape("shared" + "/spec"), re.escape(".." + "/shared"), r"(?<![\w.])/" + "work/"]
 
 
 def _tracked_files() -> list[Path]:
@@ -70,3 +70,17 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     names = {p.stem for p in api}
     assert {"theory.signal_energy", "numerics.memory_bench.sweep", "validation.registry",
             "numerics.models.lstm"} <= names                  # torch-only modules import and are documented
+
+
+def test_citation_cff_names_the_papers_of_the_readme():
+    import yaml          # PyYAML: installed with the distributed extra (dask) and with jupyter
+    doc = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    # the fields CFF 1.2.0 requires, with their types
+    assert doc["cff-version"] == "1.2.0" and isinstance(doc["message"], str) and isinstance(doc["title"], str)
+    assert isinstance(doc["authors"], list) and doc["authors"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ids = set(re.findall(r"arXiv:(\d{4}\.\d{5})", readme))
+    assert len(ids) == 3
+    cited = {i["value"].split(":")[1] for r in doc["references"] for i in r["identifiers"]}
+    assert ids <= cited
+    assert all(f"eprint        = {{{i}}}" in readme for i in ids)          # the BibTeX entries
