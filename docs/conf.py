@@ -62,9 +62,13 @@ def _docstring_as_text(app, what, name, obj, options, lines):
     """
     if not lines or not any(l.strip() for l in lines):
         return
-    first = next(l for l in lines if l.strip()).strip().translate(_RST_SPECIAL)
-    body = [("    " + l) if l.strip() else "" for l in lines]
-    lines[:] = [first, "", "::", ""] + body + [""]
+    i = next(i for i, l in enumerate(lines) if l.strip())
+    first = lines[i].strip().translate(_RST_SPECIAL)
+    rest = lines[i + 1:]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    body = [("    " + l) if l.strip() else "" for l in rest]
+    lines[:] = [first, ""] + (["::", ""] + body + [""] if body else [])
 
 
 def _results_toctree(app, docname, source):
