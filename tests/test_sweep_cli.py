@@ -294,3 +294,15 @@ def test_doctests():
     import numerics.memory_bench.sweep as sweep_mod
 
     assert doctest.testmod(sweep_mod, raise_on_error=False).failed == 0
+
+
+def test_damage_found_after_opening_is_one_line(sweep_file, tmp_path, capsys, monkeypatch):
+    # a store whose first pages are fine but a later read fails: the command still ends in one line
+    path = _stored(tmp_path, n_seeds=1)
+
+    def broken(self):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(ResultStore, "done_ids", broken)
+    assert main(["status", str(sweep_file), "--store", str(path)]) == 2
+    _one_line_error(capsys, "s.sqlite", "damaged", "malformed")

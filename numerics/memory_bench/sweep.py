@@ -32,6 +32,7 @@ import dataclasses
 import json
 import multiprocessing
 import re
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, Iterable
@@ -340,23 +341,30 @@ def main(argv: list[str] | None = None) -> int:
         store = ResultStore(args.store, create=args.cmd == "run")
     except StoreError as exc:
         return _fail(str(exc))
-    with store:
-        if args.cmd == "run":
-            executor, close = _make_executor(args.dask, args.workers)
-            try:
-                s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
-                              device=args.device,
-                              progress=not args.no_progress, limit=args.limit)
-            finally:
-                close()
-            busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
-            print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
-        elif args.cmd == "status":
-            _status(runs, store.done_ids())
-        elif args.cmd == "export":
-            return _export(runs, store, args.csv)
-        else:
-            return _plot(runs, store, Path(args.out))
+    try:
+        with store:
+            return _command(args, runs, store)
+    except sqlite3.DatabaseError as exc:       # damage found past the pages that opening the store reads
+        return _fail(f"store {args.store!r} is damaged ({exc})")
+
+
+def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
+    if args.cmd == "run":
+        executor, close = _make_executor(args.dask, args.workers)
+        try:
+            s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
+                          device=args.device,
+                          progress=not args.no_progress, limit=args.limit)
+        finally:
+            close()
+        busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
+        print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
+    elif args.cmd == "status":
+        _status(runs, store.done_ids())
+    elif args.cmd == "export":
+        return _export(runs, store, args.csv)
+    else:
+        return _plot(runs, store, Path(args.out))
     return 0
 
 
