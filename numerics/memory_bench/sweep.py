@@ -345,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         with store:
             return _command(args, runs, store)
     except sqlite3.DatabaseError as exc:       # damage found past the pages that opening the store reads
-        return _fail(f"store {args.store!r} is damaged ({exc})")
+        return _fail(f"store {args.store!r} is damaged or locked ({exc})")
 
 
 def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
