@@ -1,4 +1,4 @@
-"""Builds notebooks/02_counting_wick_pairings.ipynb (stored without outputs).
+"""Builds notebooks/02_counting_wick_pairings.ipynb executed (outputs and figures; --no-execute: without).
 
     python notebooks/_build_02_counting_wick_pairings.py
 """

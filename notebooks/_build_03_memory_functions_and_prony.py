@@ -1,4 +1,4 @@
-"""Builds notebooks/03_memory_functions_and_prony.ipynb (stored without outputs).
+"""Builds notebooks/03_memory_functions_and_prony.ipynb executed (outputs and figures; --no-execute: without).
 
     python notebooks/_build_03_memory_functions_and_prony.py
 """

@@ -1,4 +1,4 @@
-"""Builds notebooks/05_heavy_tails_against_collapse.ipynb (stored without outputs).
+"""Builds notebooks/05_heavy_tails_against_collapse.ipynb executed (outputs and figures; --no-execute: without).
 
     python notebooks/_build_05_heavy_tails_against_collapse.py
 """

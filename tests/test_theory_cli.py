@@ -70,3 +70,117 @@ def test_module_entry_point():
     bad = subprocess.run([sys.executable, "-m", "theory", "energy", "--n", "x", "--t", "8"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--n" in bad.stderr
+
+
+# --- scripting: --json, integer literals, huge exact results, bounded precision, up-front notices ---------
+
+import json
+from fractions import Fraction
+
+from theory._args import MAX_DPS
+from theory.__main__ import MAX_EXACT_DIGITS, parse_int
+
+
+def test_json_is_one_object_with_every_field(capsys):
+    assert main(["energy", "--n", "4", "--t", "3", "--method", "exact", "--json"]) == 0
+    out = capsys.readouterr().out
+    obj = json.loads(out)                                  # the whole output is one JSON object
+    assert set(obj) == {"n", "t", "method", "dps", "Q", "S", "Q_infinite_width", "S_infinite_width", "c", "regime"}
+    assert Fraction(obj["Q"]) == ref_Q(4, 3) and Fraction(obj["S"]) == ref_S(4, 3)
+    assert (obj["n"], obj["t"], obj["method"], obj["dps"]) == (4, 3, "exact", None)
+    assert (obj["Q_infinite_width"], obj["S_infinite_width"], obj["c"], obj["regime"]) == (1, 4, 1.5, "critical")
+
+
+def test_json_mp_keeps_every_digit_and_float_overflow_gives_log(capsys):
+    main(["energy", "--n", "1024", "--t", "64", "--dps", "40", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["dps"] == 40 and isinstance(obj["Q"], str)
+    exact = ref_Q(1024, 64)
+    with mpmath.workdps(50):
+        assert abs(mpmath.mpf(obj["Q"]) - mpmath.mpf(exact.numerator) / exact.denominator) <= mpmath.mpf(10) ** -38
+    main(["energy", "--n", "10", "--t", "2000", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["Q"] is None and obj["log_Q"] > 709 and obj["regime"] == "supercritical"
+
+
+@pytest.mark.parametrize("text,value", [("1e18", 10**18), ("10**18", 10**18), ("1_000", 1000), ("2.5e3", 2500),
+                                        ("64", 64), (" 2 ** 10 ", 1024)])
+def test_integer_literals(text, value):
+    assert parse_int(text) == value
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "nan", "inf", "x", "10**99999", "1e99999", "2**"])
+def test_integer_literals_rejected(text):
+    with pytest.raises(ValueError):
+        parse_int(text)
+
+
+def test_n_in_scientific_and_power_notation(capsys):
+    main(["energy", "--n", "1e18", "--t", "10**6", "--json"])
+    a = json.loads(capsys.readouterr().out)
+    assert a["n"] == 10**18 and a["t"] == 10**6 and a["regime"] == "subcritical"
+    with pytest.raises(SystemExit) as exc:
+        main(["energy", "--n", "1.5e0", "--t", "3"])
+    assert exc.value.code == 2 and "--n" in capsys.readouterr().err
+
+
+def test_huge_exact_result_is_one_clear_line(capsys):
+    # n = 10**6, t = 3000: numerator and denominator of ~16,600 digits each (past CPython's 4300-digit guard)
+    assert main(["energy", "--n", "10**6", "--t", "3000", "--method", "exact"]) == 0
+    out = capsys.readouterr().out
+    q_line = next(l for l in out.splitlines() if l.startswith("Q_{n,t} = "))
+    assert "not printed" in q_line and "--method mp" in q_line and len(q_line) < 300
+    exact = ref_Q(10**6, 3000)
+
+    assert _digit_count(exact.numerator) == int(q_line.split("-digit numerator")[0].split()[-1])
+
+
+def _digit_count(x: int) -> int:
+    # counts by repeated division in chunks, so the test does not rely on CPython's int -> str limit
+    d, x = 0, abs(x)
+    while x >= 10**100:
+        x //= 10**100
+        d += 100
+    while x:
+        x //= 10
+        d += 1
+    return max(d, 1)
+
+
+def test_exact_result_past_4300_digits_is_printed_in_full(capsys):
+    # n = 10**6, t = 1000: ~6,000 digits each side, under MAX_EXACT_DIGITS: printed, and the guard restored
+    before = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
+    main(["energy", "--n", "10**6", "--t", "1000", "--method", "exact"])
+    out = capsys.readouterr().out
+    text = field(out, "Q_{n,t}")
+    num, den = text.split("/")
+    exact = ref_Q(10**6, 1000)
+    assert _digit_count(exact.numerator) + _digit_count(exact.denominator) <= MAX_EXACT_DIGITS
+    assert len(num) == _digit_count(exact.numerator) > 4300
+    assert int(num[-50:]) == exact.numerator % 10**50 and int(den[-50:]) == exact.denominator % 10**50
+    if before is not None:
+        assert sys.get_int_max_str_digits() == before
+
+
+def test_dps_has_an_upper_bound(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["energy", "--n", "4", "--t", "3", "--dps", "100000000"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--dps" in err and str(MAX_DPS) in err
+
+
+def test_long_ball_sum_announces_its_cost(capsys):
+    assert main(["energy", "--n", "10**18", "--t", "1100000", "--method", "ball", "--dps", "20"]) == 0
+    captured = capsys.readouterr()
+    assert "note: --method ball" in captured.err and "s at" in captured.err
+    assert "regime = subcritical" in captured.out
+    main(["energy", "--n", "10**18", "--t", "1000", "--method", "ball", "--dps", "20"])
+    assert capsys.readouterr().err == ""
+
+
+def test_doctests():
+    import doctest
+
+    import theory.__main__ as cli
+
+    assert doctest.testmod(cli, raise_on_error=False).failed == 0

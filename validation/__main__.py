@@ -1,7 +1,10 @@
 """``python -m validation [--quick|--cpu|--full] [--only PATTERN] [--report DIR] [--list]``
 
-Runs the registry of claims, prints a table, writes ``DIR/report.md`` (+ figures, ``results.json``) and
-exits with status 1 if any check fails or errors ("not reproduced" and "not run" do not fail the run).
+Runs the registry of claims, prints a table, writes ``DIR/report.md`` (verdict counts first, then one section
+per check, figures in ``DIR/figures``) and ``DIR/results.json`` (profile, seed, commit, versions, time,
+counts, results), and exits with status 1 if any check fails or errors ("not reproduced", "inconclusive" and
+"not run" do not fail the run). A partial run (``--only PATTERN``) writes to ``DIR/partial-<pattern>/`` and
+leaves the full report alone. An unwritable ``DIR`` is reported before any check runs (exit status 2).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
     from .registry import Context, discover, select
-    from .report import any_failed, print_table, run_checks, write_report
+    from .report import any_failed, check_writable, partial_dir, print_table, run_checks, write_report
 
     p = argparse.ArgumentParser(prog="python -m validation", description=__doc__.split("\n\n")[1])
     g = p.add_mutually_exclusive_group()
@@ -38,10 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     if not checks:
         print(f"no check matches {args.only!r}; try --list", file=sys.stderr)
         return 2
-    ctx = Context(profile=profile, report_dir=Path(args.report))
+    report_dir = partial_dir(Path(args.report), args.only)
+    try:
+        check_writable(report_dir)
+    except OSError as exc:
+        print(f"python -m validation: error: {exc}", file=sys.stderr)
+        return 2
+    ctx = Context(profile=profile, report_dir=report_dir)
     results = run_checks(checks, ctx, progress=not args.no_progress)
     print_table(results)
-    path = write_report(results, ctx)
+    path = write_report(results, ctx, only=args.only)
     print(f"report: {path}")
     return 1 if any_failed(results) else 0
 

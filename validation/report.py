@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import platform
+import re
+import subprocess
 import sys
+import tempfile
 import time
+from importlib import metadata
 from pathlib import Path
 
 from tqdm import tqdm
 
-from .registry import FAILING, Check, Context, Result
+from .registry import FAILING, VERDICTS, Check, Context, Result
 from .stats import markdown_table
 
 
@@ -32,19 +36,89 @@ def print_table(results: list[Result], stream=sys.stdout) -> None:
     vw = max((len(r.outcome.verdict) for r in results), default=7)
     for r in results:
         print(f"{r.check.name:<{width}}  {r.outcome.verdict:<{vw}}  {r.seconds:7.1f}s  {r.outcome.summary}", file=stream)
-    counts = {}
+    print(counts_line(results), file=stream)
+
+
+def verdict_counts(results: list[Result]) -> dict[str, int]:
+    """Number of checks per verdict, in the registry's verdict order (verdicts with no check left out)."""
+    counts = {v: 0 for v in VERDICTS}
     for r in results:
-        counts[r.outcome.verdict] = counts.get(r.outcome.verdict, 0) + 1
-    print("  ".join(f"{v}: {n}" for v, n in sorted(counts.items())), file=stream)
+        counts[r.outcome.verdict] += 1
+    return {v: n for v, n in counts.items() if n}
 
 
-def write_report(results: list[Result], ctx: Context) -> Path:
+def counts_line(results: list[Result]) -> str:
+    """``"26 checks: 20 pass, 4 not reproduced, 2 inconclusive"``."""
+    counts = verdict_counts(results)
+    return f"{len(results)} check{'s' if len(results) != 1 else ''}: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+
+
+def partial_dir(report_dir: Path, pattern: str | None) -> Path:
+    """Where a run lands: ``report_dir`` for a full run, ``report_dir/partial-<slug>`` for ``--only PATTERN``.
+
+    A partial run never overwrites the full report (the slug keeps letters, digits, '.', '_' and '-').
+
+    >>> partial_dir(Path("rep"), "signal.*").as_posix(), partial_dir(Path("rep"), None).as_posix()
+    ('rep/partial-signal', 'rep')
+    """
+    if not pattern:
+        return report_dir
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", pattern).strip("-.") or "all"
+    return report_dir / f"partial-{slug}"
+
+
+def check_writable(report_dir: Path) -> None:
+    """Raise ``OSError`` naming ``report_dir`` unless a report can be written there (checked before any run)."""
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=report_dir, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise OSError(f"cannot write the report to {str(report_dir)!r}: {exc.strerror or exc}") from None
+
+
+def remove_stale_figures(results: list[Result], report_dir: Path) -> list[str]:
+    """Delete PNGs in ``report_dir/figures`` that no result of this run references (left by an earlier run)."""
+    keep = {f for r in results for f in r.outcome.figures}
+    removed = []
+    fig_dir = report_dir / "figures"
+    if fig_dir.is_dir():
+        for f in sorted(fig_dir.glob("*.png")):
+            if f.name not in keep:
+                f.unlink()
+                removed.append(f.name)
+    return removed
+
+
+def run_metadata(ctx: Context) -> dict:
+    """Provenance of a run: profile, seed, git commit (None outside a checkout), versions, time."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+                                cwd=Path(__file__).resolve().parent).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        commit = None
+    versions = {"python": platform.python_version()}
+    for dist in ("seqtheory", "numpy", "scipy", "sympy", "mpmath", "numba", "torch", "python-flint"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = None
+    return {"profile": ctx.profile, "seed": ctx.seed, "commit": commit, "versions": versions,
+            "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def write_report(results: list[Result], ctx: Context, *, only: str | None = None) -> Path:
     ctx.report_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_figures(results, ctx.report_dir)
+    meta = run_metadata(ctx)
+    scope = f" Partial run: checks matching `{only}` only." if only else ""
     md = [
         "# Validation report",
         "",
-        f"Profile: `{ctx.profile}`. Generated {time.strftime('%Y-%m-%d %H:%M:%S')} with Python "
-        f"{platform.python_version()} on {platform.machine()}. Base seed {ctx.seed}.",
+        f"**{counts_line(results)}.**",
+        "",
+        f"Profile: `{ctx.profile}`.{scope} Generated {meta['time']} with Python "
+        f"{platform.python_version()} on {platform.machine()}, commit `{meta['commit']}`. Base seed {ctx.seed}.",
         "",
         "Verdicts: *pass* (numerics agree with the closed form / the claim holds under the toolkit's "
         "conventions), *fail* (a toolkit bug), *not reproduced* (a paper's claim does not hold under our "
@@ -73,11 +147,11 @@ def write_report(results: list[Result], ctx: Context) -> Path:
             md += [f"![{f}](figures/{f})", ""]
     path = ctx.report_dir / "report.md"
     path.write_text("\n".join(md), encoding="utf-8")
-    data = [
+    data = {**meta, "only": only, "counts": verdict_counts(results), "results": [
         {"name": r.check.name, "verdict": r.outcome.verdict, "summary": r.outcome.summary,
-         "seconds": r.seconds, "data": r.outcome.data}
+         "seconds": r.seconds, "figures": r.outcome.figures, "data": r.outcome.data}
         for r in results
-    ]
+    ]}
     (ctx.report_dir / "results.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
     return path
 

@@ -21,6 +21,7 @@ CLI::
     python -m numerics.memory_bench.sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local]
     python -m numerics.memory_bench.sweep status SWEEP.json --store results.sqlite
     python -m numerics.memory_bench.sweep plot   SWEEP.json --store results.sqlite --out figures/
+    python -m numerics.memory_bench.sweep export SWEEP.json --store results.sqlite --csv results.csv
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import concurrent.futures as cf
 import dataclasses
 import json
 import multiprocessing
+import re
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, Iterable
@@ -40,7 +43,7 @@ from theory._args import as_int
 
 from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
-from .store import ResultStore
+from .store import ResultStore, StoreError
 
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
 
@@ -59,11 +62,41 @@ class SweepRun:
         return self.config.run_id
 
 
+_STUDY_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def check_study_name(name: Any, where: str = "study name") -> str:
+    """A study name becomes part of figure file names: letters, digits, '_', '.', '-', no '..' (no paths).
+
+    >>> check_study_name("main")
+    'main'
+    >>> check_study_name("../escaped")
+    Traceback (most recent call last):
+    ...
+    ValueError: study name '../escaped': use letters, digits, '_', '.', '-' (no path separators, no '..')
+    """
+    if not isinstance(name, str) or not _STUDY_NAME.match(name) or ".." in name:
+        raise ValueError(f"{where} {name!r}: use letters, digits, '_', '.', '-' (no path separators, no '..')")
+    return name
+
+
 def load_sweep(path: str | Path) -> dict:
-    with open(path) as fh:
-        doc = json.load(fh)
+    """Read a sweep file; every problem is a ``ValueError`` whose message names the file (and the field)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"sweep file {str(path)!r} not found") from None
+    except IsADirectoryError:
+        raise ValueError(f"sweep file {str(path)!r} is a folder") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a UTF-8 text file") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
         raise ValueError(f"{path}: a sweep file is a JSON object with a 'studies' object")
+    for name in doc["studies"]:
+        check_study_name(name, where=f"{path}: study name")
     return doc
 
 
@@ -125,6 +158,7 @@ class SweepSummary:
     total: int       # distinct run ids asked for
     skipped: int     # already in the store (resume)
     ran: int         # executed now
+    elsewhere: int = 0   # claimed by another sweep on the same store (it trains them)
 
 
 def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
@@ -142,7 +176,9 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
 
     ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
     pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
-    every run. ``limit``: run at most this many pending runs (for partial sweeps).
+    every run. ``limit``: run at most this many pending runs (for partial sweeps). Each run is claimed in the
+    store before it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once, and a
+    run claimed by another sweep is counted in ``elsewhere``. Inline runs leave the caller's torch RNG as it was.
     """
     workers = as_int("workers", workers, minimum=1)
     configs = _configs(runs)
@@ -156,19 +192,56 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
         own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     try:
         if executor is None:
+            ran = 0
             for rid, cfg in pending:
-                _record(store, rid, cfg, _guarded_run(cfg.to_dict(), threads, device), bar)
+                if store.claim(rid):          # another sweep on this store may have taken it
+                    _record(store, rid, cfg, _inline_run(cfg.to_dict(), threads, device), bar)
+                    ran += 1
         else:
-            futures = {executor.submit(_guarded_run, cfg.to_dict(), threads, device): (rid, cfg)
-                       for rid, cfg in pending}
-            for fut in cf.as_completed(futures):
-                rid, cfg = futures[fut]
-                _record(store, rid, cfg, fut.result(), bar)
+            window = 2 * max(workers, getattr(executor, "_max_workers", 1) or 1)
+            ran = _run_claimed(executor, pending, store, window, threads, device, bar)
     finally:
         bar.close()
+        store.release()
         if own_pool is not None:
             own_pool.shutdown(cancel_futures=True)
-    return SweepSummary(len(configs), len(done & set(configs)), len(pending))
+    return SweepSummary(len(configs), len(done & set(configs)), ran, len(pending) - ran)
+
+
+def _run_claimed(executor: cf.Executor, pending: list, store: ResultStore, window: int, threads: int,
+                 device: str, bar) -> int:
+    """Submit pending runs as they are claimed, at most ``window`` in flight, so that concurrent sweeps on
+    one store share the work instead of each claiming everything up front. Returns the number run here."""
+    queue = iter(pending)
+    futures: dict = {}
+    ran = 0
+
+    def refill() -> None:
+        for rid, cfg in queue:
+            if store.claim(rid):
+                futures[executor.submit(_guarded_run, cfg.to_dict(), threads, device)] = (rid, cfg)
+                if len(futures) >= window:
+                    return
+
+    refill()
+    while futures:
+        finished, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+        for fut in finished:
+            rid, cfg = futures.pop(fut)
+            _record(store, rid, cfg, fut.result(), bar)
+            ran += 1
+        refill()
+    return ran
+
+
+def _inline_run(config: dict, threads: int, device: str) -> dict:
+    """``_guarded_run`` in the caller's process, leaving the caller's torch RNG state as it was (a run
+    seeds torch's global generator; the caller's own random stream must not change because of a sweep)."""
+    import torch
+
+    devices = list(range(torch.cuda.device_count())) if str(device).startswith("cuda") else []
+    with torch.random.fork_rng(devices=devices):
+        return _guarded_run(config, threads, device)
 
 
 def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
@@ -208,58 +281,168 @@ def _make_executor(spec: str | None, workers: int):
     return client.get_executor(), close
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m numerics.memory_bench.sweep",
-                                description="Run, inspect or plot a memory-function sweep.")
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line (the full usage is one ``--help`` away)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _OneLineParser(prog=_PROG, description="Run, inspect, plot or export a memory-function sweep.")
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("run", "status", "plot"):
+    for name in ("run", "status", "plot", "export"):
         q = sub.add_parser(name)
         q.add_argument("sweep", help="sweep file (JSON)")
-        q.add_argument("--store", required=True, help="SQLite result store (created if missing)")
+        q.add_argument("--store", required=True,
+                       help="SQLite result store (run creates it; status/plot/export only read it)")
         q.add_argument("--study", action="append", help="only this study (repeatable)")
         if name == "run":
-            q.add_argument("--workers", type=int, default=1, help="parallel runs (process pool or Dask workers)")
-            q.add_argument("--threads", type=int, default=1, help="torch threads per run")
+            q.add_argument("--workers", type=_positive, default=1, help="parallel runs (process pool or Dask workers)")
+            q.add_argument("--threads", type=_positive, default=1, help="torch threads per run")
             q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
             q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
-            q.add_argument("--limit", type=int, help="run at most this many pending runs")
+            q.add_argument("--limit", type=_positive, help="run at most this many pending runs")
             q.add_argument("--no-progress", action="store_true")
         if name == "plot":
             q.add_argument("--out", default="figures", help="output directory for PNGs")
-    args = p.parse_args(argv)
-    runs = expand_sweep(load_sweep(args.sweep), studies=args.study)
-    with ResultStore(args.store) as store:
-        if args.cmd == "run":
-            executor, close = _make_executor(args.dask, args.workers)
-            try:
-                s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
-                              device=args.device,
-                              progress=not args.no_progress, limit=args.limit)
-            finally:
-                close()
-            print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now; store has {len(store)}")
-        elif args.cmd == "status":
-            done = store.done_ids()
-            by_study: dict[str, list[int]] = {}
-            for r in runs:
-                c = by_study.setdefault(r.study, [0, 0])
-                c[0] += r.run_id in done
-                c[1] += 1
-            for study, (d, n) in by_study.items():
-                print(f"{study:<20} {d:>5}/{n} done")
-        else:
-            from .plots import plot_alpha_curves, plot_heatmap
+        if name == "export":
+            q.add_argument("--csv", metavar="FILE", required=True,
+                           help="write one row per stored run of the sweep ('-' for standard output)")
+    return p
 
-            out = Path(args.out)
-            out.mkdir(parents=True, exist_ok=True)
-            rows = collect(runs, store)
-            for study in dict.fromkeys(r["study"] for r in rows):
-                sr = [r for r in rows if r["study"] == study and r["kind"] in KINDS]
-                if sr:
-                    plot_alpha_curves(sr, out / f"{study}_relmse_vs_alpha.png", title=study)
-                    plot_heatmap(sr, out / f"{study}_heatmap.png", title=study)
-                    print(f"wrote {out / study}_relmse_vs_alpha.png, {out / study}_heatmap.png")
+
+_PROG = "python -m numerics.memory_bench.sweep"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The CLI; a bad file, field, option or store is one line on stderr naming it, exit status 2."""
+    args = _parser().parse_args(argv)
+    try:
+        runs = expand_sweep(load_sweep(args.sweep), studies=args.study)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        return _fail(msg if str(args.sweep) in msg else f"{args.sweep}: {msg}")
+    if args.cmd == "status" and not Path(args.store).exists():
+        _status(runs, set())
+        print(f"(store {args.store} does not exist yet: nothing run)")
+        return 0
+    try:
+        store = ResultStore(args.store, create=args.cmd == "run")
+    except StoreError as exc:
+        return _fail(str(exc))
+    try:
+        with store:
+            return _command(args, runs, store)
+    except sqlite3.DatabaseError as exc:       # damage found past the pages that opening the store reads
+        return _fail(f"store {args.store!r} is damaged or locked ({exc})")
+
+
+def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
+    if args.cmd == "run":
+        executor, close = _make_executor(args.dask, args.workers)
+        try:
+            s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
+                          device=args.device,
+                          progress=not args.no_progress, limit=args.limit)
+        finally:
+            close()
+        busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
+        print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
+    elif args.cmd == "status":
+        _status(runs, store.done_ids())
+    elif args.cmd == "export":
+        return _export(runs, store, args.csv)
+    else:
+        return _plot(runs, store, Path(args.out))
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"{_PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _status(runs: list[SweepRun], done: set[str]) -> None:
+    by_study: dict[str, list[int]] = {}
+    for r in runs:
+        c = by_study.setdefault(r.study, [0, 0])
+        c[0] += r.run_id in done
+        c[1] += 1
+    for study, (d, n) in by_study.items():
+        print(f"{study:<20} {d:>5}/{n} done")
+
+
+def _export(runs: list[SweepRun], store: ResultStore, dest: str) -> int:
+    """CSV of the sweep's stored runs: study and labels first, then the flattened config and result."""
+    import csv
+
+    rows = []
+    for r in runs:
+        rec = store.get(r.run_id)
+        if rec is not None:
+            rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant,
+                         "run_id": r.run_id, **_flat(rec["config"], "config"), **_flat(rec["result"], "result")})
+    fields = list(dict.fromkeys(k for row in rows for k in row)) or ["study", "model", "train_variant", "run_id"]
+    if dest == "-":
+        fh, close = sys.stdout, False
+    else:
+        try:
+            fh, close = open(dest, "w", newline="", encoding="utf-8"), True
+        except OSError as exc:
+            return _fail(f"cannot write {dest!r}: {exc.strerror or exc}")
+    try:
+        w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    finally:
+        if close:
+            fh.close()
+    if dest != "-":
+        print(f"wrote {len(rows)} rows to {dest}")
+    return 0
+
+
+def _flat(obj: Any, prefix: str) -> dict:
+    if isinstance(obj, dict):
+        return {k2: v2 for k, v in obj.items() for k2, v2 in _flat(v, f"{prefix}.{k}").items()}
+    return {prefix: json.dumps(obj) if isinstance(obj, list) else obj}
+
+
+def _plot(runs: list[SweepRun], store: ResultStore, out: Path) -> int:
+    from .plots import plot_alpha_curves, plot_heatmap
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return _fail(f"cannot create the output folder {str(out)!r}: {exc.strerror or exc}")
+    rows = collect(runs, store)
+    for study in dict.fromkeys(r["study"] for r in rows):
+        sr = [r for r in rows if r["study"] == study and r["kind"] in KINDS]
+        if sr:
+            paths = [_inside(out, f"{study}_relmse_vs_alpha.png"), _inside(out, f"{study}_heatmap.png")]
+            plot_alpha_curves(sr, paths[0], title=study)
+            plot_heatmap(sr, paths[1], title=study)
+            print(f"wrote {paths[0]}, {paths[1]}")
+    return 0
+
+
+def _inside(folder: Path, name: str) -> Path:
+    """``folder / name``, refusing any name that would resolve outside ``folder``."""
+    path = (folder / name).resolve()
+    if path.parent != folder.resolve():
+        raise ValueError(f"figure name {name!r} would be written outside {str(folder)!r}")
+    return path
 
 
 if __name__ == "__main__":
