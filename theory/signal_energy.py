@@ -54,11 +54,10 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._args import as_choice, as_int
+from ._args import DEFAULT_DPS, as_choice, as_dps, as_int
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
-DEFAULT_DPS = 50
 _FLOAT_DIRECT_MAX_M = 4096      # longer log1p sums go through log-gamma differences
 _FLOAT_DIRECT_MAX_A = 30.0      # beyond e^30 the exp() amplification of rounding matters: use mp
 _S_DIRECT_MAX_T = 1 << 22       # float/mp S by direct summation up to here
@@ -83,7 +82,7 @@ def _check_method(method, dps):
         if dps is not None:
             raise ValueError(f"dps applies only to method 'mp' or 'ball', not {method!r}; got dps={dps!r}")
         return method, None
-    dps = DEFAULT_DPS if dps is None else as_int("dps", dps, minimum=1)
+    dps = DEFAULT_DPS if dps is None else as_dps(dps)
     return method, dps
 
 
@@ -299,7 +298,8 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
 
     Source: Seleznova (2026), Theorem 2.1. Domain: integers ``n >= 1``, ``k >= 0``; complex Ginibre
     weights with variance 1/n. ``method``: "exact" (Fraction), "float" (float64, relative error <= 1e-13;
-    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits, default 50), "ball"
+    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits, default
+    ``theory._args.DEFAULT_DPS`` = 30), "ball"
     (python-flint arb, certified, ``dps`` digits of relative accuracy).
 
     >>> Q(1, 3, method="exact")          # n = 1: E|g|^6 = 3! = 6
@@ -316,7 +316,7 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     k = as_int("k", k, minimum=0)
     method, dps = _check_method(method, dps)
     if method == "exact":
-        return Fraction(trace_moment(n, k), n ** (k + 1))
+        return _Q_exact(n, k)
     if method == "float":
         return _Q_float(n, k)
     if method == "mp":
@@ -344,6 +344,42 @@ def _Q_mp(n: int, k: int, dps: int):
         q = mpmath.mp.mpf(n) / ((k + 1) * (k + 2)) * mpmath.exp(a) * -mpmath.expm1(-d)
     with mpmath.mp.workprec(prec):
         return +q
+
+
+def _flint_or_none():
+    """The python-flint module (optional extra ``certified``), or None."""
+    try:
+        import flint
+    except ImportError:  # pragma: no cover - exercised only without the extra
+        return None
+    return flint
+
+
+def _fraction(flint, num, den) -> Fraction:
+    """``num / den`` as a Fraction with a single gcd (FLINT's when available, then no second one)."""
+    if flint is None:
+        return Fraction(int(num), int(den))
+    q = flint.fmpq(num, den)                 # normalised once, by FLINT's subquadratic gcd
+    return _coprime_fraction(int(q.p), int(q.q))
+
+
+def _coprime_fraction(p: int, q: int) -> Fraction:
+    """A Fraction from a coprime pair (q > 0) without the gcd that ``Fraction(p, q)`` would redo."""
+    if hasattr(Fraction, "_from_coprime_ints"):          # Python >= 3.12
+        return Fraction._from_coprime_ints(p, q)
+    return Fraction(p, q, _normalize=False)              # Python 3.10 / 3.11
+
+
+def _Q_exact(n: int, k: int) -> Fraction:
+    """Q as a Fraction: rising/falling factorials by binary splitting (FLINT ``fmpz.rising`` when
+    python-flint is installed, :func:`_prod_range` otherwise), then one normalisation."""
+    flint = _flint_or_none()
+    if flint is None:
+        return Fraction(trace_moment(n, k), n ** (k + 1))
+    m = k + 2
+    Z = flint.fmpz
+    diff = Z(n).rising(m) - (Z(n - m + 1).rising(m) if m <= n else 0)
+    return _fraction(flint, diff, (k + 1) * (k + 2) * Z(n) ** (k + 1))
 
 
 def _flint():
@@ -375,36 +411,58 @@ def _Q_ball(n: int, k: int, dps: int):
         prec *= 2
 
 
-def log_Q(n: int, k: int) -> float:
+def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     r"""``log Q_{n,k}`` (natural log) as a float, for the range where ``Q`` overflows float64.
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
-    1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. Source and domain as :func:`Q`.
+    1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. ``method="mp"``: an mpmath.mpf
+    correct to ``dps`` digits (default ``theory._args.DEFAULT_DPS``). Source and domain as :func:`Q`.
 
     >>> round(log_Q(100, 10**4), 6) > 709        # Q itself overflows float64 here
     True
     """
     n = as_int("n", n, minimum=1)
     k = as_int("k", k, minimum=0)
+    method, dps = _check_log_method(method, dps)
     m = k + 2
-    with mpmath.mp.workprec(90 + _guard_bits(n, m)):
+    prec = 90 if dps is None else int(dps * 3.33) + 10
+    with mpmath.mp.workprec(prec + _guard_bits(n, m)):
         a, d = _ab_mp(n, m)
-        return float(mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d)))
+        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
+        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
+    if dps is None:
+        return float(value)
+    with mpmath.mp.workprec(prec):
+        return +value
 
 
-def Q_all(n: int, t: int) -> np.ndarray:
-    r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time.
+def _check_log_method(method, dps):
+    """log_Q / log_S / Q_all: method "float" (no dps) or "mp" (dps digits, default DEFAULT_DPS)."""
+    method = as_choice("method", method, ("float", "mp"))
+    return _check_method(method, dps)
+
+
+def Q_all(n: int, t: int, *, method: str = "float", dps: int | None = None):
+    r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time (``method="mp"``: a list of mpf).
 
     Cumulative sums of ``log1p(j/n)`` and ``log1p(-j/n)``, then ``Q = (n/((k+1)(k+2))) e^a (1 - e^{b-a})``:
     no cancellation in any regime (sub-, critical, supercritical; ``k + 2 > n`` included). Entries beyond
     float64's range are ``inf`` (use :func:`log_Q`). Relative error grows like ``(1 + a_k) * sqrt(k) * eps``
     from the plain cumulative sums (:func:`Q` and :func:`S` use compensated sums). Source: Theorem 2.1.
 
+    ``method="mp"``: the products ``n^(m)/n^m`` and ``n_(m)/n^m`` updated term by term at ``dps`` digits
+    plus guard bits for their difference (``log2 n`` bits at small m) and the ``t`` roundings; O(t).
+
     >>> np.allclose(Q_all(4, 3), [1, 1, 17/16, 21/16], rtol=1e-14, atol=0)
     True
+    >>> [str(q) for q in Q_all(4, 3, method="mp", dps=10)]
+    ['1.0', '1.0', '1.0625', '1.3125']
     """
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0)
+    method, dps = _check_log_method(method, dps)
+    if method == "mp":
+        return _Q_all_mp(n, t, dps)
     # Two buffers of length t + 2 (plus the divisor), reused in place: this function is benchmarked
     # against a bare cumsum(log1p(.)) and allocation / page faults are a large part of its cost.
     x = np.arange(t + 2, dtype=np.float64)
@@ -434,6 +492,22 @@ def Q_all(n: int, t: int) -> np.ndarray:
     if not np.isfinite(q[-1]):
         _Q_all_fix_overflow(n, q)
     return q
+
+
+def _Q_all_mp(n: int, t: int, dps: int) -> list:
+    mp = mpmath.mp
+    prec = int(dps * 3.33) + 10
+    out = []
+    with mp.workprec(prec + int(math.log2(n)) + 2 * int(math.log2(t + 2)) + 24):
+        N = mp.mpf(n)
+        pr, pf = (N + 1) / N, (N - 1) / N            # m = 2
+        for k in range(t + 1):
+            m = k + 2
+            out.append(N * (pr - pf) / ((k + 1) * m))
+            pr = pr * (N + m) / N
+            pf = pf * (N - m) / N                    # exactly 0 once m = n: the falling factorial vanishes
+    with mp.workprec(prec):
+        return [+q for q in out]
 
 
 def _Q_all_fix_overflow(n: int, q: np.ndarray) -> None:
@@ -486,14 +560,29 @@ def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     return _S_ball(n, t, dps)
 
 
-def log_S(n: int, t: int) -> float:
+def log_S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     """``log S_{n,t}`` (natural log) as a float, for the range where ``S`` overflows float64.
 
+    ``method="mp"``: an mpmath.mpf correct to ``dps`` digits (the log of the mp path of :func:`S`).
+
     >>> log_S(100, 10**4) > 709
+    True
+    >>> import mpmath
+    >>> x = log_S(100, 10**4, method="mp", dps=40)
+    >>> with mpmath.workdps(40):
+    ...     bool(abs(x - mpmath.log(S(100, 10**4, method="mp", dps=45))) < mpmath.mpf(10) ** -35)
     True
     """
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0)
+    method, dps = _check_log_method(method, dps)
+    if method == "mp":
+        prec = int(dps * 3.33) + 10
+        s = _S_mp(n, t, dps + 5)       # log S >= log(t + 1) >= 0; at t = 0, S = 1 exactly
+        with mpmath.mp.workprec(prec + 20):
+            value = mpmath.log(s)
+        with mpmath.mp.workprec(prec):
+            return +value
     if _S_use_em(n, t):
         with mpmath.mp.workdps(20):
             return float(mpmath.log(_S_em(n, t, 20)))
@@ -501,16 +590,38 @@ def log_S(n: int, t: int) -> float:
 
 
 def _S_exact(n: int, t: int) -> Fraction:
-    # Q_k = M_k / n^(k+1) with M_k = trace_moment(n, k) an integer, so S = (sum_k M_k n^(t-k)) / n^(t+1).
-    rising = n * (n + 1)         # n^(2)
-    falling = n * (n - 1)        # n_(2)
-    num = 0
-    for k in range(t + 1):
-        m = k + 2
-        num = num * n + (rising - falling) // ((k + 1) * (k + 2))
-        rising *= n + m
-        falling *= n - m
-    return Fraction(num, n ** (t + 1))
+    r"""S as a Fraction by binary splitting of two hypergeometric sums, one normalisation at the end.
+
+    ``S = S_R - S_F`` with ``S_R = sum_k n^(k+2) / ((k+1)(k+2) n^(k+1))`` (rising) and ``S_F`` the same with
+    the falling factorial. Term ratios: ``r_R(j) = (n+j+1) j / ((j+2) n)``, ``r_F(j) = (n-j-1) j / ((j+2) n)``
+    (``r_F`` vanishes from ``j = n - 1`` on, as the falling factorial does), first terms ``(n +- 1)/2``.
+    Binary splitting gives ``sum_{k=1}^{t} prod_{j<=k} r(j) = T / Q`` in ``O(M(t log(nt)) log t)`` with
+    integers only (FLINT ``fmpz`` when python-flint is installed, Python ints otherwise); then
+    ``S = ((n+1)(Q + T_R) - (n-1)(Q + T_F)) / (2Q)`` and a single gcd.
+    """
+    flint = _flint_or_none()
+    Z = int if flint is None else flint.fmpz
+    _, _, q, t_r, t_f = _S_split(Z(n), 1, t + 1)
+    num = (n + 1) * (q + t_r) - (n - 1) * (q + t_f)
+    return _fraction(flint, num, 2 * q)
+
+
+def _S_split(n, a: int, b: int):
+    """(P_R, P_F, Q, T_R, T_F) over j in [a, b): T / Q = sum_{k=a}^{b-1} prod_{j=a}^{k} p(j) / q(j)."""
+    if b - a <= 24:
+        p_r, p_f, q, t_r, t_f = n * 0 + 1, n * 0 + 1, n * 0 + 1, n * 0, n * 0
+        for j in range(b - 1, a - 1, -1):       # Horner from the top: T <- p(j) (Q_j + T), Q <- q(j) Q
+            qj = (j + 2) * n
+            t_r = (n + j + 1) * j * (q + t_r)
+            t_f = (n - j - 1) * j * (q + t_f)
+            q = q * qj
+            p_r = p_r * ((n + j + 1) * j)
+            p_f = p_f * ((n - j - 1) * j)
+        return p_r, p_f, q, t_r, t_f
+    mid = (a + b) // 2
+    pr1, pf1, q1, tr1, tf1 = _S_split(n, a, mid)
+    pr2, pf2, q2, tr2, tf2 = _S_split(n, mid, b)
+    return pr1 * pr2, pf1 * pf2, q1 * q2, tr1 * q2 + pr1 * tr2, tf1 * q2 + pf1 * tf2
 
 
 def _S_use_em(n: int, t: int) -> bool:

@@ -1,0 +1,269 @@
+r"""Exact real-weight moments ``E tr((G^k)^T G^k)`` beyond enumeration of the Wick pairings (numba).
+
+Source of the quantity: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range
+Linear Recurrences", arXiv:2605.05113 (2026), Sec. 2 (real weights; no closed form is known), conventions
+as in ``docs/papers/signal-propagation.md``: ``G`` is ``n x n`` with iid ``N(0, 1)`` entries and
+``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)``. Row j of a result is the coefficient of ``n**j``.
+
+The reformulation
+-----------------
+Write the trace word ``(G^T)^k G^k`` around a circle: with ``N = k + 1`` take the ``2N`` points of
+``Z/2N`` and let ``c`` be the rotation ``x -> x + 1``. Then
+
+.. math:: E\,tr((G^T)^k G^k) = \sum_{\mu \ni \{0, N\}} n^{\#\mathrm{cycles}(\mu \cup c\mu c^{-1})},
+
+the sum over the ``(2k-1)!!`` perfect matchings ``mu`` of ``Z/2N`` that contain the pair ``{0, N}``, where
+``c mu c^-1`` pairs ``x + 1`` with ``y + 1`` for every pair ``{x, y}`` of ``mu`` and the union of two
+perfect matchings is a disjoint union of even cycles. (Why: point ``x`` stands for the index between two
+consecutive letters of the word; a Wick pair of two letters equates their left indices and their right
+indices, i.e. joins the two points on the left of the letters (``mu``) and the two on the right
+(``c mu c^-1``); the extra pair ``{0, N}`` closes the word and is a "letter" whose own partner is
+itself. The class count is the number of connected components.) This module never enumerates the
+pairings of :mod:`numerics.wick`; the two agree for every k where both run (``tests/test_real_weights.py``).
+
+Algorithm
+---------
+* **Incremental cycle count.** A depth-first search over matchings adds, per pair ``{x, y}``, the two
+  edges ``{x, y}`` and ``{x+1, y+1}`` to a graph whose open paths are kept as an endpoint array
+  (``end[a]`` = the other end of the path through end ``a``); adding an edge closes a cycle iff its two
+  ends are the two ends of one path, else it links two paths. Each step is O(1) and undone on backtrack,
+  so a matching costs a few nanoseconds instead of the O(k) recount of the enumeration.
+* **Symmetry.** The group ``{x -> x, x + N, -x, N - x}`` (order 4) fixes the pair ``{0, N}``, maps
+  ``c mu c^-1`` to ``c^{+-1} (g mu g^-1) c^{-+1}`` and so preserves the cycle count. It also preserves
+  the set ``P = {1, N-1, N+1, 2N-1}``; the work items are the partial matchings that cover ``P``, only one
+  per orbit is searched, and its histogram is multiplied by the orbit size (exact integers).
+* **Determinism.** Every work item fills its own int64 histogram row; rows are summed in a fixed order,
+  so the result is bit-identical for any numba thread count and any executor.
+
+Beyond one machine
+------------------
+``executor=`` takes any :class:`concurrent.futures.Executor`; the work items are cut into a fixed list of
+chunks (independent of the executor) and ``executor.map`` runs one kernel call per chunk. With Dask::
+
+    from dask.distributed import Client
+    client = Client("tcp://scheduler:8786")       # a real cluster: dask-scheduler + dask-worker on nodes
+    # every worker needs this package installed (same version); numba compiles once per worker process
+    poly = real_wick_polynomial(13, executor=client.get_executor())
+
+Start the cluster with ``dask scheduler`` on one node and ``dask worker tcp://scheduler:8786 --nthreads 1
+--nworkers <cores>`` on each node (one numba thread per worker process: set ``NUMBA_NUM_THREADS=1``), or
+with ``dask_jobqueue.SLURMCluster`` on a batch system. Cost grows ~ (2k-1)!!: k = 13 is ~25x k = 12.
+
+>>> real_wick_polynomial(3)                 # n^4 + 10 n^2 + 4 n
+[0, 4, 10, 0, 1]
+>>> sum(real_wick_polynomial(6)) == 11 * 9 * 7 * 5 * 3    # n = 1: E g^12 = 11!!
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from theory._args import as_int
+
+__all__ = ["real_wick_polynomial", "real_work_items", "real_counts", "K_MAX"]
+
+K_MAX = 16                # int64 histograms: (2k-1)!! at k = 16 is 1.9e17 < 2^63
+_CHUNKS = 64              # work items are cut into this many executor tasks (fixed: results never depend on it)
+_SERIAL_BELOW = 10        # k below this: one thread (a thread team costs more than the whole count)
+
+
+# --------------------------------------------------------------------------------------------------
+# the kernel: DFS over matchings with an O(1) incremental cycle count
+# --------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _count_item(k, pairs, hist_row):
+    """Histogram of cycle counts over all matchings that contain the prefix ``pairs`` (flat, -1 padded).
+
+    Written as one function with flat undo arrays: helper calls taking arrays cost ~6x here (measured).
+    Undo slot u holds (ea, old end[ea], eb, old end[eb]) of the edge added at slot u, or ea = -1 if that
+    edge closed a cycle (nothing to restore).
+    """
+    M = 2 * (k + 1)
+    end = np.arange(M)
+    used = np.zeros(M, dtype=np.bool_)
+    cyc = 0
+    i = 0
+    while i < pairs.shape[0] and pairs[i] >= 0:
+        x, y = pairs[i], pairs[i + 1]
+        used[x] = True
+        used[y] = True
+        for a, b in ((x, y), ((x + 1) % M, (y + 1) % M)):
+            if end[a] == b:
+                cyc += 1
+            else:
+                ea, eb = end[a], end[b]
+                end[ea] = eb
+                end[eb] = ea
+        i += 2
+    rest = np.empty(M, dtype=np.int64)
+    m = 0
+    for v in range(M):
+        if not used[v]:
+            rest[m] = v
+            m += 1
+    if m == 0:
+        hist_row[cyc] += 1
+        return
+    levels = m // 2
+    choice = np.zeros(levels, dtype=np.int64)
+    closed = np.zeros(levels, dtype=np.int64)      # cycles closed at each level
+    u_ea = np.empty(2 * levels, dtype=np.int64)
+    u_oa = np.empty(2 * levels, dtype=np.int64)
+    u_eb = np.empty(2 * levels, dtype=np.int64)
+    u_ob = np.empty(2 * levels, dtype=np.int64)
+    d = 0
+    choice[0] = 1
+    while d >= 0:
+        if choice[d] > m - 2 * d - 1:               # level exhausted: back up, undo the level above
+            d -= 1
+            if d >= 0:
+                for u in (2 * d + 1, 2 * d):
+                    if u_ea[u] >= 0:
+                        end[u_eb[u]] = u_ob[u]
+                        end[u_ea[u]] = u_oa[u]
+                cyc -= closed[d]
+                a, b = 2 * d + 1, 2 * d + choice[d]
+                rest[a], rest[b] = rest[b], rest[a]
+                choice[d] += 1
+            continue
+        # pair rest[2d] with rest[2d + choice[d]] (swapped into slot 2d + 1): edges {x, y}, {x+1, y+1}
+        a, b = 2 * d + 1, 2 * d + choice[d]
+        rest[a], rest[b] = rest[b], rest[a]
+        x, y = rest[2 * d], rest[2 * d + 1]
+        c = 0
+        for u in (2 * d, 2 * d + 1):
+            if u == 2 * d + 1:
+                x = x + 1 if x + 1 < M else 0
+                y = y + 1 if y + 1 < M else 0
+            if end[x] == y:                        # x and y end the same path: the edge closes it
+                c += 1
+                u_ea[u] = -1
+            else:                                  # link the two paths
+                ea, eb = end[x], end[y]
+                u_ea[u], u_oa[u], u_eb[u], u_ob[u] = ea, end[ea], eb, end[eb]
+                end[ea] = eb
+                end[eb] = ea
+        if d == levels - 1:                        # a complete matching
+            hist_row[cyc + c] += 1
+            for u in (2 * d + 1, 2 * d):
+                if u_ea[u] >= 0:
+                    end[u_eb[u]] = u_ob[u]
+                    end[u_ea[u]] = u_oa[u]
+            rest[a], rest[b] = rest[b], rest[a]
+            choice[d] += 1
+        else:
+            closed[d] = c
+            cyc += c
+            d += 1
+            choice[d] = 1
+
+
+@njit(cache=True, parallel=True)
+def _counts_parallel(k, items):
+    hist = np.zeros((items.shape[0], k + 2), dtype=np.int64)
+    for it in prange(items.shape[0]):
+        _count_item(k, items[it], hist[it])
+    return hist
+
+
+@njit(cache=True)
+def _counts_serial(k, items):
+    hist = np.zeros((items.shape[0], k + 2), dtype=np.int64)
+    for it in range(items.shape[0]):
+        _count_item(k, items[it], hist[it])
+    return hist
+
+
+# --------------------------------------------------------------------------------------------------
+# work items: partial matchings covering P, one per orbit of the symmetry group
+# --------------------------------------------------------------------------------------------------
+def _group(N: int):
+    M = 2 * N
+    return (lambda x: x, lambda x: (x + N) % M, lambda x: (-x) % M, lambda x: (N - x) % M)
+
+
+def _canonical(pairs, g) -> tuple:
+    return tuple(sorted(tuple(sorted((g(x), g(y)))) for x, y in pairs))
+
+
+def real_work_items(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(items, weights)``: one partial matching (flat pairs, always including {0, N}) per symmetry orbit
+    of the partial matchings covering ``P = {1, N-1, N+1, 2N-1}``, and the orbit sizes.
+
+    The weights sum to the number of such partial matchings; ``sum_i weights[i] * (completions of item
+    i)`` is ``(2k-1)!!``. For k < 3 (P too small) the single item is ``{0, N}`` with weight 1.
+    """
+    k = as_int("k", k, minimum=0, maximum=K_MAX)
+    N = k + 1
+    if k < 3:
+        return np.array([[0, N]], dtype=np.int64), np.array([1], dtype=np.int64)
+    M = 2 * N
+    P = sorted({1, N - 1, N + 1, M - 1})
+    group = _group(N)
+    partials: list[list[tuple[int, int]]] = []
+
+    def rec(acc, used):
+        todo = [p for p in P if p not in used]
+        if not todo:
+            partials.append(acc)
+            return
+        x = todo[0]
+        for y in range(M):
+            if y not in used and y != x:
+                rec(acc + [(x, y)], used | {x, y})
+
+    rec([], {0, N})
+    orbits: dict[tuple, int] = {}
+    for pairs in partials:
+        key = min(_canonical(pairs, g) for g in group)
+        orbits[key] = orbits.get(key, 0) + 1
+    keys = sorted(orbits)
+    # a partial matching covering P has 2 to 4 pairs (points of P may pair with each other): pad with -1
+    items = np.full((len(keys), 10), -1, dtype=np.int64)
+    for i, key in enumerate(keys):
+        flat = [0, N] + [v for pr in key for v in pr]
+        items[i, :len(flat)] = flat
+    return items, np.array([orbits[key] for key in keys], dtype=np.int64)
+
+
+def real_counts(k: int, items: np.ndarray) -> np.ndarray:
+    """Histogram rows (int64, one per work item) for the flat-pair ``items`` of :func:`real_work_items`."""
+    kernel = _counts_serial if k < _SERIAL_BELOW or len(items) == 1 else _counts_parallel
+    return kernel(k, np.ascontiguousarray(items, dtype=np.int64))
+
+
+def _chunk_task(args):
+    k, items = args
+    return real_counts(k, items)
+
+
+def real_wick_polynomial(k: int, *, executor=None) -> list[int]:
+    r"""Integer coefficients of ``E tr((G^k)^T G^k)`` (real ``G``, iid ``N(0, 1)``), entry j of ``n**j``.
+
+    By the matching reformulation with an incremental cycle count and the order-4 symmetry (module
+    docstring); an algorithm independent of :func:`numerics.wick.wick_polynomial`, which it reproduces.
+    ``executor``: any :class:`concurrent.futures.Executor` (a Dask ``Client.get_executor()`` included);
+    the result is bit-identical with or without it and for any thread count. Cost on the project's
+    2-core machine: ``benchmarks/bench_wick.py`` and ``numerics/data/real_wick_rows.json``.
+
+    >>> real_wick_polynomial(4)                 # n^5 + 28 n^3 + 28 n^2 + 48 n
+    [0, 48, 28, 28, 0, 1]
+    """
+    k = as_int("k", k, minimum=0, maximum=K_MAX)
+    items, weights = real_work_items(k)
+    if executor is None:
+        hist = real_counts(k, items)
+    else:
+        bounds = np.linspace(0, len(items), min(_CHUNKS, len(items)) + 1).astype(int)
+        tasks = [(k, items[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
+        hist = np.concatenate(list(executor.map(_chunk_task, tasks)), axis=0)
+    total = [0] * (k + 2)
+    for row, w in zip(hist.tolist(), weights.tolist()):     # Python ints: exact for any k
+        for j, v in enumerate(row):
+            total[j] += w * v
+    return total
