@@ -426,7 +426,10 @@ def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     method, dps = _check_log_method(method, dps)
     m = k + 2
     prec = 90 if dps is None else int(dps * 3.33) + 10
-    with mpmath.mp.workprec(prec + _guard_bits(n, m)):
+    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
+    # keep the relative accuracy of the small result of a cancelling sum
+    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
+    with mpmath.mp.workprec(prec + guard):
         a, d = _ab_mp(n, m)
         # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
         value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
@@ -539,7 +542,10 @@ def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
       ``t <= n/64`` and more than ``3.3e7`` terms needed, the Euler-Maclaurin formula on the analytic
       summand (mpmath ``sumem``) replaces the direct sum;
     * "mp": ``dps`` digits (direct sum with guard digits; Euler-Maclaurin for long sums with ``t <= n/64``);
-    * "ball": certified arb ball (direct sum of certified terms; O(t)).
+    * "ball": certified arb ball. For ``t > 2000`` and ``C(t+2, 2) <= n/16`` (the subcritical range,
+      ``t <~ sqrt(n/8)``), the exact 1/n^2 series truncated after G terms plus a proved remainder bound,
+      O(G^2) big-integer work independent of t (:func:`_S_ball_series`, the math is there); otherwise
+      the direct sum of certified terms, O(t).
 
     Domain: integers ``n >= 1``, ``t >= 0``.
 
@@ -769,8 +775,86 @@ def _S_em(n: int, t: int, dps: int):
         return value
 
 
+_S_BALL_SERIES_MIN_T = 2000       # below: the O(t) direct sum is cheap
+_S_BALL_SERIES_MAX_X = 1.0 / 16.0  # x = C(t+2, 2) / n at most this: fast convergence of the 1/n^2 series
+_S_BALL_SERIES_MAX_G = 64
+
+
+@lru_cache(maxsize=None)
+def _s_g_newton(g: int) -> tuple[int, ...]:
+    """Forward differences D_i at t = 0 of s_g(t) = sum_{k<=t} q_g(k): s_g(t) = sum_i D_i C(t, i).
+
+    q_g(k) = H_{k, k+1-2g} is a polynomial in k of degree 4g (see :func:`_S_ball_series`), so s_g is a
+    polynomial of degree 4g + 1 and its Newton form from the 4g + 2 values s_g(0..4g+1) is exact.
+    """
+    deg = 4 * g + 1
+    vals, acc = [], 0
+    for k in range(deg + 1):
+        row = Q_series(k)
+        acc += row[g] if g < len(row) else 0
+        vals.append(acc)
+    diffs = []
+    for _ in range(deg + 1):
+        diffs.append(vals[0])
+        vals = [b - a for a, b in zip(vals, vals[1:])]
+    return tuple(diffs)
+
+
+def _S_ball_series_terms(n: int, t: int, target: int) -> int | None:
+    """The number G of series terms whose remainder is below 2^-target relative, or None (use direct)."""
+    if t <= _S_BALL_SERIES_MIN_T:
+        return None
+    x = math.comb(t + 2, 2) / n
+    if x > _S_BALL_SERIES_MAX_X:
+        return None
+    log2_x = math.log2(x)
+    for G in range(1, _S_BALL_SERIES_MAX_G + 1):
+        # relative remainder bound x^{2G} / ((2G+1)! (1 - x^2)) (float estimate, only to choose G)
+        if 2 * G * log2_x - math.lgamma(2 * G + 2) / math.log(2) + 0.1 <= -target:
+            return G
+    return None
+
+
+def _S_ball_series(n: int, t: int, G: int, prec: int):
+    r"""Certified ``S_{n,t}`` from the first G terms of its 1/n^2 series and a rigorous remainder bound.
+
+    The math. With ``m = k + 2``, ``x^(m) - x_(m) = 2 sum_j c(m, m-j) x^(m-j)`` over odd j, where
+    ``c(m, m-j) = e_j(0, 1, ..., m-1)`` (elementary symmetric polynomial; ``x^(m) = prod_{i<m} (x + i)``).
+    Hence (Theorem 2.1) ``Q_{n,k} = sum_{g>=0} q_g(k) n^{-2g}`` with
+    ``q_g(k) = e_{2g+1}(0..m-1) / C(m, 2) >= 0``, and
+
+    * *exactness of the kept terms*: ``c(m, m-j)`` is a polynomial in m of degree 2j vanishing at
+      ``m = 0, ..., j`` (Stirling polynomials; Graham-Knuth-Patashnik (6.43)-(6.44)), so ``q_g`` is a
+      polynomial in k of degree 4g (the division by ``C(m, 2)`` is exact: it vanishes at m = 0, 1) and
+      ``s_g(t) = sum_{k<=t} q_g(k)`` one of degree 4g + 1, evaluated exactly in Newton form
+      (:func:`_s_g_newton`); ``T_G = sum_{g<G} s_g(t) n^{-2g}`` is an exact rational;
+    * *the remainder*: Maclaurin's inequality ``e_j(a) <= (sum_i a_i)^j / j!`` for ``a_i >= 0`` gives
+      ``q_g(k) <= C(m, 2)^{2g} / (2g+1)!``; with ``x = C(t+2, 2) / n >= C(m, 2) / n`` for all k <= t and
+      x < 1, ``0 <= Q_{n,k} - sum_{g<G} q_g(k) n^{-2g} <= x^{2G} / ((2G+1)! (1 - x^2))`` (the ratio of
+      consecutive bounds is at most x^2), so ``T_G <= S_{n,t} <= T_G + R``,
+      ``R = (t+1) x^{2G} / ((2G+1)! (1 - x^2))``.
+
+    The returned ball is ``T_G`` (rounded outward) plus ``R * [0, 1]`` (R evaluated in ball arithmetic);
+    since ``S >= t + 1``, its relative radius is at most ``x^{2G} / ((2G+1)! (1-x^2))`` plus rounding.
+    """
+    flint = _flint()
+    arb = flint.arb
+    n2 = n * n
+    num = 0
+    for g in range(G):                                   # Horner in n^2: num / n^(2(G-1)) = T_G
+        num = num * n2 + sum(D * math.comb(t, i) for i, D in enumerate(_s_g_newton(g)))
+    with flint.ctx.workprec(prec):
+        head = arb(num) / arb(n2) ** (G - 1)
+        x = arb(math.comb(t + 2, 2)) / arb(n)
+        rem = arb(t + 1) * x ** (2 * G) / (arb(math.factorial(2 * G + 1)) * (1 - x * x))
+        return head + rem * arb(0.5, 0.5)                # [0, 1] * R: the remainder is non-negative
+
+
 def _S_ball(n: int, t: int, dps: int):
     flint = _flint()
+    G = _S_ball_series_terms(n, t, int(dps * 3.33) + 8)
+    if G is not None:
+        return _S_ball_series(n, t, G, int(dps * 3.33) + 40)
     arb = flint.arb
     target = int(dps * 3.33) + 4
     prec = target + int(math.log2(n)) + int(math.log2(t + 2)) + 24
