@@ -267,3 +267,58 @@ def real_wick_polynomial(k: int, *, executor=None) -> list[int]:
         for j, v in enumerate(row):
             total[j] += w * v
     return total
+
+
+# --------------------------------------------------------------------------------------------------
+# the published rows and their structure
+# --------------------------------------------------------------------------------------------------
+DATA_FILE = __import__("pathlib").Path(__file__).with_name("data") / "real_wick_rows.json"
+
+
+def published_rows() -> dict[int, list[int]]:
+    """The rows of ``numerics/data/real_wick_rows.json`` (computed by :func:`real_wick_polynomial`)."""
+    import json
+    data = json.loads(DATA_FILE.read_text())
+    return {int(r["k"]): [int(c) for c in r["coefficients"]] for r in data["rows"]}
+
+
+def _double_factorial(m: int) -> int:
+    return math.prod(range(m, 0, -2))
+
+
+def row_identities(k: int, coeffs) -> list[tuple[str, str, bool]]:
+    r"""``(identity, "proved" | "observed", holds)`` for a real row ``coeffs`` (entry j: coefficient of n^j).
+
+    Proved:
+
+    * ``n = 1``: the value is ``(2k-1)!!`` (``G`` is a scalar ``g``; ``E g^(2k) = (2k-1)!!``).
+    * degree k + 1, no constant term: the union of two perfect matchings of ``2N`` points has between 1
+      and ``N = k + 1`` cycles.
+    * leading coefficient 1: N cycles means ``mu = c mu c^-1``, i.e. mu is rotation invariant; with
+      ``{0, N}`` in mu that forces ``mu = {x, x + N}``, a single matching.
+    * coefficient-wise ``>= `` the complex (Hultman) row: the ``k!`` matchings that pair every letter of
+      ``G^k`` with one of ``(G^T)^k`` are exactly the complex Wick pairings, the others add ``n^j`` terms.
+
+    Observed on every computed row (not proved here):
+
+    * the coefficient of ``n^k`` is 0 (as in the complex case, whose row has only ``n^(k+1-2g)``);
+    * all coefficients of ``n^1 .. n^(k-1)`` are positive (k >= 2);
+    * at ``n = -2`` the value is ``(-1)^(k+1) 2 (k+1)!``: the real/quaternionic duality ``n -> -2n`` of
+      Gaussian matrix integrals would map it to a 1 x 1 quaternionic Gaussian, whose ``E|q|^(2k)`` is
+      ``(k+1)!`` with ``E|q|^2 = 2``; only checked, not derived, here.
+    """
+    from theory.signal_energy import hultman_row
+    c = [int(v) for v in coeffs]
+    at = lambda x: sum(a * x**j for j, a in enumerate(c))   # noqa: E731
+    hult = hultman_row(k)
+    out = [
+        ("value at n = 1 is (2k-1)!!", "proved", at(1) == _double_factorial(2 * k - 1)),
+        ("degree k + 1, zero constant term", "proved", len(c) == k + 2 and c[0] == 0 and c[-1] != 0),
+        ("leading coefficient 1", "proved", len(c) == k + 2 and c[-1] == 1),
+        ("coefficient-wise >= complex Hultman row", "proved",
+         len(c) == len(hult) and all(a >= h for a, h in zip(c, hult))),
+        ("coefficient of n^k is 0", "observed", k == 0 or (len(c) == k + 2 and c[k] == 0)),
+        ("coefficients of n^1..n^(k-1) positive", "observed", all(a > 0 for a in c[1:k])),
+        ("value at n = -2 is (-1)^(k+1) 2 (k+1)!", "observed", at(-2) == (-1) ** (k + 1) * 2 * math.factorial(k + 1)),
+    ]
+    return out
