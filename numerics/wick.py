@@ -66,8 +66,10 @@ k     ``E tr((G^k)^T G^k)`` for real ``G`` with ``N(0, 1)`` entries
       + 9643008n``
 ====  ==========================================================================================
 
-(The table is produced by :func:`wick_polynomial` and compared against it by the test suite; the
-validation report ``wick.real_table`` prints it again from a fresh run.)
+(The table is produced by :func:`wick_polynomial`; ``tests/test_real_weights.py`` checks it against the
+independent algorithm :func:`numerics.real_wick.real_wick_polynomial` (the Z/2N matching reformulation),
+which also gives the rows k = 10, 11 (``docs/results/real-weight-rows.md``); the validation report
+``wick.real_table`` prints it again from a fresh run.)
 
 >>> wick_polynomial(4)                       # Hultman row: n^5 + 15 n^3 + 8 n
 [0, 8, 0, 15, 0, 1]
