@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--n", required=True, type=_positive_int(1), help="width n (integer >= 1)")
     e.add_argument("--t", required=True, type=_positive_int(0), help="depth / time t (integer >= 0)")
     e.add_argument("--dps", type=_positive_int(1), default=None,
-                   help="decimal digits (method mp/ball; default 50 for mp, 17 significant digits printed for float)")
+                   help="decimal digits (method mp/ball; default 30 = theory._args.DEFAULT_DPS, 17 significant digits printed for float)")
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
     return p
