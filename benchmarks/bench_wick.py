@@ -6,8 +6,8 @@
     python benchmarks/bench_wick.py --sample 12 --fraction 0.02   # CPU-time extrapolation of real k = 12
 
 Real weights (issue 15): ``numerics.real_wick`` against the enumeration at k = 9 (speed-up, same run), the
-targets k = 11 < 5 min and k = 12 < 1 h on 2 cores. ``--sample K`` runs every 1/fraction-th work item of
-row K on one thread and extrapolates the CPU time of the whole row from the exact number of matchings each
+targets k = 11 < 5 min and k = 12 < 1 h on 2 cores. ``--sample K`` runs three contiguous blocks of work items
+(a ``fraction`` of row K in all) with the default (memo) kernel in one group and extrapolates the CPU time of the whole row from the exact number of matchings each
 work item completes (a row too long to run on the shared machine is extrapolated, never guessed).
 
 Targets (issue 3, on the project's 2-core machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # run from a checkout without installing
 
@@ -84,11 +85,14 @@ def _completions(k: int, items) -> int:
 def _sample(k: int, fraction: float) -> None:
     import time as _t
     items, _ = real_wick.real_work_items(k)
-    step = max(1, round(1 / fraction))
-    sub = items[::step]
-    real_wick._counts_serial(k, sub[:1])                     # compile / cache load
+    # three contiguous blocks (start, middle, end): the memo is shared by neighbouring work items in a
+    # full run, so a strided sample would understate its hit rate
+    size = max(1, int(len(items) * fraction / 3))
+    starts = [0, (len(items) - size) // 2, len(items) - size]
+    sub = np.concatenate([items[a:a + size] for a in starts])
+    real_wick._counts_memo(k, sub[:1], 1)                    # compile / cache load
     c0 = _t.process_time()
-    hist = real_wick._counts_serial(k, sub)
+    hist = real_wick._counts_memo(k, sub, 1)                 # the default kernel (memo), one group
     cpu = _t.process_time() - c0
     assert int(hist.sum()) == _completions(k, sub)
     total_cpu = cpu * _completions(k, items) / _completions(k, sub)

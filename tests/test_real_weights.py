@@ -102,6 +102,25 @@ def test_bit_identical_for_any_thread_count():
     assert np.array_equal(one, two) and np.array_equal(one, rw._counts_serial(8, items))
 
 
+@pytest.mark.parametrize("k", [4, 6, 8, 9])
+def test_memo_kernel_rows_equal_plain_rows(k):
+    items, _ = real_work_items(k)
+    assert np.array_equal(real_counts(k, items, memo=True), real_counts(k, items, memo=False))
+
+
+def test_memo_bit_identical_for_any_thread_count_and_grouping():
+    items, _ = real_work_items(9)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = rw._counts_memo(9, items, 1)
+        numba.set_num_threads(max(2, before))
+        many = rw._counts_memo(9, items, 7)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, many)
+
+
 def test_thread_pool_executor_gives_the_same_rows():
     with ThreadPoolExecutor(2) as ex:
         assert real_wick_polynomial(8, executor=ex) == real_wick_polynomial(8)
