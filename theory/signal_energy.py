@@ -28,7 +28,9 @@ Infinite width: ``Q = 1``, ``S = t + 1``. The real-Gaussian case has no closed f
 
 Evaluation methods
 ------------------
-``"exact"``  ``fractions.Fraction`` from integer arithmetic.
+``"exact"``  ``fractions.Fraction`` from integer arithmetic: factorial products and the sum S by binary
+             splitting, one normalisation (gcd) at the end; FLINT ``fmpz``/``fmpq`` when python-flint
+             is installed (extra ``certified``), Python ints otherwise.
 ``"float"``  float64 via ``Q = (n/((k+1)(k+2))) e^a (1 - e^{-(a-b)})`` with
              ``a = sum_{j<k+2} log1p(j/n)``, ``b = sum_{j<k+2} log1p(-j/n)``: no cancellation in any
              regime (the naive difference of the two factorial products loses ``log10(n/k^2)`` digits).
@@ -38,7 +40,8 @@ Evaluation methods
              O(1) in k; the working precision is raised locally (never the global ``mp.dps``) by the
              digits that the cancellation ``log Gamma(n + k + 2) - log Gamma(n)`` costs.
 ``"ball"``   a python-flint ``arb`` ball certified to contain the exact value, with relative accuracy
-             at least ``dps`` digits (optional extra ``certified``).
+             at least ``dps`` digits (optional extra ``certified``); long subcritical sums S by the
+             1/n^2 series with a proved remainder bound (O(1) in t).
 
 Returned ``mpf`` values keep their precision, but printing uses the global context: print them with
 ``mpmath.nstr(x, dps)``.
