@@ -8,6 +8,11 @@ Measured side by side in one process (best of a few repeats):
   its speed-up over the naive O(k) product of ``(n + j)/n`` and ``(n - j)/n`` at the same precision
   (50 digits, the same mpmath): target >= 100x. The two values are compared.
 * ``Q(10**4, 2000, method="exact")`` as a Fraction: target < 1 s.
+* issue 15, python-flint side by side: exact ``Q(10**9, 10**5)`` (a Fraction) against the bare
+  ``fmpz.rising`` + ``fmpq`` computation of the same number, and exact ``S(10**6, 10**4)`` against the bare
+  FLINT Horner loop over the integer trace moments (one ``fmpq`` at the end): target ratio <= 2 each;
+  certified ``S(10**18, 10**8, method="ball", dps=40)`` against ``method="mp"`` (not certified, same dps):
+  target ratio <= 10. The values are compared.
 
     python benchmarks/bench_signal_energy.py
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -24,7 +30,7 @@ import numpy as np
 # run from a checkout without installing the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from theory.signal_energy import Q, Q_all  # noqa: E402
+from theory.signal_energy import Q, Q_all, S  # noqa: E402
 
 
 def _best(f, repeats=5):
@@ -37,7 +43,58 @@ def _best(f, repeats=5):
 
 
 def _verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
+    return "MET" if ok else "MISS"
+
+
+def _bare_flint_Q(n: int, k: int):
+    """What a python-flint user writes: fmpz.rising for both factorials, one fmpq (normalised once)."""
+    import flint
+    m = k + 2
+    Z = flint.fmpz
+    falling = Z(n - m + 1).rising(m) if m <= n else 0
+    return flint.fmpq(Z(n).rising(m) - falling, (k + 1) * (k + 2) * Z(n) ** (k + 1))
+
+
+def _bare_flint_S(n: int, t: int):
+    """The O(t) Horner loop S = (sum_k M_k n^(t-k)) / n^(t+1) over integer moments M_k, in fmpz."""
+    import flint
+    Z = flint.fmpz
+    N = Z(n)
+    rising, falling, num = N * (N + 1), N * (N - 1), Z(0)
+    for k in range(t + 1):
+        m = k + 2
+        num = num * N + (rising - falling) // ((k + 1) * m)
+        rising *= N + m
+        falling *= N - m
+    return flint.fmpq(num, N ** (t + 1))
+
+
+def _flint_section(results: list) -> None:
+    try:
+        import flint
+    except ImportError:
+        print("python-flint not installed (extra 'certified'): FLINT comparisons skipped  MISS")
+        results.append(False)
+        return
+    for label, ours, bare in (
+            ("exact Q(10**9, 10**5)", lambda: Q(10**9, 10**5, method="exact"), lambda: _bare_flint_Q(10**9, 10**5)),
+            ("exact S(10**6, 10**4)", lambda: S(10**6, 10**4, method="exact"), lambda: _bare_flint_S(10**6, 10**4))):
+        t_ours, x = _best(ours, repeats=3)
+        t_bare, y = _best(bare, repeats=3)
+        assert x == Fraction(int(y.p), int(y.q)), label
+        ratio = t_ours / t_bare
+        results.append(ratio <= 2.0)
+        print(f"{label}: toolkit {t_ours:.3f} s; bare python-flint {t_bare:.3f} s; ratio {ratio:.2f} "
+              f"(target <= 2)  {_verdict(ratio <= 2.0)}")
+    n, t, dps = 10**18, 10**8, 40
+    t_ball, b = _best(lambda: S(n, t, method="ball", dps=dps), repeats=3)
+    t_mp, m = _best(lambda: S(n, t, method="mp", dps=dps), repeats=1)
+    ratio = t_ball / t_mp
+    with mpmath.workdps(dps + 5):
+        inside = bool(abs(mpmath.mpf(b.mid().str(dps + 5, radius=False)) - m) <= mpmath.mpf(b.rad().str(5, radius=False)) + m * mpmath.mpf(10) ** -dps)
+    results.append(ratio <= 10.0)
+    print(f"certified S(10**18, 10**8, ball, dps={dps}): {t_ball * 1e3:.2f} ms; mp {t_mp * 1e3:.1f} ms; ratio "
+          f"{ratio:.3g} (target <= 10)  {_verdict(ratio <= 10.0)}; mp value inside the ball (to {dps} digits): {inside}")
 
 
 def _naive_mp(n: int, k: int, dps: int):
@@ -82,6 +139,7 @@ def main() -> int:
     print(f"exact Q(10**4, 2000) (Fraction, {q_ex.denominator.bit_length()}-bit denominator): {t_ex * 1e3:.1f} ms "
           f"(target < 1 s)  {_verdict(t_ex < 1.0)}")
 
+    _flint_section(results)
     print(f"{sum(results)}/{len(results)} targets met")
     return 0
 

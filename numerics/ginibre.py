@@ -210,18 +210,32 @@ def _show_progress(progress, flops: float) -> bool:
     return progress
 
 
+def _chunk_values(task):
+    """One chunk of draws: ``(kernel, seed, blocks, sizes) -> values`` (an executor task)."""
+    kernel, seed, blocks, sizes = task
+    return kernel([block_rng(seed, b) for b in blocks], sizes)
+
+
 def _run(kernel, *, width: int, samples: int, seed: int, chunk, per_draw_bytes: int, flops_per_draw: float,
-         progress, desc: str) -> _Accumulator:
-    """Run ``kernel(rngs, sizes) -> (draws, width) values`` over all blocks, chunk by chunk."""
+         progress, desc: str, executor=None) -> _Accumulator:
+    """Run ``kernel(rngs, sizes) -> (draws, width) values`` over all blocks, chunk by chunk.
+
+    ``executor``: a :class:`concurrent.futures.Executor` that computes the chunks (``executor.map``,
+    results consumed in chunk order, so the statistics are the single-machine ones bit for bit). The
+    kernels are closures: use an executor that ships them with cloudpickle (Dask's
+    ``Client.get_executor()``, or a thread pool), not a plain ``ProcessPoolExecutor``.
+    """
     acc = _Accumulator(width, samples)
     n_blocks = -(-samples // BLOCK)
     per_chunk = _chunk_blocks(chunk, per_draw_bytes)
     show = _show_progress(progress, flops_per_draw * samples)
+    tasks = []
+    for b0 in range(0, n_blocks, per_chunk):
+        blocks = range(b0, min(n_blocks, b0 + per_chunk))
+        tasks.append((kernel, seed, list(blocks), [min(BLOCK, samples - b * BLOCK) for b in blocks]))
+    results = map(_chunk_values, tasks) if executor is None else executor.map(_chunk_values, tasks)
     with tqdm(total=samples, desc=desc, unit="draw", disable=not show, leave=False) as bar:
-        for b0 in range(0, n_blocks, per_chunk):
-            blocks = range(b0, min(n_blocks, b0 + per_chunk))
-            sizes = [min(BLOCK, samples - b * BLOCK) for b in blocks]
-            values = kernel([block_rng(seed, b) for b in blocks], sizes)
+        for (_, _, _, sizes), values in zip(tasks, results):
             start = 0
             for s in sizes:
                 acc.add_block(values[start:start + s])
@@ -275,7 +289,8 @@ def _common_args(n, kmax_name, kmax, samples, field, seed):
 # Q: free recurrence
 # --------------------------------------------------------------------------------------------------
 def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed: int = 0,
-               method: str = "trace", chunk: int | None = None, progress: bool | None = None) -> MCEstimate:
+               method: str = "trace", chunk: int | None = None, progress: bool | None = None,
+               executor=None) -> MCEstimate:
     r"""Monte Carlo ``Q_{n,k} = (1/n) E tr((W^k)^* W^k)``, k = 0..kmax (arrays of length kmax + 1).
 
     ``method="trace"``: ``||W^k||_F^2 / n`` per draw (repeated batched matrix products; ``kmax`` matmuls
@@ -286,7 +301,9 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed:
 
     ``samples >= 2`` draws; ``seed >= 0``; ``chunk``: draws held in memory at once (rounded up to a
     multiple of :data:`BLOCK`; default: about 48 MB of matrices); ``progress``: tqdm bar (``None`` = only
-    for long runs). Results do not depend on ``chunk`` or thread counts.
+    for long runs); ``executor``: a ``concurrent.futures.Executor`` running the chunks (e.g. Dask's
+    ``Client.get_executor()``; see ``_run``). Results do not depend on ``chunk``, thread counts or the
+    executor.
 
     >>> r = estimate_Q(3, 2, 64, seed=0)
     >>> r.mean.shape, r.se.shape, r.samples, r.method
@@ -326,7 +343,7 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed:
 
         per_draw, flops = n * n * itemsize, 2.0 * cflop * n * n * kmax
     acc = _run(kernel, width=kmax + 1, samples=samples, seed=seed, chunk=chunk, per_draw_bytes=per_draw,
-               flops_per_draw=flops, progress=progress, desc=f"Q n={n} {field} {method}")
+               flops_per_draw=flops, progress=progress, desc=f"Q n={n} {field} {method}", executor=executor)
     return _result(acc, samples=samples, seed=seed, method=method, field=field, n=n, quantity="Q")
 
 
@@ -334,7 +351,7 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed:
 # S: driven recurrence
 # --------------------------------------------------------------------------------------------------
 def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed: int = 0,
-               chunk: int | None = None, progress: bool | None = None) -> MCEstimate:
+               chunk: int | None = None, progress: bool | None = None, executor=None) -> MCEstimate:
     r"""Monte Carlo ``S_{n,t} = E||h(t)||^2 / n``, t = 0..tmax, from the driven recurrence itself.
 
     ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, fresh iid standard Gaussian inputs every step
@@ -369,7 +386,7 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed:
     cflop = 4.0 if field == "complex" else 1.0
     acc = _run(kernel, width=tmax + 1, samples=samples, seed=seed, chunk=chunk,
                per_draw_bytes=(n * n + (tmax + 1) * n) * itemsize, flops_per_draw=2.0 * cflop * n * n * tmax,
-               progress=progress, desc=f"S n={n} {field}")
+               progress=progress, desc=f"S n={n} {field}", executor=executor)
     return _result(acc, samples=samples, seed=seed, method="driven", field=field, n=n, quantity="S")
 
 

@@ -66,8 +66,10 @@ k     ``E tr((G^k)^T G^k)`` for real ``G`` with ``N(0, 1)`` entries
       + 9643008n``
 ====  ==========================================================================================
 
-(The table is produced by :func:`wick_polynomial` and compared against it by the test suite; the
-validation report ``wick.real_table`` prints it again from a fresh run.)
+(The table is produced by :func:`wick_polynomial`; ``tests/test_real_weights.py`` checks it against the
+independent algorithm :func:`numerics.real_wick.real_wick_polynomial` (the Z/2N matching reformulation),
+which also gives the rows k = 10, 11 (``docs/results/real-weight-rows.md``); the validation report
+``wick.real_table`` prints it again from a fresh run.)
 
 >>> wick_polynomial(4)                       # Hultman row: n^5 + 15 n^3 + 8 n
 [0, 8, 0, 15, 0, 1]
@@ -298,12 +300,21 @@ def _matching_prefixes(k: int) -> np.ndarray:
     return np.array(out, dtype=np.int64).reshape(len(out), 2 * n_pairs)
 
 
-def count_pairings(k: int, field: str = "complex", *, progress: bool | None = None) -> np.ndarray:
+def _kernel_task(task):
+    """``(field, k, prefixes) -> histogram rows``: one executor task (module level: picklable)."""
+    field, k, prefixes = task
+    return (_complex_counts if field == "complex" else _real_counts)(k, prefixes)
+
+
+def count_pairings(k: int, field: str = "complex", *, progress: bool | None = None,
+                   executor=None) -> np.ndarray:
     """Per-work-item histograms (int64 array, one row per prefix, column j = pairings with j classes).
 
     The rows depend only on ``k`` and ``field`` (never on the thread count); their column sums are
     :func:`wick_polynomial`. ``progress``: a tqdm bar over the work items (``None``: only beyond 1e8
     pairings, i.e. complex k >= 12, real k >= 10). Exposed for diagnostics and the determinism test.
+    ``executor``: any ``concurrent.futures.Executor`` (Dask's ``Client.get_executor()`` included; recipe in
+    :mod:`numerics.real_wick`): the prefixes are cut into 32 slices, one task each; same rows.
     """
     k = as_int("k", k, minimum=0, maximum=K_MAX)
     field = as_choice("field", field, FIELDS)
@@ -313,28 +324,30 @@ def count_pairings(k: int, field: str = "complex", *, progress: bool | None = No
         return np.array([[0, 1]], dtype=np.int64)
     complex_ = field == "complex"
     total = math.factorial(k) if complex_ else math.prod(range(2 * k - 1, 0, -2))
-    kernel = _complex_counts if complex_ else _real_counts
     prefixes = _permutation_prefixes(k) if complex_ else _matching_prefixes(k)
     show = total >= _PROGRESS_ABOVE if progress is None else progress
     # slices of work items in order (one kernel call each when a bar is shown): the same rows either way
-    n_slices = min(len(prefixes), 32) if show else 1
+    n_slices = min(len(prefixes), 32) if (show or executor is not None) else 1
     bounds = np.linspace(0, len(prefixes), n_slices + 1).astype(int)
     before = numba.get_num_threads()
     if total < _SERIAL_BELOW:
         numba.set_num_threads(1)         # same rows either way: each work item owns its row
     try:
         parts = []
+        tasks = [(field, k, prefixes[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
+        results = map(_kernel_task, tasks) if executor is None else executor.map(_kernel_task, tasks)
         with tqdm(total=total, desc=f"Wick {field} k={k}", unit="pairing", unit_scale=True, disable=not show,
                   leave=False) as bar:
-            for lo, hi in zip(bounds[:-1], bounds[1:]):
-                parts.append(kernel(k, prefixes[lo:hi]))
-                bar.update(int(parts[-1].sum()))
+            for rows in results:
+                parts.append(rows)
+                bar.update(int(rows.sum()))
         return np.concatenate(parts, axis=0)
     finally:
         numba.set_num_threads(before)
 
 
-def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = None) -> list[int]:
+def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = None,
+                    executor=None) -> list[int]:
     r"""Integer coefficients of ``E tr((G^k)^* G^k)`` in n, by exact Wick enumeration.
 
     Entry j is the coefficient of ``n**j``, j = 0..k+1 (the indexing of
@@ -354,7 +367,7 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
     >>> sum(wick_polynomial(6)) == math.factorial(6)       # n = 1: E|g|^12 = 6!
     True
     """
-    hist = count_pairings(k, field, progress=progress)
+    hist = count_pairings(k, field, progress=progress, executor=executor)
     return [int(v) for v in hist.sum(axis=0)]
 
 

@@ -273,3 +273,121 @@ def test_hultman_bad_input():
         hultman_row(-1)
     with pytest.raises(TypeError, match="k"):
         hultman_row(1.0)
+
+
+# --- exact paths: FLINT and the Python-int fallback (issue 15) ------------------------------------------
+def horner_S(n: int, t: int) -> Fraction:
+    """S by the plain O(t) Horner loop over integer trace moments (independent of the binary splitting)."""
+    num = 0
+    for k in range(t + 1):
+        num = num * n + (math.prod(n + j for j in range(k + 2)) - math.prod(n - j for j in range(k + 2))) \
+            // ((k + 1) * (k + 2))
+    return Fraction(num, n ** (t + 1))
+
+
+@pytest.mark.parametrize("flint_on", [True, False])
+@pytest.mark.parametrize("n,t", [(1, 0), (1, 7), (2, 5), (3, 40), (7, 6), (10, 9), (10, 10), (37, 100), (10**6, 60)])
+def test_exact_paths_with_and_without_flint(monkeypatch, flint_on, n, t):
+    if not flint_on:
+        monkeypatch.setattr(se, "_flint_or_none", lambda: None)
+    assert S(n, t, method="exact") == horner_S(n, t)
+    q = Q(n, t, method="exact")
+    assert q == ref_Q(n, t) and math.gcd(q.numerator, q.denominator) == 1
+
+
+def test_exact_large_arguments_agree_between_flint_and_fallback(monkeypatch):
+    pytest.importorskip("flint")
+    a = Q(10**9, 2000, method="exact"), S(10**6, 300, method="exact")
+    monkeypatch.setattr(se, "_flint_or_none", lambda: None)
+    assert (Q(10**9, 2000, method="exact"), S(10**6, 300, method="exact")) == a
+
+
+# --- certified series for S (ball) ----------------------------------------------------------------------
+def arb_contains_fraction(b, x: Fraction) -> bool:
+    import flint
+    with flint.ctx.workprec(4 * max(64, x.numerator.bit_length(), x.denominator.bit_length())):
+        return bool(b.contains(flint.arb(x.numerator) / flint.arb(x.denominator)))
+
+
+@pytest.mark.parametrize("g", range(5))
+def test_series_newton_form_reproduces_S_series(g):
+    diffs = se._s_g_newton(g)
+    for t in range(80):                     # far beyond the 4g + 2 interpolation points
+        row = se.S_series(t)
+        assert sum(d * math.comb(t, i) for i, d in enumerate(diffs)) == (row[g] if g < len(row) else 0)
+
+
+@pytest.mark.parametrize("n,t", [(10**9, 5000), (10**10, 2500), (10**12, 3000), (10**14, 10**4), (2**80, 7777)])
+def test_ball_S_series_contains_exact(n, t):
+    pytest.importorskip("flint")
+    assert se._S_ball_series_terms(n, t, 140) is not None          # the series path is the one tested
+    for dps in (15, 40):
+        b = S(n, t, method="ball", dps=dps)
+        exact = S(n, t, method="exact")
+        assert arb_contains_fraction(b, exact)
+        assert frac_of_arb(b.rad()) <= Fraction(1, 10**dps) * exact
+
+
+@pytest.mark.parametrize("G", [1, 2, 3])
+def test_series_remainder_bound_is_rigorous_with_few_terms(G):
+    # few terms: the remainder term carries the whole error, and the ball must still contain S
+    flint = pytest.importorskip("flint")
+    for n, t in [(10**8, 2001), (10**9, 3000), (10**7, 500)]:   # 500: below the series threshold of S
+        b = se._S_ball_series(n, t, G, 200)
+        exact = S(n, t, method="exact")
+        assert arb_contains_fraction(b, exact)
+        with flint.ctx.workprec(200):
+            # the ball is [T_G, T_G + R] up to rounding: its lower end is within rounding of T_G <= S
+            assert frac_of_arb(b.rad()) > 0
+
+
+def test_ball_S_large_t_agrees_with_mp():
+    pytest.importorskip("flint")
+    b = S(10**18, 10**8, method="ball", dps=40)
+    m = S(10**18, 10**8, method="mp", dps=40)
+    with mpmath.workdps(45):
+        assert abs(mpmath.mpf(b.mid().str(45, radius=False)) - m) <= mpmath.mpf(10) ** -37 * m
+
+
+# --- method="mp" for Q_all / log_Q / log_S, the shared precision default ---------------------------------------
+def test_default_dps_is_the_shared_one():
+    from theory._args import DEFAULT_DPS
+    assert se.DEFAULT_DPS == DEFAULT_DPS == 30
+    assert mp_rel(Q(10**4, 50, method="mp"), ref_Q(10**4, 50)) <= mpmath.mpf(10) ** -29
+    with pytest.raises(ValueError, match="dps"):
+        Q(4, 3, method="mp", dps=10**6)
+
+
+@pytest.mark.parametrize("n,t", [(1, 5), (4, 10), (100, 150), (10**6, 40)])
+def test_Q_all_mp_matches_exact(n, t):
+    vals = Q_all(n, t, method="mp", dps=40)
+    assert len(vals) == t + 1
+    for k, v in enumerate(vals):
+        assert mp_rel(v, ref_Q(n, k)) <= mpmath.mpf(10) ** -39
+
+
+@pytest.mark.parametrize("n,t", [(1, 5), (4, 10), (100, 150), (10**6, 40), (10**9, 3)])
+def test_log_Q_log_S_mp_match_exact(n, t):
+    with mpmath.workdps(120):
+        lq = mpmath.log(mpmath.mpf(ref_Q(n, t).numerator) / ref_Q(n, t).denominator)
+        ls = mpmath.log(mpmath.mpf(ref_S(n, t).numerator) / ref_S(n, t).denominator)
+        for got, want in ((log_Q(n, t, method="mp", dps=40), lq), (log_S(n, t, method="mp", dps=40), ls)):
+            assert abs(got - want) <= mpmath.mpf(10) ** -39 * max(abs(want), mpmath.mpf(10) ** -30)
+
+
+@pytest.mark.parametrize("fn", [Q_all, log_Q, log_S])
+def test_mp_method_arguments(fn):
+    with pytest.raises(ValueError, match="method"):
+        fn(4, 3, method="exact")
+    with pytest.raises(ValueError, match="dps"):
+        fn(4, 3, method="float", dps=30)
+    with pytest.raises(TypeError, match="dps"):
+        fn(4, 3, method="mp", dps=30.0)
+
+
+def test_S_early_stop_pinned_at_large_t():
+    # issue 14: the top-down float sum stops early; a looser stop gives a 4.1e-13 error here
+    s = S(2 * 10**11, 4_000_000)
+    with mpmath.workdps(30):
+        m = S(2 * 10**11, 4_000_000, method="mp", dps=30)
+        assert abs(s - m) <= 1e-13 * m

@@ -81,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--n", required=True, type=_int_arg(1), help="width n (integer >= 1; 1e18 and 10**18 accepted)")
     e.add_argument("--t", required=True, type=_int_arg(0), help="depth / time t (integer >= 0)")
     e.add_argument("--dps", type=_int_arg(MIN_DPS, MAX_DPS), default=None,
-                   help=f"decimal digits, {MIN_DPS}..{MAX_DPS} (method mp/ball; float prints 17 significant digits)")
+                   help=f"decimal digits, {MIN_DPS}..{MAX_DPS} (method mp/ball; default 30 = theory._args.DEFAULT_DPS; "
+                        "float prints 17 significant digits)")
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
     e.add_argument("--json", action="store_true", help="print one JSON object (inputs, values, c, regime, method, dps)")

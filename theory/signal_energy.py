@@ -28,7 +28,9 @@ Infinite width: ``Q = 1``, ``S = t + 1``. The real-Gaussian case has no closed f
 
 Evaluation methods
 ------------------
-``"exact"``  ``fractions.Fraction`` from integer arithmetic.
+``"exact"``  ``fractions.Fraction`` from integer arithmetic: factorial products and the sum S by binary
+             splitting, one normalisation (gcd) at the end; FLINT ``fmpz``/``fmpq`` when python-flint
+             is installed (extra ``certified``), Python ints otherwise.
 ``"float"``  float64 via ``Q = (n/((k+1)(k+2))) e^a (1 - e^{-(a-b)})`` with
              ``a = sum_{j<k+2} log1p(j/n)``, ``b = sum_{j<k+2} log1p(-j/n)``: no cancellation in any
              regime (the naive difference of the two factorial products loses ``log10(n/k^2)`` digits).
@@ -38,7 +40,8 @@ Evaluation methods
              O(1) in k; the working precision is raised locally (never the global ``mp.dps``) by the
              digits that the cancellation ``log Gamma(n + k + 2) - log Gamma(n)`` costs.
 ``"ball"``   a python-flint ``arb`` ball certified to contain the exact value, with relative accuracy
-             at least ``dps`` digits (optional extra ``certified``).
+             at least ``dps`` digits (optional extra ``certified``); long subcritical sums S by the
+             1/n^2 series with a proved remainder bound (O(1) in t).
 
 Returned ``mpf`` values keep their precision, but printing uses the global context: print them with
 ``mpmath.nstr(x, dps)``.
@@ -54,11 +57,10 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._args import as_choice, as_int
+from ._args import DEFAULT_DPS, as_choice, as_dps, as_int
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
-DEFAULT_DPS = 50
 _FLOAT_DIRECT_MAX_M = 4096      # longer log1p sums go through log-gamma differences
 _FLOAT_DIRECT_MAX_A = 30.0      # beyond e^30 the exp() amplification of rounding matters: use mp
 _S_DIRECT_MAX_T = 1 << 22       # float/mp S by direct summation up to here
@@ -83,7 +85,7 @@ def _check_method(method, dps):
         if dps is not None:
             raise ValueError(f"dps applies only to method 'mp' or 'ball', not {method!r}; got dps={dps!r}")
         return method, None
-    dps = DEFAULT_DPS if dps is None else as_int("dps", dps, minimum=1)
+    dps = DEFAULT_DPS if dps is None else as_dps(dps)
     return method, dps
 
 
@@ -299,7 +301,8 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
 
     Source: Seleznova (2026), Theorem 2.1. Domain: integers ``n >= 1``, ``k >= 0``; complex Ginibre
     weights with variance 1/n. ``method``: "exact" (Fraction), "float" (float64, relative error <= 1e-13;
-    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits, default 50), "ball"
+    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits, default
+    ``theory._args.DEFAULT_DPS`` = 30), "ball"
     (python-flint arb, certified, ``dps`` digits of relative accuracy).
 
     >>> Q(1, 3, method="exact")          # n = 1: E|g|^6 = 3! = 6
@@ -316,7 +319,7 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     k = as_int("k", k, minimum=0)
     method, dps = _check_method(method, dps)
     if method == "exact":
-        return Fraction(trace_moment(n, k), n ** (k + 1))
+        return _Q_exact(n, k)
     if method == "float":
         return _Q_float(n, k)
     if method == "mp":
@@ -344,6 +347,42 @@ def _Q_mp(n: int, k: int, dps: int):
         q = mpmath.mp.mpf(n) / ((k + 1) * (k + 2)) * mpmath.exp(a) * -mpmath.expm1(-d)
     with mpmath.mp.workprec(prec):
         return +q
+
+
+def _flint_or_none():
+    """The python-flint module (optional extra ``certified``), or None."""
+    try:
+        import flint
+    except ImportError:  # pragma: no cover - exercised only without the extra
+        return None
+    return flint
+
+
+def _fraction(flint, num, den) -> Fraction:
+    """``num / den`` as a Fraction with a single gcd (FLINT's when available, then no second one)."""
+    if flint is None:
+        return Fraction(int(num), int(den))
+    q = flint.fmpq(num, den)                 # normalised once, by FLINT's subquadratic gcd
+    return _coprime_fraction(int(q.p), int(q.q))
+
+
+def _coprime_fraction(p: int, q: int) -> Fraction:
+    """A Fraction from a coprime pair (q > 0) without the gcd that ``Fraction(p, q)`` would redo."""
+    if hasattr(Fraction, "_from_coprime_ints"):          # Python >= 3.12
+        return Fraction._from_coprime_ints(p, q)
+    return Fraction(p, q, _normalize=False)              # Python 3.10 / 3.11
+
+
+def _Q_exact(n: int, k: int) -> Fraction:
+    """Q as a Fraction: rising/falling factorials by binary splitting (FLINT ``fmpz.rising`` when
+    python-flint is installed, :func:`_prod_range` otherwise), then one normalisation."""
+    flint = _flint_or_none()
+    if flint is None:
+        return Fraction(trace_moment(n, k), n ** (k + 1))
+    m = k + 2
+    Z = flint.fmpz
+    diff = Z(n).rising(m) - (Z(n - m + 1).rising(m) if m <= n else 0)
+    return _fraction(flint, diff, (k + 1) * (k + 2) * Z(n) ** (k + 1))
 
 
 def _flint():
@@ -375,36 +414,61 @@ def _Q_ball(n: int, k: int, dps: int):
         prec *= 2
 
 
-def log_Q(n: int, k: int) -> float:
+def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     r"""``log Q_{n,k}`` (natural log) as a float, for the range where ``Q`` overflows float64.
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
-    1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. Source and domain as :func:`Q`.
+    1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. ``method="mp"``: an mpmath.mpf
+    correct to ``dps`` digits (default ``theory._args.DEFAULT_DPS``). Source and domain as :func:`Q`.
 
     >>> round(log_Q(100, 10**4), 6) > 709        # Q itself overflows float64 here
     True
     """
     n = as_int("n", n, minimum=1)
     k = as_int("k", k, minimum=0)
+    method, dps = _check_log_method(method, dps)
     m = k + 2
-    with mpmath.mp.workprec(90 + _guard_bits(n, m)):
+    prec = 90 if dps is None else int(dps * 3.33) + 10
+    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
+    # keep the relative accuracy of the small result of a cancelling sum
+    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
+    with mpmath.mp.workprec(prec + guard):
         a, d = _ab_mp(n, m)
-        return float(mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d)))
+        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
+        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
+    if dps is None:
+        return float(value)
+    with mpmath.mp.workprec(prec):
+        return +value
 
 
-def Q_all(n: int, t: int) -> np.ndarray:
-    r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time.
+def _check_log_method(method, dps):
+    """log_Q / log_S / Q_all: method "float" (no dps) or "mp" (dps digits, default DEFAULT_DPS)."""
+    method = as_choice("method", method, ("float", "mp"))
+    return _check_method(method, dps)
+
+
+def Q_all(n: int, t: int, *, method: str = "float", dps: int | None = None):
+    r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time (``method="mp"``: a list of mpf).
 
     Cumulative sums of ``log1p(j/n)`` and ``log1p(-j/n)``, then ``Q = (n/((k+1)(k+2))) e^a (1 - e^{b-a})``:
     no cancellation in any regime (sub-, critical, supercritical; ``k + 2 > n`` included). Entries beyond
     float64's range are ``inf`` (use :func:`log_Q`). Relative error grows like ``(1 + a_k) * sqrt(k) * eps``
     from the plain cumulative sums (:func:`Q` and :func:`S` use compensated sums). Source: Theorem 2.1.
 
+    ``method="mp"``: the products ``n^(m)/n^m`` and ``n_(m)/n^m`` updated term by term at ``dps`` digits
+    plus guard bits for their difference (``log2 n`` bits at small m) and the ``t`` roundings; O(t).
+
     >>> np.allclose(Q_all(4, 3), [1, 1, 17/16, 21/16], rtol=1e-14, atol=0)
     True
+    >>> [str(q) for q in Q_all(4, 3, method="mp", dps=10)]
+    ['1.0', '1.0', '1.0625', '1.3125']
     """
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0)
+    method, dps = _check_log_method(method, dps)
+    if method == "mp":
+        return _Q_all_mp(n, t, dps)
     # Two buffers of length t + 2 (plus the divisor), reused in place: this function is benchmarked
     # against a bare cumsum(log1p(.)) and allocation / page faults are a large part of its cost.
     x = np.arange(t + 2, dtype=np.float64)
@@ -436,6 +500,22 @@ def Q_all(n: int, t: int) -> np.ndarray:
     return q
 
 
+def _Q_all_mp(n: int, t: int, dps: int) -> list:
+    mp = mpmath.mp
+    prec = int(dps * 3.33) + 10
+    out = []
+    with mp.workprec(prec + int(math.log2(n)) + 2 * int(math.log2(t + 2)) + 24):
+        N = mp.mpf(n)
+        pr, pf = (N + 1) / N, (N - 1) / N            # m = 2
+        for k in range(t + 1):
+            m = k + 2
+            out.append(N * (pr - pf) / ((k + 1) * m))
+            pr = pr * (N + m) / N
+            pf = pf * (N - m) / N                    # exactly 0 once m = n: the falling factorial vanishes
+    with mp.workprec(prec):
+        return [+q for q in out]
+
+
 def _Q_all_fix_overflow(n: int, q: np.ndarray) -> None:
     """Entries where e^a overflowed although Q itself fits (a factor (k+1)(k+2)/n below): in log form."""
     bad = np.flatnonzero(~np.isfinite(q))
@@ -465,7 +545,10 @@ def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
       ``t <= n/64`` and more than ``3.3e7`` terms needed, the Euler-Maclaurin formula on the analytic
       summand (mpmath ``sumem``) replaces the direct sum;
     * "mp": ``dps`` digits (direct sum with guard digits; Euler-Maclaurin for long sums with ``t <= n/64``);
-    * "ball": certified arb ball (direct sum of certified terms; O(t)).
+    * "ball": certified arb ball. For ``t > 2000`` and ``C(t+2, 2) <= n/16`` (the subcritical range,
+      ``t <~ sqrt(n/8)``), the exact 1/n^2 series truncated after G terms plus a proved remainder bound,
+      O(G^2) big-integer work independent of t (:func:`_S_ball_series`, the math is there); otherwise
+      the direct sum of certified terms, O(t).
 
     Domain: integers ``n >= 1``, ``t >= 0``.
 
@@ -486,14 +569,29 @@ def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     return _S_ball(n, t, dps)
 
 
-def log_S(n: int, t: int) -> float:
+def log_S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     """``log S_{n,t}`` (natural log) as a float, for the range where ``S`` overflows float64.
 
+    ``method="mp"``: an mpmath.mpf correct to ``dps`` digits (the log of the mp path of :func:`S`).
+
     >>> log_S(100, 10**4) > 709
+    True
+    >>> import mpmath
+    >>> x = log_S(100, 10**4, method="mp", dps=40)
+    >>> with mpmath.workdps(40):
+    ...     bool(abs(x - mpmath.log(S(100, 10**4, method="mp", dps=45))) < mpmath.mpf(10) ** -35)
     True
     """
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0)
+    method, dps = _check_log_method(method, dps)
+    if method == "mp":
+        prec = int(dps * 3.33) + 10
+        s = _S_mp(n, t, dps + 5)       # log S >= log(t + 1) >= 0; at t = 0, S = 1 exactly
+        with mpmath.mp.workprec(prec + 20):
+            value = mpmath.log(s)
+        with mpmath.mp.workprec(prec):
+            return +value
     if _S_use_em(n, t):
         with mpmath.mp.workdps(20):
             return float(mpmath.log(_S_em(n, t, 20)))
@@ -501,16 +599,38 @@ def log_S(n: int, t: int) -> float:
 
 
 def _S_exact(n: int, t: int) -> Fraction:
-    # Q_k = M_k / n^(k+1) with M_k = trace_moment(n, k) an integer, so S = (sum_k M_k n^(t-k)) / n^(t+1).
-    rising = n * (n + 1)         # n^(2)
-    falling = n * (n - 1)        # n_(2)
-    num = 0
-    for k in range(t + 1):
-        m = k + 2
-        num = num * n + (rising - falling) // ((k + 1) * (k + 2))
-        rising *= n + m
-        falling *= n - m
-    return Fraction(num, n ** (t + 1))
+    r"""S as a Fraction by binary splitting of two hypergeometric sums, one normalisation at the end.
+
+    ``S = S_R - S_F`` with ``S_R = sum_k n^(k+2) / ((k+1)(k+2) n^(k+1))`` (rising) and ``S_F`` the same with
+    the falling factorial. Term ratios: ``r_R(j) = (n+j+1) j / ((j+2) n)``, ``r_F(j) = (n-j-1) j / ((j+2) n)``
+    (``r_F`` vanishes from ``j = n - 1`` on, as the falling factorial does), first terms ``(n +- 1)/2``.
+    Binary splitting gives ``sum_{k=1}^{t} prod_{j<=k} r(j) = T / Q`` in ``O(M(t log(nt)) log t)`` with
+    integers only (FLINT ``fmpz`` when python-flint is installed, Python ints otherwise); then
+    ``S = ((n+1)(Q + T_R) - (n-1)(Q + T_F)) / (2Q)`` and a single gcd.
+    """
+    flint = _flint_or_none()
+    Z = int if flint is None else flint.fmpz
+    _, _, q, t_r, t_f = _S_split(Z(n), 1, t + 1)
+    num = (n + 1) * (q + t_r) - (n - 1) * (q + t_f)
+    return _fraction(flint, num, 2 * q)
+
+
+def _S_split(n, a: int, b: int):
+    """(P_R, P_F, Q, T_R, T_F) over j in [a, b): T / Q = sum_{k=a}^{b-1} prod_{j=a}^{k} p(j) / q(j)."""
+    if b - a <= 24:
+        p_r, p_f, q, t_r, t_f = n * 0 + 1, n * 0 + 1, n * 0 + 1, n * 0, n * 0
+        for j in range(b - 1, a - 1, -1):       # Horner from the top: T <- p(j) (Q_j + T), Q <- q(j) Q
+            qj = (j + 2) * n
+            t_r = (n + j + 1) * j * (q + t_r)
+            t_f = (n - j - 1) * j * (q + t_f)
+            q = q * qj
+            p_r = p_r * ((n + j + 1) * j)
+            p_f = p_f * ((n - j - 1) * j)
+        return p_r, p_f, q, t_r, t_f
+    mid = (a + b) // 2
+    pr1, pf1, q1, tr1, tf1 = _S_split(n, a, mid)
+    pr2, pf2, q2, tr2, tf2 = _S_split(n, mid, b)
+    return pr1 * pr2, pf1 * pf2, q1 * q2, tr1 * q2 + pr1 * tr2, tf1 * q2 + pf1 * tf2
 
 
 def _S_use_em(n: int, t: int) -> bool:
@@ -658,8 +778,86 @@ def _S_em(n: int, t: int, dps: int):
         return value
 
 
+_S_BALL_SERIES_MIN_T = 2000       # below: the O(t) direct sum is cheap
+_S_BALL_SERIES_MAX_X = 1.0 / 16.0  # x = C(t+2, 2) / n at most this: fast convergence of the 1/n^2 series
+_S_BALL_SERIES_MAX_G = 64
+
+
+@lru_cache(maxsize=None)
+def _s_g_newton(g: int) -> tuple[int, ...]:
+    """Forward differences D_i at t = 0 of s_g(t) = sum_{k<=t} q_g(k): s_g(t) = sum_i D_i C(t, i).
+
+    q_g(k) = H_{k, k+1-2g} is a polynomial in k of degree 4g (see :func:`_S_ball_series`), so s_g is a
+    polynomial of degree 4g + 1 and its Newton form from the 4g + 2 values s_g(0..4g+1) is exact.
+    """
+    deg = 4 * g + 1
+    vals, acc = [], 0
+    for k in range(deg + 1):
+        row = Q_series(k)
+        acc += row[g] if g < len(row) else 0
+        vals.append(acc)
+    diffs = []
+    for _ in range(deg + 1):
+        diffs.append(vals[0])
+        vals = [b - a for a, b in zip(vals, vals[1:])]
+    return tuple(diffs)
+
+
+def _S_ball_series_terms(n: int, t: int, target: int) -> int | None:
+    """The number G of series terms whose remainder is below 2^-target relative, or None (use direct)."""
+    if t <= _S_BALL_SERIES_MIN_T:
+        return None
+    x = math.comb(t + 2, 2) / n
+    if x > _S_BALL_SERIES_MAX_X:
+        return None
+    log2_x = math.log2(x)
+    for G in range(1, _S_BALL_SERIES_MAX_G + 1):
+        # relative remainder bound x^{2G} / ((2G+1)! (1 - x^2)) (float estimate, only to choose G)
+        if 2 * G * log2_x - math.lgamma(2 * G + 2) / math.log(2) + 0.1 <= -target:
+            return G
+    return None
+
+
+def _S_ball_series(n: int, t: int, G: int, prec: int):
+    r"""Certified ``S_{n,t}`` from the first G terms of its 1/n^2 series and a rigorous remainder bound.
+
+    The math. With ``m = k + 2``, ``x^(m) - x_(m) = 2 sum_j c(m, m-j) x^(m-j)`` over odd j, where
+    ``c(m, m-j) = e_j(0, 1, ..., m-1)`` (elementary symmetric polynomial; ``x^(m) = prod_{i<m} (x + i)``).
+    Hence (Theorem 2.1) ``Q_{n,k} = sum_{g>=0} q_g(k) n^{-2g}`` with
+    ``q_g(k) = e_{2g+1}(0..m-1) / C(m, 2) >= 0``, and
+
+    * *exactness of the kept terms*: ``c(m, m-j)`` is a polynomial in m of degree 2j vanishing at
+      ``m = 0, ..., j`` (Stirling polynomials; Graham-Knuth-Patashnik (6.43)-(6.44)), so ``q_g`` is a
+      polynomial in k of degree 4g (the division by ``C(m, 2)`` is exact: it vanishes at m = 0, 1) and
+      ``s_g(t) = sum_{k<=t} q_g(k)`` one of degree 4g + 1, evaluated exactly in Newton form
+      (:func:`_s_g_newton`); ``T_G = sum_{g<G} s_g(t) n^{-2g}`` is an exact rational;
+    * *the remainder*: Maclaurin's inequality ``e_j(a) <= (sum_i a_i)^j / j!`` for ``a_i >= 0`` gives
+      ``q_g(k) <= C(m, 2)^{2g} / (2g+1)!``; with ``x = C(t+2, 2) / n >= C(m, 2) / n`` for all k <= t and
+      x < 1, ``0 <= Q_{n,k} - sum_{g<G} q_g(k) n^{-2g} <= x^{2G} / ((2G+1)! (1 - x^2))`` (the ratio of
+      consecutive bounds is at most x^2), so ``T_G <= S_{n,t} <= T_G + R``,
+      ``R = (t+1) x^{2G} / ((2G+1)! (1 - x^2))``.
+
+    The returned ball is ``T_G`` (rounded outward) plus ``R * [0, 1]`` (R evaluated in ball arithmetic);
+    since ``S >= t + 1``, its relative radius is at most ``x^{2G} / ((2G+1)! (1-x^2))`` plus rounding.
+    """
+    flint = _flint()
+    arb = flint.arb
+    n2 = n * n
+    num = 0
+    for g in range(G):                                   # Horner in n^2: num / n^(2(G-1)) = T_G
+        num = num * n2 + sum(D * math.comb(t, i) for i, D in enumerate(_s_g_newton(g)))
+    with flint.ctx.workprec(prec):
+        head = arb(num) / arb(n2) ** (G - 1)
+        x = arb(math.comb(t + 2, 2)) / arb(n)
+        rem = arb(t + 1) * x ** (2 * G) / (arb(math.factorial(2 * G + 1)) * (1 - x * x))
+        return head + rem * arb(0.5, 0.5)                # [0, 1] * R: the remainder is non-negative
+
+
 def _S_ball(n: int, t: int, dps: int):
     flint = _flint()
+    G = _S_ball_series_terms(n, t, int(dps * 3.33) + 8)
+    if G is not None:
+        return _S_ball_series(n, t, G, int(dps * 3.33) + 40)
     arb = flint.arb
     target = int(dps * 3.33) + 4
     prec = target + int(math.log2(n)) + int(math.log2(t + 2)) + 24

@@ -1,0 +1,141 @@
+"""Real-weight moments ``E tr((G^k)^T G^k)`` beyond enumeration: the published rows and their structure.
+
+Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
+Recurrences", arXiv:2605.05113 (2026), Sec. 2 (real weights: no closed form). The rows come from
+``numerics.real_wick`` (the Z/2N matching reformulation; ``numerics/data/real_wick_rows.json`` with the
+time each took). Three checks, each able to fail:
+
+* ``real.rows_reproduce``: the published rows equal a fresh run of ``real_wick_polynomial`` and, where it
+  runs, the independent enumeration ``numerics.wick.wick_polynomial(k, "real")``;
+* ``real.rows_mc``: every published row (k >= 1) against Monte Carlo ``numerics.ginibre.estimate_Q`` with
+  real weights at n = 32 and 64 (k <= 2 sqrt n), ``|MC - exact| <= z se`` with se from the same run and
+  a Bonferroni z over all comparisons (family false-alarm rate 1e-6, z >= 4.5);
+* ``real.identities``: the identities of ``numerics.real_wick.row_identities`` (proved and observed) on
+  every published row.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from numerics.ginibre import estimate_Q
+from numerics.plotting import pyplot as _plt, save_figure
+from numerics.real_wick import DATA_FILE, published_rows, real_wick_polynomial, row_identities
+from numerics.wick import polynomial_string, wick_polynomial
+from validation.registry import FAIL, PASS, Context, Outcome, check
+from validation.stats import agreement, markdown_table, z_for_false_alarm
+
+PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights)"
+MC_NS = (32, 64)
+
+
+def _row_value(coeffs, n: int) -> Fraction:
+    """``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)`` from a row (k = len(coeffs) - 2)."""
+    return Fraction(sum(c * n**j for j, c in enumerate(coeffs)), n ** (len(coeffs) - 1))
+
+
+# --------------------------------------------------------------------------------------------------
+# pure verdicts (testable with synthetic data)
+# --------------------------------------------------------------------------------------------------
+def verdict_rows(published: dict, recomputed: dict, enumerated: dict) -> Outcome:
+    """PASS iff every recomputed and every enumerated row equals the published one (same k)."""
+    bad = [f"k={k} ({how})" for how, rows in (("recomputed", recomputed), ("enumeration", enumerated))
+           for k, row in rows.items() if list(published.get(k, [])) != list(row)]
+    summary = (f"{len(published)} published rows (k <= {max(published)}); {len(recomputed)} recomputed, "
+               f"{len(enumerated)} enumerated" + (f"; mismatches: {bad}" if bad else ": all equal"))
+    return Outcome(FAIL if bad else PASS, summary)
+
+
+def verdict_rows_mc(cases) -> Outcome:
+    """``cases``: (n, k, MC mean, se, exact). PASS iff all agree within a Bonferroni z (1e-6 family)."""
+    z = z_for_false_alarm(m=len(cases))
+    mean, se, exact = (np.array([c[i] for c in cases], dtype=float) for i in (2, 3, 4))
+    a = agreement(mean, se, exact, z=z)
+    rows = [(n, k, ex, m, s, (m - ex) / s) for (n, k, m, s, ex) in cases]
+    return Outcome(PASS if a.ok else FAIL, f"{len(cases)} comparisons (z = {z:.2f}): max |z| = {a.max_abs_z:.2f}",
+                   details=markdown_table(["n", "k", "Q^R exact", "Q^R MC", "se", "z"], rows),
+                   data={"max_abs_z": a.max_abs_z, "z": z, "comparisons": len(cases)})
+
+
+def verdict_identities(rows: dict) -> Outcome:
+    """PASS iff every identity of :func:`numerics.real_wick.row_identities` holds on every row."""
+    table, bad = [], []
+    for k, coeffs in sorted(rows.items()):
+        for name, status, holds in row_identities(k, coeffs):
+            table.append((k, name, status, "yes" if holds else "NO"))
+            if not holds:
+                bad.append((k, name))
+    n_id = len(table) // max(1, len(rows))
+    summary = f"{n_id} identities x {len(rows)} rows" + (f"; violated: {bad}" if bad else ": all hold")
+    return Outcome(FAIL if bad else PASS, summary, details=markdown_table(["k", "identity", "status", "holds"], table))
+
+
+# --------------------------------------------------------------------------------------------------
+# figure and the checks
+# --------------------------------------------------------------------------------------------------
+def plot_rows_mc(ctx: Context, cases) -> str:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    for i, n in enumerate(MC_NS):
+        sel = [c for c in cases if c[0] == n]
+        ax.plot([c[1] for c in sel], [(c[2] - c[4]) / c[3] for c in sel], "o", color=f"C{i}", label=f"n = {n}")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("k")
+    ax.set_ylabel("(MC - exact) / se")
+    ax.set_title("real-weight rows vs Monte Carlo (z-scores)", fontsize=9)
+    ax.legend(fontsize=8)
+    path = ctx.figure_path("real_rows_mc.png")
+    save_figure(fig, path)
+    return path.name
+
+
+@check("real.rows_reproduce", paper=PAPER,
+       claim="the published real-weight rows are what the algorithm computes, and equal the Wick enumeration",
+       closed_form="numerics/data/real_wick_rows.json",
+       numerics="numerics.real_wick.real_wick_polynomial (k <= 9 quick, 10 full); numerics.wick enumeration "
+                "(k <= 7 quick, 9 full)",
+       statistic="exact integer equality")
+def _rows_reproduce(ctx: Context) -> Outcome:
+    published = published_rows()
+    recomputed = {k: real_wick_polynomial(k) for k in range(0, (9 if ctx.quick else 10) + 1)}
+    enumerated = {k: wick_polynomial(k, "real") for k in range(0, (7 if ctx.quick else 9) + 1)}
+    out = verdict_rows(published, recomputed, enumerated)
+    data = json.loads(DATA_FILE.read_text())
+    table = [(r["k"], polynomial_string(r["coefficients"]), r["seconds"], r["cpu_seconds"]) for r in data["rows"]]
+    out.details = (f"Rows (time on {data['machine']}):\n\n"
+                   + markdown_table(["k", "E tr((G^k)^T G^k)", "seconds", "cpu seconds"], table))
+    return out
+
+
+@check("real.rows_mc", paper=PAPER,
+       claim="every published real-weight row matches Monte Carlo with real Gaussian weights",
+       closed_form="Q^R_{n,k} = row(n) / n^(k+1) from numerics/data/real_wick_rows.json",
+       numerics="numerics.ginibre.estimate_Q(field='real'), n in {32, 64}, full-trace estimator; 2000 / 1000 "
+                "draws (quick), 5x that (full); k <= min(kmax, 2 sqrt n)",
+       statistic="|MC - exact| <= z se, se from the same run, Bonferroni z over all comparisons (1e-6 family)")
+def _rows_mc(ctx: Context) -> Outcome:
+    rows = published_rows()
+    cases = []
+    for n in MC_NS:
+        K = min(max(rows), int(2 * math.sqrt(n)))
+        draws = (2000 if n == 32 else 1000) * (1 if ctx.quick else 5)
+        est = estimate_Q(n, K, draws, field="real", seed=ctx.seed + n, progress=False)
+        cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(_row_value(rows[k], n))) for k in range(1, K + 1)]
+    out = verdict_rows_mc(cases)
+    out.figures = [plot_rows_mc(ctx, cases)]
+    return out
+
+
+@check("real.identities", paper=PAPER,
+       claim="the real rows satisfy the proved identities (n = 1 value, degree, leading 1, >= Hultman) and the "
+             "observed ones (no n^k term, positive middle coefficients, value at n = -2)",
+       closed_form="numerics.real_wick.row_identities",
+       numerics="numerics/data/real_wick_rows.json",
+       statistic="exact integer identities")
+def _identities(ctx: Context) -> Outcome:
+    return verdict_identities(published_rows())
