@@ -73,6 +73,7 @@ class TailFit:
     n: int                      # finite time scales used
     n_dropped: int              # infinite time scales (non-decaying units) left out
     window_x: tuple[float, float]   # the quantile window in tau units
+    window_q: tuple[float, float]   # the quantile window (q_lo, q_hi)
     level: float
     boot: np.ndarray = dataclasses.field(repr=False)   # bootstrap replicates (NaN-free)
     n_boot_failed: int = 0      # resamples with fewer than 3 distinct CCDF points in the window
@@ -234,7 +235,7 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
     lo, hi = np.quantile(betas, [a, 1.0 - a])
     return TailFit(beta=float(max(0.0, -slope[0])), ci=(float(lo), float(hi)), r2=float(r2[0]),
                    p_below_1=float(np.mean(betas < 1.0)), n_tail=int(k[0]), n=n, n_dropped=n_inf,
-                   window_x=(float(x_lo[0]), float(x_hi[0])), level=level, boot=betas,
+                   window_x=(float(x_lo[0]), float(x_hi[0])), window_q=window, level=level, boot=betas,
                    n_boot_failed=int(n_boot - betas.size))
 
 

@@ -110,7 +110,7 @@ def main(argv=None) -> int:
         results = run_checks(checks, ctx, progress=False)
         print_table(results)
         write_report(results, ctx)
-        data = json.loads(out.read_text()) if out.exists() else {}
+        data = {"checks": json.loads(out.read_text()) if out.exists() else []}
     data["provenance"] = _provenance(runs, time.perf_counter() - t0, a.device)
     data["profile"] = {"name": a.profile, "seeds": list(seeds), "file": f"benchmarks/gated_rnn/{a.profile}.json"}
     out.write_text(json.dumps(data, indent=1, default=float))

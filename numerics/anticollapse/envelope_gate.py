@@ -33,10 +33,13 @@ show their power law, and a claim tested there is ``inconclusive``, not ``not re
 :func:`calibrated_comparison`: the tempered ``beta_env`` is biased on a finite grid even for exact Pareto
 mixtures (true beta 0.5 / 1.0 / 1.5 / 3.0 give about 0.30 / 0.53 / 0.69 / 0.93 on the 4..384 grid), so the
 measured ``beta_env`` is compared with the ``beta_env`` that the same estimator gives on the same grid for a
-Pareto mixture of the same size with the measured tail beta and tau range (quantiles of the truncated
-Pareto law ``p(tau) ~ tau^(-1-beta)`` on ``[tau_min, tau_max]``). Intervals are percentile bootstraps: over
-units for the measured envelope (per-unit envelopes resampled), over the tail fit's bootstrap replicates for
-the calibrated value; the two agree when the interval of their paired difference contains 0.
+Pareto mixture with the measured tail beta and tau range: the measured units below the tail window's lower
+quantile (0.75) are kept and the tail above it is replaced by exact Pareto quantiles of exponent
+``beta_tail`` (:func:`calibrated_taus`). (A Pareto law truncated at the measured tau max was tried first and
+rejected before any trained model was compared: its CCDF bends at the truncation, so the tail estimator is
+not monotone in the true exponent there and cannot be inverted.) Intervals are percentile bootstraps:
+over units for the measured envelope (per-unit envelopes resampled), over the tail fit's bootstrap
+replicates for the calibrated value; the two agree when the interval of their paired difference contains 0.
 
 Float precision: ours computes time scales in float64 throughout. The author's code casts the transport
 ``mu`` to float32 and clamps ``|mu|`` at 1e-30 before the log, so units faster than about
@@ -58,7 +61,7 @@ from theory._args import as_int, as_real, as_real_array
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
            "resolution_check", "pareto_mixture_taus", "tempered_beta", "envelope_beta_bootstrap",
-           "calibrated_comparison"]
+           "calibrated_taus", "calibrated_comparison"]
 
 _MODELS = ("exponential", "power", "tempered")
 _K = {"exponential": 2, "power": 2, "tempered": 3}
@@ -210,7 +213,9 @@ def resolution_check(tau: Any, lags: Any, *, q_hi: float = 0.995, min_tail: int 
     >>> resolution_check(np.geomspace(1, 107, 128), np.arange(1, 129)).resolved
     True
     """
-    t = as_real_array("tau", tau).ravel()
+    t = np.asarray(tau, dtype=np.float64).ravel()
+    if np.any(np.isnan(t)):
+        raise ValueError("tau must not contain NaN")
     t = t[np.isfinite(t) & (t > 0)]
     q_hi = as_real("q_hi", q_hi, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     min_tail = as_int("min_tail", min_tail, minimum=1)
@@ -260,35 +265,56 @@ def envelope_beta_bootstrap(unit_envelopes: Any, lags: Any, *, n_boot: int = 200
     return tempered_beta(lags, np.log(np.maximum(fb, np.finfo(float).tiny)).T)
 
 
-def _mixture_betas(betas: np.ndarray, tau_range: tuple[float, float], n: int, lags: np.ndarray) -> np.ndarray:
+def calibrated_taus(tau: Any, beta: float, q_lo: float = 0.75) -> np.ndarray:
+    r"""The measured spectrum with its tail replaced by an exact Pareto tail of exponent ``beta``.
+
+    Units with tau at or below the ``q_lo`` quantile ``x_lo`` of the finite tau are kept; the other k get
+    the midpoint quantiles ``x_lo (1 - u_i)^(-1/beta)``, ``u_i = (i + 1/2) / k``, of the Pareto law
+    ``P(tau > x) = (x / x_lo)^(-beta)`` (``beta`` floored at 1e-3). On this mixture the tail estimator
+    returns ``beta`` up to discreteness, and its body and size are the measured ones.
+
+    >>> calibrated_taus([1.0, 2.0, 3.0, 4.0], 1.0, q_lo=0.5).round(6).tolist()   # x_lo = 2.5; k = 2
+    [1.0, 2.0, 3.333333, 10.0]
+    """
+    t = np.sort(np.asarray(tau, dtype=np.float64).ravel())
+    t = t[np.isfinite(t) & (t > 0)]
+    beta = max(as_real("beta", beta, minimum=0.0), 1e-3)
+    q_lo = as_real("q_lo", q_lo, minimum=0.0, maximum=1.0, open_max=True)
+    x_lo = float(np.quantile(t, q_lo))
+    body = t[t <= x_lo]
+    k = t.size - body.size
+    u = (np.arange(k) + 0.5) / max(k, 1)
+    return np.concatenate([body, x_lo * (1.0 - u) ** (-1.0 / beta)])
+
+
+def _calibrated_betas(tau: np.ndarray, betas: np.ndarray, q_lo: float, lags: np.ndarray) -> np.ndarray:
     logs = np.empty((lags.size, betas.size))
     for i, b in enumerate(betas):
-        tau = pareto_mixture_taus(float(b), tau_range[0], tau_range[1], n)
-        logs[:, i] = np.log(np.maximum(np.mean(np.exp(-lags[:, None] / tau[None, :]), axis=1), 1e-300))
+        mix = calibrated_taus(tau, float(b), q_lo)
+        logs[:, i] = np.log(np.maximum(np.mean(np.exp(-lags[:, None] / mix[None, :]), axis=1), 1e-300))
     return tempered_beta(lags, logs)
 
 
 def calibrated_comparison(measured_beta: float, measured_boot: Any, tail: TailFit, tau: Any, lags: Any, *,
                           level: float = 0.90) -> CalibratedComparison:
-    """Measured ``beta_env`` against the same estimator on a Pareto mixture with the tail's beta (module doc).
+    """Measured ``beta_env`` against the same estimator on the measured spectrum with an exact Pareto tail of
+    the measured tail beta (:func:`calibrated_taus`, above the tail window's lower quantile).
 
-    ``measured_boot``: bootstrap replicates of the measured ``beta_env`` (:func:`envelope_beta_bootstrap`);
-    ``tau``: the measured time scales (their finite range and count define the mixture).
+    ``measured_boot``: replicates of the measured ``beta_env`` (:func:`envelope_beta_bootstrap`); each tail
+    bootstrap replicate gives one calibrated replicate; ``tau``: the measured time scales (+inf ignored).
     """
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
-    t = as_real_array("tau", tau).ravel()
+    t = np.asarray(tau, dtype=np.float64).ravel()
     t = t[np.isfinite(t) & (t > 0)]
     if t.size < MIN_TAIL_SAMPLE:
         raise ValueError(f"tau needs >= {MIN_TAIL_SAMPLE} finite time scales, got {t.size}")
-    l = as_real_array("lags", lags, minimum=0.0).ravel()
     mb = as_real_array("measured_boot", measured_boot).ravel()
-    rng = (float(t.min()), float(t.max()))
-    beta_cal = float(_mixture_betas(np.array([tail.beta]), rng, t.size, l)[0])
+    l = as_real_array("lags", lags, minimum=0.0).ravel()
     k = min(mb.size, tail.boot.size)
-    cal_boot = _mixture_betas(np.asarray(tail.boot[:k]), rng, t.size, l)
+    betas = _calibrated_betas(t, np.r_[tail.beta, tail.boot[:k]], tail.window_q[0], l)
     a = (1.0 - level) / 2.0
     q = lambda v: tuple(float(x) for x in np.quantile(v, [a, 1.0 - a]))  # noqa: E731
-    diff = q(mb[:k] - cal_boot)
-    return CalibratedComparison(beta_env=float(measured_beta), beta_env_ci=q(mb), beta_cal=beta_cal,
-                                beta_cal_ci=q(cal_boot), diff_ci=diff, agree=bool(diff[0] <= 0.0 <= diff[1]),
-                                tau_range=rng, level=level)
+    diff = q(mb[:k] - betas[1:])
+    return CalibratedComparison(beta_env=float(measured_beta), beta_env_ci=q(mb), beta_cal=float(betas[0]),
+                                beta_cal_ci=q(betas[1:]), diff_ci=diff, agree=bool(diff[0] <= 0.0 <= diff[1]),
+                                tau_range=(float(t.min()), float(t.max())), level=level)
