@@ -388,3 +388,66 @@ def test_profiles_match_the_spec():
             assert c.lag_grid("envelope_lags")[-1] == c.task.lag_range[1]   # the envelope reaches the longest lag
     cpu = load_profile("cpu").configs["diag"]
     assert cpu.task.T >= 512 and cpu.model.hidden == 128 and cpu.lag_grid("envelope_lags")[-1] >= 256
+
+
+# ------------------------------------------------------------------------------------------------ verdicts
+from validation.checks import gated_rnn as checks  # noqa: E402
+from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS  # noqa: E402
+
+
+def _ckpt(epoch=40, phase="collapsed", mixture="collapsed", resolved=True, tail=(1.5, 2.5), r2=0.95,
+          q90=2.0, agree=True, gate=False):
+    c = {"epoch": epoch, "phase": phase, "phase_mixture": mixture, "resolved": resolved,
+         "resolution_reason": "" if resolved else "envelope lags reach 256 < tau tail 3.3e+03 (the 0.995 quantile)",
+         "note": "", "tau_median": 10.0, "tau_q90": 10.0 * q90, "tau_max": 50.0,
+         "envelope_gate_passed": gate, "envelope_gate_reason": "" if gate else "power_window_residual_structure"}
+    if tail is not None:
+        c.update(beta_tail=sum(tail) / 2, beta_tail_ci=list(tail), beta_tail_r2=r2, beta_env=0.4,
+                 beta_env_ci=[0.3, 0.5], beta_env_calibrated=0.45, beta_env_calibrated_ci=[0.35, 0.55],
+                 beta_env_diff_ci=[-0.1, 0.1] if agree else [-0.4, -0.2], tail_envelope_agree=agree)
+    else:
+        c["note"] = "only 3 finite time scales (< 16): no tail fit"
+    return c
+
+
+def _data(**over):
+    runs = {"const": [_ckpt(0), _ckpt(20), _ckpt()], "const_forced": [_ckpt(0), _ckpt(20), _ckpt()],
+            "shared": [_ckpt(tail=(2.0, 3.0))], "diag": [_ckpt(tail=(0.5, 0.9), q90=20.0)]}
+    runs.update(over)
+    return {"seed0": runs, "seed1": runs}
+
+
+def test_verdict_constgate():
+    assert checks.verdict_constgate(_data()).verdict == PASS
+    o = checks.verdict_constgate(_data(const=[_ckpt(0), _ckpt(20, phase="extended"), _ckpt()]))
+    assert o.verdict == NOT_REPRODUCED and "epoch 20" in o.summary
+    assert checks.verdict_constgate(_data(const_forced=[_ckpt(), _ckpt(tail=(0.8, 1.4))])).verdict == NOT_REPRODUCED
+    assert checks.verdict_constgate(_data(const=[_ckpt(mixture="boundary")])).verdict == NOT_REPRODUCED
+    u = checks.verdict_constgate(_data(const=[_ckpt(), _ckpt(resolved=False)]))
+    assert u.verdict == INCONCLUSIVE and "not resolved" in u.summary and "256" in u.summary
+
+
+def test_verdict_diag_vs_shared():
+    assert checks.verdict_diag_vs_shared(_data()).verdict == PASS
+    # overlapping intervals, or a lighter upper tail: not reproduced
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(1.0, 2.2), q90=20.0)])).verdict == NOT_REPRODUCED
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(0.5, 0.9), q90=1.5)])).verdict == NOT_REPRODUCED
+    # the claim is about tau samples: an envelope that does not reach the tail does not matter, a missing tail does
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(0.5, 0.9), q90=20.0, resolved=False)])).verdict == PASS
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=None)])).verdict == INCONCLUSIVE
+
+
+def test_verdict_tail_envelope():
+    assert checks.verdict_tail_envelope(_data()).verdict == PASS
+    assert checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), agree=False)])).verdict == NOT_REPRODUCED
+    o = checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.881)]))
+    assert o.verdict == INCONCLUSIVE and "0.881" in o.summary
+    assert checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), resolved=False)])).verdict == INCONCLUSIVE
+
+
+def test_verdict_reference_uses_all_three_rules():
+    assert checks.verdict_reference(_data()).verdict == PASS
+    # a phase-only rule would pass this (ConstGate collapsed), the three rules do not (Diag not below Shared)
+    bad = checks.verdict_reference(_data(diag=[_ckpt(tail=(2.5, 3.5), q90=20.0)]))
+    assert bad.verdict == NOT_REPRODUCED and "diag_vs_shared: not reproduced" in bad.summary
+    assert checks.verdict_reference(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.5, q90=20.0)])).verdict == INCONCLUSIVE
