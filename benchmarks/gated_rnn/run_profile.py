@@ -6,8 +6,9 @@ write the report with its provenance.
 
 Every finished run is saved to ``--cache`` (``<run>_seed<k>.pt``, the whole GatedRun: weights, optimiser,
 diagnostics) before the next one starts, so an interrupted profile resumes where it stopped (rerun the same
-command). Output: ``REPORT/report.md``, the figures, and ``REPORT/results.json`` with the verdicts plus
-``provenance`` (commit, date, versions, machine, wall time, per-run seconds and final loss). The cpu
+command; only the checks are rerun on cached runs). Output: ``REPORT/report.md``, the figures, and
+``REPORT/results.json`` with the verdicts plus ``provenance`` (commit of the report, the commit(s) that
+trained the runs, date, versions, machine, wall time of this invocation, per-run seconds and final loss). The cpu
 profile takes about 12 minutes of 2 cores on an idle machine; the reference profile needs an accelerator.
 """
 
@@ -39,6 +40,11 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     cache.mkdir(parents=True, exist_ok=True)
     path = lambda run, s: cache / f"{prof.name}_{run}_seed{s}.pt"  # noqa: E731
     todo = [(run, s) for s in seeds for run in prof.configs if not path(run, s).exists()]
+    stamp = cache / "trained_at.json"                 # the commit whose code trained (and diagnosed) the runs
+    if todo:
+        old = json.loads(stamp.read_text()) if stamp.exists() else []
+        stamp.write_text(json.dumps(old + [{"commit": _git("rev-parse", "HEAD"), "runs": [f"{r}/seed{s}" for r, s in todo],
+                                            "date": _now()}], indent=1))
     print(f"{len(todo)} run(s) to train, {len(seeds) * len(prof.configs) - len(todo)} cached", flush=True)
     if device != "cpu" or workers == 1:
         for run, s in todo:
@@ -54,19 +60,28 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     return {(run, s): torch.load(path(run, s), weights_only=False) for s in seeds for run in prof.configs}
 
 
-def _provenance(runs: dict, wall: float, device: str) -> dict:
+def _git(*a) -> str:
+    return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _provenance(runs: dict, wall: float, device: str, cache: Path) -> dict:
     import numpy
     import scipy
     import torch
 
-    def git(*a):
-        return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    git = _git
+    stamp = cache / "trained_at.json"
 
     cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
                 if ln.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
     return {
         "commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": _now(),
+        "trained_at": json.loads(stamp.read_text()) if stamp.exists() else "unknown (cache without trained_at.json)",
         "versions": {"python": platform.python_version(), "torch": torch.__version__, "numpy": numpy.__version__,
                      "scipy": scipy.__version__},
         "machine": {"platform": platform.platform(), "cpu": cpu, "cores": os.cpu_count(), "device": device},
@@ -111,7 +126,7 @@ def main(argv=None) -> int:
         print_table(results)
         write_report(results, ctx)
         data = {"checks": json.loads(out.read_text()) if out.exists() else []}
-    data["provenance"] = _provenance(runs, time.perf_counter() - t0, a.device)
+    data["provenance"] = _provenance(runs, time.perf_counter() - t0, a.device, Path(a.cache))
     data["profile"] = {"name": a.profile, "seeds": list(seeds), "file": f"benchmarks/gated_rnn/{a.profile}.json"}
     out.write_text(json.dumps(data, indent=1, default=float))
     print("wrote", out)

@@ -254,6 +254,7 @@ def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = No
     trained = _train_all(name, _seeds(ctx))
     data = collect(trained)
     out = VERDICTS[key](data)
+    out.summary = f"{name} profile, {len(data)} seed(s): {out.summary}"
     out.details = f"Profile `{name}.json`, seeds {list(_seeds(ctx))}.\n\n" + trajectory_table(data, runs)
     out.data = {seed: {r: by_run[r] for r in runs} for seed, by_run in data.items()}
     if fig is not None:
