@@ -226,10 +226,12 @@ def spectrum_figure(path, finals: dict) -> None:
     lag_max = max(d.resolution.lag_max for d in finals.values())
     ax[0].axvline(lag_max, color="k", ls="--", lw=1, label=f"longest envelope lag {lag_max:.0f}")
     ax[0].set(xlabel="tau_q", ylabel="P(tau > x)", title="spectra; dotted: tail window end (resolution)")
-    ax[1].set(xlabel="lag l", ylabel="f(l) (mu0)", title="envelope; shaded: power-law window of the gate")
+    ax[1].set(xlabel="lag l", ylabel="f(l) (mu0)", title="envelope; shaded: the gate's window (l <= l*)")
     ax[2].axhline(1.0, color="k", lw=0.8)
-    ax[2].set(xticks=range(len(finals)), xticklabels=list(finals), ylabel="beta", yscale="log",
-              title="tail (o), envelope (s), calibrated (^) intervals")
+    ax[2].set(xticks=range(len(finals)), ylabel="beta", yscale="log",
+              title="90% intervals: tail (o), envelope (s), calibrated (^)")
+    ax[2].set_xticklabels([f"{k}\n{d.phase}\n{'resolved' if d.resolution.resolved else 'NOT resolved'}"
+                           for k, d in finals.items()], fontsize=8)
     for a in ax[:2]:
         a.legend(fontsize=7)
     save_figure(fig, path)
@@ -245,8 +247,6 @@ def _beta_bars(ax, i: int, d, col) -> None:
     for dx, b, ci, m in items:
         lo, hi = max(ci[0], 1e-3), max(ci[1], 1e-3)
         ax.errorbar(i + dx, max(b, 1e-3), yerr=[[max(b, 1e-3) - lo], [hi - max(b, 1e-3)]], fmt=m, color=col)
-    ax.annotate(f"{d.phase}\n{'resolved' if d.resolution.resolved else 'NOT resolved'}", (i, 1.05),
-                xycoords=("data", "axes fraction"), ha="center", fontsize=7, annotation_clip=False)
 
 
 def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = None, fig_runs=()) -> Outcome:
