@@ -442,7 +442,8 @@ def test_verdict_tail_envelope():
     assert checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), agree=False)])).verdict == NOT_REPRODUCED
     o = checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.881)]))
     assert o.verdict == INCONCLUSIVE and "0.881" in o.summary
-    assert checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), resolved=False)])).verdict == INCONCLUSIVE
+    u = checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), resolved=False)]))
+    assert u.verdict == INCONCLUSIVE and "not a verdict" in u.summary and "difference [-0.1, 0.1]" in u.summary
 
 
 def test_verdict_reference_uses_all_three_rules():

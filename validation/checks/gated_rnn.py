@@ -115,8 +115,10 @@ def _unresolved(data: dict, runs: tuple[str, ...], envelope: bool = True) -> lis
     return out
 
 
-def _inconclusive(why: list[str]) -> Outcome:
-    return Outcome(INCONCLUSIVE, "spectrum not resolved at this scale: " + "; ".join(why))
+def _inconclusive(why: list[str], rule: Outcome | None = None) -> Outcome:
+    """``inconclusive`` with the reasons, and what the rule would read off the unresolved numbers (no verdict)."""
+    tail = f". The rule on these unresolved numbers (not a verdict): {rule.summary}" if rule is not None else ""
+    return Outcome(INCONCLUSIVE, "spectrum not resolved at this scale: " + "; ".join(why) + tail)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -125,8 +127,10 @@ def _inconclusive(why: list[str]) -> Outcome:
 def verdict_constgate(data: dict) -> Outcome:
     """ConstGate collapsed at every checkpoint, with and without forcing, tail interval above 1."""
     why = _unresolved(data, ("const", "const_forced"))
-    if why:
-        return _inconclusive(why)
+    return _inconclusive(why, _rule_constgate(data)) if why else _rule_constgate(data)
+
+
+def _rule_constgate(data: dict) -> Outcome:
     bad, lows = [], []
     for seed, by_run in data.items():
         for run in ("const", "const_forced"):
@@ -167,9 +171,14 @@ def verdict_tail_envelope(data: dict) -> Outcome:
     """DiagGate final: the calibrated difference interval contains 0 (see the module docstring)."""
     why = _unresolved(data, ("diag",))
     why += [f"diag {s}: tail fit R^2 = {r['diag'][-1]['beta_tail_r2']:.3f} < 0.90 (unresolved beta)"
-            for s, r in data.items() if r["diag"][-1]["beta_tail_r2"] < 0.90]
+            for s, r in data.items() if r["diag"][-1].get("beta_tail_r2", 1.0) < 0.90]
+    has = all("tail_envelope_agree" in r["diag"][-1] for r in data.values())
     if why:
-        return _inconclusive(why)
+        return _inconclusive(why, _rule_tail_envelope(data) if has else None)
+    return _rule_tail_envelope(data)
+
+
+def _rule_tail_envelope(data: dict) -> Outcome:
     parts, ok = [], True
     for seed, by_run in data.items():
         f = by_run["diag"][-1]
