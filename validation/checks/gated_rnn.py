@@ -235,7 +235,8 @@ def spectrum_figure(path, finals: dict) -> None:
     lag_max = max(d.resolution.lag_max for d in finals.values())
     ax[0].axvline(lag_max, color="k", ls="--", lw=1, label=f"longest envelope lag {lag_max:.0f}")
     ax[0].set(xlabel="tau_q", ylabel="P(tau > x)", title="spectra; dotted: tail window end (resolution)")
-    ax[1].set(xlabel="lag l", ylabel="f(l) (mu0)", title="envelope; shaded: the gate's window (l <= l*)")
+    ax[1].set(xlabel="lag l", ylabel="f(l) (mu0)", title="envelope; shaded: the gate's window (l <= l*)",
+              ylim=(1e-6, 1.5))
     ax[2].axhline(1.0, color="k", lw=0.8)
     ax[2].set(xticks=range(len(finals)), ylabel="beta", yscale="log",
               title="90% intervals: tail (o), envelope (s), calibrated (^)")
