@@ -27,8 +27,12 @@ From an envelope ``f(l)`` on a lag grid:
   exponential one by AIC.
 * :func:`spectrum_envelope_fit`: the envelope of a time-scale sample, ``mean_q exp(-l / tau_q)``, fitted by
   :func:`envelope_fit`, with a bootstrap over units for the interval of the power-law exponent.
-* :func:`phase_rule`: "collapsed" unless ``window_ok``; "concentrated" if the interval lies above 1;
-  "extended" if below 1; "boundary" otherwise.
+* :func:`phase_rule`: "collapsed" unless ``window_ok``; "unresolved" if the tail fit's R^2 < 0.90 (when
+  given); "concentrated" if the interval lies above 1; "extended" if below 1; "boundary" otherwise.
+
+The author's envelope gate (window l <= l*, normal-approximation runs test on a power refit of the window),
+the resolution check and the calibrated tail-vs-envelope comparison are in
+:mod:`numerics.anticollapse.envelope_gate`; :func:`envelope_fit` here is our stricter whole-grid variant.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ class TailFit:
     n: int                      # finite time scales used
     n_dropped: int              # infinite time scales (non-decaying units) left out
     window_x: tuple[float, float]   # the quantile window in tau units
+    window_q: tuple[float, float]   # the quantile window (q_lo, q_hi)
     level: float
     boot: np.ndarray = dataclasses.field(repr=False)   # bootstrap replicates (NaN-free)
     n_boot_failed: int = 0      # resamples with fewer than 3 distinct CCDF points in the window
@@ -230,7 +235,7 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
     lo, hi = np.quantile(betas, [a, 1.0 - a])
     return TailFit(beta=float(max(0.0, -slope[0])), ci=(float(lo), float(hi)), r2=float(r2[0]),
                    p_below_1=float(np.mean(betas < 1.0)), n_tail=int(k[0]), n=n, n_dropped=n_inf,
-                   window_x=(float(x_lo[0]), float(x_hi[0])), level=level, boot=betas,
+                   window_x=(float(x_lo[0]), float(x_hi[0])), window_q=window, level=level, boot=betas,
                    n_boot_failed=int(n_boot - betas.size))
 
 
@@ -388,36 +393,19 @@ def _hac_se(X: np.ndarray, resid: np.ndarray, col: int) -> float:
     return float(math.sqrt(max(cov[col, col], 0.0)))
 
 
-def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 0.05,
-                 window: tuple[float, float] | None = None) -> EnvelopeFit:
-    r"""Fit ``log f(l)`` by exponential, power and tempered laws; choose by AIC; test the power-law window.
+def _fit_log_models(l: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict, dict]:
+    """Least-squares fits of ``y = log f`` by the three models: ``(params, rss, residuals, designs)``."""
+    params, rss, resid, designs = {}, {}, {}, {}
+    for m in _MODELS:
+        X = _design(m, l)
+        coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+        r = y - X @ coef
+        params[m], rss[m], resid[m], designs[m] = tuple(float(c) for c in coef), float(r @ r), r, X
+    return params, rss, resid, designs
 
-    Models (least squares on ``y = log f``): exponential ``a + b l``, power ``c + d log l``, tempered
-    ``a + d log l + b l``. ``AIC = n log(RSS/n) + 2 (p + 1)`` (Gaussian errors, ``p`` coefficients); RSS is
-    floored at ``n (1e-9 s)^2`` with ``s = max(1, max |y|)`` so that exact fits tie and the simpler model
-    wins. ``beta`` is ``-d`` of the tempered fit when it is best, else ``-d`` of the power fit; ``ci`` is
-    ``beta +- t_{(1+level)/2, n-p} se`` with ``se`` the larger of the OLS and the Newey-West (HAC) standard
-    errors (residuals along a lag grid are often autocorrelated). The interval reflects scatter of ``log f``
-    about the fit only; for the sampling uncertainty of a finite spectrum use :func:`spectrum_envelope_fit`.
-    Measured (exact power law, iid N(0, 0.02^2) noise on log f, 24 log-spaced lags, 400 seeds): coverage
-    0.84 at level 0.90: 0.89 when the power model is selected (84% of seeds) and 0.55 when noise makes the
-    tempered model win; the shortfall is the cost of choosing the model by AIC on the same data.
 
-    The runs test needs noise to be meaningful: on a noiseless envelope any misfit is systematic, so a
-    finite mixture ``mean_q exp(-l/tau_q)`` (even of exact Pareto time scales, whose envelope is only
-    asymptotically a power law) fails it; ``window_ok`` is a statement about measured, noisy envelopes.
-    ``window_ok``: the runs test (:func:`runs_test`, residuals of the power fit, those within
-    ``1e-9 s`` of zero dropped) has ``p >= runs_alpha`` and ``min(AIC_power, AIC_tempered) < AIC_exp``.
-    ``window=(l_lo, l_hi)`` restricts everything to lags in that closed range. Lags must be positive
-    (``log l``) and distinct, ``f > 0``, at least 5 points.
-
-    >>> l = np.geomspace(8, 640, 24)
-    >>> r = envelope_fit(l, 3.0 * l ** -0.6)
-    >>> r.best, round(r.beta, 12), r.window_ok
-    ('power', 0.6, True)
-    >>> envelope_fit(l, np.exp(-l / 50.0)).best
-    'exponential'
-    """
+def _check_envelope(lags: Any, f: Any, minimum: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted positive distinct lags and ``log f`` (f > 0), at least ``minimum`` points."""
     l = as_real_array("lags", lags).ravel()
     y = as_real_array("f", f).ravel()
     if l.shape != y.shape:
@@ -426,33 +414,65 @@ def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 
         raise ValueError("lags must be > 0 (the power law is fitted in log l)")
     if np.any(y <= 0):
         raise ValueError("f must be > 0 (log f is fitted)")
-    level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
-    runs_alpha = as_real("runs_alpha", runs_alpha, minimum=0.0, maximum=1.0, open_max=True)
-    if window is not None:
-        try:
-            w_lo, w_hi = window
-        except (TypeError, ValueError):
-            raise TypeError(f"window must be None or a pair (l_lo, l_hi), got {window!r}") from None
-        w_lo, w_hi = as_real("window[0]", w_lo, minimum=0.0), as_real("window[1]", w_hi, minimum=0.0)
-        keep = (l >= w_lo) & (l <= w_hi)
-        l, y = l[keep], y[keep]
     order = np.argsort(l)
     l, y = l[order], np.log(y[order])
-    if l.size < 5:
-        raise ValueError(f"envelope_fit needs >= 5 lags (in the window), got {l.size}")
+    if l.size < minimum:
+        raise ValueError(f"the envelope fit needs >= {minimum} lags (in the window), got {l.size}")
     if np.any(np.diff(l) == 0):
         raise ValueError("lags must be distinct")
+    return l, y
+
+
+def _lag_window(l: Any, f: Any, window: Any) -> tuple[Any, Any]:
+    if window is None:
+        return l, f
+    try:
+        w_lo, w_hi = window
+    except (TypeError, ValueError):
+        raise TypeError(f"window must be None or a pair (l_lo, l_hi), got {window!r}") from None
+    w_lo, w_hi = as_real("window[0]", w_lo, minimum=0.0), as_real("window[1]", w_hi, minimum=0.0)
+    l, f = as_real_array("lags", l).ravel(), as_real_array("f", f).ravel()
+    if l.shape != f.shape:
+        raise ValueError(f"lags and f must have the same length, got {l.size} and {f.size}")
+    keep = (l >= w_lo) & (l <= w_hi)
+    return l[keep], f[keep]
+
+
+def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 0.05,
+                 window: tuple[float, float] | None = None) -> EnvelopeFit:
+    r"""Our whole-grid envelope test (exact runs test); the author's gate is :func:`window_gate`.
+
+    Models (least squares on ``y = log f``): exponential ``a + b l``, power ``c + d log l``, tempered
+    ``a + d log l + b l``. ``AIC = n log(RSS/n) + 2 (p + 1)`` (Gaussian errors, ``p`` coefficients); RSS is
+    floored at ``n (1e-9 s)^2`` with ``s = max(1, max |y|)`` so that exact fits tie and the simpler model
+    wins. ``beta`` is ``-d`` of the tempered fit when it is best, else ``-d`` of the power fit; ``ci`` is
+    ``beta +- t_{(1+level)/2, n-p} se`` with ``se`` the larger of the OLS and the Newey-West (HAC) standard
+    errors. The interval reflects scatter of ``log f`` about the fit only (on a deterministic curve it is
+    not a sampling interval); for the sampling uncertainty of a finite spectrum use
+    :func:`spectrum_envelope_fit`. Measured (exact power law, iid N(0, 0.02^2) noise on log f, 24 log-spaced
+    lags, 400 seeds): coverage 0.84 at level 0.90 (0.89 when the power model is selected).
+
+    ``window_ok`` (ours, stricter than the author's gate): the *exact* runs test (:func:`runs_test`) on the
+    signs of the power fit's residuals over the *whole* grid (those within ``1e-9 s`` of zero dropped) has
+    ``p >= runs_alpha``, and ``min(AIC_power, AIC_tempered) < AIC_exp``. On a noiseless envelope any misfit
+    is systematic, so a finite mixture ``mean_q exp(-l/tau_q)`` (even of exact Pareto time scales) fails it.
+    The levy.* checks use this test; the gated-RNN phase labels use :func:`window_gate`.
+    ``window=(l_lo, l_hi)`` restricts everything to lags in that closed range. At least 5 points.
+
+    >>> l = np.geomspace(8, 640, 24)
+    >>> r = envelope_fit(l, 3.0 * l ** -0.6)
+    >>> r.best, round(r.beta, 12), r.window_ok
+    ('power', 0.6, True)
+    >>> envelope_fit(l, np.exp(-l / 50.0)).best
+    'exponential'
+    """
+    level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    runs_alpha = as_real("runs_alpha", runs_alpha, minimum=0.0, maximum=1.0, open_max=True)
+    l, y = _check_envelope(*_lag_window(lags, f, window), minimum=5)
     scale = max(1.0, float(np.max(np.abs(y))))
     floor = l.size * (_EXACT_FIT_RTOL * scale) ** 2
-    params, rss, aic, resid, designs = {}, {}, {}, {}, {}
-    for m in _MODELS:
-        X = _design(m, l)
-        coef, *_ = np.linalg.lstsq(X, y, rcond=None)
-        r = y - X @ coef
-        params[m] = tuple(float(c) for c in coef)
-        rss[m] = float(r @ r)
-        aic[m] = float(l.size * math.log(max(rss[m], floor) / l.size) + 2 * (X.shape[1] + 1))
-        resid[m], designs[m] = r, X
+    params, rss, resid, designs = _fit_log_models(l, y)
+    aic = {m: float(l.size * math.log(max(rss[m], floor) / l.size) + 2 * (designs[m].shape[1] + 1)) for m in _MODELS}
     best = min(_MODELS, key=lambda m: (aic[m], _MODELS.index(m)))
     src = "tempered" if best == "tempered" else "power"
     beta = -params[src][1]
@@ -460,7 +480,7 @@ def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 
     n_fit, p_fit = X.shape
     ols = math.sqrt(rss[src] / max(n_fit - p_fit, 1) * float(np.linalg.pinv(X.T @ X)[1, 1]))
     se = max(ols, _hac_se(X, resid[src], 1))
-    half = float(stats.t.ppf(0.5 + level / 2.0, l.size - X.shape[1])) * se
+    half = float(stats.t.ppf(0.5 + level / 2.0, n_fit - p_fit)) * se
     p_runs = runs_test(resid["power"], zero_tol=_EXACT_FIT_RTOL * scale)
     ok = p_runs >= runs_alpha and min(aic["power"], aic["tempered"]) < aic["exponential"]
     return EnvelopeFit(beta=float(beta), ci=(float(beta - half), float(beta + half)), best=best, aic=aic,
@@ -514,15 +534,19 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
 # ----------------------------------------------------------------------------------------------------
 # phase rule
 # ----------------------------------------------------------------------------------------------------
-def phase_rule(ci: tuple[float, float], window_ok: bool) -> str:
-    r"""The spec's phase rule: "collapsed" unless the power-law window passes (``window_ok``);
-    "concentrated" if the beta interval lies above 1, "extended" if below 1, "boundary" if it contains 1.
+def phase_rule(ci: tuple[float, float], window_ok: bool, r2: float | None = None, *, r2_min: float = 0.90) -> str:
+    r"""The phase rule (the author's steps, in order; labels from :data:`theory.levy.PHASES`):
 
-    An interval endpoint equal to 1 counts as containing 1.
+    1. "collapsed" unless the power-law window passes (``window_ok``);
+    2. "unresolved" if the tail fit's ``r2`` is given and is below ``r2_min`` (0.90) or not finite (the
+       author's "anti-collapsed (unresolved beta)"); ``r2=None`` skips this step (the levy.* checks, whose
+       intervals do not come from a CCDF fit);
+    3. "concentrated" if the beta interval lies above 1, "extended" if below 1, "boundary" if it contains 1
+       (an endpoint equal to 1 counts as containing 1); a non-finite interval is "unresolved".
 
     >>> [phase_rule((1.2, 1.8), True), phase_rule((0.3, 0.7), True), phase_rule((0.8, 1.3), True),
-    ...  phase_rule((0.3, 0.7), False)]
-    ['concentrated', 'extended', 'boundary', 'collapsed']
+    ...  phase_rule((0.3, 0.7), False), phase_rule((0.3, 0.7), True, r2=0.881)]
+    ['concentrated', 'extended', 'boundary', 'collapsed', 'unresolved']
     """
     if not isinstance(window_ok, (bool, np.bool_)):
         raise TypeError(f"window_ok must be a bool, got {window_ok!r}")
@@ -530,11 +554,16 @@ def phase_rule(ci: tuple[float, float], window_ok: bool) -> str:
         lo, hi = ci
     except (TypeError, ValueError):
         raise TypeError(f"ci must be a pair (lo, hi), got {ci!r}") from None
-    lo, hi = as_real("ci[0]", lo), as_real("ci[1]", hi)
-    if lo > hi:
+    r2_min = as_real("r2_min", r2_min, minimum=0.0, maximum=1.0)
+    lo, hi = float(lo), float(hi)
+    if math.isfinite(lo) and math.isfinite(hi) and lo > hi:
         raise ValueError(f"ci must satisfy lo <= hi, got {ci!r}")
     if not window_ok:
         return "collapsed"
+    if r2 is not None and not (math.isfinite(float(r2)) and float(r2) >= r2_min):
+        return "unresolved"
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return "unresolved"
     if lo > 1.0:
         return "concentrated"
     if hi < 1.0:

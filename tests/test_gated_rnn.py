@@ -24,6 +24,7 @@ from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, 
 from numerics.anticollapse.train import (  # noqa: E402
     GatedConfig, apply_forcing, load_profile, slow_units, train_gated,
 )
+from theory.levy import PHASES  # noqa: E402
 from validation.stats import z_for_false_alarm  # noqa: E402
 
 D, H, T = 3, 4, 12
@@ -98,6 +99,20 @@ def test_initialisation_follows_the_spec(arch):
     assert abs(logit(0.005) - math.log(0.005 / 0.995)) < 1e-15
 
 
+@pytest.mark.parametrize("arch", ARCHITECTURES)
+def test_orthogonal_init_is_the_default_and_uniform_is_available(arch):
+    m = build_gated_rnn(arch, 16, 8).double()
+    eye = lambda n: torch.eye(n, dtype=torch.float64)  # noqa: E731
+    Wh, Wx, Wo = (w.weight.detach() for w in (m.W_h, m.W_x, m.readout))
+    assert torch.allclose(Wh @ Wh.T, eye(8), atol=1e-6)          # square: orthogonal
+    assert torch.allclose(Wx @ Wx.T, eye(8), atol=1e-6)          # (8, 16): orthonormal rows
+    assert abs(float(Wo.norm()) - 1.0) < 1e-6                    # (1, 8): a unit row
+    u = build_gated_rnn(arch, 16, 8, init="uniform")
+    assert float(u.W_h.weight.detach().abs().max()) <= 1 / math.sqrt(8) and m.init == "orthogonal" and u.init == "uniform"
+    with pytest.raises(ValueError, match="init"):
+        build_gated_rnn(arch, 16, 8, init="xavier")
+
+
 def test_unit_row_parameters_are_exactly_the_per_unit_rows():
     assert set(build_gated_rnn("const", 3, 5).unit_row_parameters()) == {"W_x.weight", "W_x.bias", "W_h.weight"}
     assert set(build_gated_rnn("shared", 3, 5).unit_row_parameters()) == {"W_x.weight", "W_x.bias", "W_h.weight"}
@@ -148,8 +163,8 @@ def test_transport_equals_exact_jacobian_product_to_first_order(arch, lag):
 
 
 def test_constant_leak_gives_closed_form_rates_and_envelope():
-    """W_h = 0, U_s = 0, W_s = 0: Gamma = prod (1 - s_q) exactly, tau_q = -1/log(1 - s_q), and the
-    envelope equals its mixture reconstruction."""
+    """W_h = 0, U_s = 0, W_s = 0: Gamma = prod (1 - s_q) exactly, tau_q = -1/log(1 - s_q); the mu0 envelope
+    is mean_q (1 - s_q)^l, the gelr envelope its Lambda-weighted mean, each equal to its mixture."""
     m = build_gated_rnn("diag", D, 6).double()
     s = np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.3])
     with torch.no_grad():
@@ -157,14 +172,30 @@ def test_constant_leak_gives_closed_form_rates_and_envelope():
         m.W_s.bias.copy_(torch.as_tensor([logit(v) for v in s], dtype=torch.float64))
     x = torch.randn(5, 40, D, dtype=torch.float64)
     lam = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0])
-    rates, env = gd.rates_and_envelope(m, x, rate_lags=np.arange(5, 30, 5), envelope_lags=np.array([1, 4, 9, 20]),
-                                       base_rate=lam, batch=2, window_stride=3)
+    lags = np.array([1, 4, 9, 20])
+    kw = dict(rate_lags=np.arange(5, 30, 5), envelope_lags=lags, base_rate=lam, batch=2, window_stride=3)
+    rates, env = gd.rates_and_envelope(m, x, **kw)
     tau_exact = -1.0 / np.log1p(-s)
     assert np.allclose(rates.tau, tau_exact, rtol=1e-9)
     assert np.allclose(rates.r2, 1.0)
-    f_exact = np.array([np.sum(lam * (1 - s) ** l) / lam.sum() for l in (1, 4, 9, 20)])
-    assert np.allclose(env.measured, f_exact, rtol=1e-12)
-    assert np.allclose(env.mixture, f_exact, rtol=1e-9)
+    mu0 = np.array([np.mean((1 - s) ** l) for l in lags])
+    assert env.observable == "mu0" and np.allclose(env.measured, mu0, rtol=1e-12)
+    assert np.allclose(env.unit_mu0, (1 - s)[:, None] ** lags[None, :], rtol=1e-12)
+    assert np.allclose(env.mixture, mu0, rtol=1e-9)
+    gelr = np.array([np.sum(lam * (1 - s) ** l) / lam.sum() for l in lags])
+    _, env2 = gd.rates_and_envelope(m, x, envelope="gelr", **kw)
+    assert env2.observable == "gelr" and np.allclose(env2.measured, gelr, rtol=1e-12)
+    assert np.allclose(env2.mixture, gelr, rtol=1e-9) and np.allclose(env.gelr, gelr, rtol=1e-12)
+
+
+def test_saturated_gate_is_floored_not_fatal():
+    """A float32 gate that rounds to s = 1 has leak 0: floored at LEAK_FLOOR (the author's clamp)."""
+    m = build_gated_rnn("diag", D, 4)
+    with torch.no_grad():
+        m.W_s.bias.fill_(40.0)                         # sigmoid(40) == 1 in float32
+    _, tr = m.run(torch.randn(1, 6, D), trace=True)
+    a, _ = gd.leak_and_first_order(m, tr)
+    assert float(tr.s.min()) == 1.0 and np.all(a == gd.LEAK_FLOOR)
 
 
 def test_second_order_bound_special_values():
@@ -183,16 +214,26 @@ def test_adam_base_rate_after_one_step_is_lr_over_abs_gradient():
     loss = m(x).pow(2).mean()
     loss.backward()
     g = m.W_h.weight.grad.detach().double().clone()
+    gu = m.U_s.weight.grad.detach().double().clone()
     opt.step()
     lam, meth = gd.optimizer_base_rate(m, opt)
-    # step 1: v = (1 - beta2) g^2, v_hat = v / (1 - beta2) = g^2
-    expected = (1e-3 / (g.abs() + 1e-8)).mean(dim=1).numpy()
-    assert np.allclose(lam, expected, rtol=1e-5) and "AdamW" in meth
+    # step 1: v = (1 - beta2) g^2, v_hat = v / (1 - beta2) = g^2; DiagGate: mean over the W_h and U_s rows
+    expected = (1e-3 / (torch.cat([g, gu], dim=1).abs() + 1e-8)).mean(dim=1).numpy()
+    assert np.allclose(lam, expected, rtol=1e-5) and "AdamW" in meth and "W_h+U_s" in meth
     sgd = torch.optim.SGD(m.parameters(), lr=0.05)
     assert np.all(gd.optimizer_base_rate(m, sgd)[0] == 0.05)
 
 
 # ------------------------------------------------------------------------------------------------ task
+def test_lag_seed_fixes_the_lags_across_training_seeds():
+    a, b = (make_delayed_task(n_lags=8, lag_min=3, lag_max=256, seed=s, lag_seed=20260410) for s in (0, 1))
+    assert np.array_equal(a.lags, b.lags) and not np.allclose(a.u, b.u)
+    c, d = (make_delayed_task(n_lags=8, lag_min=3, lag_max=256, seed=s) for s in (0, 1))
+    assert not np.array_equal(c.lags, d.lags)                  # lag_seed=None: lags follow the seed
+    with pytest.raises(ValueError, match="lag_seed"):
+        make_delayed_task(n_lags=8, lag_min=3, lag_max=256, lag_seed=-1)
+
+
 def test_task_lags_coefficients_and_targets():
     task = make_delayed_task(n_lags=16, lag_min=2, lag_max=128, seed=3)
     assert task.lags.size == 16 and np.all(np.diff(task.lags) > 0) and task.lags.min() >= 2 and task.lags.max() <= 128
@@ -253,14 +294,20 @@ def test_slow_units_picks_largest_time_scales():
     assert slow_units(tau, 3).tolist() == [1, 2, 4]
 
 
-_TINY = dict(hidden=16, T=24, init_s=0.05, n_lags=6, n_train=16, n_diag=4, batch=8, epochs=2, lr=5e-3, checkpoint_every=1,
-             rate_lags=(64, 640, 8), envelope_lags=(64, 1100, 8), n_boot=50, diag_batch=4)
+_TINY = {"task": dict(T=24, n_lags=6, n_train=16, n_diag=4), "model": dict(hidden=16, init_s=0.05),
+         "train": dict(batch=8, epochs=2, lr=5e-3, checkpoint_every=1),
+         "diagnostics": dict(rate_lags=(12, 22, 8), envelope_lags=(2, 22, 8), n_boot=50, diag_batch=4)}
+
+
+def _cfg(arch: str, **train) -> GatedConfig:
+    return GatedConfig.from_dict({**_TINY, "model": {**_TINY["model"], "arch": arch},
+                                  "train": {**_TINY["train"], **train}})
 
 
 def test_training_is_deterministic_and_seeded():
     pytest.importorskip("numerics.estimators")
     pytest.importorskip("numerics.levy_sampling")
-    cfg = GatedConfig(arch="diag", forcing=1.0, **_TINY)
+    cfg = _cfg("diag", forcing=1.0)
     a, b = train_gated(cfg, seed=1), train_gated(cfg, seed=1)
     c = train_gated(cfg, seed=2)
     assert a.step_loss == b.step_loss and np.array_equal(a.final.tau, b.final.tau)
@@ -268,33 +315,46 @@ def test_training_is_deterministic_and_seeded():
     assert len(a.checkpoints) == 3 and [k.epoch for k in a.checkpoints] == [0, 1, 2]
     assert a.forcing_stats["steps"] == 4 and a.forcing_stats["scalars"] > 0
     assert all(isinstance(row["phase"], str) for row in a.phase_trajectory())
-    s = train_gated(GatedConfig(arch="shared", **_TINY), seed=1)
+    s = train_gated(_cfg("shared"), seed=1)
     assert np.array_equal(s.task.lags, a.task.lags)       # same seed, same task across architectures
+    assert np.array_equal(c.task.lags, a.task.lags)       # the lag seed fixes the lags across seeds
+    f = a.final
+    assert f.phase in PHASES and f.phase_mixture in PHASES and f.resolution is not None
 
 
 # ------------------------------------------------------------------------------------------------ configs
-@pytest.mark.parametrize("bad, exc, word", [
-    (dict(arch="lstm"), ValueError, "arch"),
-    (dict(hidden=0), ValueError, "hidden"),
-    (dict(hidden=4.0), TypeError, "hidden"),
-    (dict(init_s=1.0), ValueError, "init_s"),
-    (dict(T=200, lag_range=(8, 640)), ValueError, "lag_range"),
-    (dict(T=64, n_lags=40, lag_range=(2, 30)), ValueError, "n_lags"),
-    (dict(forcing_alpha=2.5), ValueError, "forcing_alpha"),
-    (dict(forcing=-1.0), ValueError, "forcing"),
-    (dict(slow_fraction=0.0), ValueError, "slow_fraction"),
-    (dict(optimizer="rmsprop"), ValueError, "optimizer"),
-    (dict(T=40, rate_lags=(64, 70, 32)), ValueError, "rate_lags"),
-    (dict(envelope_lags=(4, 384)), ValueError, "envelope_lags"),
+@pytest.mark.parametrize("section, bad, exc, word", [
+    ("model", dict(arch="lstm"), ValueError, "arch"),
+    ("model", dict(hidden=0), ValueError, "hidden"),
+    ("model", dict(hidden=4.0), TypeError, "hidden"),
+    ("model", dict(init_s=1.0), ValueError, "init_s"),
+    ("model", dict(init="xavier"), ValueError, "init"),
+    ("task", dict(T=200, lag_range=(8, 640)), ValueError, "lag_range"),
+    ("task", dict(T=64, n_lags=40, lag_range=(2, 30)), ValueError, "n_lags"),
+    ("task", dict(lag_seed=-3), ValueError, "lag_seed"),
+    ("train", dict(forcing_alpha=2.5), ValueError, "forcing_alpha"),
+    ("train", dict(forcing=-1.0), ValueError, "forcing"),
+    ("train", dict(slow_fraction=0.0), ValueError, "slow_fraction"),
+    ("train", dict(optimizer="rmsprop"), ValueError, "optimizer"),
+    ("diagnostics", dict(envelope_lags=(4, 384)), ValueError, "envelope_lags"),
+    ("diagnostics", dict(envelope="weighted"), ValueError, "envelope"),
+    ("diagnostics", dict(envelope_grid="log"), ValueError, "envelope_grid"),
 ])
-def test_bad_configs_are_rejected_clearly(bad, exc, word):
+def test_bad_configs_are_rejected_clearly(section, bad, exc, word):
     with pytest.raises(exc, match=word):
-        GatedConfig(**bad)
+        GatedConfig.from_dict({section: bad})
+
+
+def test_lag_grids_must_fit_the_sequence():
+    with pytest.raises(ValueError, match="rate_lags"):
+        GatedConfig.from_dict({"task": dict(T=40), "diagnostics": dict(rate_lags=(64, 70, 32))})
 
 
 def test_bad_inputs_are_rejected_clearly():
     with pytest.raises(ValueError, match="unknown field"):
-        GatedConfig.from_dict({"hidden": 8, "width": 3})
+        GatedConfig.from_dict({"model": {"hidden": 8, "width": 3}})
+    with pytest.raises(ValueError, match="unknown field"):
+        GatedConfig.from_dict({"hidden": 8})
     with pytest.raises(ValueError, match="profile"):
         load_profile("no_such_profile")
     with pytest.raises(ValueError, match="x must be"):
@@ -310,13 +370,85 @@ def test_profiles_match_the_spec():
     ref = load_profile("reference")
     assert set(ref.configs) == {"const", "const_forced", "shared", "diag"} and len(ref.seeds) == 10
     for name, c in ref.configs.items():
-        assert (c.hidden, c.T, c.lr, c.weight_decay, c.batch, c.epochs, c.clip) == (512, 1280, 1e-3, 1e-4, 380, 1400, 1.0)
-        assert (c.init_s, c.n_lags, c.lag_range, c.lag_exponent, c.coeff_base, c.coeff_decay, c.noise_std, c.d_in) == \
-            (0.005, 16, (8, 640), 1.6, 0.6, 0.85, 0.3, 16)
-        assert (c.forcing_alpha, c.forcing_clip, c.slow_fraction) == (1.5, 100.0, 0.1)
-        assert c.forcing == (1.0 if name == "const_forced" else 0.0)
-    cpu = load_profile("cpu")
-    assert set(cpu.configs) == set(ref.configs)
-    for c in cpu.configs.values():
-        f = c.T / 1280                                     # every time quantity scaled by T / 1280
-        assert c.lag_range == scaled_lag_range(c.T) and abs(1 / c.init_s - 200 * f) < 1e-9
+        t, m, tr, dg = c.task, c.model, c.train, c.diagnostics
+        assert (m.hidden, t.T, tr.lr, tr.weight_decay, tr.batch, tr.epochs, tr.clip) == (512, 1280, 1e-3, 1e-4, 380, 1400, 1.0)
+        assert (m.init_s, m.init, t.n_lags, t.lag_range, t.lag_exponent, t.coeff_base, t.coeff_decay, t.noise_std,
+                t.d_in, t.lag_seed) == (0.005, "orthogonal", 16, (8, 640), 1.6, 0.6, 0.85, 0.3, 16, 20260410)
+        assert (tr.forcing_alpha, tr.forcing_clip, tr.slow_fraction) == (1.5, 100.0, 0.1)
+        assert tr.forcing == (1.0 if name == "const_forced" else 0.0) and m.arch == name.split("_")[0]
+        # the author's grids: envelope linspace(4, 384, 128) of mu0, rate lags 64..384
+        assert np.array_equal(c.lag_grid("envelope_lags"), np.unique(np.linspace(4, 384, 128).round().astype(int)))
+        assert (dg.envelope, dg.envelope_grid, dg.rate_lags) == ("mu0", "linear", (64, 384, 32))
+    for prof in ("quick", "cpu"):
+        p = load_profile(prof)
+        assert set(p.configs) == set(ref.configs)
+        for c in p.configs.values():
+            f = c.task.T / 1280                                # every time quantity scaled by T / 1280
+            assert c.task.lag_range == scaled_lag_range(c.task.T) and abs(1 / c.model.init_s - 200 * f) < 1e-9
+            assert c.lag_grid("envelope_lags")[-1] == c.task.lag_range[1]   # the envelope reaches the longest lag
+    cpu = load_profile("cpu").configs["diag"]
+    assert cpu.task.T >= 512 and cpu.model.hidden == 128 and cpu.lag_grid("envelope_lags")[-1] >= 256
+
+
+# ------------------------------------------------------------------------------------------------ verdicts
+from validation.checks import gated_rnn as checks  # noqa: E402
+from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS  # noqa: E402
+
+
+def _ckpt(epoch=40, phase="collapsed", mixture="collapsed", resolved=True, tail=(1.5, 2.5), r2=0.95,
+          q90=2.0, agree=True, gate=False):
+    c = {"epoch": epoch, "phase": phase, "phase_mixture": mixture, "resolved": resolved,
+         "resolution_reason": "" if resolved else "envelope lags reach 256 < tau tail 3.3e+03 (the 0.995 quantile)",
+         "note": "", "tau_median": 10.0, "tau_q90": 10.0 * q90, "tau_max": 50.0,
+         "envelope_gate_passed": gate, "envelope_gate_reason": "" if gate else "power_window_residual_structure"}
+    if tail is not None:
+        c.update(beta_tail=sum(tail) / 2, beta_tail_ci=list(tail), beta_tail_r2=r2, beta_env=0.4,
+                 beta_env_ci=[0.3, 0.5], beta_env_calibrated=0.45, beta_env_calibrated_ci=[0.35, 0.55],
+                 beta_env_diff_ci=[-0.1, 0.1] if agree else [-0.4, -0.2], tail_envelope_agree=agree)
+    else:
+        c["note"] = "only 3 finite time scales (< 16): no tail fit"
+    return c
+
+
+def _data(**over):
+    runs = {"const": [_ckpt(0), _ckpt(20), _ckpt()], "const_forced": [_ckpt(0), _ckpt(20), _ckpt()],
+            "shared": [_ckpt(tail=(2.0, 3.0))], "diag": [_ckpt(tail=(0.5, 0.9), q90=20.0)]}
+    runs.update(over)
+    return {"seed0": runs, "seed1": runs}
+
+
+def test_verdict_constgate():
+    assert checks.verdict_constgate(_data()).verdict == PASS
+    o = checks.verdict_constgate(_data(const=[_ckpt(0), _ckpt(20, phase="extended"), _ckpt()]))
+    assert o.verdict == NOT_REPRODUCED and "epoch 20" in o.summary
+    assert checks.verdict_constgate(_data(const_forced=[_ckpt(), _ckpt(tail=(0.8, 1.4))])).verdict == NOT_REPRODUCED
+    assert checks.verdict_constgate(_data(const=[_ckpt(mixture="boundary")])).verdict == NOT_REPRODUCED
+    u = checks.verdict_constgate(_data(const=[_ckpt(), _ckpt(resolved=False)]))
+    assert u.verdict == INCONCLUSIVE and "not resolved" in u.summary and "256" in u.summary
+
+
+def test_verdict_diag_vs_shared():
+    assert checks.verdict_diag_vs_shared(_data()).verdict == PASS
+    # overlapping intervals, or a lighter upper tail: not reproduced
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(1.0, 2.2), q90=20.0)])).verdict == NOT_REPRODUCED
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(0.5, 0.9), q90=1.5)])).verdict == NOT_REPRODUCED
+    # the claim is about tau samples: an envelope that does not reach the tail does not matter, a missing tail does
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(0.5, 0.9), q90=20.0, resolved=False)])).verdict == PASS
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=None)])).verdict == INCONCLUSIVE
+
+
+def test_verdict_tail_envelope():
+    assert checks.verdict_tail_envelope(_data()).verdict == PASS
+    assert checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), agree=False)])).verdict == NOT_REPRODUCED
+    o = checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.881)]))
+    assert o.verdict == INCONCLUSIVE and "0.881" in o.summary
+    u = checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), resolved=False)]))
+    assert u.verdict == INCONCLUSIVE and "not a verdict" in u.summary and "difference [-0.1, 0.1]" in u.summary
+
+
+def test_verdict_reference_uses_all_three_rules():
+    assert checks.verdict_reference(_data()).verdict == PASS
+    # a phase-only rule would pass this (ConstGate collapsed), the three rules do not (Diag not below Shared)
+    bad = checks.verdict_reference(_data(diag=[_ckpt(tail=(2.5, 3.5), q90=20.0)]))
+    assert bad.verdict == NOT_REPRODUCED and "diag_vs_shared: not reproduced" in bad.summary
+    assert checks.verdict_reference(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.5, q90=20.0)])).verdict == INCONCLUSIVE

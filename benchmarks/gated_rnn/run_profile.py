@@ -1,68 +1,142 @@
-"""Run a gated-RNN profile (cpu.json / reference.json) and write the phase trajectories and a figure.
+"""Train a gated-RNN profile (quick.json / cpu.json / reference.json), run the gated_rnn.* checks on it and
+write the report with its provenance.
 
-    python benchmarks/gated_rnn/run_profile.py cpu [--seeds 0 1] [--runs diag shared] [--device cuda] [--out DIR]
+    python benchmarks/gated_rnn/run_profile.py cpu --report docs/results/cpu-gated --cache /tmp/gated-cpu
+    python benchmarks/gated_rnn/run_profile.py reference --device cuda --report gated-reference --cache ckpts
 
-The CPU profile takes about a minute per seed on 2 cores; the reference profile is GPU-scale (hours per
-run). Output: DIR/<profile>_summary.json (every checkpoint of every run) and DIR/<profile>_seed<k>.png
-(time-scale CCDFs, envelopes with their mixture reconstructions, phase trajectory of beta_tail).
+Every finished run is saved to ``--cache`` (``<run>_seed<k>.pt``, the whole GatedRun: weights, optimiser,
+diagnostics) before the next one starts, so an interrupted profile resumes where it stopped (rerun the same
+command; only the checks are rerun on cached runs). Output: ``REPORT/report.md``, the figures, and
+``REPORT/results.json`` with the verdicts plus ``provenance`` (commit of the report, the commit(s) that
+trained the runs, date, versions, machine, wall time of this invocation, per-run seconds and final loss). The cpu
+profile takes about 12 minutes of 2 cores on an idle machine; the reference profile needs an accelerator.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
+import datetime
 import json
+import multiprocessing
+import os
+import platform
+import subprocess
 import sys
+import time
 from pathlib import Path
 
-import numpy as np
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dict:
+    """``{(run, seed): GatedRun}``, training only what ``cache`` does not hold yet."""
+    import torch
+
+    from numerics.anticollapse.train import load_profile, train_gated, train_gated_in_worker
+
+    prof = load_profile(prof_name)
+    cache.mkdir(parents=True, exist_ok=True)
+    path = lambda run, s: cache / f"{prof.name}_{run}_seed{s}.pt"  # noqa: E731
+    todo = [(run, s) for s in seeds for run in prof.configs if not path(run, s).exists()]
+    stamp = cache / "trained_at.json"                 # the commit whose code trained (and diagnosed) the runs
+    if todo:
+        old = json.loads(stamp.read_text()) if stamp.exists() else []
+        stamp.write_text(json.dumps(old + [{"commit": _git("rev-parse", "HEAD"), "runs": [f"{r}/seed{s}" for r, s in todo],
+                                            "date": _now()}], indent=1))
+    print(f"{len(todo)} run(s) to train, {len(seeds) * len(prof.configs) - len(todo)} cached", flush=True)
+    if device != "cpu" or workers == 1:
+        for run, s in todo:
+            torch.save(train_gated(prof.configs[run], seed=s, device=device), path(run, s))
+            print(f"done {run} seed {s}", flush=True)
+    elif todo:
+        with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            fut = {pool.submit(train_gated_in_worker, prof.configs[run], s, 1): (run, s) for run, s in todo}
+            for f in cf.as_completed(fut):
+                run, s = fut[f]
+                torch.save(f.result(), path(run, s))
+                print(f"done {run} seed {s} ({time.strftime('%H:%M:%S')})", flush=True)
+    return {(run, s): torch.load(path(run, s), weights_only=False) for s in seeds for run in prof.configs}
+
+
+def _git(*a) -> str:
+    return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _provenance(runs: dict, wall: float, device: str, cache: Path) -> dict:
+    import numpy
+    import scipy
+    import torch
+
+    git = _git
+    stamp = cache / "trained_at.json"
+
+    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                if ln.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    return {
+        "commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "date": _now(),
+        "trained_at": json.loads(stamp.read_text()) if stamp.exists() else "unknown (cache without trained_at.json)",
+        "versions": {"python": platform.python_version(), "torch": torch.__version__, "numpy": numpy.__version__,
+                     "scipy": scipy.__version__},
+        "machine": {"platform": platform.platform(), "cpu": cpu, "cores": os.cpu_count(), "device": device},
+        "wall_seconds": round(wall, 1),
+        "runs": {f"{run}/seed{s}": {"seconds": round(r.seconds, 1), "relative_loss": r.relative_loss,
+                                    "steps": len(r.step_loss), "task_lags": r.task.lags.tolist()}
+                 for (run, s), r in runs.items()},
+    }
 
 
 def main(argv=None) -> int:
-    from numerics.anticollapse.train import load_profile, train_gated
-
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("profile")
+    p.add_argument("profile", choices=("quick", "cpu", "reference"))
+    p.add_argument("--report", required=True)
+    p.add_argument("--cache", required=True, help="folder for the trained runs (resume)")
     p.add_argument("--seeds", type=int, nargs="*")
-    p.add_argument("--runs", nargs="*")
     p.add_argument("--device", default="cpu")
-    p.add_argument("--out", default="gated-rnn-results")
-    p.add_argument("--progress", action="store_true")
+    p.add_argument("--workers", type=int, default=2)
     a = p.parse_args(argv)
-    prof = load_profile(a.profile)
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    summary = {"profile": prof.name, "description": prof.description, "runs": {}}
-    from numerics.plotting import pyplot, save_figure
 
-    plt = pyplot()
+    from numerics.anticollapse.train import load_profile
+    from validation.checks import gated_rnn as g
+    from validation.registry import Context, discover, select
+    from validation.report import print_table, run_checks, write_report
 
-    for seed in a.seeds if a.seeds is not None else prof.seeds:
-        fig, ax = plt.subplots(1, 3, figsize=(15, 4))
-        for name in a.runs or list(prof.configs):
-            run = train_gated(prof.configs[name], seed=seed, device=a.device, progress=a.progress)
-            traj = run.phase_trajectory()
-            summary["runs"][f"{name}/seed{seed}"] = {"trajectory": traj, "relative_loss": run.relative_loss,
-                                                    "seconds": run.seconds, "forcing": run.forcing_stats,
-                                                    "lags": run.task.lags.tolist()}
-            d = run.final
-            tau = np.sort(d.rates.finite_tau)
-            ax[0].loglog(tau, 1 - np.arange(tau.size) / max(tau.size, 1), ".-", label=f"{name} ({d.phase})")
-            line, = ax[1].semilogy(d.envelope.lags, d.envelope.measured, label=name)
-            ax[1].semilogy(d.envelope.lags, d.envelope.mixture, "--", color=line.get_color())
-            ax[2].plot([c["epoch"] for c in traj], [c.get("beta_tail", np.nan) for c in traj], "o-", label=name)
-            print(f"{name} seed {seed}: {run.seconds:.1f}s, loss/Var(y) {run.relative_loss:.3f}, "
-                  f"final phase {d.phase}", flush=True)
-        ax[0].set(xlabel="tau", ylabel="P(tau > x)", title=f"{prof.name}, seed {seed}")
-        ax[1].set(xlabel="lag", ylabel="f(l)", title="envelope (solid), mixture (dashed)")
-        ax[2].set(xlabel="epoch", ylabel="beta_tail", yscale="log", title="phase trajectory")
-        for x in ax:
-            x.legend(fontsize=8)
-        save_figure(fig, out / f"{prof.name}_seed{seed}.png")
-    (out / f"{prof.name}_summary.json").write_text(json.dumps(summary, indent=1, default=float))
+    t0 = time.perf_counter()
+    seeds = tuple(a.seeds) if a.seeds else load_profile(a.profile).seeds
+    runs = _train(a.profile, seeds, Path(a.cache), a.device, a.workers)
+    out = Path(a.report) / "results.json"
+    if a.profile == "reference":                       # the three decision rules on the reference runs
+        o = g.verdict_reference(g.collect(runs))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        data = {"verdict": o.verdict, "summary": o.summary, "data": g.collect(runs)}
+        print(o.verdict, o.summary)
+    else:
+        ctx = Context(profile="quick" if a.profile == "quick" else "cpu", report_dir=Path(a.report))
+        g._CACHE[("profile", a.profile)] = _with_seeds(load_profile(a.profile), seeds)
+        for (run, s), r in runs.items():
+            g._CACHE[(a.profile, run, s)] = r
+        checks = [c for c in select(discover(), "gated_rnn.*") if c.name != "gated_rnn.reference_scale"]
+        results = run_checks(checks, ctx, progress=False)
+        print_table(results)
+        write_report(results, ctx)
+        data = {"checks": json.loads(out.read_text()) if out.exists() else []}
+    data["provenance"] = _provenance(runs, time.perf_counter() - t0, a.device, Path(a.cache))
+    data["profile"] = {"name": a.profile, "seeds": list(seeds), "file": f"benchmarks/gated_rnn/{a.profile}.json"}
+    out.write_text(json.dumps(data, indent=1, default=float))
     print("wrote", out)
     return 0
+
+
+def _with_seeds(prof, seeds):
+    import dataclasses
+
+    return dataclasses.replace(prof, seeds=tuple(seeds))
 
 
 if __name__ == "__main__":

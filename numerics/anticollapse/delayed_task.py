@@ -15,8 +15,9 @@ what ``numpy.random.Generator.choice(..., replace=False, p=P)`` does. For a shor
 CPU profile scales the range with T: ``[max(1, round(8 T / 1280)), round(640 T / 1280)]``
 (:func:`scaled_lag_range`; the reference has T = 1280, so 640 = T/2).
 
-Everything is seeded: the lags and ``u`` come from the task seed, the sequences from the generator passed
-to :meth:`DelayedTask.sample`. ``Var(y_t) = sum_k c_k^2 + sigma^2`` once ``t >= l_{K-1}`` (since |u| = 1).
+Everything is seeded: the lags come from ``lag_seed`` (the author's public code draws them once from
+``20260410`` and shares them across training seeds; ``lag_seed=None`` draws them from ``seed``), ``u`` from
+the task seed, the sequences from the generator passed to :meth:`DelayedTask.sample`. ``Var(y_t) = sum_k c_k^2 + sigma^2`` once ``t >= l_{K-1}`` (since |u| = 1).
 """
 
 from __future__ import annotations
@@ -117,8 +118,10 @@ def make_delayed_task(
     d_in: int = 16,
     noise_std: float = 0.3,
     seed: int = 0,
+    lag_seed: int | None = None,
 ) -> DelayedTask:
-    """Draw a task instance (lags and ``u``) from ``seed``; see the module docstring for the law.
+    """Draw a task instance: lags from ``lag_seed`` (``None``: from ``seed``), ``u`` from ``seed``; see the
+    module docstring for the law.
 
     >>> task = make_delayed_task(n_lags=4, lag_min=2, lag_max=40, seed=1)
     >>> len(set(task.lags.tolist())) == 4 and bool(np.all(np.diff(task.lags) > 0))
@@ -132,6 +135,8 @@ def make_delayed_task(
     coeff_decay = as_real("coeff_decay", coeff_decay, minimum=0.0)
     noise_std = as_real("noise_std", noise_std, minimum=0.0)
     rng_lags, rng_u = (np.random.default_rng(s) for s in np.random.SeedSequence([seed, 7]).spawn(2))
+    if lag_seed is not None:
+        rng_lags = np.random.default_rng(np.random.SeedSequence([as_int("lag_seed", lag_seed, minimum=0), 7]))
     lags = pareto_lags(n_lags, lag_min, lag_max, lag_exponent, rng=rng_lags)
     coeffs = coeff_base * coeff_decay ** np.arange(lags.size, dtype=np.float64)
     u = rng_u.standard_normal(d_in)

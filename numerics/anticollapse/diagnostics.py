@@ -22,20 +22,32 @@ Conventions, for the models of :mod:`numerics.models.gated_rnn` (``h_p = (1 - s_
   float64; ``|1 + sum r/a|`` is floored at ``1e-12`` before the log (the count of floored windows is
   reported: it is only reached where the first-order expansion itself has broken down).
 - Optimiser base rate ``Lambda_q``: SGD: ``lr``; Adam/AdamW: ``lr / (sqrt(v_hat) + eps)`` with
-  ``v_hat = exp_avg_sq / (1 - beta2^step)``, averaged over the unit's recurrent row ``[W_h]_{q, :}``
+  ``v_hat = exp_avg_sq / (1 - beta2^step)``, averaged over the unit's recurrent row ``[W_h]_{q, :}`` and,
+  for DiagGate, its gate row ``[U_s]_{q, :}`` (the author's average over the (H, H) recurrent matrices)
   (:func:`optimizer_base_rate`). ELR ``mu_{t,l} = Lambda_q Gamma_{t,l}``.
 - Rates: ``mubar_q`` = minus the least-squares slope of ``E log|Gamma_{t,l}|`` (mean over sequences and
-  windows) against l on a lag grid (64..384 at the reference T = 1280, scaled with T by
-  :func:`scaled_lag_grid`); ``zeta_q = log mubar_q``, ``tau_q = 1 / mubar_q``; a unit whose slope is
-  >= 0 is *non-decaying*: ``tau_q = inf`` (counted, and left out of the tail fit, which needs finite tau).
-- Envelope ``f(l) = E ||mu_{t,l}||_1 / ||Lambda||_1 = E sum_q Lambda_q |Gamma_{t,l,q}| / sum_q Lambda_q``
-  (normalised so that f(0) = 1) and its mixture-of-exponentials reconstruction
-  ``sum_q w_q exp(-l / tau_q) / sum_q w_q`` with ``w_q = Lambda_q`` (the spec's ``(1/H) sum_q`` when
-  Lambda is uniform, e.g. SGD).
+  windows) against l on a lag grid (the author: 64..384 at T = 1280); ``zeta_q = log mubar_q``,
+  ``tau_q = 1 / mubar_q``; a unit whose slope is >= 0 is *non-decaying*: ``tau_q = inf`` (counted, and
+  left out of the tail fit, which needs finite tau). Leaks are floored at ``LEAK_FLOOR = 1e-12`` (a float32
+  gate can round to s = 1), as in the author's code.
+- Envelopes (``envelope=`` names the one returned as ``Envelope.measured``; both are computed):
+  ``"mu0"`` (default, the author's canonical observable): ``f(l) = E_{b,t} mean_q prod_{p in W} a_p``, the
+  unweighted zero-order transport (the first-order factor ``1 + sum r/a`` grows with l and is left out);
+  its mixture reconstruction is ``mean_q exp(-l / tau_q)`` over the *finite* tau (the author's checkpoint
+  envelope). ``"gelr"``: ``f(l) = E ||mu_{t,l}||_1 / ||Lambda||_1 = E sum_q Lambda_q |Gamma_{t,l,q}| /
+  sum_q Lambda_q`` with the mixture ``sum_q Lambda_q exp(-l / tau_q) / sum_q Lambda_q`` (inf tau count as
+  1). The author's grid is linear, ``linspace(4, 384, 128)`` at T = 1280; the lag grids are set by the
+  experiment config (:mod:`numerics.anticollapse.train`).
 - beta from the tail of the tau sample (``numerics.estimators.tail_beta``: CCDF slope on the quantile
-  window [0.75, 0.995], bootstrap over units; Hill as a cross-check) and from the envelope
-  (``numerics.estimators.envelope_fit``: exponential / power / tempered fits chosen by AIC, runs test on
-  the power-law window); the phase label is ``numerics.estimators.phase_rule(tail interval, window_ok)``.
+  window [0.75, 0.995], bootstrap over units; Hill as a cross-check); the envelope's power-law window,
+  ``beta_env``, the resolution check and the calibrated tail-vs-envelope comparison from
+  :mod:`numerics.anticollapse.envelope_gate`; the phase label is
+  ``numerics.estimators.phase_rule(tail interval, gate passed, r2 = tail R^2)``: on the measured envelope
+  (``phase``, the author's end-of-training rule) and on the mixture (``phase_mixture``, the author's rule at
+  checkpoints).
+- Precision: float64 throughout. The author's code casts the transport to float32 and clamps at 1e-30
+  before the log, which inflates fast units' tau (0.15-0.64 become 1.2-71 on identical weights); ours
+  does not (see :mod:`numerics.anticollapse.envelope_gate`).
 """
 
 from __future__ import annotations
@@ -47,7 +59,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from theory._args import as_int, as_real
+from theory._args import as_choice, as_int, as_real
 
 from numerics.models.gated_rnn import GatedRNN, Trace
 
@@ -55,6 +67,8 @@ REFERENCE_T = 1280
 REFERENCE_RATE_LAGS = (64, 384, 32)        # (lo, hi, number of lags) at T = 1280
 REFERENCE_ENVELOPE_LAGS = (4, 384, 128)    # geometric grid at T = 1280
 _LOG_FLOOR = 1e-12
+LEAK_FLOOR = 1e-12                          # a_p floor for gates that round to s = 1 in float32
+ENVELOPES = ("mu0", "gelr")                 # the author's canonical envelope; the Lambda-weighted one
 
 
 # ---------------------------------------------------------------------------------------------- lag grids
@@ -93,9 +107,8 @@ def leak_and_first_order(model: GatedRNN, trace: Trace) -> tuple[np.ndarray, np.
     s, c, hp = (v.detach().double().cpu().numpy() for v in (trace.s, trace.tanh, trace.h_prev))
     a = 1.0 - s
     r = s * (1.0 - c * c) * wh + (c - hp) * s * a * us
-    if np.any(a <= 0.0):
-        raise FloatingPointError("a gate saturated at s = 1 (leak a_p = 0): the log-transport is undefined")
-    return a, r
+    # a float32 gate can round to s = 1 (true leak below 6e-8): floor the leak as the author does
+    return np.maximum(a, LEAK_FLOOR), r
 
 
 class _Prefix:
@@ -187,12 +200,19 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- optimiser rate
+def _rate_matrices(model: GatedRNN) -> list[torch.nn.Parameter]:
+    """The (H, H) recurrent matrices whose rows feed unit q: ``W_h`` and, for DiagGate, ``U_s`` (the
+    author's choice; SharedGate's ``u_s`` is (1, H) and, as there, not included)."""
+    return [model.W_h.weight] + ([model.U_s.weight] if model.arch == "diag" else [])
+
+
 def optimizer_base_rate(model: GatedRNN, optimizer: torch.optim.Optimizer | None) -> tuple[np.ndarray, str]:
     """``(Lambda, method)``: the optimiser's per-unit base rate, shape (H,).
 
-    Adam/AdamW (a state with ``exp_avg_sq``): ``mean_j lr / (sqrt(v_hat_{qj}) + eps)`` over the recurrent
-    row ``[W_h]_{q,:}``; plain SGD: ``lr``. Before Adam's first step there is no second moment, and
-    ``None`` as optimiser: the uniform rate 1 (method says so) -- the envelope is then the plain mean.
+    Adam/AdamW (a state with ``exp_avg_sq``): ``lr / (sqrt(v_hat) + eps)`` averaged elementwise over the
+    (H, H) recurrent matrices that have optimiser state (``W_h``, and ``U_s`` for DiagGate: the recurrent
+    and gate rows, as the author does), then over the row ``q``; plain SGD: ``lr``. Before Adam's first
+    step there is no second moment, and ``None`` as optimiser: the uniform rate 1 (method says so).
     """
     H = model.hidden
     if optimizer is None:
@@ -202,14 +222,19 @@ def optimizer_base_rate(model: GatedRNN, optimizer: torch.optim.Optimizer | None
     if group is None:
         raise ValueError("optimizer does not hold the model's W_h.weight")
     lr = float(group["lr"])
-    state = optimizer.state.get(p, {})
-    if "exp_avg_sq" in state:
+    lams, names = [], []
+    for name, w in zip(("W_h", "U_s"), _rate_matrices(model)):
+        state = optimizer.state.get(w, {})
+        if "exp_avg_sq" not in state:
+            continue
         step = state["step"]
         step = float(step.item() if isinstance(step, torch.Tensor) else step)
-        beta2 = float(group["betas"][1])
-        v_hat = state["exp_avg_sq"].detach().double() / (1.0 - beta2 ** step)
-        lam = (lr / (v_hat.sqrt() + float(group["eps"]))).mean(dim=1).cpu().numpy()
-        return lam, f"{type(optimizer).__name__}: lr / (sqrt(v_hat) + eps), mean over the W_h row"
+        v_hat = state["exp_avg_sq"].detach().double() / (1.0 - float(group["betas"][1]) ** step)
+        lams.append(lr / (v_hat.sqrt() + float(group["eps"])))
+        names.append(name)
+    if lams:
+        lam = torch.stack(lams).mean(dim=0).mean(dim=1).cpu().numpy()
+        return lam, f"{type(optimizer).__name__}: lr / (sqrt(v_hat) + eps), mean over the {'+'.join(names)} rows"
     if isinstance(optimizer, torch.optim.SGD):
         return np.full(H, lr), "SGD: lr"
     return np.ones(H), f"uniform ({type(optimizer).__name__} has no second-moment state yet)"
@@ -241,22 +266,31 @@ class RateFit:
 
 @dataclasses.dataclass
 class Envelope:
+    """Envelopes on one lag grid; ``measured`` is the observable named ``observable`` (see module doc)."""
+
     lags: np.ndarray
-    measured: np.ndarray        # f(l) = E ||mu||_1 / ||Lambda||_1
-    mixture: np.ndarray         # sum_q w_q exp(-l/tau_q) / sum w_q
+    observable: str             # "mu0" (the author's canonical envelope) | "gelr" (Lambda-weighted |Gamma|)
+    measured: np.ndarray        # (L,) the chosen observable
+    mixture: np.ndarray         # (L,) its mixture-of-exponentials reconstruction from the measured tau
+    unit_mu0: np.ndarray        # (H, L) per-unit E_{b,t} prod_W a_p; the mu0 envelope is its mean over q
+    gelr: np.ndarray            # (L,) E sum_q Lambda_q |Gamma_{t,l,q}| / sum_q Lambda_q
     weights: np.ndarray         # Lambda_q
     method: str
 
     @property
     def max_abs_log_ratio(self) -> float:
         """``max_l |log f(l) - log mixture(l)|``: how well the mixture of exponentials reproduces f."""
-        return float(np.max(np.abs(np.log(self.measured) - np.log(self.mixture))))
+        with np.errstate(divide="ignore"):
+            return float(np.max(np.abs(np.log(self.measured) - np.log(self.mixture))))
 
 
 @dataclasses.dataclass
 class GatedDiagnostics:
-    """Everything measured at one checkpoint; ``tail``/``hill``/``envelope_fit``/``phase`` come from
-    ``numerics.estimators`` (None when the tau sample is too small for them: then ``phase`` says why)."""
+    """Everything measured at one checkpoint. ``gate`` is the author's window gate on the measured envelope
+    and ``phase`` its label (the end-of-training rule); ``gate_mixture``/``phase_mixture`` use the mixture
+    ``mean exp(-l/tau)`` (the author's rule at checkpoints). ``tail``/``hill``/``comparison`` are None when
+    the tau sample is too small (``note`` says why); ``resolution`` says whether this scale resolves the
+    spectrum (envelope lags reaching the tail's time scales)."""
 
     epoch: int
     step: int
@@ -265,10 +299,14 @@ class GatedDiagnostics:
     base_rate: np.ndarray
     base_rate_method: str
     envelope: Envelope
+    gate: Any = None
+    gate_mixture: Any = None
+    resolution: Any = None
     tail: Any = None
     hill: float | None = None
-    envelope_fit: Any = None
+    comparison: Any = None
     phase: str = "unresolved"
+    phase_mixture: str = "unresolved"
     note: str = ""
 
     @property
@@ -277,120 +315,139 @@ class GatedDiagnostics:
 
     def summary(self) -> dict:
         """JSON-able decisive numbers of this checkpoint."""
-        tf = self.rates.finite_tau
-        out = {
-            "epoch": self.epoch, "step": self.step, "arch": self.arch, "phase": self.phase,
-            "n_units": int(self.tau.size), "n_finite_tau": int(tf.size),
-            "tau_median": float(np.median(tf)) if tf.size else float("nan"),
-            "tau_q90": float(np.quantile(tf, 0.9)) if tf.size else float("nan"),
-            "tau_q99": float(np.quantile(tf, 0.99)) if tf.size else float("nan"),
-            "tau_spread_q90_q10": float(np.quantile(tf, 0.9) / np.quantile(tf, 0.1)) if tf.size else float("nan"),
-            "envelope_mixture_max_abs_log_ratio": self.envelope.max_abs_log_ratio,
-            "n_floored": int(self.rates.n_floored),
-            # size of the first-order sum over the longest rate-fit window: the expansion needs it << 1
-            "first_order_size_median": float(np.median(self.rates.first_order_size)),
-            "first_order_size_max": float(np.max(self.rates.first_order_size)),
-        }
+        out = {"epoch": self.epoch, "step": self.step, "arch": self.arch, "phase": self.phase,
+               "phase_mixture": self.phase_mixture, "note": self.note, **_tau_summary(self.rates.finite_tau),
+               "n_units": int(self.tau.size), "envelope_observable": self.envelope.observable,
+               "envelope_mixture_max_abs_log_ratio": self.envelope.max_abs_log_ratio,
+               "n_floored": int(self.rates.n_floored),
+               "first_order_size_median": float(np.median(self.rates.first_order_size)),
+               "first_order_size_max": float(np.max(self.rates.first_order_size))}
+        r = self.resolution
+        out.update(resolved=bool(r.resolved), resolution_reason=r.reason, tau_tail_hi=r.tau_hi, lag_max=r.lag_max)
+        out.update(_gate_summary("envelope", self.gate), **_gate_summary("mixture", self.gate_mixture))
         if self.tail is not None:
             out.update(beta_tail=float(self.tail.beta), beta_tail_ci=[float(v) for v in self.tail.ci],
-                       beta_tail_r2=float(self.tail.r2), p_beta_below_1=float(self.tail.p_below_1))
-        if self.hill is not None:
-            out["beta_hill"] = float(self.hill)
-        if self.envelope_fit is not None:
-            out.update(beta_envelope=_env_beta(self.envelope_fit), beta_envelope_ci=_env_ci(self.envelope_fit),
-                       envelope_window_ok=bool(self.envelope_fit.window_ok),
-                       envelope_model=str(getattr(self.envelope_fit, "best", getattr(self.envelope_fit, "choice", ""))))
+                       beta_tail_r2=float(self.tail.r2), p_beta_below_1=float(self.tail.p_below_1),
+                       beta_hill=float(self.hill))
+        if self.comparison is not None:
+            c = self.comparison
+            out.update(beta_env_ci=list(c.beta_env_ci), beta_env_calibrated=c.beta_cal,
+                       beta_env_calibrated_ci=list(c.beta_cal_ci), beta_env_diff_ci=list(c.diff_ci),
+                       tail_envelope_agree=bool(c.agree))
         return out
 
 
-def _beta_value(res) -> float:
-    """A beta estimate returned either as a number or as a result object with ``.beta``."""
-    return float(res) if isinstance(res, (int, float, np.floating)) else float(res.beta)
+def _tau_summary(tf: np.ndarray) -> dict:
+    q = (lambda v: float(np.quantile(tf, v))) if tf.size else (lambda v: float("nan"))  # noqa: E731
+    return {"n_finite_tau": int(tf.size), "tau_min": float(tf.min()) if tf.size else float("nan"),
+            "tau_median": q(0.5), "tau_q90": q(0.9), "tau_q99": q(0.99),
+            "tau_max": float(tf.max()) if tf.size else float("nan"),
+            "tau_spread_q90_q10": q(0.9) / q(0.1) if tf.size else float("nan")}
 
 
-def _env_beta(fit) -> float:
-    return float(getattr(fit, "beta"))
-
-
-def _env_ci(fit) -> list[float]:
-    return [float(v) for v in getattr(fit, "ci")]
+def _gate_summary(prefix: str, g) -> dict:
+    if g is None:
+        return {f"{prefix}_gate_passed": False, f"{prefix}_gate_reason": "no envelope"}
+    key = "beta_env" if prefix == "envelope" else "beta_env_mixture"
+    return {key: float(g.beta_env), f"{prefix}_gate_passed": bool(g.passed), f"{prefix}_gate_reason": g.reason,
+            f"{prefix}_model": g.best, f"{prefix}_ell_star": float(g.ell_star),
+            f"{prefix}_window": [float(v) for v in g.window], f"{prefix}_window_points": int(g.n_window),
+            f"{prefix}_window_min_points": int(g.min_points), f"{prefix}_runs_p": float(g.runs_p)}
 
 
 # ---------------------------------------------------------------------------------------------- main entry
-def rates_and_envelope(
-    model: GatedRNN,
-    x: torch.Tensor,
-    *,
-    rate_lags: Sequence[int],
-    envelope_lags: Sequence[int],
-    base_rate: np.ndarray | None = None,
-    batch: int = 64,
-    window_stride: int = 1,
-) -> tuple[RateFit, Envelope]:
-    """Per-unit rates and the envelope of ``model`` on the diagnostic sequences ``x`` (B, T, d_in).
+@dataclasses.dataclass
+class _Sums:
+    """Running sums over sequences and windows (see :func:`rates_and_envelope`)."""
+
+    log_gamma: np.ndarray       # (L_rate, H)
+    n_log: np.ndarray           # (L_rate,)
+    unit_mu0: np.ndarray        # (L_env, H)
+    gelr: np.ndarray            # (L_env,)
+    n_env: np.ndarray           # (L_env,)
+    abs_ratio: np.ndarray       # (H,) |sum_W r/a| at the largest rate lag
+    n_abs: int = 0
+    n_floored: int = 0
+
+
+def _accumulate(sums: _Sums, pre: _Prefix, rl: np.ndarray, el: np.ndarray, wn: np.ndarray, stride: int) -> None:
+    for j, lag in enumerate(rl):
+        la, sr = pre.window(int(lag), stride)
+        g = np.abs(1.0 + sr)
+        sums.n_floored += int(np.count_nonzero(g < _LOG_FLOOR))
+        lg = la + np.log(np.maximum(g, _LOG_FLOOR))
+        sums.log_gamma[j] += lg.sum(axis=(0, 1))
+        sums.n_log[j] += lg.shape[0] * lg.shape[1]
+        if j == rl.size - 1:
+            sums.abs_ratio += np.abs(sr).sum(axis=(0, 1))
+            sums.n_abs += sr.shape[0] * sr.shape[1]
+    for j, lag in enumerate(el):
+        la, sr = pre.window(int(lag), stride)
+        mu0 = np.exp(la)                                              # (B, windows, H)
+        sums.unit_mu0[j] += mu0.sum(axis=(0, 1))
+        sums.gelr[j] += float((mu0 * np.abs(1.0 + sr) @ wn).sum())
+        sums.n_env[j] += mu0.shape[0] * mu0.shape[1]
+
+
+def _rate_fit(rl: np.ndarray, sums: _Sums) -> RateFit:
+    """Per-unit least-squares line of ``E log|Gamma|`` against the lag: ``mubar = -slope``."""
+    mlg = sums.log_gamma / sums.n_log[:, None]
+    A = np.vstack([np.ones(rl.size), rl.astype(np.float64)]).T
+    coef, *_ = np.linalg.lstsq(A, mlg, rcond=None)
+    resid = mlg - A @ coef
+    ss_tot = np.sum((mlg - mlg.mean(axis=0)) ** 2, axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r2 = np.where(ss_tot > 0, 1.0 - np.sum(resid ** 2, axis=0) / ss_tot, 1.0)
+        mubar = -coef[1]
+        tau = np.where(mubar > 0, 1.0 / np.where(mubar > 0, mubar, 1.0), np.inf)
+    return RateFit(lags=rl, mean_log_gamma=mlg, mubar=mubar, tau=tau, r2=r2, n_floored=sums.n_floored,
+                   first_order_size=sums.abs_ratio / sums.n_abs)
+
+
+def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[int], envelope_lags: Sequence[int],
+                       base_rate: np.ndarray | None = None, envelope: str = "mu0", batch: int = 64,
+                       window_stride: int = 1) -> tuple[RateFit, Envelope]:
+    """Per-unit rates and the envelopes of ``model`` on the diagnostic sequences ``x`` (B, T, d_in).
 
     Sequences are processed ``batch`` at a time; the means are over sequences and over the windows ending
     at t = T-1, T-1-stride, ... >= l-1 (``window_stride = 1``: every window; overlapping windows are
-    strongly correlated, so a stride > 1 loses little and saves time).
+    strongly correlated, so a stride > 1 loses little and saves time). ``envelope`` names the observable
+    returned as ``Envelope.measured`` (both are computed).
     """
     if not isinstance(x, torch.Tensor) or x.ndim != 3:
         raise ValueError("x must be a tensor of shape (B, T, d_in)")
-    T = x.shape[1]
-    rl = _check_lags("rate_lags", np.asarray(rate_lags), T)
-    el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
+    rl = _check_lags("rate_lags", np.asarray(rate_lags), x.shape[1])
+    el = _check_lags("envelope_lags", np.asarray(envelope_lags), x.shape[1])
+    envelope = as_choice("envelope", envelope, ENVELOPES)
     batch = as_int("batch", batch, minimum=1)
     stride = as_int("window_stride", window_stride, minimum=1)
     H = model.hidden
     w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
     if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
         raise ValueError(f"base_rate must be {H} positive finite numbers")
-    wn = w / w.sum()
-    sum_log = np.zeros((rl.size, H))
-    sum_env = np.zeros(el.size)
-    n_log = np.zeros(rl.size)
-    n_env = np.zeros(el.size)
-    n_floored = 0
-    sum_abs_s = np.zeros(H)
-    n_abs_s = 0
+    sums = _Sums(np.zeros((rl.size, H)), np.zeros(rl.size), np.zeros((el.size, H)), np.zeros(el.size),
+                 np.zeros(el.size), np.zeros(H))
     was_training = model.training
     model.eval()
     try:
         for i in range(0, x.shape[0], batch):
             with torch.no_grad():
                 _, tr = model.run(x[i:i + batch], trace=True)
-            pre = _Prefix(*leak_and_first_order(model, tr))
-            for j, lag in enumerate(rl):
-                la, sr = pre.window(int(lag), stride)
-                g = np.abs(1.0 + sr)
-                n_floored += int(np.count_nonzero(g < _LOG_FLOOR))
-                lg = la + np.log(np.maximum(g, _LOG_FLOOR))
-                sum_log[j] += lg.sum(axis=(0, 1))
-                n_log[j] += lg.shape[0] * lg.shape[1]
-                if j == rl.size - 1:
-                    sum_abs_s += np.abs(sr).sum(axis=(0, 1))
-                    n_abs_s += sr.shape[0] * sr.shape[1]
-            for j, lag in enumerate(el):
-                la, sr = pre.window(int(lag), stride)
-                val = np.exp(la) * np.abs(1.0 + sr) @ wn          # (B, windows)
-                sum_env[j] += val.sum()
-                n_env[j] += val.size
+            _accumulate(sums, _Prefix(*leak_and_first_order(model, tr)), rl, el, w / w.sum(), stride)
     finally:
         model.train(was_training)
-    mlg = sum_log / n_log[:, None]
-    A = np.vstack([np.ones(rl.size), rl.astype(np.float64)]).T
-    coef, *_ = np.linalg.lstsq(A, mlg, rcond=None)
-    slope = coef[1]
-    resid = mlg - A @ coef
-    ss_tot = np.sum((mlg - mlg.mean(axis=0)) ** 2, axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r2 = np.where(ss_tot > 0, 1.0 - np.sum(resid ** 2, axis=0) / ss_tot, 1.0)
-        mubar = -slope
-        tau = np.where(mubar > 0, 1.0 / np.where(mubar > 0, mubar, 1.0), np.inf)
-    rates = RateFit(lags=rl, mean_log_gamma=mlg, mubar=mubar, tau=tau, r2=r2, n_floored=n_floored,
-                    first_order_size=sum_abs_s / n_abs_s)
-    env = Envelope(lags=el, measured=sum_env / n_env, mixture=mixture_envelope(el, tau, w), weights=w,
-                   method="f(l) = E sum_q Lambda_q |Gamma_{t,l,q}| / sum_q Lambda_q")
-    return rates, env
+    rates = _rate_fit(rl, sums)
+    unit_mu0 = (sums.unit_mu0 / sums.n_env[:, None]).T
+    gelr = sums.gelr / sums.n_env
+    tf = rates.finite_tau
+    if envelope == "mu0":
+        measured, method = unit_mu0.mean(axis=0), "f(l) = E_{b,t} mean_q prod_W a_p (unweighted, zero order)"
+        mixture = mixture_envelope(el, tf) if tf.size else np.full(el.size, np.nan)
+    else:
+        measured, method = gelr, "f(l) = E sum_q Lambda_q |Gamma_{t,l,q}| / sum_q Lambda_q"
+        mixture = mixture_envelope(el, rates.tau, w)
+    return rates, Envelope(lags=el, observable=envelope, measured=measured, mixture=mixture, unit_mu0=unit_mu0,
+                           gelr=gelr, weights=w, method=method)
 
 
 def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
@@ -405,44 +462,53 @@ def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray |
     return envelope_from_spectrum(lags, tau, weights=weights)
 
 
-def diagnose(
-    model: GatedRNN,
-    x: torch.Tensor,
-    *,
-    optimizer: torch.optim.Optimizer | None = None,
-    rate_lags: Sequence[int],
-    envelope_lags: Sequence[int],
-    n_boot: int = 2000,
-    level: float = 0.90,
-    window: tuple[float, float] = (0.75, 0.995),
-    seed: int = 0,
-    batch: int = 64,
-    window_stride: int = 1,
-    epoch: int = 0,
-    step: int = 0,
-) -> GatedDiagnostics:
-    """Rates, time scales, envelope, beta (tail and envelope, with intervals) and the phase of ``model``."""
-    from numerics.estimators import MIN_TAIL_SAMPLE, envelope_fit, hill_beta, phase_rule, tail_beta
+def _gate_or_none(lags: np.ndarray, f: np.ndarray):
+    from .envelope_gate import window_gate
+
+    ok = np.all(np.isfinite(f) & (f > 0))
+    return window_gate(lags.astype(np.float64), f) if ok else None
+
+
+def _label(gate, tail) -> str:
+    from numerics.estimators import phase_rule
+
+    passed = gate is not None and gate.passed
+    if tail is None:
+        return "collapsed" if not passed else "unresolved"
+    return phase_rule(tuple(tail.ci), bool(passed), r2=tail.r2)
+
+
+def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimizer | None = None,
+             rate_lags: Sequence[int], envelope_lags: Sequence[int], envelope: str = "mu0", n_boot: int = 2000,
+             level: float = 0.90, window: tuple[float, float] = (0.75, 0.995), seed: int = 0, batch: int = 64,
+             window_stride: int = 1, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
+    """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases."""
+    from numerics.estimators import MIN_TAIL_SAMPLE, hill_beta, tail_beta
+
+    from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
     n_boot = as_int("n_boot", n_boot, minimum=1)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     lam, lam_method = optimizer_base_rate(model, optimizer)
-    rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags,
-                                    base_rate=lam, batch=batch, window_stride=window_stride)
+    rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags, base_rate=lam,
+                                    envelope=envelope, batch=batch, window_stride=window_stride)
     out = GatedDiagnostics(epoch=epoch, step=step, arch=model.arch, rates=rates, base_rate=lam,
-                           base_rate_method=lam_method, envelope=env)
-    out.envelope_fit = envelope_fit(env.lags.astype(np.float64), env.measured)
+                           base_rate_method=lam_method, envelope=env, gate=_gate_or_none(env.lags, env.measured),
+                           gate_mixture=_gate_or_none(env.lags, env.mixture),
+                           resolution=resolution_check(rates.tau, env.lags, q_hi=window[1]))
     tf = rates.finite_tau
     if tf.size >= MIN_TAIL_SAMPLE:
         out.tail = tail_beta(tf, window=window, n_boot=n_boot, seed=seed, level=level)
-        out.hill = _beta_value(hill_beta(tf))
-        out.phase = phase_rule(tuple(out.tail.ci), bool(out.envelope_fit.window_ok))
+        out.hill = float(hill_beta(tf))
+        if out.gate is not None and env.observable == "mu0":
+            boot = envelope_beta_bootstrap(env.unit_mu0, env.lags, n_boot=n_boot, seed=seed)
+            out.comparison = calibrated_comparison(out.gate.beta_env, boot, out.tail, tf, env.lags, level=level)
     else:
-        out.phase = "collapsed" if not out.envelope_fit.window_ok else "unresolved"
         out.note = f"only {tf.size} finite time scales (< {MIN_TAIL_SAMPLE}): no tail fit"
+    out.phase, out.phase_mixture = _label(out.gate, out.tail), _label(out.gate_mixture, out.tail)
     return out
 
 
 def phase_trajectory(checkpoints: Sequence[GatedDiagnostics]) -> list[dict]:
-    """The phase label and the decisive numbers at every checkpoint, in order."""
+    """The phase labels and the decisive numbers at every checkpoint, in order."""
     return [c.summary() for c in checkpoints]

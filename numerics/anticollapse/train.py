@@ -22,10 +22,16 @@ Heavy-tailed forcing (experiment 1, ``forcing > 0``). After *every* optimiser st
 
 ConstGate's gate is a buffer, so there the forcing reaches only ``W_x``, ``b`` and ``W_h`` rows.
 
-Reproducibility: ``SeedSequence([seed]).spawn`` gives independent streams for the task, the training
-data, the diagnostic data, the initialisation (a forked torch RNG, so the global torch state is left
-alone), the minibatch order and the forcing. The task depends only on the seed, so runs of different
-architectures with the same seed solve the same task. Same config, seed and thread count: identical run.
+Reproducibility: ``SeedSequence([seed]).spawn`` gives independent streams for the task direction u, the
+training data, the diagnostic data, the initialisation (a forked torch RNG, so the global torch state is
+left alone), the minibatch order and the forcing; the task lags come from ``task.lag_seed`` (the author's
+20260410), fixed across training seeds. Runs of different architectures with the same seed solve the same
+task. Same config, seed and thread count: identical run.
+
+Configs (:class:`GatedConfig`) have four sections, ``task`` (:class:`TaskSpec`), ``model``
+(:class:`ModelSpec`), ``train`` (:class:`TrainSpec`) and ``diagnostics`` (:class:`DiagnosticsSpec`); a
+profile file (``benchmarks/gated_rnn/*.json``, :func:`load_profile`) holds ``defaults`` per section and named
+``runs`` overriding them, the layout of ``benchmarks/memory_arch/*.json``.
 """
 
 from __future__ import annotations
@@ -46,37 +52,80 @@ from numerics._config import dataclass_from_dict, setter
 from theory._args import as_choice, as_int, as_real
 
 from .delayed_task import DelayedTask, make_delayed_task, scaled_lag_range
-from .diagnostics import REFERENCE_T, GatedDiagnostics, diagnose, scaled_lag_grid
-from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn
+from .diagnostics import ENVELOPES, GatedDiagnostics, diagnose
+from numerics.models.gated_rnn import ARCHITECTURES, INITS, GatedRNN, build_gated_rnn
 
 OPTIMIZERS = ("adamw", "adam", "sgd")
 PROFILE_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "gated_rnn"
 
 
+def _ints(obj, names: tuple[tuple[str, int], ...]) -> None:
+    f = setter(obj)
+    for name, lo in names:
+        f(name, as_int(name, getattr(obj, name), minimum=lo))
+
+
 @dataclasses.dataclass(frozen=True)
-class GatedConfig:
-    """One training run's settings. Defaults are the reference scale of the spec (GPU-scale).
+class TaskSpec:
+    """The delayed-regression task and the data (defaults: the reference scale of the spec).
 
     ``lag_range=None`` means :func:`~numerics.anticollapse.delayed_task.scaled_lag_range` (``[8, 640]`` at
-    T = 1280, scaled with T); ``rate_lags`` and ``envelope_lags`` are ``(lo, hi, n)`` *at the reference
-    T = 1280* and are scaled with T (:func:`~numerics.anticollapse.diagnostics.scaled_lag_grid`; the
-    envelope grid is geometric). ``forcing`` multiplies the RMS-matched stable noise (0: off; 1: the
-    experiment's setting).
+    T = 1280, scaled with T). ``lag_seed`` draws the lags once for every training seed (the author's
+    20260410); ``None`` draws them from the training seed.
     """
 
-    arch: str = "diag"
-    hidden: int = 512
-    d_in: int = 16
     T: int = 1280
-    init_s: float = 0.005
+    d_in: int = 16
     n_lags: int = 16
     lag_range: tuple[int, int] | None = None
     lag_exponent: float = 1.6
     coeff_base: float = 0.6
     coeff_decay: float = 0.85
     noise_std: float = 0.3
+    lag_seed: int | None = 20260410
     n_train: int = 8000
     n_diag: int = 6000
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        _ints(self, (("T", 4), ("d_in", 1), ("n_lags", 1), ("n_train", 1), ("n_diag", 1)))
+        f("lag_exponent", as_real("lag_exponent", self.lag_exponent, minimum=0.0, open_min=True))
+        f("coeff_base", as_real("coeff_base", self.coeff_base))
+        f("coeff_decay", as_real("coeff_decay", self.coeff_decay, minimum=0.0))
+        f("noise_std", as_real("noise_std", self.noise_std, minimum=0.0))
+        if self.lag_seed is not None:
+            f("lag_seed", as_int("lag_seed", self.lag_seed, minimum=0))
+        rng = self.lag_range if self.lag_range is not None else scaled_lag_range(self.T)
+        if len(rng) != 2:
+            raise ValueError(f"lag_range must be (lag_min, lag_max), got {self.lag_range!r}")
+        lo = as_int("lag_range[0]", rng[0], minimum=1)
+        hi = as_int("lag_range[1]", rng[1], minimum=lo + 1, maximum=self.T - 1)
+        if hi - lo + 1 < self.n_lags:
+            raise ValueError(f"lag_range {lo}..{hi} holds {hi - lo + 1} integers, fewer than n_lags = {self.n_lags}")
+        f("lag_range", (lo, hi))
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelSpec:
+    """The architecture (:mod:`numerics.models.gated_rnn`): ``init`` "orthogonal" (the author's) or "uniform"."""
+
+    arch: str = "diag"
+    hidden: int = 512
+    init_s: float = 0.005
+    init: str = "orthogonal"
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        f("arch", as_choice("arch", self.arch, ARCHITECTURES))
+        _ints(self, (("hidden", 1),))
+        f("init_s", as_real("init_s", self.init_s, minimum=0.0, maximum=1.0, open_min=True, open_max=True))
+        f("init", as_choice("init", self.init, INITS))
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainSpec:
+    """Optimiser, schedule, heavy-tailed forcing (``forcing`` scales the RMS-matched stable noise; 0: off)."""
+
     optimizer: str = "adamw"
     lr: float = 1e-3
     weight_decay: float = 1e-4
@@ -88,23 +137,10 @@ class GatedConfig:
     forcing_clip: float = 100.0
     slow_fraction: float = 0.10
     checkpoint_every: int = 40
-    rate_lags: tuple[int, int, int] = (64, 384, 32)
-    envelope_lags: tuple[int, int, int] = (4, 384, 128)
-    n_boot: int = 2000
-    diag_batch: int = 256
-    window_stride: int = 1
 
     def __post_init__(self) -> None:
         f = setter(self)
-        f("arch", as_choice("arch", self.arch, ARCHITECTURES))
-        for name, lo in (("hidden", 1), ("d_in", 1), ("T", 4), ("n_lags", 1), ("n_train", 1), ("n_diag", 1),
-                         ("batch", 1), ("epochs", 0), ("checkpoint_every", 1), ("n_boot", 1), ("diag_batch", 1), ("window_stride", 1)):
-            f(name, as_int(name, getattr(self, name), minimum=lo))
-        f("init_s", as_real("init_s", self.init_s, minimum=0.0, maximum=1.0, open_min=True, open_max=True))
-        f("lag_exponent", as_real("lag_exponent", self.lag_exponent, minimum=0.0, open_min=True))
-        f("coeff_base", as_real("coeff_base", self.coeff_base))
-        f("coeff_decay", as_real("coeff_decay", self.coeff_decay, minimum=0.0))
-        f("noise_std", as_real("noise_std", self.noise_std, minimum=0.0))
+        _ints(self, (("batch", 1), ("epochs", 0), ("checkpoint_every", 1)))
         f("optimizer", as_choice("optimizer", self.optimizer, OPTIMIZERS))
         f("lr", as_real("lr", self.lr, minimum=0.0, open_min=True))
         f("weight_decay", as_real("weight_decay", self.weight_decay, minimum=0.0))
@@ -113,47 +149,95 @@ class GatedConfig:
         f("forcing_alpha", as_real("forcing_alpha", self.forcing_alpha, minimum=0.0, maximum=2.0, open_min=True))
         f("forcing_clip", as_real("forcing_clip", self.forcing_clip, minimum=0.0, open_min=True))
         f("slow_fraction", as_real("slow_fraction", self.slow_fraction, minimum=0.0, maximum=1.0, open_min=True))
-        lr_ = self.lag_range if self.lag_range is not None else scaled_lag_range(self.T)
-        if len(lr_) != 2:
-            raise ValueError(f"lag_range must be (lag_min, lag_max), got {self.lag_range!r}")
-        lo = as_int("lag_range[0]", lr_[0], minimum=1)
-        hi = as_int("lag_range[1]", lr_[1], minimum=lo + 1, maximum=self.T - 1)
-        if hi - lo + 1 < self.n_lags:
-            raise ValueError(f"lag_range {lo}..{hi} holds {hi - lo + 1} integers, fewer than n_lags = {self.n_lags}")
-        f("lag_range", (lo, hi))
+
+
+@dataclasses.dataclass(frozen=True)
+class DiagnosticsSpec:
+    """Lag grids ``(lo, hi, n)`` in steps (the author's: rates 64..384, envelope ``linspace(4, 384, 128)``
+    at T = 1280), the envelope observable ("mu0" | "gelr") and grid ("linear" | "geometric"), bootstrap
+    size, diagnostic batch and window stride."""
+
+    rate_lags: tuple[int, int, int] = (64, 384, 32)
+    envelope_lags: tuple[int, int, int] = (4, 384, 128)
+    envelope_grid: str = "linear"
+    envelope: str = "mu0"
+    n_boot: int = 2000
+    diag_batch: int = 256
+    window_stride: int = 1
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        _ints(self, (("n_boot", 1), ("diag_batch", 1), ("window_stride", 1)))
+        f("envelope_grid", as_choice("envelope_grid", self.envelope_grid, ("linear", "geometric")))
+        f("envelope", as_choice("envelope", self.envelope, ENVELOPES))
         for name in ("rate_lags", "envelope_lags"):
             v = tuple(getattr(self, name))
             if len(v) != 3:
-                raise ValueError(f"{name} must be (lo, hi, n) at the reference T = {REFERENCE_T}, got {v!r}")
-            a = as_int(f"{name}[0]", v[0], minimum=1)
-            b = as_int(f"{name}[1]", v[1], minimum=a + 1)
-            n = as_int(f"{name}[2]", v[2], minimum=4)
-            f(name, (a, b, n))
-            grid = self.lag_grid(name)
-            if grid.size < 4:
-                raise ValueError(f"{name} scaled to T = {self.T} leaves only {grid.size} distinct lags (need 4)")
+                raise ValueError(f"{name} must be (lo, hi, n), got {v!r}")
+            lo = as_int(f"{name}[0]", v[0], minimum=1)
+            f(name, (lo, as_int(f"{name}[1]", v[1], minimum=lo + 1), as_int(f"{name}[2]", v[2], minimum=4)))
+
+    def grid(self, which: str) -> np.ndarray:
+        """The integer lags of ``"rate_lags"`` (linear) or ``"envelope_lags"`` (``envelope_grid``), distinct."""
+        lo, hi, n = getattr(self, as_choice("which", which, ("rate_lags", "envelope_lags")))
+        geometric = which == "envelope_lags" and self.envelope_grid == "geometric"
+        return np.unique(np.round(np.geomspace(lo, hi, n) if geometric else np.linspace(lo, hi, n)).astype(np.int64))
+
+
+_SPECS = {"task": TaskSpec, "model": ModelSpec, "train": TrainSpec, "diagnostics": DiagnosticsSpec}
+
+
+@dataclasses.dataclass(frozen=True)
+class GatedConfig:
+    """One training run: ``task``, ``model``, ``train``, ``diagnostics`` (defaults: the reference scale)."""
+
+    task: TaskSpec = TaskSpec()
+    model: ModelSpec = ModelSpec()
+    train: TrainSpec = TrainSpec()
+    diagnostics: DiagnosticsSpec = DiagnosticsSpec()
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        for name, cls in _SPECS.items():
+            f(name, dataclass_from_dict(cls, getattr(self, name), f"config.{name}", tuples=_TUPLES))
+        for which in ("rate_lags", "envelope_lags"):
+            g = self.lag_grid(which)
+            if g.size < 4 or g[-1] > self.task.T - 1:
+                raise ValueError(f"diagnostics.{which} {getattr(self.diagnostics, which)} must give >= 4 "
+                                 f"distinct lags below T = {self.task.T}")
 
     def lag_grid(self, which: str) -> np.ndarray:
-        """The integer lag grid ``"rate_lags"`` or ``"envelope_lags"`` scaled to this T."""
-        lo, hi, n = getattr(self, as_choice("which", which, ("rate_lags", "envelope_lags")))
-        return scaled_lag_grid(self.T, lo, hi, n, geometric=(which == "envelope_lags"))
+        return self.diagnostics.grid(which)
 
     @property
     def n_slow(self) -> int:
-        return max(1, math.ceil(self.slow_fraction * self.hidden))
+        return max(1, math.ceil(self.train.slow_fraction * self.model.hidden))
 
     @classmethod
     def from_dict(cls, d: Any) -> "GatedConfig":
-        """``GatedConfig(**d)`` (JSON lists accepted for the tuple fields), naming any unknown field."""
-        return dataclass_from_dict(cls, d, "config", tuples=("lag_range", "rate_lags", "envelope_lags"))
+        """From ``{"task": {...}, "model": {...}, "train": {...}, "diagnostics": {...}}`` (JSON lists
+        accepted for the tuple fields), naming any unknown section or field."""
+        return dataclass_from_dict(cls, d, "config")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 
 
+_TUPLES = ("lag_range", "rate_lags", "envelope_lags")
+
+
+def _merge(defaults: dict, run: dict, where: str) -> dict:
+    """Section-wise ``{**defaults[s], **run[s]}`` for the four sections."""
+    for key, d in (("defaults", defaults), (where, run)):
+        extra = set(d) - set(_SPECS)
+        if extra:
+            raise ValueError(f"profile {key}: unknown section(s) {sorted(extra)}; allowed: {list(_SPECS)}")
+    return {s: {**defaults.get(s, {}), **run.get(s, {})} for s in _SPECS}
+
+
 @dataclasses.dataclass(frozen=True)
 class Profile:
-    """A named set of runs (e.g. const, const_forced, shared, diag) sharing common settings and seeds."""
+    """A named set of runs (e.g. const, const_forced, shared, diag) sharing default settings and seeds."""
 
     name: str
     description: str
@@ -162,8 +246,9 @@ class Profile:
 
 
 def load_profile(name_or_path: str | Path) -> Profile:
-    """Read ``benchmarks/gated_rnn/<name>.json`` (or a path): ``{"name", "description", "common": {...},
-    "runs": {run: {...overrides}}, "seeds": [...]}``; every run is ``GatedConfig(**common, **run)``."""
+    """Read ``benchmarks/gated_rnn/<name>.json`` (or a path): ``{"name", "description", "defaults": {section:
+    {...}}, "runs": {run: {section: {...overrides}}}, "seeds": [...]}`` with the sections task, model,
+    train, diagnostics (the layout of ``benchmarks/memory_arch/*.json``: defaults + named runs)."""
     p = Path(name_or_path)
     if p.suffix != ".json":
         p = PROFILE_DIR / f"{name_or_path}.json"
@@ -171,10 +256,11 @@ def load_profile(name_or_path: str | Path) -> Profile:
         raise ValueError(f"no gated-RNN profile at {p} (profiles in {PROFILE_DIR}: "
                          f"{sorted(q.stem for q in PROFILE_DIR.glob('*.json'))})")
     raw = json.loads(p.read_text())
-    for key in ("name", "common", "runs", "seeds"):
+    for key in ("name", "defaults", "runs", "seeds"):
         if key not in raw:
             raise ValueError(f"profile {p}: missing key {key!r}")
-    configs = {run: GatedConfig.from_dict({**raw["common"], **over}) for run, over in raw["runs"].items()}
+    configs = {run: GatedConfig.from_dict(_merge(raw["defaults"], over, f"runs.{run}"))
+               for run, over in raw["runs"].items()}
     seeds = tuple(as_int("seed", s, minimum=0) for s in raw["seeds"])
     return Profile(raw["name"], raw.get("description", ""), configs, seeds)
 
@@ -245,107 +331,118 @@ def apply_forcing(model: GatedRNN, before: dict[str, torch.Tensor], rows: torch.
     return n, xmax
 
 
-def _make_optimizer(cfg: GatedConfig, model: GatedRNN) -> torch.optim.Optimizer:
+def _make_optimizer(tr: TrainSpec, model: GatedRNN) -> torch.optim.Optimizer:
     params = [p for p in model.parameters() if p.requires_grad]
-    if cfg.optimizer == "adamw":
-        return torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    if cfg.optimizer == "adam":
-        return torch.optim.Adam(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    return torch.optim.SGD(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+    cls = {"adamw": torch.optim.AdamW, "adam": torch.optim.Adam, "sgd": torch.optim.SGD}[tr.optimizer]
+    return cls(params, lr=tr.lr, weight_decay=tr.weight_decay)
 
 
-def train_gated(
-    config: GatedConfig | dict,
-    *,
-    seed: int = 0,
-    progress: bool = False,
-    device: str = "cpu",
-    save_dir: str | Path | None = None,
-) -> GatedRun:
+@dataclasses.dataclass
+class _State:
+    """Everything a run carries between steps (built by :func:`_setup`)."""
+
+    cfg: GatedConfig
+    seed: int
+    task: DelayedTask
+    x_tr: torch.Tensor
+    y_tr: torch.Tensor
+    x_dg: torch.Tensor
+    model: GatedRNN
+    opt: torch.optim.Optimizer
+    rng_batch: np.random.Generator
+    rng_force: np.random.Generator
+    checkpoints: list = dataclasses.field(default_factory=list)
+    slow_sets: list = dataclasses.field(default_factory=list)
+    forcing_stats: dict = dataclasses.field(default_factory=lambda: {"steps": 0, "scalars": 0, "max_abs_stable_draw": 0.0})
+    step: int = 0
+
+
+def _setup(cfg: GatedConfig, seed: int, dev: torch.device) -> _State:
+    """Task, data, model and optimiser of one run, from independent streams of ``SeedSequence([seed])``."""
+    t, m = cfg.task, cfg.model
+    s_task, s_train, s_diag, s_init, s_batch, s_force = np.random.SeedSequence([seed]).spawn(6)
+    task = make_delayed_task(n_lags=t.n_lags, lag_min=t.lag_range[0], lag_max=t.lag_range[1],
+                             lag_exponent=t.lag_exponent, coeff_base=t.coeff_base, coeff_decay=t.coeff_decay,
+                             d_in=t.d_in, noise_std=t.noise_std, seed=int(s_task.generate_state(1)[0]),
+                             lag_seed=t.lag_seed)
+    x_tr, y_tr = (torch.as_tensor(a, device=dev) for a in task.sample(t.n_train, t.T, rng=np.random.default_rng(s_train)))
+    x_dg = torch.as_tensor(task.sample(t.n_diag, t.T, rng=np.random.default_rng(s_diag))[0], device=dev)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(int(s_init.generate_state(1)[0]))
+        model = build_gated_rnn(m.arch, t.d_in, m.hidden, 1, init_s=m.init_s, init=m.init)
+    model.to(dev)
+    return _State(cfg, seed, task, x_tr, y_tr, x_dg, model, _make_optimizer(cfg.train, model),
+                  np.random.default_rng(s_batch), np.random.default_rng(s_force))
+
+
+def _checkpoint(st: _State, epoch: int, save: Path | None) -> None:
+    dg = st.cfg.diagnostics
+    d = diagnose(st.model, st.x_dg, optimizer=st.opt, rate_lags=st.cfg.lag_grid("rate_lags"),
+                 envelope_lags=st.cfg.lag_grid("envelope_lags"), envelope=dg.envelope, n_boot=dg.n_boot,
+                 seed=st.seed, batch=dg.diag_batch, window_stride=dg.window_stride, epoch=epoch, step=st.step)
+    st.checkpoints.append(d)
+    st.slow_sets.append(slow_units(d.tau, st.cfg.n_slow).tolist())
+    if save is not None:
+        torch.save({"model": st.model.state_dict(), "optimizer": st.opt.state_dict(), "epoch": epoch,
+                    "step": st.step}, save / f"ckpt_{epoch:05d}.pt")
+        (save / f"ckpt_{epoch:05d}.json").write_text(json.dumps(d.summary(), indent=1, default=float))
+    st.model.train()
+
+
+def _optimizer_step(st: _State, idx: torch.Tensor) -> float:
+    """One AdamW step on the minibatch ``idx`` (clip, then forcing of the slow rows if enabled)."""
+    tr = st.cfg.train
+    pred, _ = st.model.run(st.x_tr[idx])
+    loss = torch.mean((pred - st.y_tr[idx]) ** 2)
+    st.opt.zero_grad(set_to_none=True)
+    loss.backward()
+    if tr.clip > 0:
+        torch.nn.utils.clip_grad_norm_(st.model.parameters(), tr.clip)
+    if tr.forcing > 0:
+        rows = torch.as_tensor(st.slow_sets[-1], device=idx.device)
+        before = {k: p.detach()[rows].clone() for k, p in st.model.unit_row_parameters().items()}
+    st.opt.step()
+    if tr.forcing > 0:
+        n, xmax = apply_forcing(st.model, before, rows, scale=tr.forcing, alpha=tr.forcing_alpha,
+                                clip=tr.forcing_clip, rng=st.rng_force)
+        fs = st.forcing_stats
+        fs["steps"], fs["scalars"] = fs["steps"] + 1, fs["scalars"] + n
+        fs["max_abs_stable_draw"] = max(fs["max_abs_stable_draw"], xmax)
+    value = float(loss.detach())
+    if not math.isfinite(value):
+        raise FloatingPointError(f"training loss became {value} at step {st.step} (lr={tr.lr})")
+    st.step += 1
+    return value
+
+
+def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = False, device: str = "cpu",
+                save_dir: str | Path | None = None) -> GatedRun:
     """Train one model (see the module docstring); returns a :class:`GatedRun`.
 
     ``save_dir``: if given, every checkpoint writes ``ckpt_<epoch>.pt`` (model and optimiser state) and
     ``ckpt_<epoch>.json`` (the diagnostics summary) there.
     """
     cfg = GatedConfig.from_dict(config)
-    seed = as_int("seed", seed, minimum=0)
-    dev = torch.device(device)
-    ss = np.random.SeedSequence([seed])
-    s_task, s_train, s_diag, s_init, s_batch, s_force = ss.spawn(6)
-    task = make_delayed_task(n_lags=cfg.n_lags, lag_min=cfg.lag_range[0], lag_max=cfg.lag_range[1],
-                             lag_exponent=cfg.lag_exponent, coeff_base=cfg.coeff_base, coeff_decay=cfg.coeff_decay,
-                             d_in=cfg.d_in, noise_std=cfg.noise_std, seed=int(s_task.generate_state(1)[0]))
-    x_tr, y_tr = (torch.as_tensor(a, device=dev) for a in task.sample(cfg.n_train, cfg.T, rng=np.random.default_rng(s_train)))
-    x_dg, _ = task.sample(cfg.n_diag, cfg.T, rng=np.random.default_rng(s_diag))
-    x_dg = torch.as_tensor(x_dg, device=dev)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(int(s_init.generate_state(1)[0]))
-        model = build_gated_rnn(cfg.arch, cfg.d_in, cfg.hidden, 1, init_s=cfg.init_s)
-    model.to(dev)
-    opt = _make_optimizer(cfg, model)
-    rng_batch = np.random.default_rng(s_batch)
-    rng_force = np.random.default_rng(s_force)
-    rate_lags, env_lags = cfg.lag_grid("rate_lags"), cfg.lag_grid("envelope_lags")
+    st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(device))
     save = Path(save_dir) if save_dir is not None else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
-
-    checkpoints: list[GatedDiagnostics] = []
-    slow_sets: list[list[int]] = []
-    forcing_stats = {"steps": 0, "scalars": 0, "max_abs_stable_draw": 0.0}
-    step = 0
-
-    def checkpoint(epoch: int) -> None:
-        d = diagnose(model, x_dg, optimizer=opt, rate_lags=rate_lags, envelope_lags=env_lags,
-                     n_boot=cfg.n_boot, seed=seed, batch=cfg.diag_batch, window_stride=cfg.window_stride,
-                     epoch=epoch, step=step)
-        checkpoints.append(d)
-        slow_sets.append(slow_units(d.tau, cfg.n_slow).tolist())
-        if save is not None:
-            torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch, "step": step},
-                       save / f"ckpt_{epoch:05d}.pt")
-            (save / f"ckpt_{epoch:05d}.json").write_text(json.dumps(d.summary(), indent=1))
-
     t0 = time.perf_counter()
     step_loss: list[float] = []
     epoch_loss: list[float] = []
-    checkpoint(0)
-    model.train()
-    bar = tqdm(range(1, cfg.epochs + 1), desc=f"train {cfg.arch}", disable=not progress, file=sys.stderr, leave=False)
+    _checkpoint(st, 0, save)
+    tr, n = cfg.train, cfg.task.n_train
+    bar = tqdm(range(1, tr.epochs + 1), desc=f"train {cfg.model.arch}", disable=not progress, file=sys.stderr, leave=False)
     for epoch in bar:
-        perm = torch.as_tensor(rng_batch.permutation(cfg.n_train), device=dev)
-        losses = []
-        for i in range(0, cfg.n_train, cfg.batch):
-            idx = perm[i:i + cfg.batch]
-            pred, _ = model.run(x_tr[idx])
-            loss = torch.mean((pred - y_tr[idx]) ** 2)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            if cfg.clip > 0:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
-            if cfg.forcing > 0:
-                rows = torch.as_tensor(slow_sets[-1], device=dev)
-                before = {k: p.detach()[rows].clone() for k, p in model.unit_row_parameters().items()}
-            opt.step()
-            if cfg.forcing > 0:
-                n, xmax = apply_forcing(model, before, rows, scale=cfg.forcing, alpha=cfg.forcing_alpha,
-                                        clip=cfg.forcing_clip, rng=rng_force)
-                forcing_stats["steps"] += 1
-                forcing_stats["scalars"] += n
-                forcing_stats["max_abs_stable_draw"] = max(forcing_stats["max_abs_stable_draw"], xmax)
-            value = float(loss.detach())
-            if not math.isfinite(value):
-                raise FloatingPointError(f"training loss became {value} at epoch {epoch}, step {step} (lr={cfg.lr})")
-            losses.append(value)
-            step += 1
+        perm = torch.as_tensor(st.rng_batch.permutation(n), device=st.x_tr.device)
+        losses = [_optimizer_step(st, perm[i:i + tr.batch]) for i in range(0, n, tr.batch)]
         step_loss.extend(losses)
         epoch_loss.append(float(np.mean(losses)))
         bar.set_postfix_str(f"loss={epoch_loss[-1]:.3g}")
-        if epoch % cfg.checkpoint_every == 0 or epoch == cfg.epochs:
-            checkpoint(epoch)
-            model.train()
-    return GatedRun(cfg, seed, task, model, opt, step_loss, epoch_loss, checkpoints, slow_sets, forcing_stats,
-                    time.perf_counter() - t0)
+        if epoch % tr.checkpoint_every == 0 or epoch == tr.epochs:
+            _checkpoint(st, epoch, save)
+    return GatedRun(cfg, st.seed, st.task, st.model, st.opt, step_loss, epoch_loss, st.checkpoints, st.slow_sets,
+                    st.forcing_stats, time.perf_counter() - t0)
 
 
 def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 1) -> GatedRun:

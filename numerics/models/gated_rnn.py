@@ -18,8 +18,9 @@ followed by a linear readout ``y_t = W_o h_t + b_o``. They differ only in the ga
 
 Initialisation: gate weights (``W_s``, ``U_s``) are exactly zero and ``b_s = logit(init_s)`` so every unit
 starts with ``s = init_s``, time scale ``~ 1 / init_s`` (200 for the default 0.005). ``W_x``, ``b``,
-``W_h`` and the readout use PyTorch's default ``nn.Linear`` initialisation (uniform on
-``+-1/sqrt(fan_in)``), except that ``b`` and ``b_o`` start at zero.
+``W_h`` and the readout weight are orthogonal (``torch.nn.init.orthogonal_``, gain 1; ``init="orthogonal"``,
+the default, as the author's public code does); ``init="uniform"`` keeps PyTorch's default ``nn.Linear``
+initialisation (uniform on ``+-1/sqrt(fan_in)``). ``b`` and ``b_o`` start at zero either way.
 
 Parameter names (used by the forcing and by the optimiser's rate ``Lambda``): ``W_x.weight``,
 ``W_x.bias`` (= b), ``W_h.weight``, ``W_s.weight``, ``W_s.bias`` (= b_s), ``U_s.weight``,
@@ -38,6 +39,7 @@ from torch import nn
 from theory._args import as_choice, as_int, as_real
 
 ARCHITECTURES = ("const", "shared", "diag")
+INITS = ("orthogonal", "uniform")
 _CLASS_NAMES = {"const": "ConstGate", "shared": "SharedGate", "diag": "DiagGate"}
 
 
@@ -78,14 +80,17 @@ class GatedRNN(nn.Module):
     d_in, hidden, d_out : input width (16 in the experiments), number of units H, output width.
     init_s : the constant gate of ConstGate, and the initial gate ``sigmoid(b_s)`` of the trained gates;
         in (0, 1).
+    init : "orthogonal" (default: input, recurrent and readout weights orthogonal) | "uniform" (nn.Linear's).
 
     The forward pass precomputes the input projections for all steps and does one (H + G) x H matrix
     product per step (``W_h`` stacked on ``U_s``), which is what makes a Python-level time loop affordable
     on a CPU.
     """
 
-    def __init__(self, arch: str, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005):
+    def __init__(self, arch: str, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
+                 init: str = "orthogonal"):
         super().__init__()
+        self.init = as_choice("init", init, INITS)
         self.arch = as_choice("arch", arch, ARCHITECTURES)
         self.d_in = as_int("d_in", d_in, minimum=1)
         self.hidden = as_int("hidden", hidden, minimum=1)
@@ -107,6 +112,9 @@ class GatedRNN(nn.Module):
                 self.W_s.bias.fill_(logit(self.init_s))
         self.readout = nn.Linear(H, self.d_out)
         nn.init.zeros_(self.readout.bias)
+        if self.init == "orthogonal":
+            for w in (self.W_x.weight, self.W_h.weight, self.readout.weight):
+                nn.init.orthogonal_(w)
 
     # ------------------------------------------------------------------ structure used by the diagnostics
     @property
@@ -184,35 +192,39 @@ class GatedRNN(nn.Module):
         return self.run(x)[0]
 
     def extra_repr(self) -> str:
-        return f"arch={self.arch!r} ({_CLASS_NAMES[self.arch]}), d_in={self.d_in}, hidden={self.hidden}, init_s={self.init_s}"
+        return f"arch={self.arch!r} ({_CLASS_NAMES[self.arch]}), d_in={self.d_in}, hidden={self.hidden}, init_s={self.init_s}, init={self.init!r}"
 
 
 class ConstGate(GatedRNN):
     """Fixed gate ``s`` (default 0.005, a buffer, never trained): the structural negative control."""
 
-    def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005):
-        super().__init__("const", d_in, hidden, d_out, init_s=init_s)
+    def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
+                 init: str = "orthogonal"):
+        super().__init__("const", d_in, hidden, d_out, init_s=init_s, init=init)
 
 
 class SharedGate(GatedRNN):
     """One scalar gate ``sigmoid(w_s . x_t + u_s . h_{t-1} + b_s)`` broadcast to all units."""
 
-    def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005):
-        super().__init__("shared", d_in, hidden, d_out, init_s=init_s)
+    def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
+                 init: str = "orthogonal"):
+        super().__init__("shared", d_in, hidden, d_out, init_s=init_s, init=init)
 
 
 class DiagGate(GatedRNN):
     """One gate per unit, ``sigmoid(W_s x_t + U_s h_{t-1} + b_s)``: the access route to broad spectra."""
 
-    def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005):
-        super().__init__("diag", d_in, hidden, d_out, init_s=init_s)
+    def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
+                 init: str = "orthogonal"):
+        super().__init__("diag", d_in, hidden, d_out, init_s=init_s, init=init)
 
 
-def build_gated_rnn(arch: str, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005) -> GatedRNN:
+def build_gated_rnn(arch: str, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
+                    init: str = "orthogonal") -> GatedRNN:
     """The model class for ``arch`` ("const", "shared", "diag"), built with the given sizes."""
     arch = as_choice("arch", arch, ARCHITECTURES)
     cls = {"const": ConstGate, "shared": SharedGate, "diag": DiagGate}[arch]
-    return cls(d_in, hidden, d_out, init_s=init_s)
+    return cls(d_in, hidden, d_out, init_s=init_s, init=init)
 
 
 def _scan_forward(x_proj, g_proj, R, s_const, arch):

@@ -1,22 +1,33 @@
-"""Anti-collapse in trained gated RNNs: ConstGate, SharedGate, DiagGate (the empirical half of the spec).
+"""Anti-collapse in trained gated RNNs: ConstGate, SharedGate, DiagGate (the empirical half of the paper).
 
 Paper: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent Neural
 Networks", arXiv:2606.29519 (2026), experiments 1 (structural negative control) and 2 (access route).
-Only the seed summary and the author's public code are available; conventions are those of
-``spec/anti-collapse.md`` as implemented in ``numerics.models.gated_{rnn,diagnostics,train}``.
+Conventions: ``docs/papers/anti-collapse.md`` as implemented in ``numerics.anticollapse`` (the author's
+envelope observable, window gate and phase rule: ``numerics.anticollapse.envelope_gate``).
 
-Runs: ``benchmarks/gated_rnn/cpu.json`` (quick: its first seed; full: every seed). Each model is trained
-once per process and shared by the checks (``_run`` caches). The reference scale
-(``benchmarks/gated_rnn/reference.json``: H = 512, T = 1280, 1400 epochs, 10 seeds) is GPU-scale and belongs
-to the full profile, where it runs only on a CUDA machine.
+Profiles (``benchmarks/gated_rnn/*.json``): ``--quick`` trains ``quick.json`` with its first seed (CI: far
+from converged), ``--cpu`` and ``--full`` train ``cpu.json`` with every seed (about 25 minutes of 2 cores);
+``reference.json`` (H = 512, T = 1280, 1400 epochs, 10 seeds, about 5,900 core-hours on CPU) runs only
+with ``--full`` on a machine with an accelerator. Each model is trained once per process, runs in parallel
+processes (one torch thread each), and the checks share them.
 
-Decision rules (fixed before any run was looked at; intervals are tail_beta's 90% bootstrap intervals
-over units and envelope_fit's interval):
-- ConstGate stays collapsed: the phase label is "collapsed" at every checkpoint, with and without forcing.
+Decision rules (fixed before any run was looked at; intervals are 90% bootstrap intervals; the pure
+``verdict_*`` functions take the checkpoint summaries of ``GatedDiagnostics.summary``):
+
+- Resolution first: a claim whose runs do not resolve the spectrum at the final checkpoint (envelope lags
+  below the tail's time scales, or fewer than 16 finite time scales) is ``inconclusive``, with the reason
+  (``numerics.anticollapse.envelope_gate.resolution_check``); the DiagGate-vs-SharedGate claim is about the
+  tau samples alone and needs only the tail sample.
+- ConstGate stays collapsed: the phase label is "collapsed" at every checkpoint (on the measured envelope
+  and on the mixture), with and without forcing, and the lower end of the tail interval for beta is above 1
+  at every checkpoint (no broad spectrum).
 - DiagGate broader than SharedGate: at the final checkpoint DiagGate's tail interval lies entirely below
-  SharedGate's (lower beta) and its upper-tail ratio tau_q90 / tau_median is larger (heavier upper tail).
-- Tail and envelope estimates agree: DiagGate's two intervals for beta overlap at the final checkpoint.
-A claim that does not hold under these rules at the CPU scale is reported "not reproduced" with the numbers.
+  SharedGate's and its upper-tail ratio tau_q90 / tau_median is larger.
+- Tail and envelope estimates agree (DiagGate, final checkpoint): the 90% interval of
+  ``beta_env(measured) - beta_env(Pareto mixture with the measured tail beta and tau range)`` (same
+  estimator, same grid; bootstrap over units and over the tail fit's replicates) contains 0. A tail fit
+  with R^2 < 0.90 has no beta to compare: ``inconclusive``. The window gate's outcome is reported alongside.
+A claim that fails its rule at a resolving scale is ``not reproduced`` with the numbers; every seed counts.
 """
 
 from __future__ import annotations
@@ -24,100 +35,243 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.plotting import pyplot as _plt, save_figure
-from validation.registry import NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
+from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
 PAPER = "Livi (2026), arXiv:2606.29519"
-PROFILE = "cpu"
+RUNS = ("const", "const_forced", "shared", "diag")
 _CACHE: dict = {}
-NUMERICS = ("numerics.anticollapse.train.train_gated (AdamW, CPU profile) + "
-            "numerics.anticollapse.diagnostics.diagnose (transport Gamma, slope rates, envelope)")
+NUMERICS = ("numerics.anticollapse.train.train_gated, numerics.anticollapse.diagnostics.diagnose, "
+            "numerics.anticollapse.envelope_gate.window_gate")
 
 
-def _profile(name: str = PROFILE):
+# ----------------------------------------------------------------------------------------------------
+# training once per process
+# ----------------------------------------------------------------------------------------------------
+def profile_name(ctx: Context) -> str:
+    return "quick" if ctx.profile == "quick" else "cpu"
+
+
+def _profile(name: str):
     from numerics.anticollapse.train import load_profile
 
-    key = ("profile", name)
-    if key not in _CACHE:
-        _CACHE[key] = load_profile(name)
-    return _CACHE[key]
+    if ("profile", name) not in _CACHE:
+        _CACHE[("profile", name)] = load_profile(name)
+    return _CACHE[("profile", name)]
 
 
 def _seeds(ctx: Context) -> tuple[int, ...]:
-    seeds = _profile().seeds
+    seeds = _profile(profile_name(ctx)).seeds
     return seeds[:1] if ctx.profile == "quick" else seeds
 
 
-def _run(run: str, seed: int, profile: str = PROFILE, device: str = "cpu"):
-    """Train ``run`` of ``profile`` with ``seed`` once per process (the checks share the models)."""
-    from numerics.anticollapse.train import train_gated
+def _train_all(name: str, seeds, device: str = "cpu", workers: int = 2) -> dict:
+    """``{(run, seed): GatedRun}`` for every run of profile ``name``, trained once per process.
 
-    key = (profile, run, seed, device)
-    if key not in _CACHE:
-        _CACHE[key] = train_gated(_profile(profile).configs[run], seed=seed, device=device)
-    return _CACHE[key]
-
-
-def _train_all(ctx: Context, workers: int = 2) -> None:
-    """Train every run of the CPU profile for this context's seeds, ``workers`` processes at a time.
-
-    The runs are independent and each is deterministic given its config, seed and thread count (one torch
-    thread per worker), so the cache holds exactly what :func:`_run` would have computed serially with one
-    thread, in a fraction of the wall time.
+    Runs are independent and deterministic given config, seed and thread count (one torch thread per
+    worker), so the parallel result equals a serial one-thread run.
     """
     import concurrent.futures as cf
     import multiprocessing
 
-    from numerics.anticollapse.train import train_gated_in_worker
+    from numerics.anticollapse.train import train_gated, train_gated_in_worker
 
-    todo = [(run, seed) for seed in _seeds(ctx) for run in _profile().configs
-            if (PROFILE, run, seed, "cpu") not in _CACHE]
-    if not todo:
-        return
-    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(train_gated_in_worker, _profile().configs[run], seed, 1): (run, seed)
-                   for run, seed in todo}
-        for fut in cf.as_completed(futures):
-            run, seed = futures[fut]
-            _CACHE[(PROFILE, run, seed, "cpu")] = fut.result()
+    prof = _profile(name)
+    todo = [(run, s) for s in seeds for run in prof.configs if (name, run, s) not in _CACHE]
+    if device != "cpu" or workers == 1:
+        for run, s in todo:
+            _CACHE[(name, run, s)] = train_gated(prof.configs[run], seed=s, device=device)
+    elif todo:
+        with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            fut = {pool.submit(train_gated_in_worker, prof.configs[run], s, 1): (run, s) for run, s in todo}
+            for f in cf.as_completed(fut):
+                _CACHE[(name, *fut[f])] = f.result()
+    return {(run, s): _CACHE[(name, run, s)] for s in seeds for run in prof.configs}
+
+
+def collect(runs: dict) -> dict:
+    """``{"seed<k>": {run: [checkpoint summaries]}}``: the input of the ``verdict_*`` functions."""
+    out: dict = {}
+    for (run, s), r in runs.items():
+        out.setdefault(f"seed{s}", {})[run] = r.phase_trajectory()
+    return out
 
 
 def _ci(x) -> str:
-    return f"[{x[0]:.3g}, {x[1]:.3g}]"
+    return f"[{x[0]:.3g}, {x[1]:.3g}]" if x is not None else "-"
 
 
-def _traj_rows(label: str, run) -> list[list]:
+def _unresolved(data: dict, runs: tuple[str, ...], envelope: bool = True) -> list[str]:
+    """Reasons why the final checkpoints of ``runs`` do not resolve the spectrum (empty: resolved).
+    ``envelope=False``: only the tail sample counts (a claim about the tau sample alone)."""
+    out = []
+    for seed, by_run in data.items():
+        for run in runs:
+            fin = by_run[run][-1]
+            if envelope and not fin["resolved"]:
+                out.append(f"{run} {seed}: {fin['resolution_reason']}")
+            elif not envelope and "beta_tail" not in fin:
+                out.append(f"{run} {seed}: {fin['note']}")
+    return out
+
+
+def _inconclusive(why: list[str], rule: Outcome | None = None) -> Outcome:
+    """``inconclusive`` with the reasons, and what the rule would read off the unresolved numbers (no verdict)."""
+    tail = f". The rule on these unresolved numbers (not a verdict): {rule.summary}" if rule is not None else ""
+    return Outcome(INCONCLUSIVE, "spectrum not resolved at this scale: " + "; ".join(why) + tail)
+
+
+# ----------------------------------------------------------------------------------------------------
+# verdicts (pure, on checkpoint summaries)
+# ----------------------------------------------------------------------------------------------------
+def verdict_constgate(data: dict) -> Outcome:
+    """ConstGate collapsed at every checkpoint, with and without forcing, tail interval above 1."""
+    why = _unresolved(data, ("const", "const_forced"))
+    return _inconclusive(why, _rule_constgate(data)) if why else _rule_constgate(data)
+
+
+def _rule_constgate(data: dict) -> Outcome:
+    bad, lows = [], []
+    for seed, by_run in data.items():
+        for run in ("const", "const_forced"):
+            for c in by_run[run]:
+                lo = c["beta_tail_ci"][0] if "beta_tail_ci" in c else float("nan")
+                lows.append(lo)
+                if c["phase"] != "collapsed" or c["phase_mixture"] != "collapsed" or not lo > 1.0:
+                    bad.append(f"{run} {seed} epoch {c['epoch']}: phase {c['phase']}/{c['phase_mixture']}, "
+                               f"tail interval lower end {lo:.3g}")
+    if bad:
+        return Outcome(NOT_REPRODUCED, "not reproduced: " + "; ".join(bad[:6]) + (" ..." if len(bad) > 6 else ""))
+    return Outcome(PASS, f"ConstGate collapsed at every checkpoint of {len(data)} seed(s) with and without forcing "
+                         f"(measured envelope and mixture); tail beta intervals start at >= {min(lows):.3g}")
+
+
+def _upper(c: dict) -> float:
+    return float(c["tau_q90"] / c["tau_median"])
+
+
+def verdict_diag_vs_shared(data: dict) -> Outcome:
+    """DiagGate's final tail interval below SharedGate's and a heavier upper tail, every seed."""
+    why = _unresolved(data, ("shared", "diag"), envelope=False)
+    if why:
+        return _inconclusive(why)
+    parts, ok = [], True
+    for seed, by_run in data.items():
+        fs, fd = by_run["shared"][-1], by_run["diag"][-1]
+        sep = fd["beta_tail_ci"][1] < fs["beta_tail_ci"][0]
+        heavier = _upper(fd) > _upper(fs)
+        ok &= sep and heavier
+        parts.append(f"{seed}: beta Diag {fd['beta_tail']:.3g} {_ci(fd['beta_tail_ci'])} vs Shared "
+                     f"{fs['beta_tail']:.3g} {_ci(fs['beta_tail_ci'])}; q90/median {_upper(fd):.3g} vs {_upper(fs):.3g}")
+    summary = "; ".join(parts)
+    return Outcome(PASS, summary) if ok else Outcome(NOT_REPRODUCED, "not reproduced: " + summary)
+
+
+def verdict_tail_envelope(data: dict) -> Outcome:
+    """DiagGate final: the calibrated difference interval contains 0 (see the module docstring)."""
+    why = _unresolved(data, ("diag",))
+    why += [f"diag {s}: tail fit R^2 = {r['diag'][-1]['beta_tail_r2']:.3f} < 0.90 (unresolved beta)"
+            for s, r in data.items() if r["diag"][-1].get("beta_tail_r2", 1.0) < 0.90]
+    has = all("tail_envelope_agree" in r["diag"][-1] for r in data.values())
+    if why:
+        return _inconclusive(why, _rule_tail_envelope(data) if has else None)
+    return _rule_tail_envelope(data)
+
+
+def _rule_tail_envelope(data: dict) -> Outcome:
+    parts, ok = [], True
+    for seed, by_run in data.items():
+        f = by_run["diag"][-1]
+        ok &= f["tail_envelope_agree"]
+        parts.append(f"{seed}: tail {f['beta_tail']:.3g} {_ci(f['beta_tail_ci'])}; beta_env measured "
+                     f"{f['beta_env']:.3g} {_ci(f['beta_env_ci'])} vs calibrated {f['beta_env_calibrated']:.3g} "
+                     f"{_ci(f['beta_env_calibrated_ci'])}, difference {_ci(f['beta_env_diff_ci'])}; "
+                     f"gate {'passed' if f['envelope_gate_passed'] else 'failed: ' + f['envelope_gate_reason']}")
+    summary = "DiagGate " + "; ".join(parts)
+    return Outcome(PASS, summary) if ok else Outcome(NOT_REPRODUCED, "not reproduced: " + summary)
+
+
+VERDICTS = {"constgate": verdict_constgate, "diag_vs_shared": verdict_diag_vs_shared,
+            "tail_envelope": verdict_tail_envelope}
+
+
+# ----------------------------------------------------------------------------------------------------
+# tables and figure
+# ----------------------------------------------------------------------------------------------------
+_HEAD = ["run", "epoch", "phase (envelope)", "phase (mixture)", "resolved", "beta_tail", "tail CI", "R^2",
+         "beta_env", "env CI", "calibrated", "gate", "window", "tau median", "tau q90", "tau max"]
+
+
+def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
     rows = []
-    for c in run.phase_trajectory():
-        rows.append([label, c["epoch"], c["phase"], c.get("beta_tail", float("nan")),
-                     _ci(c["beta_tail_ci"]) if "beta_tail_ci" in c else "-",
-                     c.get("beta_envelope", float("nan")),
-                     _ci(c["beta_envelope_ci"]) if "beta_envelope_ci" in c else "-",
-                     c.get("envelope_window_ok", "-"), c["tau_median"], c["tau_q90"], c["tau_spread_q90_q10"]])
-    return rows
+    for seed, by_run in data.items():
+        for run in runs:
+            for c in by_run[run]:
+                rows.append([f"{run} {seed}", c["epoch"], c["phase"], c["phase_mixture"], c["resolved"],
+                             c.get("beta_tail", float("nan")), _ci(c.get("beta_tail_ci")),
+                             c.get("beta_tail_r2", float("nan")), c.get("beta_env", float("nan")),
+                             _ci(c.get("beta_env_ci")), c.get("beta_env_calibrated", float("nan")),
+                             "pass" if c["envelope_gate_passed"] else c["envelope_gate_reason"],
+                             _ci(c.get("envelope_window")), c["tau_median"], c["tau_q90"], c["tau_max"]])
+    return markdown_table(_HEAD, rows)
 
 
-_TRAJ_HEAD = ["run", "epoch", "phase", "beta_tail", "tail CI", "beta_env", "env CI", "window ok",
-              "tau median", "tau q90", "q90/q10"]
-
-
-def _spectrum_figure(path, runs: dict) -> None:
-    """Left: CCDF of the final time scales; right: measured envelope (solid) and mixture (dashed)."""
+def spectrum_figure(path, finals: dict) -> None:
+    """(a) tau CCDFs with the tail window's upper end and the longest envelope lag (resolution check);
+    (b) measured envelopes, their gate windows shaded; (c) beta intervals (tail, envelope, calibrated) and
+    the phase of each model. ``finals``: label -> final ``GatedDiagnostics``."""
     plt = _plt()
-    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-    for label, run in runs.items():
-        d = run.final
+    fig, ax = plt.subplots(1, 3, figsize=(16, 4.5))
+    for i, (label, d) in enumerate(finals.items()):
         tau = np.sort(d.rates.finite_tau)
-        if tau.size:
-            ccdf = 1.0 - np.arange(tau.size) / tau.size
-            ax[0].loglog(tau, ccdf, ".-", label=f"{label} ({d.phase})")
-        line, = ax[1].semilogy(d.envelope.lags, d.envelope.measured, "-", label=label)
-        ax[1].semilogy(d.envelope.lags, d.envelope.mixture, "--", color=line.get_color())
-    ax[0].set(xlabel="tau_q", ylabel="P(tau > x)", title="time-scale spectrum (final checkpoint)")
-    ax[1].set(xlabel="lag l", ylabel="f(l)", title="envelope (solid) vs mixture of exponentials (dashed)")
-    ax[0].legend(fontsize=8)
-    ax[1].legend(fontsize=8)
+        line, = ax[0].loglog(tau, 1.0 - np.arange(tau.size) / max(tau.size, 1), ".-", ms=3, label=label)
+        col = line.get_color()
+        ax[0].axvline(d.resolution.tau_hi, color=col, ls=":", lw=1)
+        env = d.envelope
+        ax[1].loglog(env.lags, env.measured, "-", color=col, label=f"{label}: {d.gate.best if d.gate else '-'}")
+        if d.gate is not None and d.gate.n_window:
+            ax[1].axvspan(*d.gate.window, color=col, alpha=0.12)
+        _beta_bars(ax[2], i, d, col)
+    lag_max = max(d.resolution.lag_max for d in finals.values())
+    ax[0].axvline(lag_max, color="k", ls="--", lw=1, label=f"longest envelope lag {lag_max:.0f}")
+    ax[0].set(xlabel="tau_q", ylabel="P(tau > x)", title="spectra; dotted: tail window end (resolution)")
+    ax[1].set(xlabel="lag l", ylabel="f(l) (mu0)", title="envelope; shaded: the gate's window (l <= l*)",
+              ylim=(1e-6, 1.5))
+    ax[2].axhline(1.0, color="k", lw=0.8)
+    ax[2].set(xticks=range(len(finals)), ylabel="beta", yscale="log",
+              title="90% intervals: tail (o), envelope (s), calibrated (^)")
+    ax[2].set_xticklabels([f"{k}\n{d.phase}\n{'resolved' if d.resolution.resolved else 'NOT resolved'}"
+                           for k, d in finals.items()], fontsize=8)
+    for a in ax[:2]:
+        a.legend(fontsize=7)
     save_figure(fig, path)
+
+
+def _beta_bars(ax, i: int, d, col) -> None:
+    items = []
+    if d.tail is not None:
+        items.append((-0.2, d.tail.beta, d.tail.ci, "o"))
+    if d.comparison is not None:
+        c = d.comparison
+        items += [(0.0, c.beta_env, c.beta_env_ci, "s"), (0.2, c.beta_cal, c.beta_cal_ci, "^")]
+    for dx, b, ci, m in items:
+        lo, hi = max(ci[0], 1e-3), max(ci[1], 1e-3)
+        ax.errorbar(i + dx, max(b, 1e-3), yerr=[[max(b, 1e-3) - lo], [hi - max(b, 1e-3)]], fmt=m, color=col)
+
+
+def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = None, fig_runs=()) -> Outcome:
+    name = profile_name(ctx)
+    trained = _train_all(name, _seeds(ctx))
+    data = collect(trained)
+    out = VERDICTS[key](data)
+    out.summary = f"{name} profile, {len(data)} seed(s): {out.summary}"
+    out.details = f"Profile `{name}.json`, seeds {list(_seeds(ctx))}.\n\n" + trajectory_table(data, runs)
+    out.data = {seed: {r: by_run[r] for r in runs} for seed, by_run in data.items()}
+    if fig is not None:
+        s0 = _seeds(ctx)[0]
+        spectrum_figure(ctx.figure_path(fig), {r: trained[(r, s0)].final for r in fig_runs})
+        out.figures = [fig]
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -125,142 +279,62 @@ def _spectrum_figure(path, runs: dict) -> None:
        paper=PAPER + ", experiment 1 (structural negative control)",
        claim="a frozen-gate network (ConstGate) stays in the collapsed regime, with and without heavy-tailed "
              "forcing (alpha = 1.5 stable noise on the slowest 10% of units' rows, RMS-matched, c = 100)",
-       closed_form="numerics.estimators.phase_rule (collapsed unless the envelope's power-law window passes)",
+       closed_form="numerics.estimators.phase_rule",
        numerics=NUMERICS,
-       statistic="phase == 'collapsed' at every checkpoint (epoch 0, mid, final) of both runs, every seed, "
-                 "and the tail agrees: the lower end of the 90% tail interval for beta is above 1 (no broad "
-                 "spectrum); the second rule is needed because the runs test rejects every smooth envelope")
+       statistic="resolved; phase == 'collapsed' (measured envelope and mixture) at every checkpoint of both "
+                 "runs, every seed, and the lower end of the 90% tail interval for beta above 1")
 def _constgate(ctx: Context) -> Outcome:
-    _train_all(ctx)
-    rows, phases, data = [], {}, {}
-    for seed in _seeds(ctx):
-        for run_name in ("const", "const_forced"):
-            run = _run(run_name, seed)
-            phases[(run_name, seed)] = [c.phase for c in run.checkpoints]
-            rows += _traj_rows(f"{run_name} s{seed}", run)
-            data[f"{run_name}_seed{seed}"] = {"trajectory": run.phase_trajectory(),
-                                             "forcing": run.forcing_stats, "relative_loss": run.relative_loss}
-    # On a smooth measured envelope the runs test almost never passes (see numerics.estimators.envelope_fit),
-    # so "collapsed" from the phase rule alone could hardly fail; the tail of the time scales must agree.
-    tails = {k: [c.tail.ci[0] if c.tail is not None else float("nan") for c in _run(*k).checkpoints]
-             for k in phases}
-    narrow = {k: all(lo > 1.0 for lo in v) for k, v in tails.items()}
-    ok = all(p == "collapsed" for ps in phases.values() for p in ps) and all(narrow.values())
-    forced = _run("const_forced", _seeds(ctx)[0])
-    fig = "gated_rnn_constgate.png"
-    _spectrum_figure(ctx.figure_path(fig), {"ConstGate": _run("const", _seeds(ctx)[0]), "ConstGate + forcing": forced})
-    non = [f"{k[0]} s{k[1]}: {v}" for k, v in phases.items() if any(p != "collapsed" for p in v)]
-    non += [f"{k[0]} s{k[1]}: tail interval lower ends {[round(x, 3) for x in tails[k]]} not all > 1"
-            for k in phases if not narrow[k]]
-    lows = [x for v in tails.values() for x in v]
-    summary = (f"ConstGate collapsed at every checkpoint with and without forcing; tail beta intervals start "
-               f"at >= {min(lows):.3g}" if ok else
-               "not reproduced at this scale: " + "; ".join(non))
-    summary += (f" (forcing: {forced.forcing_stats['steps']} steps, {forced.forcing_stats['scalars']} scalars, "
-                f"max |X| = {forced.forcing_stats['max_abs_stable_draw']:.3g})")
-    return Outcome(PASS if ok else NOT_REPRODUCED, summary, details=markdown_table(_TRAJ_HEAD, rows),
-                   figures=[fig], data=data)
+    return _outcome(ctx, "constgate", ("const", "const_forced"), "gated_rnn_constgate.png", ("const", "const_forced"))
 
 
 @check("gated_rnn.diaggate_broader_than_sharedgate",
        paper=PAPER + ", experiment 2 (access route)",
        claim="per-unit gates (DiagGate) develop a broader time-scale spectrum than one shared gate "
              "(SharedGate): heavier upper tail and lower tail exponent beta",
-       closed_form="numerics.estimators.tail_beta (CCDF slope on the quantile window [0.75, 0.995], "
-                   "bootstrap over units, 90%)",
+       closed_form="numerics.estimators.tail_beta",
        numerics=NUMERICS,
-       statistic="final checkpoint: upper end of DiagGate's beta interval < lower end of SharedGate's, and "
-                 "tau_q90/tau_median(DiagGate) > that of SharedGate; every seed")
+       statistic="resolved; final checkpoint: upper end of DiagGate's 90% tail interval < lower end of "
+                 "SharedGate's, and tau_q90/tau_median(DiagGate) > that of SharedGate; every seed")
 def _diag_vs_shared(ctx: Context) -> Outcome:
-    _train_all(ctx)
-    rows, verdicts, data = [], [], {}
-    for seed in _seeds(ctx):
-        sh, dg = _run("shared", seed), _run("diag", seed)
-        rows += _traj_rows(f"shared s{seed}", sh) + _traj_rows(f"diag s{seed}", dg)
-        fs, fd = sh.final, dg.final
-        if fs.tail is None or fd.tail is None:
-            verdicts.append((seed, False, f"seed {seed}: too few finite time scales for a tail fit "
-                                          f"({fs.note or '-'}; {fd.note or '-'})"))
-            continue
-        up = lambda d: float(np.quantile(d.rates.finite_tau, 0.9) / np.median(d.rates.finite_tau))  # noqa: E731
-        sep = fd.tail.ci[1] < fs.tail.ci[0]
-        heavier = up(fd) > up(fs)
-        verdicts.append((seed, sep and heavier,
-                         f"seed {seed}: beta Diag {fd.tail.beta:.3g} {_ci(fd.tail.ci)} vs Shared {fs.tail.beta:.3g} "
-                         f"{_ci(fs.tail.ci)}; q90/median {up(fd):.3g} vs {up(fs):.3g}"))
-        data[f"seed{seed}"] = {"shared": sh.phase_trajectory(), "diag": dg.phase_trajectory(),
-                               "relative_loss": {"shared": sh.relative_loss, "diag": dg.relative_loss}}
-    ok = all(v[1] for v in verdicts)
-    fig = "gated_rnn_diag_vs_shared.png"
-    s0 = _seeds(ctx)[0]
-    _spectrum_figure(ctx.figure_path(fig), {"SharedGate": _run("shared", s0), "DiagGate": _run("diag", s0)})
-    summary = "; ".join(v[2] for v in verdicts)
-    if not ok:
-        summary = "not reproduced at this scale: " + summary
-    return Outcome(PASS if ok else NOT_REPRODUCED, summary, details=markdown_table(_TRAJ_HEAD, rows),
-                   figures=[fig], data=data)
+    return _outcome(ctx, "diag_vs_shared", ("shared", "diag"), "gated_rnn_spectra.png", RUNS)
 
 
 @check("gated_rnn.tail_and_envelope_beta_agree",
        paper=PAPER + ", experiment 2 (spectrum-envelope correspondence)",
        claim="the spectral exponent from the time-scale tail agrees with the one from the envelope decay "
              "(Laplace-Tauberian correspondence p(tau) ~ tau^-(1+beta) <=> f(l) ~ l^-beta)",
-       closed_form="theory: f(l) = int exp(-l/tau) p(tau) dtau; numerics.estimators.tail_beta vs envelope_fit",
+       closed_form="theory.tauberian.envelope_from_spectrum, numerics.anticollapse.envelope_gate.calibrated_comparison",
        numerics=NUMERICS,
-       statistic="DiagGate, final checkpoint: the 90% tail interval and the envelope interval for beta "
-                 "overlap; every seed (SharedGate reported alongside)")
+       statistic="resolved, tail R^2 >= 0.90; DiagGate final checkpoint: the 90% bootstrap interval of "
+                 "beta_env(measured) - beta_env(Pareto mixture at the tail beta) contains 0; every seed")
 def _tail_vs_envelope(ctx: Context) -> Outcome:
-    _train_all(ctx)
-    rows, verdicts = [], []
-    for seed in _seeds(ctx):
-        for name in ("diag", "shared"):
-            d = _run(name, seed).final
-            s = d.summary()
-            has = d.tail is not None
-            overlap = has and not (s["beta_tail_ci"][1] < s["beta_envelope_ci"][0]
-                                   or s["beta_envelope_ci"][1] < s["beta_tail_ci"][0])
-            rows.append([f"{name} s{seed}", s.get("beta_tail", float("nan")),
-                         _ci(s["beta_tail_ci"]) if has else "-", s.get("beta_hill", float("nan")),
-                         s["beta_envelope"], _ci(s["beta_envelope_ci"]), s["envelope_model"],
-                         s["envelope_window_ok"], overlap, s["envelope_mixture_max_abs_log_ratio"]])
-            if name == "diag":
-                verdicts.append((overlap, f"seed {seed}: tail {s.get('beta_tail', float('nan')):.3g} "
-                                          f"{_ci(s['beta_tail_ci']) if has else '-'} vs envelope "
-                                          f"{s['beta_envelope']:.3g} {_ci(s['beta_envelope_ci'])} "
-                                          f"(window ok: {s['envelope_window_ok']})"))
-    ok = all(v[0] for v in verdicts)
-    summary = "DiagGate " + "; ".join(v[1] for v in verdicts)
-    if not ok:
-        summary = "not reproduced at this scale: " + summary
-    head = ["run", "beta_tail", "tail CI", "beta_hill", "beta_env", "env CI", "env model", "window ok",
-            "intervals overlap", "max |log f/mixture|"]
-    return Outcome(PASS if ok else NOT_REPRODUCED, summary, details=markdown_table(head, rows))
+    return _outcome(ctx, "tail_envelope", ("diag",))
+
+
+def verdict_reference(data: dict) -> Outcome:
+    """The three rules above on the reference-scale runs: pass only if all three pass."""
+    outs = {k: v(data) for k, v in VERDICTS.items()}
+    verdicts = {o.verdict for o in outs.values()}
+    verdict = PASS if verdicts == {PASS} else (INCONCLUSIVE if INCONCLUSIVE in verdicts and
+                                               NOT_REPRODUCED not in verdicts else NOT_REPRODUCED)
+    return Outcome(verdict, "; ".join(f"{k}: {o.verdict} ({o.summary})" for k, o in outs.items()))
 
 
 @check("gated_rnn.reference_scale",
        paper=PAPER + ", experiments 1-2 at the published scale",
        claim="the three claims above at H = 512, T = 1280, 1400 epochs, 10 seeds (seed reports beta ~ 0.42 "
              "for DiagGate)",
-       closed_form="numerics.estimators.phase_rule / tail_beta / envelope_fit",
-       numerics="benchmarks/gated_rnn/reference.json via numerics.anticollapse.train.train_gated on CUDA",
-       statistic="the decision rules of the three CPU checks, every seed",
+       closed_form="numerics.estimators.phase_rule, numerics.estimators.tail_beta, "
+                   "numerics.anticollapse.envelope_gate.calibrated_comparison",
+       numerics=NUMERICS,
+       statistic="benchmarks/gated_rnn/reference.json on CUDA; the decision rules of the three checks above "
+                 "(verdict_constgate, verdict_diag_vs_shared, verdict_tail_envelope), every seed",
        profiles=("full",))
 def _reference(ctx: Context) -> Outcome:
     import torch
 
     if not torch.cuda.is_available():
-        return Outcome(NOT_RUN, "GPU-scale (40 runs of ~29,400 AdamW steps at T = 1280): needs a CUDA device; "
-                                "see benchmarks/gated_rnn/reference.json and run_profile.py")
+        return Outcome(NOT_RUN, "needs an accelerator: 40 runs of ~29,400 AdamW steps at H = 512, T = 1280, about "
+                                "5,900 core-hours on CPU; see benchmarks/gated_rnn/reference.json")
     prof = _profile("reference")
-    rows, ok = [], True
-    for seed in prof.seeds:
-        runs = {name: _run(name, seed, "reference", "cuda") for name in prof.configs}
-        const_ok = all(c.phase == "collapsed" for n in ("const", "const_forced") for c in runs[n].checkpoints)
-        fs, fd = runs["shared"].final, runs["diag"].final
-        sep = fs.tail is not None and fd.tail is not None and fd.tail.ci[1] < fs.tail.ci[0]
-        ok &= const_ok and sep
-        rows.append([seed, const_ok, sep, fd.summary().get("beta_tail", float("nan")), fd.phase, fs.phase])
-    return Outcome(PASS if ok else NOT_REPRODUCED, f"reference scale, {len(prof.seeds)} seeds: "
-                   f"{'all' if ok else 'not all'} rules hold",
-                   details=markdown_table(["seed", "const collapsed", "diag below shared", "beta diag",
-                                           "diag phase", "shared phase"], rows))
+    return verdict_reference(collect(_train_all("reference", prof.seeds, device="cuda")))
