@@ -83,7 +83,7 @@ class TargetSpec:
 class RunConfig:
     model: dict
     target: TargetSpec
-    train: "TrainSpec"  # noqa: F821 (imported lazily with torch)
+    train: "numerics.memory_bench.trainer.TrainSpec"  # noqa: F821 (imported lazily with torch; dotted: two TrainSpecs exist)
 
     @classmethod
     def from_dict(cls, d: Any) -> "RunConfig":
