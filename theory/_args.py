@@ -43,6 +43,11 @@ MIN_DPS = 5
 MAX_DPS = 100_000
 
 
+# Physical parameters (rates, scales, intensities) are of order one; 1e50 keeps every product of three of
+# them and their powers up to 2 inside float64, so that a typo (lam=1e300) is a clear ValueError instead of
+# an OverflowError or a root finder that cannot converge deep inside a closed form.
+PARAM_MAX = 1e50
+
 # Arrays that a length argument allocates: at most 2**26 entries (512 MiB of float64), so that a typo
 # (T=10**9) is a clear ValueError up front instead of minutes of swapping or a MemoryError.
 MAX_LENGTH = 1 << 26

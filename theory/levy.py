@@ -105,7 +105,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import exprel, gamma as _gamma
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import PARAM_MAX, as_choice, as_int, as_real, as_real_array
 
 __all__ = [
     "jump_symbol", "Phi", "characteristic_root", "threshold_eta_J", "critical_eta_J", "critical_kappa",
@@ -124,16 +124,16 @@ _SERIES_TERMS = 40    # 0.25^40 ~ 1e-24: float64 converged for every alpha in (0
 # argument checks
 # ----------------------------------------------------------------------------------------------------
 def _jump_params(eta_J: Any, alpha: Any, lam: Any, C: Any) -> tuple[float, float, float, float]:
-    eta_J = as_real("eta_J", eta_J, minimum=0.0)
+    eta_J = as_real("eta_J", eta_J, minimum=0.0, maximum=PARAM_MAX)
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=2.0, open_min=True, open_max=True)
-    lam = as_real("lam", lam, minimum=0.0, open_min=True)
-    C = as_real("C", C, minimum=0.0, open_min=True)
+    lam = as_real("lam", lam, minimum=0.0, open_min=True, maximum=PARAM_MAX)
+    C = as_real("C", C, minimum=0.0, open_min=True, maximum=PARAM_MAX)
     return eta_J, alpha, lam, C
 
 
 def _drift_params(eta_G: Any, kappa: Any) -> tuple[float, float]:
-    eta_G = as_real("eta_G", eta_G, minimum=0.0)
-    kappa = as_real("kappa", kappa, minimum=0.0, open_min=True)
+    eta_G = as_real("eta_G", eta_G, minimum=0.0, maximum=PARAM_MAX)
+    kappa = as_real("kappa", kappa, minimum=0.0, open_min=True, maximum=PARAM_MAX)
     return eta_G, kappa
 
 
@@ -377,6 +377,8 @@ def _as_mpf(name: str, value: Any, *, minimum=None, open_min=False, maximum=None
     """A finite real (Python/NumPy number, Fraction, mpmath.mpf) as an mpf at the current precision."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, not a bool")
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()           # mpmath.mpf(np.int64(1)) raises; the Python number is the same value
     if isinstance(value, mpmath.mpf):
         out = +value
     elif isinstance(value, numbers.Rational) and not isinstance(value, numbers.Integral):

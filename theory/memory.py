@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 from typing import Any
 
 import mpmath
@@ -46,7 +47,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import airy
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import MAX_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_real, as_real_array
 
 KINDS = ("exp", "poly", "impulse", "airy")
 DEFAULT_DPS = 30
@@ -106,8 +107,11 @@ def exp_area(tau, T: int, *, dps: int = DEFAULT_DPS):
     (1.0, 7.0)
     """
     T = as_int("T", T, minimum=1)
+    dps = as_dps(dps)
+    if isinstance(tau, (bool, np.bool_)) or not isinstance(tau, (numbers.Real, mpmath.mpf)) or tau != tau:
+        raise TypeError(f"tau must be a real number >= 0 (inf allowed), got {type(tau).__name__} {tau!r}")
     with mpmath.workdps(dps):
-        tau = mpmath.mpf(tau)
+        tau = mpmath.mpf(tau.item() if isinstance(tau, np.generic) else tau)
         if tau < 0:
             raise ValueError(f"tau must be >= 0, got {tau}")
         if tau == 0:
@@ -140,6 +144,9 @@ def poly_area(p, T: int, *, dps: int = DEFAULT_DPS):
     5.0
     """
     T = as_int("T", T, minimum=1)
+    dps = as_dps(dps)
+    # |p| <= 1000: far beyond any memory kernel, and Hurwitz zeta at p ~ -1e10 takes minutes
+    p = as_real("p", p, minimum=-1000.0, maximum=1000.0) if not isinstance(p, mpmath.mpf) else p
     with mpmath.workdps(dps):
         return 1 + _poly_excess(mpmath.mpf(p), T, dps)
 
@@ -247,7 +254,7 @@ def exp_tau(alpha: float, T: int, *, area_max: float | None = None, dps: int = D
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    dps = as_int("dps", dps, minimum=15)
+    dps = as_int("dps", dps, minimum=15, maximum=MAX_DPS)
     return _exp_tau_cached(_excess(alpha, T, area_max), T, dps)
 
 
@@ -276,7 +283,7 @@ def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, dps: i
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    dps = as_int("dps", dps, minimum=15)
+    dps = as_int("dps", dps, minimum=15, maximum=MAX_DPS)
     return _poly_p_cached(_excess(alpha, T, area_max), T, dps)
 
 
@@ -313,14 +320,17 @@ def airy_phase_rate(x):
     >>> bool(abs(airy_phase_rate(40.0) / float(exact) - 1) < 1e-15)
     True
     """
-    x = np.asarray(x, dtype=float)
+    x = as_real_array("x", x)
     big = x >= 30.0
+    # x < -100: Bi(-x) ~ e^(2/3 |x|^1.5) overflows; the rate 1/(pi Bi^2) underflows to 0 long before
+    x = np.where(x < -100.0, -100.0, x)
     xs = np.where(big, 1.0, x)
     a, _, b, _ = airy(-xs)
     xb = np.where(big, x, 30.0)
     u = xb ** -3.0
     asym = np.sqrt(xb) / (1.0 - u * (5.0 / 32.0 - u * (10395.0 / 18432.0 - u * (34459425.0 / 5308416.0))))
-    return np.where(big, asym, 1.0 / (np.pi * (a * a + b * b)))
+    with np.errstate(over="ignore"):
+        return np.where(big, asym, 1.0 / (np.pi * (a * a + b * b)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -349,7 +359,7 @@ def airy_shift_scale(alpha: float, T: int, *, samples_per_period: float = DEFAUL
     >>> m, round(2 * math.pi / (sigma * float(airy_phase_rate(sigma * m))), 9)
     (1023, 8.0)
     """
-    spp = as_real("samples_per_period", samples_per_period, minimum=2.0)
+    spp = as_real("samples_per_period", samples_per_period, minimum=2.0, maximum=1e4)   # 1e5: no bracket
     m = impulse_lag(alpha, T)
     return m, _airy_sigma_cached(m, spp)
 
@@ -414,7 +424,7 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
     """
     kind = as_choice("kind", kind, KINDS)
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
-    T = as_int("T", T, minimum=2)
+    T = as_int("T", T, minimum=2, maximum=MAX_LENGTH)
     allowed = _params_of(kind)
     unknown = set(params) - allowed
     if unknown:
@@ -462,7 +472,7 @@ def lag_weights(T: int) -> np.ndarray:
     >>> lag_weights(4)
     array([4., 3., 2., 1.])
     """
-    T = as_int("T", T, minimum=1)
+    T = as_int("T", T, minimum=1, maximum=MAX_LENGTH)
     return np.arange(T, 0, -1, dtype=float)
 
 

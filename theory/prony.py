@@ -45,13 +45,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import mpmath
 import numpy as np
 from scipy.optimize import least_squares
 
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import MAX_DPS, MAX_LENGTH, as_bool, as_choice, as_dps, as_int, as_real, as_real_array
 
 POLE_CLASSES = ("complex", "real", "pairs")
 AUTO_MP_CONDITION = 1e8
@@ -135,13 +135,32 @@ def vandermonde(poles, T: int) -> np.ndarray:
     >>> vandermonde([2.0, 0.0], 3).tolist()
     [[1.0, 1.0], [2.0, 0.0], [4.0, 0.0]]
     """
-    T = as_int("T", T, minimum=1)
-    lam = np.asarray(poles).ravel()
-    if not np.all(np.isfinite(lam)):
-        raise ValueError("poles must be finite")
+    T = as_int("T", T, minimum=1, maximum=MAX_LENGTH)
+    lam = _as_poles(poles)
+    if lam.size * T > MAX_LENGTH:
+        raise ValueError(f"T * len(poles) must be <= {MAX_LENGTH}, got T={T}, {lam.size} poles")
+    top = float(np.max(np.abs(lam))) if lam.size else 0.0
+    if top > 1.0 and (T - 1) * math.log(top) > 709.0:
+        raise ValueError(f"poles too large for T={T}: |pole|^(T-1) = exp({(T - 1) * math.log(top):.4g}) "
+                         "overflows float64")
     s = np.arange(T)[:, None]
     with np.errstate(under="ignore"):
         return np.power(lam[None, :], s)
+
+
+def _as_poles(poles) -> np.ndarray:
+    """Finite real or complex poles as a 1-d numpy array (real dtype kept when all are real)."""
+    if isinstance(poles, (str, bytes, bool, np.bool_)) or poles is None:
+        raise TypeError(f"poles must be numbers or an array of numbers, got {poles!r}")
+    try:
+        lam = np.asarray(poles).ravel()
+        if lam.dtype.kind not in "iufc":
+            lam = lam.astype(complex)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"poles must be numbers or an array of numbers, got {poles!r}") from None
+    if lam.dtype.kind == "b" or not np.all(np.isfinite(lam)):
+        raise ValueError("poles must be finite numbers")
+    return lam
 
 
 def vandermonde_condition(poles, T: int, *, normalize: bool = True, dps: int | None = None) -> float:
@@ -158,8 +177,10 @@ def vandermonde_condition(poles, T: int, *, normalize: bool = True, dps: int | N
     >>> round(vandermonde_condition([1j, -1j], 4), 12)    # orthogonal columns
     1.0
     """
-    T = as_int("T", T, minimum=1)
-    lam = np.asarray(poles, dtype=complex).ravel()
+    T = as_int("T", T, minimum=1, maximum=10**5)       # the mp path is O(T) per column in Python
+    normalize = as_bool("normalize", normalize)
+    dps = None if dps is None else as_dps(dps)
+    lam = _as_poles(poles).astype(complex)
     if lam.size == 0:
         raise ValueError("poles must not be empty")
     V = vandermonde(lam, T)
@@ -254,11 +275,11 @@ def prony(h, K: int, *, dps: int | None = None) -> ExpSumFit:
     """
     K = as_int("K", K, minimum=1)
     if dps is not None:
-        dps = as_int("dps", dps, minimum=15)
+        dps = as_int("dps", dps, minimum=15, maximum=MAX_DPS)
     x = _as_samples(h, dps)
     N = len(x)
     if N < 2 * K:
-        raise ValueError(f"prony needs at least 2K = {2 * K} samples, got {N}")
+        raise ValueError(f"h must have at least 2K = {2 * K} samples for prony, got {N}")
     if dps is None:
         return _prony_float(np.asarray(x), K)
     return _prony_mp(x, K, dps)
@@ -331,7 +352,7 @@ def matrix_pencil(h, K: int, *, L: int | None = None) -> ExpSumFit:
     x = as_real_array("h", h).ravel()
     N = x.size
     if N < 2 * K:
-        raise ValueError(f"matrix_pencil needs at least 2K = {2 * K} samples, got {N}")
+        raise ValueError(f"h must have at least 2K = {2 * K} samples for matrix_pencil, got {N}")
     L = N // 2 if L is None else as_int("L", L, minimum=K, maximum=N - K)
     L = min(max(L, K), N - K)
     Y = np.array([x[i:i + L + 1] for i in range(N - L)])
@@ -563,9 +584,12 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
     if not isinstance(skip, (bool, np.bool_)):
         raise TypeError(f"skip must be a bool, got {skip!r}")
     if dps is not None:
-        dps = as_int("dps", dps, minimum=15)
+        dps = as_int("dps", dps, minimum=15, maximum=MAX_DPS)
     w, wname = _weights(weights, T)
-    max_nfev = as_int("max_nfev", max_nfev, minimum=1) if max_nfev is not None else 100 * (m + 2)
+    # at most 10**6 function evaluations per start (each costs O(T m))
+    max_nfev = as_int("max_nfev", max_nfev, minimum=1, maximum=10**6) if max_nfev is not None else 100 * (m + 2)
+    if starts is not None and (isinstance(starts, (str, bytes)) or not isinstance(starts, Iterable)):
+        raise TypeError(f"starts must be a list of pole sets, got {starts!r}")
     structures = _structures(m, poles)
     cand = _default_starts(r, m, structures)
     for st in starts or ():
@@ -717,6 +741,8 @@ def gauss_newton_condition(fit: ExpSumFit, *, weights: Any = "lag") -> float:
     >>> bool(np.isclose(gauss_newton_condition(fit, weights="uniform"), np.linalg.cond(J)))
     True
     """
+    if not isinstance(fit, ExpSumFit):
+        raise TypeError(f"fit must be an ExpSumFit (from best_mterm_fit), got {type(fit).__name__}")
     T = fit.T
     w, _ = _weights(weights, T)
     s = np.arange(T)[:, None]
@@ -770,6 +796,8 @@ def mterm_scan(rho, m_max: int, *, tol: float | None = None, **kwargs) -> list[E
     :func:`best_mterm_fit`.
     """
     r = as_real_array("rho", rho)
+    if r.ndim != 1 or r.size < 2:
+        raise ValueError(f"rho must be a 1-d array of at least 2 lags, got shape {r.shape}")
     m_max = as_int("m_max", m_max, minimum=1, maximum=max(1, r.size // 2))
     if tol is not None:
         tol = as_real("tol", tol, minimum=0.0, open_min=True)

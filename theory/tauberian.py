@@ -68,7 +68,10 @@ import mpmath
 import numpy as np
 from scipy import integrate, special
 
-from theory._args import as_int, as_real, as_real_array
+from theory._args import PARAM_MAX, as_int, as_real, as_real_array
+
+# Tail exponents are O(1); beyond 100, Gamma(beta) overflows float64 at 171 and inf * 0 gives nan.
+_BETA_MAX = 100.0
 
 __all__ = [
     "envelope_from_spectrum", "envelope_from_density", "pareto_envelope", "pareto_envelope_mp",
@@ -174,8 +177,8 @@ def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: 
 
 
 def _pareto_params(beta: Any, tau_min: Any) -> tuple[float, float]:
-    return (as_real("beta", beta, minimum=0.0, open_min=True),
-            as_real("tau_min", tau_min, minimum=0.0, open_min=True))
+    return (as_real("beta", beta, minimum=0.0, open_min=True, maximum=_BETA_MAX),
+            as_real("tau_min", tau_min, minimum=0.0, open_min=True, maximum=PARAM_MAX))
 
 
 def pareto_envelope(lags: Any, *, beta: float, tau_min: float = 1.0):
@@ -248,8 +251,8 @@ def tauberian_asymptote(lags: Any, *, A: float, beta: float):
     >>> tauberian_asymptote(4.0, A=2.0, beta=0.5) == 2.0 * math.gamma(0.5) / 2.0
     True
     """
-    A = as_real("A", A, minimum=0.0, open_min=True)
-    beta = as_real("beta", beta, minimum=0.0, open_min=True)
+    A = as_real("A", A, minimum=0.0, open_min=True, maximum=PARAM_MAX)
+    beta = as_real("beta", beta, minimum=0.0, open_min=True, maximum=_BETA_MAX)
     l = as_real_array("lags", lags)
     if np.any(l <= 0):
         raise ValueError("lags must be > 0")
