@@ -154,7 +154,23 @@ def cts_cumulant(order: int, dt: float, *, eta_J: float, alpha: float, lam: floa
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
     if n % 2:
         return 0.0
-    return 2.0 * dt * eta * C * math.gamma(n - a) * lam ** (a - n)
+    if not _log_cumulant_ok(n, a, lam, dt * eta * C):
+        return _finite_cumulant(n, lam, math.inf)
+    if n - a < 170.0:                  # Gamma itself fits: the direct product (exact at small integers)
+        with np.errstate(over="ignore"):
+            return _finite_cumulant(n, lam, 2.0 * dt * eta * C * math.gamma(n - a) * lam ** (a - n))
+    return 2.0 * dt * eta * C * math.exp(math.lgamma(n - a) + (a - n) * math.log(lam))
+
+
+def _log_cumulant_ok(n: int, a: float, lam: float, scale: float) -> bool:
+    """Whether 2 scale Gamma(n - a) lam^(a - n) fits in float64 (else the caller reports it)."""
+    return scale == 0.0 or math.log(2.0 * scale) + math.lgamma(n - a) + (a - n) * math.log(lam) < 709.0
+
+
+def _finite_cumulant(n: int, lam: float, value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"the order-{n} cumulant exceeds float64 (lam={lam:.3g}); lower order or raise lam")
+    return value
 
 
 def _upper_gamma(s: float, x: float) -> float:
@@ -214,7 +230,10 @@ def cp_small_jump_cumulant(order: int, dt: float, eps: float, *, eta_J: float, a
         return 0.0
     if n == 2:
         return cts_cumulant(2, dt, eta_J=eta, alpha=a, lam=lam, C=C)
-    return 2.0 * dt * eta * C * lam ** (a - n) * _upper_gamma(n - a, lam * eps)
+    if not _log_cumulant_ok(n, a, lam, dt * eta * C):
+        return _finite_cumulant(n, lam, math.inf)
+    with np.errstate(over="ignore"):
+        return _finite_cumulant(n, lam, 2.0 * dt * eta * C * lam ** (a - n) * _upper_gamma(n - a, lam * eps))
 
 
 # ------------------------------------------------------------------------------------------ random streams

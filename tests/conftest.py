@@ -1,7 +1,14 @@
 import os
 
-import pytest
-from hypothesis import HealthCheck, settings
+# Bounds-checked numba kernels for tests: SEQTHEORY_NUMBA_BOUNDSCHECK=1 turns on numba's NUMBA_BOUNDSCHECK
+# (every array index checked, an IndexError instead of a segfault), so an indexing bug in a kernel fails
+# one test instead of killing the whole test process. It must be set before numba is imported, hence here.
+# Slower kernels; the on-disk numba cache is keyed on the flag, so both variants can coexist.
+if os.environ.get("SEQTHEORY_NUMBA_BOUNDSCHECK") == "1":
+    os.environ["NUMBA_BOUNDSCHECK"] = "1"
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 # Deterministic property tests: the same examples on every run (CI and local), no deadline on shared,
 # noisy machines.

@@ -122,7 +122,7 @@ def as_seed(value: Any, *, name: str = "seed") -> np.random.Generator:
     stream (the same seed gives the same draws); a ``Generator`` is used as is (its state advances, so
     consecutive calls give fresh draws). Bools, floats and negative ints are rejected.
 
-    >>> as_seed(1).integers(10**9) == as_seed(np.random.SeedSequence(1)).integers(10**9)
+    >>> bool(as_seed(1).integers(10**9) == as_seed(np.random.SeedSequence(1)).integers(10**9))
     True
     """
     if isinstance(value, np.random.Generator):

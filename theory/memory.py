@@ -47,7 +47,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import airy
 
-from theory._args import MAX_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_real, as_real_array
+from theory._args import MAX_LENGTH, as_choice, as_dps, as_int, as_real, as_real_array
 
 KINDS = ("exp", "poly", "impulse", "airy")
 DEFAULT_DPS = 30
@@ -185,6 +185,11 @@ def area_expression(kind: str):
     return sympy.harmonic(T, p)
 
 
+# The root is returned as a float: 100 digits is far more than it can hold, and brentq at 1000 digits takes
+# minutes (Hurwitz zeta at each step).
+_SOLVE_MAX_DPS = 100
+
+
 def _solve_decreasing(f, target, lo: float, hi: float, dps: int) -> float:
     """Root ``x`` of ``f(x) = target`` for decreasing ``f`` on ``[lo, hi]`` (mpmath, then float).
 
@@ -254,7 +259,7 @@ def exp_tau(alpha: float, T: int, *, area_max: float | None = None, dps: int = D
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    dps = as_int("dps", dps, minimum=15, maximum=MAX_DPS)
+    dps = as_int("dps", dps, minimum=15, maximum=_SOLVE_MAX_DPS)
     return _exp_tau_cached(_excess(alpha, T, area_max), T, dps)
 
 
@@ -283,7 +288,7 @@ def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, dps: i
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    dps = as_int("dps", dps, minimum=15, maximum=MAX_DPS)
+    dps = as_int("dps", dps, minimum=15, maximum=_SOLVE_MAX_DPS)
     return _poly_p_cached(_excess(alpha, T, area_max), T, dps)
 
 

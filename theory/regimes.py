@@ -65,7 +65,7 @@ def _elementwise(fn, dtype, **arrays):
     out = np.empty(parts[0].shape, dtype=dtype)
     for idx in np.ndindex(out.shape):
         out[idx] = fn(**{k: int(p[idx]) for k, p in zip(names, parts)})
-    return out
+    return out.item() if out.ndim == 0 else out     # 0-d in, Python scalar out (as numpy ufuncs do)
 
 
 def _mp_profile(c, dps):

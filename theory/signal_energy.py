@@ -123,7 +123,7 @@ def _check_exact_cost(n: int, k: int, quantity: str) -> None:
 def _broadcast(fn, n, k, k_name: str):
     """Apply the scalar ``fn(n, k)`` elementwise over integer arrays (numpy broadcasting); scalars pass through.
 
-    Returns None when both are scalars (the caller takes its scalar path, bit for bit as before).
+    Returns None when both are plain scalars (the caller takes its scalar path); 0-d arrays give a float.
     """
     if not (isinstance(n, (np.ndarray, list, tuple)) or isinstance(k, (np.ndarray, list, tuple))):
         return None
@@ -133,7 +133,7 @@ def _broadcast(fn, n, k, k_name: str):
     out = np.empty(nb.shape, dtype=np.float64)
     for idx in np.ndindex(nb.shape):
         out[idx] = fn(int(nb[idx]), int(kb[idx]))
-    return out
+    return out.item() if out.ndim == 0 else out     # 0-d in, Python scalar out (as numpy ufuncs do)
 
 
 # --------------------------------------------------------------------------------------------------
