@@ -62,8 +62,8 @@ FIELDS = ("complex", "real")
 ESTIMATORS = ("trace", "probe")
 # Documented bounds (the cost grows with each): n x n matrices, BLOCK of them per stream; kmax matrix
 # products per draw; samples draws.
-MAX_N = 4096
-MAX_KMAX = 10**6
+MAX_N = 1024             # a block of BLOCK complex 1024 x 1024 matrices is 512 MiB
+MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
 MAX_SAMPLES = 10**9
 BLOCK = 32                       # draws per random stream: the unit of reproducibility
 _CHUNK_BYTES = 48 << 20          # default memory budget for the matrices of one chunk
@@ -252,6 +252,12 @@ def _run(kernel, *, width: int, samples: int, seed: np.random.SeedSequence, chun
     return acc
 
 
+def _check_finite(acc: _Accumulator, depth_name: str) -> None:
+    """Energies grow like exp(k^2/2n): past float64 the mean is inf and the se nan, which is no estimate."""
+    if not (np.all(np.isfinite(acc.mean)) and np.all(np.isfinite(acc.se()))):
+        raise ValueError(f"{depth_name} too large for this n: the sampled energies overflow float64; lower {depth_name}")
+
+
 def _result(acc: _Accumulator, *, samples, seed, method, field, n, quantity) -> MCEstimate:
     return MCEstimate(mean=acc.mean, se=acc.se(), samples=samples, seed=_seed_label(seed), method=method, field=field, n=n,
                       quantity=quantity, checkpoints=acc.checkpoints())
@@ -355,6 +361,7 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
         per_draw, flops = n * n * itemsize, 2.0 * cflop * n * n * kmax
     acc = _run(kernel, width=kmax + 1, samples=samples, seed=seed, chunk=chunk, per_draw_bytes=per_draw,
                flops_per_draw=flops, progress=progress, desc=f"Q n={n} {field} {method}")
+    _check_finite(acc, "kmax")
     return _result(acc, samples=samples, seed=seed, method=method, field=field, n=n, quantity="Q")
 
 
@@ -398,6 +405,7 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
     acc = _run(kernel, width=tmax + 1, samples=samples, seed=seed, chunk=chunk,
                per_draw_bytes=(n * n + (tmax + 1) * n) * itemsize, flops_per_draw=2.0 * cflop * n * n * tmax,
                progress=progress, desc=f"S n={n} {field}")
+    _check_finite(acc, "tmax")
     return _result(acc, samples=samples, seed=seed, method="driven", field=field, n=n, quantity="S")
 
 
@@ -433,6 +441,7 @@ def estimate_feedforward(n: int, L: int, samples: int, *, field: str = "complex"
     cflop = 4.0 if field == "complex" else 1.0
     acc = _run(kernel, width=2 * (L + 1), samples=samples, seed=seed, chunk=chunk, per_draw_bytes=n * n * itemsize,
                flops_per_draw=2.0 * cflop * n * n * L, progress=progress, desc=f"feedforward n={n} {field}")
+    _check_finite(acc, "L")
     cp = acc.checkpoints()
     se = acc.se()
     parts = []
