@@ -193,7 +193,10 @@ def big_jump_rate(eps: float, *, eta_J: float, alpha: float, lam: float, C: floa
     """
     eps = as_real("eps", eps, minimum=0.0, open_min=True)
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
-    return 2.0 * eta * C * lam ** a * _upper_gamma(-a, lam * eps)
+    rate = 2.0 * eta * C * lam ** a * _upper_gamma(-a, lam * eps)
+    if not math.isfinite(rate):
+        raise ValueError(f"eps={eps!r} too small: the rate of jumps above eps (~ eps^-alpha) overflows float64")
+    return rate
 
 
 def small_jump_variance(eps: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> float:
@@ -400,7 +403,8 @@ def _truncation_shift(a: float, c: float, lam: float) -> float:
     return brentq(log_bound, 0.0, hi, xtol=1e-14 * hi)   # log_bound(0) = -log(TRUNCATION_MASS) > 0
 
 
-_MAX_LOG_PROPOSALS = math.log(1e6)   # the exact sampler refuses parameters that need more proposals per draw
+# the exact sampler refuses parameters that need more proposals per draw (each stream draws 256 values)
+_MAX_LOG_PROPOSALS = math.log(1e4)
 
 
 def cts_params(dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> CTSParams:
@@ -430,9 +434,13 @@ def cts_params(dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 
         loc = (2.0 / math.pi) * sigma * math.log(sigma)
         B, S = 0.0, 1.0
     else:
-        sigma = (-c * math.gamma(-a) * math.cos(0.5 * math.pi * a)) ** (1.0 / a)
-        t = math.tan(0.5 * math.pi * a)
-        B, S, loc = math.atan(t) / a, (1.0 + t * t) ** (0.5 / a), 0.0
+        try:
+            sigma = (-c * math.gamma(-a) * math.cos(0.5 * math.pi * a)) ** (1.0 / a)
+            t = math.tan(0.5 * math.pi * a)
+            B, S, loc = math.atan(t) / a, (1.0 + t * t) ** (0.5 / a), 0.0
+        except OverflowError:
+            raise ValueError(f"alpha={a!r} is too small for the exact sampler: the stable scale "
+                             "(.)^(1/alpha) overflows float64; use the compound Poisson sampler") from None
     return CTSParams(a, sigma, loc, shift, lam, B, S, m)
 
 

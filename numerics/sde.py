@@ -189,7 +189,10 @@ def _check_run_args(n_particles, burn_in, n_samples, thin, seed, zeta_init, cfg)
     if zeta_init is None:
         z0 = np.full(n, cfg.zeta_0)
     else:
-        z0 = np.broadcast_to(np.asarray(zeta_init, dtype=np.float64), (n,)).copy()
+        z0 = as_real_array("zeta_init", zeta_init)
+        if z0.ndim > 1 or z0.size not in (1, n):
+            raise ValueError(f"zeta_init must be a scalar or one value per particle ({n}), got shape {z0.shape}")
+        z0 = np.broadcast_to(z0, (n,)).copy()
         if not np.all(np.isfinite(z0)):
             raise ValueError("zeta_init must be finite")
     return n, b, m, t, s, z0
@@ -216,6 +219,8 @@ def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int =
     bounds = np.linspace(0, n, min(n, _CHUNKS) + 1).astype(int)
     from tqdm import tqdm
 
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True or False, got {progress!r}")
     with tqdm(total=n, disable=not progress, desc="SDE particles", leave=False) as bar:
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             _simulate_chunk(states[lo:hi], z0[lo:hi], out[lo:hi], b, t, *args)
