@@ -123,11 +123,11 @@ def baselines() -> dict[str, Case]:
     tau = np.random.default_rng(1).pareto(1.5, 400) + 1.0
     return {
         # theory.complexity
-        "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted")),
+        "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted"), kinds={"s": "intarray"}),
         "theory.complexity.tail_energy_profile": Case(dict(rho=RHO, kind="sorted")),
         "theory.complexity.effective_support": Case(dict(rho=RHO, kind="sorted")),
-        "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, dps=30)),
-        "theory.complexity.poly_tail_energy": Case(dict(p=1.5, T=32, s=3, dps=30)),
+        "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, dps=30), names={"T": ("s",)}),
+        "theory.complexity.poly_tail_energy": Case(dict(p=1.5, T=32, s=3, dps=30), names={"T": ("s",)}),
         "theory.complexity.coupling_matrix": Case(dict(rho=RHO, coupling="toeplitz")),
         "theory.complexity.singular_values": Case(dict(rho=RHO, coupling="toeplitz")),
         "theory.complexity.entropy_effective_rank": Case(dict(sv=np.array([3.0, 2.0, 1.0]))),
@@ -142,7 +142,7 @@ def baselines() -> dict[str, Case]:
                                            kinds={"eta_G": "realarray"}),
         "theory.levy.critical_kappa": Case(dict(eta_G=0.1, **LEVY)),
         "theory.levy.phase": Case(dict(eta_G=0.1, kappa=1.0, drift="saturating", tol=1e-9, **LEVY)),
-        "theory.levy.phase_of_beta": Case(dict(beta=1.5, tol=1e-9)),
+        "theory.levy.phase_of_beta": Case(dict(beta=1.5, tol=1e-9), kinds={"beta": "real?"}),   # None: collapsed
         "theory.levy.jump_symbol_mp": Case(dict(beta=1.5, dps=30, **LEVY), allow_inf=True),
         "theory.levy.Phi_mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, dps=30, **LEVY), allow_inf=True),
         "theory.levy.characteristic_root_mp": Case(dict(eta_G=0.1, kappa=1.0, dps=30, **LEVY)),

@@ -41,7 +41,10 @@ import mpmath
 import numpy as np
 from scipy.linalg import hankel
 
-from theory._args import as_choice, as_dps, as_int, as_real, as_real_array
+from theory._args import MIN_DPS, as_choice, as_int, as_real, as_real_array
+
+# the closed forms return a float: 100 digits is more than it holds (Hurwitz zeta at 30,000 takes minutes)
+_FLOAT_MAX_DPS = 100
 
 TAIL_KINDS = ("sorted", "positional")
 COUPLINGS = ("toeplitz", "hankel", "lag")
@@ -126,7 +129,7 @@ def exp_tail_energy(tau: float, T: int, s: int, *, dps: int = 30) -> float:
     tau = as_real("tau", tau, minimum=0.0, open_min=True)
     T = as_int("T", T, minimum=1)
     s = as_int("s", s, minimum=0, maximum=T)
-    dps = as_dps(dps)
+    dps = as_int("dps", dps, minimum=MIN_DPS, maximum=_FLOAT_MAX_DPS)
     with mpmath.workdps(dps):
         u = 2 / mpmath.mpf(tau)
         return float(mpmath.exp(-u * s) * mpmath.expm1(-u * (T - s)) / mpmath.expm1(-u * T))
@@ -147,7 +150,7 @@ def poly_tail_energy(p: float, T: int, s: int, *, dps: int = 30) -> float:
     p = as_real("p", p, minimum=0.0)
     T = as_int("T", T, minimum=1)
     s = as_int("s", s, minimum=0, maximum=T)
-    dps = as_dps(dps)
+    dps = as_int("dps", dps, minimum=MIN_DPS, maximum=_FLOAT_MAX_DPS)
     with mpmath.workdps(dps):
         q = 2 * mpmath.mpf(p)
         if abs(q - 1) < mpmath.mpf(10) ** (-dps):
