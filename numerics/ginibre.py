@@ -156,7 +156,7 @@ def sample_ginibre(n: int, count: int, *, field: str = "complex", seed=0,
     ``normalised=True`` returns ``W = G / sqrt(n)`` (the toolkit's weights), else ``G`` with unit-variance
     entries (complex: ``E|G_ij|^2 = 1``, ``E G_ij^2 = 0``; real: ``N(0, 1)``). Draw ``i`` comes from the
     random stream of block ``i // BLOCK`` (:func:`block_rng`), as in the estimators. ``count * n * n``
-    entries at most ``MAX_LENGTH`` (2**26).
+    entries at most ``MAX_LENGTH`` (2**24).
 
     >>> W = sample_ginibre(3, 2, seed=5)
     >>> W.shape, W.dtype

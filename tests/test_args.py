@@ -135,3 +135,19 @@ def test_estimator_is_not_called_method():
     assert estimate_Q(3, 2, 64, estimator="probe").method == "probe"
     with pytest.raises(TypeError):
         estimate_Q(3, 2, 64, method="probe")
+
+
+def test_numba_boundscheck_switch():
+    """SEQTHEORY_NUMBA_BOUNDSCHECK=1 (tests/conftest.py): an out-of-bounds index in a numba kernel raises
+    IndexError instead of reading past the array (or segfaulting the test process)."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import conftest, numba, numpy as np\n"
+             "f = numba.njit(lambda a, i: a[i])\n"
+             "try:\n    f(np.zeros(3), 10**6)\nexcept IndexError:\n    print('IndexError')\n")
+    env = dict(os.environ, SEQTHEORY_NUMBA_BOUNDSCHECK="1")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=os.path.dirname(__file__), env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "IndexError", out.stderr[-2000:]

@@ -48,9 +48,9 @@ MAX_DPS = 100_000
 # an OverflowError or a root finder that cannot converge deep inside a closed form.
 PARAM_MAX = 1e50
 
-# Arrays that a length argument allocates: at most 2**26 entries (512 MiB of float64), so that a typo
+# Arrays that a length argument allocates: at most 2**24 entries (128 MiB of float64), so that a typo
 # (T=10**9) is a clear ValueError up front instead of minutes of swapping or a MemoryError.
-MAX_LENGTH = 1 << 26
+MAX_LENGTH = 1 << 24
 
 
 def as_length(name: str, value: Any, *, minimum: int = 1, maximum: int = MAX_LENGTH) -> int:
