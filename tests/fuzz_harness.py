@@ -164,10 +164,12 @@ def baselines() -> dict[str, Case]:
         "theory.memory.lag_weights": Case(dict(T=64)),
         "theory.memory.expected_linear_relmse": Case(dict(rhohat=RHO * 0.9, rho=RHO, T=None), kinds={"T": "int?"}),
         # theory.prony
-        "theory.prony.exp_sum": Case(dict(poles=np.array([0.5, 0.9]), coeffs=np.array([1.0, 2.0]), T=16)),
-        "theory.prony.vandermonde": Case(dict(poles=np.array([0.5, 0.9]), T=16)),
+        "theory.prony.exp_sum": Case(dict(poles=np.array([0.5, 0.9]), coeffs=np.array([1.0, 2.0]), T=16),
+                                     kinds={"poles": "any", "coeffs": "any"}),      # complex allowed
+        "theory.prony.vandermonde": Case(dict(poles=np.array([0.5, 0.9]), T=16), kinds={"poles": "any"}),
         "theory.prony.vandermonde_condition": Case(dict(poles=np.array([0.5, 0.9]), T=16, normalize=True, dps=None),
-                                                   kinds={"dps": "int?"}),
+                                                   kinds={"dps": "int?", "poles": "any"},
+                                                   allow_inf=True),     # repeated poles: singular, cond = inf
         "theory.prony.prony": Case(dict(h=RHO, K=2, dps=None), kinds={"dps": "int?"}),
         "theory.prony.matrix_pencil": Case(dict(h=RHO, K=2, L=None), kinds={"L": "int?"}),
         "theory.prony.best_mterm_fit": Case(dict(rho=RHO, m=1, weights="lag", poles="complex", skip=False, dps=None,

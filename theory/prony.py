@@ -122,8 +122,11 @@ def exp_sum(poles, coeffs, T: int) -> np.ndarray:
     [1.0, 0.0, -1.0, 0.0]
     """
     T = as_int("T", T, minimum=1)
-    lam = np.asarray(poles, dtype=complex).ravel()
-    c = np.asarray(coeffs, dtype=complex).ravel()
+    lam = _as_poles(poles).astype(complex)
+    try:
+        c = np.asarray(coeffs, dtype=complex).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(f"coeffs must be numbers or an array of numbers, got {coeffs!r}") from None
     if lam.shape != c.shape:
         raise ValueError(f"poles and coeffs must have the same length, got {lam.size} and {c.size}")
     return np.real(vandermonde(lam, T) @ c)
@@ -798,7 +801,9 @@ def mterm_scan(rho, m_max: int, *, tol: float | None = None, **kwargs) -> list[E
     r = as_real_array("rho", rho)
     if r.ndim != 1 or r.size < 2:
         raise ValueError(f"rho must be a 1-d array of at least 2 lags, got shape {r.shape}")
-    m_max = as_int("m_max", m_max, minimum=1, maximum=max(1, r.size // 2))
+    m_max = as_int("m_max", m_max, minimum=1)
+    if m_max > max(1, r.size // 2):
+        raise ValueError(f"m_max must be <= len(rho) // 2 = {max(1, r.size // 2)}, got {m_max}")
     if tol is not None:
         tol = as_real("tol", tol, minimum=0.0, open_min=True)
     extra = list(kwargs.pop("starts", None) or [])

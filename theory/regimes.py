@@ -107,7 +107,8 @@ def critical_profile(c, *, dps: int | None = None):
         dps = as_dps(dps)
         return _mp_profile(_as_mp_real("c", c), dps)
     arr = as_real_array("c", c)
-    y = 0.5 * arr * arr
+    with np.errstate(over="ignore"):
+        y = 0.5 * arr * arr
     out = np.empty_like(y)
     small = y < _SERIES_Y
     large = y > _LARGE_Y
@@ -117,8 +118,8 @@ def critical_profile(c, *, dps: int | None = None):
     out[small] = 1.0 + y2 * (1.0 / 6.0 + y2 / 120.0)
     out[mid] = np.sinh(y[mid]) / y[mid]
     yl = y[large]
-    with np.errstate(over="ignore"):
-        out[large] = np.exp(yl - np.log(2.0 * yl)) * -np.expm1(-2.0 * yl)
+    with np.errstate(over="ignore", invalid="ignore"):     # c^2 itself overflows past c ~ 1.3e154: f = inf
+        out[large] = np.where(np.isinf(yl), np.inf, np.exp(yl - np.log(2.0 * yl)) * -np.expm1(-2.0 * yl))
     return _scalar_or_array(out, arr.ndim == 0)
 
 
