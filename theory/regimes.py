@@ -504,7 +504,11 @@ def _exceeds(n: int, t: int, quantity: str, tol: float) -> bool:
         # an exact tie is out of reach of exact arithmetic here; 100 digits decide any non-tie
         with mpmath.workdps(100):
             return fn(n, t, method="mp", dps=100) / terms - 1 > mpmath.mpf(tol)
-    return fn(n, t, method="exact") / terms - 1 > Fraction(tol)
+    try:
+        return fn(n, t, method="exact") / terms - 1 > Fraction(tol)
+    except ValueError:          # beyond the documented cost bound of the exact path: 100 digits decide
+        with mpmath.workdps(100):
+            return fn(n, t, method="mp", dps=100) / terms - 1 > mpmath.mpf(tol)
 
 
 def _guess_c(quantity: str, tol: float) -> float:

@@ -53,8 +53,8 @@ Cost bounds
 -----------
 Exact integer paths grow with their arguments; they raise a ValueError up front beyond
 ``k, t <= MAX_SERIES_K`` (Stirling/Hultman rows and the symbolic forms: O(k^2) big-integer operations),
-``S_series``: ``t <= MAX_SERIES_T`` (O(t^3)), ``method="exact"``: ``n^(k+1)`` at most ``MAX_EXACT_BITS`` bits
-(``Q``) and ``t (t+1) log2(n)`` at most ``MAX_EXACT_WORK`` bit-operations (``S``); ``Q_all``: ``t < MAX_LENGTH``.
+``S_series``: ``t <= MAX_SERIES_T`` (O(t^3)), ``method="exact"`` and ``trace_moment``: the rising factorial
+at most ``MAX_EXACT_BITS`` bits, ``(k+2) log2(n+k+2)`` (``Q``), and ``t (t+1) log2(n)`` at most ``MAX_EXACT_WORK`` bit-operations (``S``); ``Q_all``: ``t < MAX_LENGTH``.
 
 Arrays
 ------
@@ -79,8 +79,8 @@ from ._summation import compensated_cumsum
 METHODS = ("exact", "float", "mp", "ball")
 MAX_SERIES_K = 1000               # stirling1_row, hultman_row, Q_series, *_symbolic (O(k^2) big-int ops)
 MAX_SERIES_T = 300                # S_series (O(t^3))
-MAX_EXACT_BITS = 1 << 25          # Q(method="exact"): n^(k+1) up to 32 Mbit
-MAX_EXACT_WORK = 1 << 31          # S(method="exact"): ~ t^2 log2(n) bit operations
+MAX_EXACT_BITS = 1 << 20          # trace_moment, Q(method="exact"): (n+k+1)!/(n-1)! up to ~1 Mbit (~1 s)
+MAX_EXACT_WORK = 1 << 30          # S(method="exact"): ~ t^2 log2(n) bit operations (~1 s)
 _FLOAT_DIRECT_MAX_M = 4096      # longer log1p sums go through log-gamma differences
 _FLOAT_DIRECT_MAX_A = 30.0      # beyond e^30 the exp() amplification of rounding matters: use mp
 _S_DIRECT_MAX_T = 1 << 22       # float/mp S by direct summation up to here
@@ -112,9 +112,9 @@ def _check_method(method, dps):
 def _check_exact_cost(n: int, k: int, quantity: str) -> None:
     """Exact paths: refuse up front what would take minutes (documented bounds, module docstring)."""
     bits = n.bit_length()
-    if quantity == "Q" and (k + 1) * bits > MAX_EXACT_BITS:
-        raise ValueError(f"k must satisfy (k+1) log2(n) <= {MAX_EXACT_BITS} for method='exact' (got n={n}, k={k}):"
-                         " use method='mp'")
+    if quantity == "Q" and (k + 2) * (n + k + 2).bit_length() > MAX_EXACT_BITS:
+        raise ValueError(f"k must satisfy (k+2) log2(n+k+2) <= {MAX_EXACT_BITS} for exact integers (got n={n}, "
+                         f"k={k}): use method='mp'")
     if quantity == "S" and (k + 1) * (k + 1) * bits > MAX_EXACT_WORK:
         raise ValueError(f"t must satisfy (t+1)^2 log2(n) <= {MAX_EXACT_WORK} for method='exact' "
                          f"(got n={n}, t={k}): use method='mp'")
