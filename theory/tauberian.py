@@ -318,7 +318,11 @@ def horizon_power(N: Any, *, beta: float, a: float, A: float = 1.0, c: float = 1
     A = as_real("A", A, minimum=0.0, open_min=True)
     c = as_real("c", c, minimum=0.0, open_min=True)
     n = as_real_array("N", N, minimum=1.0)
-    return _scalar_or_array((A * n ** (1.0 / k) / c) ** (1.0 / beta))
+    with np.errstate(over="ignore"):
+        out = (A * n ** (1.0 / k) / c) ** (1.0 / beta)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"beta={beta!r} too small for these N, A, c: the horizon exceeds float64")
+    return _scalar_or_array(out)
 
 
 def horizon(N: Any, lags: Any, f: Any, *, a: float, c: float = 1.0) -> np.ndarray:
