@@ -360,12 +360,19 @@ def _is_real(v) -> bool:
     return isinstance(v, (numbers.Real, np.integer, np.floating)) and math.isfinite(float(v))
 
 
-def _real_array_ok(v) -> bool:
+def _as_array(v):
+    """``v`` as a numpy array, or None for values no array parameter takes (bools, strings, None)."""
     if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
-        return False
+        return None
     try:
-        arr = np.asarray(v)
+        return np.asarray(v)
     except Exception:
+        return None
+
+
+def _real_array_ok(v) -> bool:
+    arr = _as_array(v)
+    if arr is None:
         return False
     if arr.dtype.kind == "O":         # Python ints beyond int64 are real numbers too
         return all(_is_real(x) for x in arr.ravel())
@@ -373,11 +380,8 @@ def _real_array_ok(v) -> bool:
 
 
 def _int_array_ok(v) -> bool:
-    if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
-        return False
-    try:
-        arr = np.asarray(v)
-    except Exception:
+    arr = _as_array(v)
+    if arr is None:
         return False
     return arr.dtype.kind in "iu" or (arr.dtype.kind == "O" and all(_is_int(x) for x in arr.ravel()))
 
