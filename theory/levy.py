@@ -260,8 +260,9 @@ def characteristic_root(*, eta_G: float, kappa: float, eta_J: float, alpha: floa
         if _phi_scalar(lo, *args) < 0.0:
             break
         lo *= 0.5
-    else:  # pragma: no cover - unreachable for finite positive kappa
-        raise ArithmeticError("could not bracket the root of Phi")
+    else:  # kappa ~ 1e-300: the root lies below float64's resolution of Phi
+        raise ValueError(f"kappa={kappa!r} is too small against the noise: the root of Phi is not resolvable in "
+                         "float64 (use characteristic_root_mp)")
     return float(brentq(_phi_scalar, lo, lam, args=args, xtol=1e-300, rtol=4 * np.finfo(float).eps,
                         maxiter=500))
 
