@@ -151,3 +151,63 @@ def test_numba_boundscheck_switch():
     out = subprocess.run([sys.executable, "-c", probe], cwd=os.path.dirname(__file__), env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "IndexError", out.stderr[-2000:]
+
+
+def _issue14_cases():
+    """The reproducers of issue 14 (defects, hangs, silently accepted, unnamed): (call, parameter named)."""
+    from numerics.ginibre import block_rng, estimate_Q, sample_ginibre
+    from numerics.levy_sampling import cts_increments
+    from numerics.sde import SDEConfig, drift, simulate
+    from numerics.targets import make_dataset
+    from numerics.wick import polynomial_string
+    from theory.complexity import poly_tail_energy
+    from theory.levy import characteristic_root, jump_symbol, jump_symbol_mp
+    from theory.memory import airy_phase_rate, exp_area, memory_function, poly_area
+    from theory.prony import best_mterm_fit, vandermonde_condition
+    from theory.regimes import Q_critical_form, breakdown_depth
+    from theory.signal_energy import Q, Q_symbolic, S_series, hultman_row
+
+    rho = 0.8 ** np.arange(1, 17)
+    lv = dict(eta_J=0.05, alpha=1.5)
+    return [
+        (lambda: exp_area(2.0, 64, dps=True), "dps"),
+        (lambda: exp_area(2.0, 64, dps=float("inf")), "dps"),
+        (lambda: poly_tail_energy(1.5, 64, 3, dps=True), "dps"),
+        (lambda: Q_symbolic(3, n=0), "n"),
+        (lambda: Q_symbolic(3, n=float("nan")), "n"),
+        (lambda: Q_symbolic(3, n=1 + 2j), "n"),
+        (lambda: Q(8, 3, method="mp", dps=10**30), "dps"),
+        (lambda: characteristic_root(eta_G=0.1, kappa=1, eta_J=1e300, alpha=1.5, lam=2), "eta_J"),
+        (lambda: jump_symbol(1.5, eta_J=0.05, alpha=1.5, lam=1e300), "lam"),
+        (lambda: drift(0, [0.0]), "cfg"),
+        (lambda: simulate(SDEConfig(), 64, burn_in=10**30), "burn_in"),
+        (lambda: best_mterm_fit(rho, 2, max_nfev=10**30), "max_nfev"),
+        (lambda: vandermonde_condition(np.array([1e300, 0.5]), 32), "poles"),
+        (lambda: hultman_row(10**30), "k"),
+        (lambda: S_series(10**6), "t"),
+        (lambda: cts_increments(0.02, 10, lam=2.0, seed=1, **{**lv, "eta_J": 1e30}), "eta_J"),
+        (lambda: Q(8, 10**30, method="exact"), "k"),
+        (lambda: breakdown_depth(10**30, 1e-3), "n"),
+        (lambda: estimate_Q(4, 3, 10**30), "samples"),
+        (lambda: sample_ginibre(4, 3, normalised="bogus"), "normalised"),
+        (lambda: make_dataset(rho, 4, nonlinear=float("nan")), "nonlinear"),
+        (lambda: block_rng(True, True), "seed"),
+        (lambda: drift(SDEConfig(), float("nan")), "zeta"),
+        (lambda: airy_phase_rate(None), "x"),
+        (lambda: memory_function("exp", 0.5, 10**30), "T"),
+        (lambda: Q_critical_form(1024, 32, corrected=np.ones((2, 2))), "corrected"),
+        (lambda: block_rng(-1, 1), "seed"),
+        (lambda: polynomial_string(0), "coeffs"),
+        (lambda: poly_area(-1.3e10, 64), "p"),
+    ], (poly_area, jump_symbol_mp)
+
+
+def test_issue14_reproducers_are_clean_errors():
+    cases, (poly_area, jump_symbol_mp) = _issue14_cases()
+    for call, name in cases:
+        with pytest.raises((TypeError, ValueError), match=name):
+            call()
+    # silently wrong before: np.uint64 dps gave another value; numpy ints in the mp path were a TypeError
+    assert poly_area(1.5, 64, dps=np.uint64(30)) == poly_area(1.5, 64, dps=30)
+    kw = dict(eta_J=0.05, alpha=1.5, lam=2.0)
+    assert jump_symbol_mp(1.5, C=np.int64(1), **kw) == jump_symbol_mp(1.5, C=1, **kw)
