@@ -54,7 +54,7 @@ Cost bounds
 Exact integer paths grow with their arguments; they raise a ValueError up front beyond
 ``k, t <= MAX_SERIES_K`` (Stirling/Hultman rows and the symbolic forms: O(k^2) big-integer operations),
 ``S_series``: ``t <= MAX_SERIES_T`` (O(t^3)), ``method="exact"`` and ``trace_moment``: the rising factorial
-at most ``MAX_EXACT_BITS`` bits, ``(k+2) log2(n+k+2)`` (``Q``), and ``t (t+1) log2(n)`` at most ``MAX_EXACT_WORK`` bit-operations (``S``); ``Q_all``: ``t < MAX_LENGTH``.
+at most ``MAX_EXACT_BITS`` bits, ``(k+2) log2(n+k+2)``, and ``(k+1) log2(n) <= MAX_EXACT_DEN_BITS`` (``Q``), and ``t (t+1) log2(n)`` at most ``MAX_EXACT_WORK`` bit-operations (``S``); ``Q_all``: ``t < MAX_LENGTH``.
 
 Arrays
 ------
@@ -79,7 +79,8 @@ from ._summation import compensated_cumsum
 METHODS = ("exact", "float", "mp", "ball")
 MAX_SERIES_K = 1000               # stirling1_row, hultman_row, Q_series, *_symbolic (O(k^2) big-int ops)
 MAX_SERIES_T = 300                # S_series (O(t^3))
-MAX_EXACT_BITS = 1 << 20          # trace_moment, Q(method="exact"): (n+k+1)!/(n-1)! up to ~1 Mbit (~1 s)
+MAX_EXACT_BITS = 1 << 22          # trace_moment, Q(method="exact"): (n+k+1)!/(n-1)! up to ~4 Mbit (~2 s)
+MAX_EXACT_DEN_BITS = 1 << 17      # Q(method="exact"): n^(k+1), the Fraction's gcd is quadratic in it
 MAX_EXACT_WORK = 1 << 30          # S(method="exact"): ~ t^2 log2(n) bit operations (~1 s)
 _FLOAT_DIRECT_MAX_M = 4096      # longer log1p sums go through log-gamma differences
 _FLOAT_DIRECT_MAX_A = 30.0      # beyond e^30 the exp() amplification of rounding matters: use mp
@@ -112,8 +113,11 @@ def _check_method(method, dps):
 def _check_exact_cost(n: int, k: int, quantity: str) -> None:
     """Exact paths: refuse up front what would take minutes (documented bounds, module docstring)."""
     bits = n.bit_length()
-    if quantity == "Q" and (k + 2) * (n + k + 2).bit_length() > MAX_EXACT_BITS:
+    if quantity in ("Q", "trace") and (k + 2) * (n + k + 2).bit_length() > MAX_EXACT_BITS:
         raise ValueError(f"k must satisfy (k+2) log2(n+k+2) <= {MAX_EXACT_BITS} for exact integers (got n={n}, "
+                         f"k={k}): use method='mp'")
+    if quantity == "Q" and (k + 1) * (n.bit_length() - 1) > MAX_EXACT_DEN_BITS:
+        raise ValueError(f"k must satisfy (k+1) log2(n) <= {MAX_EXACT_DEN_BITS} for method='exact' (got n={n}, "
                          f"k={k}): use method='mp'")
     if quantity == "S" and (k + 1) * (k + 1) * bits > MAX_EXACT_WORK:
         raise ValueError(f"t must satisfy (t+1)^2 log2(n) <= {MAX_EXACT_WORK} for method='exact' "
@@ -160,7 +164,7 @@ def trace_moment(n: int, k: int) -> int:
     """
     n = as_int("n", n, minimum=1)
     k = as_int("k", k, minimum=0)
-    _check_exact_cost(n, k, "Q")
+    _check_exact_cost(n, k, "trace")
     m = k + 2
     rising = _prod_range(n, n + m)
     falling = _prod_range(n - m + 1, n + 1) if m <= n else 0
@@ -394,6 +398,7 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     n = as_int("n", n, minimum=1)
     k = as_int("k", k, minimum=0)
     if method == "exact":
+        _check_exact_cost(n, k, "Q")
         return Fraction(trace_moment(n, k), n ** (k + 1))
     if method == "float":
         return _Q_float(n, k)
