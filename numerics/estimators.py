@@ -500,7 +500,7 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
         raise ValueError("weights must be nonnegative, not all 0, one per time scale")
     f = envelope_from_spectrum(lags, tau_arr, weights=w)
     if not np.all(np.asarray(f) > 0):
-        raise ValueError("lags too long for these time scales: the envelope underflows to 0 (log f is fitted)")
+        raise ValueError("lags too long for the time scales tau: the envelope underflows to 0 (log f is fitted)")
     fit = envelope_fit(lags, f, level=level, runs_alpha=runs_alpha)
     src = "tempered" if fit.best == "tempered" else "power"
     rng = np.random.default_rng(seed)
