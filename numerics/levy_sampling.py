@@ -83,6 +83,15 @@ def _check_alpha(alpha: Any, *, allow_two: bool = False) -> float:
     return a
 
 
+_SAMPLER_ALPHA_MIN = 0.05   # the samplers raise to powers 1/alpha: below, float64 overflows (or loops run away)
+
+
+def _sampler_alpha(a: float) -> float:
+    if a < _SAMPLER_ALPHA_MIN:
+        raise ValueError(f"alpha must be >= {_SAMPLER_ALPHA_MIN} for sampling (powers 1/alpha overflow), got {a!r}")
+    return a
+
+
 def _levy_args(eta_J, alpha, lam, C) -> tuple[float, float, float, float]:
     return (as_real("eta_J", eta_J, minimum=0.0, maximum=PARAM_MAX), _check_alpha(alpha),
             as_real("lam", lam, minimum=0.0, open_min=True, maximum=PARAM_MAX),
@@ -347,7 +356,7 @@ def symmetric_stable(alpha: float, size, *, seed: Any = None, rng: np.random.Gen
 
     ``seed``: int >= 0, SeedSequence or Generator (``rng=`` is an alias for a Generator).
     """
-    a = _check_alpha(alpha, allow_two=True)
+    a = _sampler_alpha(_check_alpha(alpha, allow_two=True))
     rng = _rng(seed, rng)
     size = _size(size)
     V = rng.uniform(-0.5 * np.pi, 0.5 * np.pi, size=size)
@@ -404,13 +413,15 @@ def _truncation_shift(a: float, c: float, lam: float) -> float:
 
 
 # the exact sampler refuses parameters that need more proposals per draw (each stream draws 256 values)
-_MAX_LOG_PROPOSALS = math.log(1e4)
+_MAX_LOG_PROPOSALS = math.log(1e3)
+_MAX_EXACT_DRAWS = 1 << 20          # increments per call of the exact sampler (up to 1e3 proposals each)
 
 
 def cts_params(dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> CTSParams:
     """Precompute the exact sampler's constants for a step dt (see the module docstring)."""
     dt = as_real("dt", dt, minimum=0.0, open_min=True)
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
+    _sampler_alpha(a)
     if eta == 0.0:
         return CTSParams(a, 0.0, 0.0, 0.0, lam, 0.0, 1.0, 0)
     # m sub-steps of dt/m cost m / acceptance(m) proposals; pick the cheapest power of two
@@ -517,6 +528,8 @@ def cts_increments(dt: float, size, *, eta_J: float, alpha: float, lam: float, C
     """
     p = cts_params(dt, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
     rng = _rng(seed, rng)
+    if math.prod(_size(size)) > _MAX_EXACT_DRAWS:
+        raise ValueError(f"size must have at most {_MAX_EXACT_DRAWS} entries for the exact sampler, got {size!r}")
     if p.m_sub == 0:
         return np.zeros(_size(size))
     return _fill(_cts_fill, tuple(p), size, rng)
@@ -539,6 +552,7 @@ def cp_params(dt: float, eps: float, *, eta_J: float, alpha: float, lam: float, 
     dt = as_real("dt", dt, minimum=0.0, open_min=True)
     eps = as_real("eps", eps, minimum=0.0, open_min=True)
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
+    _sampler_alpha(a)
     mean = dt * big_jump_rate(eps, eta_J=eta, alpha=a, lam=lam, C=C) if eta > 0 else 0.0
     if mean > 50.0:
         raise ValueError(f"eps={eps} gives {mean:.3g} big jumps per step (> 50): raise eps or lower dt")

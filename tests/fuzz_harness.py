@@ -140,7 +140,7 @@ def baselines() -> dict[str, Case]:
         "theory.levy.threshold_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0)),
         "theory.levy.critical_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0),
                                            kinds={"eta_G": "realarray"}),
-        "theory.levy.critical_kappa": Case(dict(eta_G=0.1, **LEVY)),
+        "theory.levy.critical_kappa": Case(dict(eta_G=0.1, **LEVY), allow_inf=True),    # documented: inf at lam < 1
         "theory.levy.phase": Case(dict(eta_G=0.1, kappa=1.0, drift="saturating", tol=1e-9, **LEVY)),
         "theory.levy.phase_of_beta": Case(dict(beta=1.5, tol=1e-9), kinds={"beta": "real?"}),   # None: collapsed
         "theory.levy.jump_symbol_mp": Case(dict(beta=1.5, dps=30, **LEVY), allow_inf=True),
@@ -216,7 +216,7 @@ def baselines() -> dict[str, Case]:
                                                                                     "n": "symbolic"}),
         # theory.tauberian
         "theory.tauberian.envelope_from_spectrum": Case(dict(lags=lags, tau=np.array([1.0, 5.0]), weights=None),
-                                                        kinds={"weights": "realarray?"}),
+                                                        kinds={"weights": "realarray?", "tau": "any"}),  # inf allowed
         "theory.tauberian.envelope_from_density": Case(dict(lags=lags, density=_density, support=(1.0, math.inf),
                                                             dps=None), kinds={"dps": "int?", "support": "any",
                                                                               "density": "callable"}),
@@ -313,7 +313,8 @@ _NT_ARRAY = {"n": "intarray", "t": "intarray"}
 
 
 def _density(x):
-    return np.exp(-x)
+    import mpmath
+    return mpmath.exp(-x) if isinstance(x, mpmath.mpf) else np.exp(-x)     # the float and the mp path
 
 
 def _tmpdir():
@@ -383,7 +384,7 @@ def _int_array_ok(v) -> bool:
     arr = _as_array(v)
     if arr is None:
         return False
-    return arr.dtype.kind in "iu" or (arr.dtype.kind == "O" and all(_is_int(x) for x in arr.ravel()))
+    return arr.size == 0 or arr.dtype.kind in "iu" or (arr.dtype.kind == "O" and all(_is_int(x) for x in arr.ravel()))
 
 
 def may_accept(kind: str, v: Any) -> bool:

@@ -406,9 +406,10 @@ def _check_dps(dps: Any) -> int:
 
 
 def _mp_params(eta_J, alpha, lam, C):
-    return (_as_mpf("eta_J", eta_J, minimum=0), _as_mpf("alpha", alpha, minimum=0, open_min=True, maximum=2,
-                                                          open_max=True),
-            _as_mpf("lam", lam, minimum=0, open_min=True), _as_mpf("C", C, minimum=0, open_min=True))
+    return (_as_mpf("eta_J", eta_J, minimum=0, maximum=PARAM_MAX),
+            _as_mpf("alpha", alpha, minimum=0, open_min=True, maximum=2, open_max=True),
+            _as_mpf("lam", lam, minimum=0, open_min=True, maximum=PARAM_MAX),
+            _as_mpf("C", C, minimum=0, open_min=True, maximum=PARAM_MAX))
 
 
 def _psi_mp(b, eta_J, alpha, lam, C):
@@ -517,7 +518,10 @@ def characteristic_root_mp(*, eta_G: Any, kappa: Any, eta_J: Any, alpha: Any, la
                 lo = lam_ / 2
                 while phi(lo) >= 0:
                     lo /= 2
-                out = mpmath.findroot(phi, (lo, lam_), solver="anderson")
+                # findroot's tolerance is on |phi|: scale phi to O(1) near the root (eta_G ~ 1e30 otherwise
+                # leaves |phi| ~ 1e-20 "not found" although the root is resolved)
+                scale = max(mpmath.mpf(1), g * lam_ * lam_, k * lam_, abs(phi(lo)))
+                out = mpmath.findroot(lambda b: phi(b) / scale, (lo, lam_), solver="anderson")
     with mpmath.workdps(dps):
         return +out
 

@@ -145,8 +145,8 @@ def poly_area(p, T: int, *, dps: int = DEFAULT_DPS):
     """
     T = as_int("T", T, minimum=1)
     dps = as_int("dps", dps, minimum=5, maximum=_ZETA_MAX_DPS)
-    # |p| <= 1000: far beyond any memory kernel, and Hurwitz zeta at p ~ -1e10 takes minutes
-    p = as_real("p", p, minimum=-1000.0, maximum=1000.0) if not isinstance(p, mpmath.mpf) else p
+    # -100 <= p <= 1000: far beyond any memory kernel; Hurwitz zeta at p = -200 takes a second, -1e10 minutes
+    p = as_real("p", p, minimum=-100.0, maximum=1000.0) if not isinstance(p, mpmath.mpf) else p
     with mpmath.workdps(dps):
         return 1 + _poly_excess(mpmath.mpf(p), T, dps)
 
