@@ -40,6 +40,9 @@ def run_one(work: str, name: str, path: str, old: str, new: str, tests: list, ti
     text = open(target).read()
     if text.count(old) != 1:
         return "stale"
+    tests = [t for t in tests if os.path.exists(os.path.join(work, t.split("::")[0]))]
+    if not tests:
+        return "survived (no test file)"
     try:
         with open(target, "w") as fh:
             fh.write(text.replace(old, new))
