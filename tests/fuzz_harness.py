@@ -50,7 +50,11 @@ RESULT_TYPES = {
     "numerics.estimators.EnvelopeFit", "numerics.estimators.SpectrumEnvelopeFit",
     "numerics.estimators.LognormalComparison", "numerics.ginibre.MCEstimate", "numerics.ginibre.Checkpoints",
     "numerics.ginibre.FeedforwardEstimate", "numerics.levy_sampling.CTSParams", "numerics.levy_sampling.CPParams",
+    "theory.horizon.HorizonScale", "numerics.memory_profile.MemoryProfile", "numerics.memory_profile.BenchCell",
 }
+# Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
+# the CLI tests (exit status and one-line errors), not by replacing Python arguments.
+CLI_NAMES = ("main",)
 TIMEOUT_S = float(os.environ.get("SEQTHEORY_FUZZ_TIMEOUT", "10"))
 
 
@@ -75,7 +79,7 @@ def discover() -> list[str]:
         for n in public:
             obj = getattr(mod, n)
             qual = f"{modname}.{n}"
-            if callable(obj) and qual not in RESULT_TYPES and not (
+            if callable(obj) and qual not in RESULT_TYPES and n not in CLI_NAMES and not (
                     inspect.ismodule(obj) or (inspect.isclass(obj) and issubclass(obj, BaseException))):
                 out.append(qual)
     return out
@@ -298,11 +302,74 @@ def baselines() -> dict[str, Case]:
         "numerics.wick.count_pairings": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
         "numerics.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
                                                 kinds={"coeffs": "intarray", "var": "text"}),
+        **_optional_baselines(),
         # numerics.plotting
         "numerics.plotting.pyplot": Case(dict()),
         "numerics.plotting.save_figure": Case(dict(fig=_fig(), path=os.path.join(_tmpdir(), "fig.png")),
                                               kinds={"fig": "object", "path": "path"}, raises=(OSError,)),
     }
+
+
+def _optional_baselines() -> dict:
+    """Baselines of modules that may not exist in every checkout (added on main while this table was
+    written): included only where the module imports, so the table works before and after a merge."""
+    out = {}
+    try:
+        importlib.import_module("theory.horizon")
+        out.update({
+            "theory.horizon.log_energies": Case(dict(n=4, t=3)),
+            "theory.horizon.gain_profile": Case(dict(n=4, t=2, sigma=1.0, quantity="S")),
+            "theory.horizon.scale_from_energies": Case(
+                dict(energies=[1, 1, Fraction(17, 16), Fraction(21, 16)], tol=0.2, quantity="Q", method="float",
+                     dps=None, n=None, weights="complex", source="given energies"),
+                kinds={"energies": "any", "dps": "int?", "n": "int?", "source": "text"}),
+            "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", weights="complex",
+                                                          method="float", dps=None), kinds={"dps": "int?"}),
+            "theory.horizon.depth_for_scale": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
+                                                        max_t=None), kinds={"max_t": "int?"}),
+            "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
+            "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
+        })
+    except ImportError:
+        pass
+    try:
+        importlib.import_module("numerics.horizon_mc")
+        out.update({
+            "numerics.horizon_mc.real_energies": Case(dict(n=2, kmax=2)),
+            "numerics.horizon_mc.mc_energies": Case(dict(n=4, t=2, samples=64, field="real", seed=0, batches=4),
+                                                    kinds={"seed": "seed"}),
+            "numerics.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, weights="real"),
+                                                          kinds={"weights": "choice"}),
+            "numerics.horizon_mc.depth_for_scale": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
+            "numerics.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
+                                                          kinds={"seed": "seed"}),
+        })
+    except ImportError:
+        pass
+    try:
+        mprof = importlib.import_module("numerics.memory_profile")
+        exp_rho = 0.8 ** np.arange(64)
+        cells = [mprof.BenchCell("lstm", "exp", 0.5, 0.2, ""), mprof.BenchCell("s4d", "exp", 0.5, 0.01, "")]
+        bench = os.path.join(_tmpdir(), "results.json")
+        with open(bench, "w") as fh:
+            fh.write('{"results": [{"name": "x", "data": {"medians": [{"model": "tcn", "kind": "poly", '
+                     '"alpha": 0.5, "median_relmse": 0.01}]}}]}')
+        out.update({
+            "numerics.memory_profile.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
+            "numerics.memory_profile.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
+                                                             kinds={"kinds": "any"}),
+            "numerics.memory_profile.load_benchmark": Case(dict(path=bench), kinds={"path": "path"},
+                                                           raises=(OSError,)),
+            "numerics.memory_profile.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
+                                                         kinds={"cells": "any"}),
+            "numerics.memory_profile.profile_memory": Case(
+                dict(rho=exp_rho, T=None, prony_tol=1e-3, m_max=2, prony=True, results="/nonexistent.json",
+                     far_threshold=0.1), kinds={"T": "int?", "m_max": "int?", "results": "any"}),
+            "numerics.memory_profile.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
+        })
+    except ImportError:
+        pass
+    return out
 
 
 _NK_ARRAY = {"n": "intarray", "k": "intarray"}
