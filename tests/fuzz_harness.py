@@ -314,8 +314,7 @@ def _optional_baselines() -> dict:
     """Baselines of modules that may not exist in every checkout (added on main while this table was
     written): included only where the module imports, so the table works before and after a merge."""
     out = {}
-    try:
-        importlib.import_module("theory.horizon")
+    if _present("theory.horizon"):
         out.update({
             "theory.horizon.log_energies": Case(dict(n=4, t=3)),
             "theory.horizon.gain_profile": Case(dict(n=4, t=2, sigma=1.0, quantity="S")),
@@ -330,10 +329,7 @@ def _optional_baselines() -> dict:
             "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
             "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
         })
-    except ImportError:
-        pass
-    try:
-        importlib.import_module("numerics.horizon_mc")
+    if _present("numerics.horizon_mc"):
         out.update({
             "numerics.horizon_mc.real_energies": Case(dict(n=2, kmax=2)),
             "numerics.horizon_mc.mc_energies": Case(dict(n=4, t=2, samples=64, field="real", seed=0, batches=4),
@@ -344,9 +340,7 @@ def _optional_baselines() -> dict:
             "numerics.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
                                                           kinds={"seed": "seed"}),
         })
-    except ImportError:
-        pass
-    try:
+    if _present("numerics.memory_profile"):
         mprof = importlib.import_module("numerics.memory_profile")
         exp_rho = 0.8 ** np.arange(64)
         cells = [mprof.BenchCell("lstm", "exp", 0.5, 0.2, ""), mprof.BenchCell("s4d", "exp", 0.5, 0.01, "")]
@@ -367,9 +361,14 @@ def _optional_baselines() -> dict:
                      far_threshold=0.1), kinds={"T": "int?", "m_max": "int?", "results": "any"}),
             "numerics.memory_profile.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
         })
-    except ImportError:
-        pass
     return out
+
+
+def _present(modname: str) -> bool:
+    """Whether this checkout has the module (an installed copy elsewhere on sys.path does not count)."""
+    top, sub = modname.split(".")
+    pkg = importlib.import_module(top)
+    return any(os.path.exists(os.path.join(p, sub + ".py")) for p in pkg.__path__)
 
 
 _NK_ARRAY = {"n": "intarray", "k": "intarray"}
