@@ -486,6 +486,8 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
     >>> r.fit.best, r.ci[0] < r.beta < r.ci[1]
     ('tempered', True)
     """
+    if isinstance(tau, (bool, np.bool_, str, bytes)) or np.asarray(tau).dtype.kind in "bUSO":
+        raise TypeError(f"tau must be an array of real numbers, got {tau!r:.60}")
     try:
         tau_arr = np.asarray(tau, dtype=np.float64).ravel()
     except (TypeError, ValueError):

@@ -62,7 +62,7 @@ FIELDS = ("complex", "real")
 ESTIMATORS = ("trace", "probe")
 # Documented bounds (the cost grows with each): n x n matrices, BLOCK of them per stream; kmax matrix
 # products per draw; samples draws.
-MAX_N = 512              # a block of BLOCK complex 512 x 512 matrices is 128 MiB; each product n^3
+MAX_N = 256              # each product costs 8 n^3 flops per draw: n = 512 is seconds per 16 draws
 MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
 MAX_SAMPLES = 10**9
 BLOCK = 32                       # draws per random stream: the unit of reproducibility

@@ -204,7 +204,8 @@ def big_jump_rate(eps: float, *, eta_J: float, alpha: float, lam: float, C: floa
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
     rate = 2.0 * eta * C * lam ** a * _upper_gamma(-a, lam * eps)
     if not math.isfinite(rate):
-        raise ValueError(f"eps={eps!r} too small: the rate of jumps above eps (~ eps^-alpha) overflows float64")
+        raise ValueError(f"eps={eps!r} too small for lam={lam!r}: the rate of jumps above eps (~ eps^-alpha) "
+                         "overflows float64")
     return rate
 
 

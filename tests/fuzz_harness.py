@@ -11,7 +11,9 @@ Used by ``tests/test_fuzz.py`` (a bounded number of examples per function in CI)
 * ``silent``  silently wrong: a value of a kind the parameter does not allow was accepted, the result is
   not finite (or not of the documented type), a value equal to the baseline's (``np.uint64(30)`` for
   ``30``) gave a different result, or global state (mpmath precision, numpy error state) changed;
-* ``hang``    no answer within the time limit (the worker is killed and restarted).
+* ``slow``    no answer within the time limit, but a clean one when rerun with ``RERUN_FACTOR`` times the
+  limit (a valid but long computation on a loaded machine, e.g. a million Monte Carlo draws);
+* ``hang``    no answer within the time limit, nor on that rerun (the worker is killed and restarted).
 
 Scope: the modules of ``theory`` and the top-level modules of ``numerics``. The subpackages
 ``numerics.models`` (PyTorch modules), ``numerics.memory_bench`` (training runs, stores, sweeps) and
@@ -56,6 +58,7 @@ RESULT_TYPES = {
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
 CLI_NAMES = ("main",)
 TIMEOUT_S = float(os.environ.get("SEQTHEORY_FUZZ_TIMEOUT", "10"))
+RERUN_FACTOR = 6
 
 
 def discover() -> list[str]:
@@ -647,6 +650,15 @@ class Runner:
         self.seen = set()
 
     def run(self, qual: str, param: str | None, value: Any) -> tuple[str, str]:
+        out = self._run(qual, param, value, self.timeout)
+        if out[0] != "hang" or param is None:
+            return out
+        again = self._run(qual, param, value, self.timeout * RERUN_FACTOR)
+        if again[0] == "clean":
+            return "slow", f"over {self.timeout} s, clean within {self.timeout * RERUN_FACTOR} s on rerun"
+        return again
+
+    def _run(self, qual: str, param: str | None, value: Any, timeout: float) -> tuple[str, str]:
         if self.proc is None or not self.proc.is_alive():
             self._start()
         if qual not in self.seen:                 # warm-up: imports, numba compilation, the baseline
@@ -662,7 +674,7 @@ class Runner:
             self.conn.send((qual, param, value))
         except Exception as exc:                  # an unpicklable value: a harness error
             return "error", f"cannot send {value!r}: {exc}"
-        if self.conn.poll(self.timeout):
+        if self.conn.poll(timeout):
             try:
                 return self.conn.recv()
             except EOFError:
@@ -673,7 +685,7 @@ class Runner:
             self.close()
             return "crash", "worker died (segfault or abort)"
         self.close()
-        return "hang", f"no answer within {self.timeout} s"
+        return "hang", f"no answer within {timeout} s"
 
     def close(self):
         if self.proc is not None:

@@ -1,6 +1,7 @@
 """Fuzz test: every public function (discovered, see ``fuzz_harness``) called with one argument at a time
 replaced by a bad or edge value; each call must give a finite result of the documented type, or a
-TypeError/ValueError naming the parameter, within ``SEQTHEORY_FUZZ_TIMEOUT`` seconds (worker process).
+TypeError/ValueError naming the parameter, within ``SEQTHEORY_FUZZ_TIMEOUT`` seconds (worker process; a
+call over the limit is rerun with 6 times the limit: "slow" if it then answers cleanly, else "hang").
 
 CI runs ``SEQTHEORY_FUZZ_PER_FUNCTION`` examples per function (default 4); the long run with counts is
 ``python benchmarks/fuzz.py --examples 10000``.
@@ -55,6 +56,6 @@ def test_fuzz(qual, runner):
         param = data.draw(st.sampled_from(params), label="param")
         value = data.draw(values(baseline_value(qual, param)), label="value")
         outcome, detail = runner.run(qual, param, value)
-        assert outcome == "clean", f"{qual}({param}={value!r:.60}): {outcome}: {detail}"
+        assert outcome in ("clean", "slow"), f"{qual}({param}={value!r:.60}): {outcome}: {detail}"
 
     one()

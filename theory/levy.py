@@ -520,8 +520,12 @@ def characteristic_root_mp(*, eta_G: Any, kappa: Any, eta_J: Any, alpha: Any, la
                     lo /= 2
                 # findroot's tolerance is on |phi|: scale phi to O(1) near the root (eta_G ~ 1e30 otherwise
                 # leaves |phi| ~ 1e-20 "not found" although the root is resolved)
-                scale = max(mpmath.mpf(1), g * lam_ * lam_, k * lam_, abs(phi(lo)))
-                out = mpmath.findroot(lambda b: phi(b) / scale, (lo, lam_), solver="anderson")
+                scale = max(mpmath.mpf(1), g * lam_ * lam_, k * lam_, abs(phi(lo)), abs(phi(lam_)))
+                try:
+                    out = mpmath.findroot(lambda b: phi(b) / scale, (lo, lam_), solver="anderson")
+                except ValueError:
+                    raise ValueError(f"no root of Phi resolved at dps={dps} for eta_G={eta_G}, kappa={kappa}, "
+                                     f"eta_J={eta_J}, alpha={alpha}, lam={lam}, C={C}: raise dps") from None
     with mpmath.workdps(dps):
         return +out
 

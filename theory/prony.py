@@ -247,6 +247,8 @@ def _as_samples(h, dps: int | None):
         arr = np.asarray(h, dtype=complex).ravel() if np.iscomplexobj(h) else as_real_array("h", h).ravel()
         if not np.all(np.isfinite(arr)):
             raise ValueError("h must be finite")
+        if not np.any(arr):
+            raise ValueError("h must not be identically zero (no poles to fit)")
         return arr
     out = []
     with mpmath.workdps(dps):
