@@ -64,7 +64,7 @@ ESTIMATORS = ("trace", "probe")
 # products per draw; samples draws.
 MAX_N = 256              # each product costs 8 n^3 flops per draw: n = 512 is seconds per 16 draws
 MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
-MAX_SAMPLES = 10**7         # ~40 s at n = 3; more: several seeds, combined
+MAX_SAMPLES = 10**6         # ~4 s at n = 3; more: several seeds, combined (validation uses <= 20,000)
 BLOCK = 32                       # draws per random stream: the unit of reproducibility
 _CHUNK_BYTES = 48 << 20          # default memory budget for the matrices of one chunk
 _PROGRESS_FLOPS = 2e10           # progress=None (auto) shows a bar beyond this much matmul work
