@@ -622,6 +622,9 @@ def _worker_main(conn):
     import warnings
     warnings.simplefilter("ignore")
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # fuzzed paths ("bogus", "") are relative: write them in a scratch directory, never in the checkout
+    sys.path[:] = [os.path.abspath(p) if p in ("", ".") else p for p in sys.path]
+    os.chdir(_tmpdir())
     while True:
         try:
             msg = conn.recv()
