@@ -697,6 +697,9 @@ class Runner:
             if self.proc.is_alive():
                 self.proc.kill()
             self.proc.join()
+            import shutil
+            import tempfile
+            shutil.rmtree(os.path.join(tempfile.gettempdir(), f"seqtheory-fuzz-{self.proc.pid}"), ignore_errors=True)
             self.proc = None
 
 
