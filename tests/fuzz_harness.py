@@ -110,8 +110,15 @@ def _fit():
 
 
 def _cfg(**kw):
+    """An SDEConfig with the default Levy parameters of ``numerics.sde`` except ``kw``."""
     from numerics.sde import SDEConfig
-    return SDEConfig(**kw)
+    from theory.levy import LevyParams
+    return SDEConfig(params=LevyParams(**{**SDE_PARAMS, **kw}))
+
+
+def _levy_params(**kw):
+    from theory.levy import LevyParams
+    return LevyParams(**{**SDE_PARAMS, **kw})
 
 
 def _fig():
@@ -122,6 +129,7 @@ def _fig():
 RHO = 0.8 ** np.arange(1, 17)
 LEVY = dict(eta_J=0.05, alpha=1.5, lam=2.0, C=1.0)
 OVF = (OverflowError,)
+SDE_PARAMS = dict(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0, C=1.0)
 
 
 def baselines() -> dict[str, Case]:
@@ -133,32 +141,44 @@ def baselines() -> dict[str, Case]:
         "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted"), kinds={"s": "intarray"}),
         "theory.complexity.tail_energy_profile": Case(dict(rho=RHO, kind="sorted")),
         "theory.complexity.effective_support": Case(dict(rho=RHO, kind="sorted")),
-        "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, dps=30), names={"T": ("s",)}),
-        "theory.complexity.poly_tail_energy": Case(dict(p=1.5, T=32, s=3, dps=30), names={"T": ("s",)}),
+        "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, method="float", dps=None),
+                                                  kinds={"dps": "int?"}, names={"T": ("s",)}),
+        "theory.complexity.exp_tail_energy#mp": Case(dict(tau=4.0, T=32, s=3, method="mp", dps=30), names={"T": ("s",)}),
+        "theory.complexity.poly_tail_energy": Case(dict(p=1.5, T=32, s=3, method="float", dps=None),
+                                                   kinds={"dps": "int?"}, names={"T": ("s",)}),
+        "theory.complexity.poly_tail_energy#mp": Case(dict(p=1.5, T=32, s=3, method="mp", dps=30),
+                                                      names={"T": ("s",)}),
         "theory.complexity.coupling_matrix": Case(dict(rho=RHO, coupling="toeplitz")),
         "theory.complexity.singular_values": Case(dict(rho=RHO, coupling="toeplitz")),
         "theory.complexity.entropy_effective_rank": Case(dict(sv=np.array([3.0, 2.0, 1.0]))),
         "theory.complexity.effective_rank": Case(dict(rho=RHO, coupling="toeplitz")),
         # theory.levy
-        "theory.levy.jump_symbol": Case(dict(beta=1.5, **LEVY), kinds={"beta": "realarray"}, allow_inf=True),
-        "theory.levy.Phi": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY), kinds={"beta": "realarray"},
+        "theory.levy.LevyParams": Case(dict(eta_G=0.1, kappa=1.0, **LEVY)),
+        "theory.levy.jump_symbol": Case(dict(beta=1.5, **LEVY, method="float", dps=None),
+                                        kinds={"beta": "realarray", "dps": "int?"}, allow_inf=True),
+        "theory.levy.jump_symbol#mp": Case(dict(beta=1.5, **LEVY, method="mp", dps=30), allow_inf=True),
+        "theory.levy.jump_exponent": Case(dict(u=1.5, **LEVY), kinds={"u": "realarray"}),
+        "theory.levy.Phi": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
+                               kinds={"beta": "realarray", "dps": "int?"},
                                allow_inf=True),         # documented: +inf for |beta| > lam
-        "theory.levy.characteristic_root": Case(dict(eta_G=0.1, kappa=1.0, **LEVY)),
+        "theory.levy.Phi#mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30), allow_inf=True),
+        "theory.levy.characteristic_root": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
+                                                kinds={"dps": "int?"}),
+        "theory.levy.characteristic_root#mp": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30)),
         "theory.levy.threshold_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0)),
         "theory.levy.critical_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0),
                                            kinds={"eta_G": "realarray"}),
         "theory.levy.critical_kappa": Case(dict(eta_G=0.1, **LEVY), allow_inf=True),    # documented: inf at lam < 1
         "theory.levy.phase": Case(dict(eta_G=0.1, kappa=1.0, drift="saturating", tol=1e-9, **LEVY)),
         "theory.levy.phase_of_beta": Case(dict(beta=1.5, tol=1e-9), kinds={"beta": "real?"}),   # None: collapsed
-        "theory.levy.jump_symbol_mp": Case(dict(beta=1.5, dps=30, **LEVY), allow_inf=True),
-        "theory.levy.Phi_mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, dps=30, **LEVY), allow_inf=True),
-        "theory.levy.characteristic_root_mp": Case(dict(eta_G=0.1, kappa=1.0, dps=30, **LEVY)),
         "theory.levy.Phi_symbolic": Case(dict(alpha=None), kinds={"alpha": "any"}),
         # theory.memory
         "theory.memory.default_area_max": Case(dict(T=64)),
         "theory.memory.area_target": Case(dict(alpha=0.5, T=64, area_max=None), kinds={"area_max": "real?"}),
-        "theory.memory.exp_area": Case(dict(tau=2.0, T=64, dps=30)),
-        "theory.memory.poly_area": Case(dict(p=1.5, T=64, dps=30)),
+        "theory.memory.exp_area": Case(dict(tau=2.0, T=64, method="float", dps=None), kinds={"dps": "int?"}),
+        "theory.memory.exp_area#mp": Case(dict(tau=2.0, T=64, method="mp", dps=30)),
+        "theory.memory.poly_area": Case(dict(p=1.5, T=64, method="float", dps=None), kinds={"dps": "int?"}),
+        "theory.memory.poly_area#mp": Case(dict(p=1.5, T=64, method="mp", dps=30)),
         "theory.memory.area_expression": Case(dict(kind="exp")),
         "theory.memory.exp_tau": Case(dict(alpha=0.5, T=64, area_max=None, dps=30), kinds={"area_max": "real?"}),
         "theory.memory.poly_exponent": Case(dict(alpha=0.5, T=64, area_max=None, dps=30),
@@ -174,13 +194,14 @@ def baselines() -> dict[str, Case]:
         "theory.prony.exp_sum": Case(dict(poles=np.array([0.5, 0.9]), coeffs=np.array([1.0, 2.0]), T=16),
                                      kinds={"poles": "any", "coeffs": "any"}),      # complex allowed
         "theory.prony.vandermonde": Case(dict(poles=np.array([0.5, 0.9]), T=16), kinds={"poles": "any"}),
-        "theory.prony.vandermonde_condition": Case(dict(poles=np.array([0.5, 0.9]), T=16, normalize=True, dps=None),
+        "theory.prony.vandermonde_condition": Case(dict(poles=np.array([0.5, 0.9]), T=16, normalize=True,
+                                                        method="float", dps=None),
                                                    kinds={"dps": "int?", "poles": "any"},
                                                    allow_inf=True),     # repeated poles: singular, cond = inf
-        "theory.prony.prony": Case(dict(h=RHO, K=2, dps=None), kinds={"dps": "int?"}),
+        "theory.prony.prony": Case(dict(h=RHO, K=2, method="float", dps=None), kinds={"dps": "int?"}),
         "theory.prony.matrix_pencil": Case(dict(h=RHO, K=2, L=None), kinds={"L": "int?"}),
-        "theory.prony.best_mterm_fit": Case(dict(rho=RHO, m=1, weights="lag", poles="complex", skip=False, dps=None,
-                                                 starts=None, max_nfev=None),
+        "theory.prony.best_mterm_fit": Case(dict(rho=RHO, m=1, weights="lag", poles="complex", skip=False, method="float",
+                                                 dps=None, starts=None, max_nfev=None),
                                             kinds={"dps": "int?", "max_nfev": "int?", "starts": "any",
                                                    "weights": "any"}),
         "theory.prony.gauss_newton_condition": Case(dict(fit=_fit(), weights="lag"), kinds={"weights": "any",
@@ -225,10 +246,11 @@ def baselines() -> dict[str, Case]:
         "theory.tauberian.envelope_from_spectrum": Case(dict(lags=lags, tau=np.array([1.0, 5.0]), weights=None),
                                                         kinds={"weights": "realarray?", "tau": "any"}),  # inf allowed
         "theory.tauberian.envelope_from_density": Case(dict(lags=lags, density=_density, support=(1.0, math.inf),
-                                                            dps=None), kinds={"dps": "int?", "support": "any",
+                                                            method="float", dps=None), kinds={"dps": "int?", "support": "any",
                                                                               "density": "callable"}),
-        "theory.tauberian.pareto_envelope": Case(dict(lags=lags, beta=0.5, tau_min=1.0)),
-        "theory.tauberian.pareto_envelope_mp": Case(dict(l=5.0, beta=0.5, tau_min=1.0, dps=30)),
+        "theory.tauberian.pareto_envelope": Case(dict(lags=lags, beta=0.5, tau_min=1.0, method="float", dps=None),
+                                                 kinds={"dps": "int?"}),
+        "theory.tauberian.pareto_envelope#mp": Case(dict(lags=5.0, beta=0.5, tau_min=1.0, method="mp", dps=30)),
         "theory.tauberian.tauberian_asymptote": Case(dict(lags=lags, A=1.0, beta=0.5)),
         "theory.tauberian.learnability_kappa": Case(dict(a=2.0)),
         "theory.tauberian.samples_to_detect": Case(dict(f=0.1, a=2.0, c=1.0), kinds={"f": "realarray"},
@@ -280,8 +302,8 @@ def baselines() -> dict[str, Case]:
         "numerics.levy_sampling.cts_params": Case(dict(dt=0.02, **LEVY)),
         "numerics.levy_sampling.cp_params": Case(dict(dt=0.02, eps=0.1, **LEVY), names=_CP_NAMES),
         # numerics.sde
-        "numerics.sde.SDEConfig": Case(dict(kappa=1.0, eta_G=0.25, eta_J=0.05, alpha=1.5, lam=3.0, C=1.0, w=0.1,
-                                            zeta_0=0.0, dt=0.02, drift="tanh", jumps="cp", eps=0.1)),
+        "numerics.sde.SDEConfig": Case(dict(params=_levy_params(eta_J=0.05), w=0.1, zeta_0=0.0, dt=0.02,
+                                            drift="saturating", jumps="cp", eps=0.1), kinds={"params": "object"}),
         "numerics.sde.simulate": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2, thin=1,
                                            seed=0, zeta_init=None, progress=False),
                                       kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
@@ -566,8 +588,28 @@ def equivalent(v, base) -> bool:
 _STATE: dict = {}
 
 
+VARIANT = "#"   # "module.function#mp": a second baseline of one function (its other precision path)
+
+
+def base_qual(key: str) -> str:
+    """The function a baseline key names (``theory.levy.Phi#mp`` -> ``theory.levy.Phi``)."""
+    return key.split(VARIANT, 1)[0]
+
+
+def _call(fn, kwargs: dict):
+    """``fn(**kwargs)``, with the positional-only parameters (``beta`` of ``theory.levy.Phi``) passed by
+    position: the baseline tables name every parameter, the signature decides how it is passed."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return fn(**kwargs)
+    kw = dict(kwargs)
+    args = [kw.pop(n) for n, p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY and n in kw]
+    return fn(*args, **kw)
+
+
 def _resolve(qual):
-    mod, name = qual.rsplit(".", 1)
+    mod, name = base_qual(qual).rsplit(".", 1)
     return getattr(importlib.import_module(mod), name)
 
 
@@ -584,7 +626,7 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     case = _STATE["cases"][qual]
     fn = _resolve(qual)
     if qual not in _STATE["base"]:
-        _STATE["base"][qual] = fn(**case.kwargs)     # must succeed: a failing baseline is a table error
+        _STATE["base"][qual] = _call(fn, case.kwargs)     # must succeed: a failing baseline is a table error
     base = _STATE["base"][qual]
     if param is None:
         return ("clean" if finite(base, case.allow_inf) else "silent"), "baseline"
@@ -592,7 +634,7 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     kwargs[param] = value
     before = _global_state()
     try:
-        res = fn(**kwargs)
+        res = _call(fn, kwargs)
     except (TypeError, ValueError) as exc:
         msg = str(exc)
         names = (param,) + tuple(case.names.get(param, ()))

@@ -161,7 +161,7 @@ def _issue14_cases():
     from numerics.targets import make_dataset
     from numerics.wick import polynomial_string
     from theory.complexity import poly_tail_energy
-    from theory.levy import characteristic_root, jump_symbol, jump_symbol_mp
+    from theory.levy import characteristic_root, jump_symbol
     from theory.memory import airy_phase_rate, exp_area, memory_function, poly_area
     from theory.prony import best_mterm_fit, vandermonde_condition
     from theory.regimes import Q_critical_form, breakdown_depth
@@ -170,9 +170,9 @@ def _issue14_cases():
     rho = 0.8 ** np.arange(1, 17)
     lv = dict(eta_J=0.05, alpha=1.5)
     return [
-        (lambda: exp_area(2.0, 64, dps=True), "dps"),
-        (lambda: exp_area(2.0, 64, dps=float("inf")), "dps"),
-        (lambda: poly_tail_energy(1.5, 64, 3, dps=True), "dps"),
+        (lambda: exp_area(2.0, 64, method="mp", dps=True), "dps"),
+        (lambda: exp_area(2.0, 64, method="mp", dps=float("inf")), "dps"),
+        (lambda: poly_tail_energy(1.5, 64, 3, method="mp", dps=True), "dps"),
         (lambda: Q_symbolic(3, n=0), "n"),
         (lambda: Q_symbolic(3, n=float("nan")), "n"),
         (lambda: Q_symbolic(3, n=1 + 2j), "n"),
@@ -199,15 +199,15 @@ def _issue14_cases():
         (lambda: block_rng(-1, 1), "seed"),
         (lambda: polynomial_string(0), "coeffs"),
         (lambda: poly_area(-1.3e10, 64), "p"),
-    ], (poly_area, jump_symbol_mp)
+    ], (poly_area, jump_symbol)
 
 
 def test_issue14_reproducers_are_clean_errors():
-    cases, (poly_area, jump_symbol_mp) = _issue14_cases()
+    cases, (poly_area, jump_symbol) = _issue14_cases()
     for call, name in cases:
         with pytest.raises((TypeError, ValueError), match=name):
             call()
     # silently wrong before: np.uint64 dps gave another value; numpy ints in the mp path were a TypeError
-    assert poly_area(1.5, 64, dps=np.uint64(30)) == poly_area(1.5, 64, dps=30)
+    assert poly_area(1.5, 64, method="mp", dps=np.uint64(30)) == poly_area(1.5, 64, method="mp", dps=30)
     kw = dict(eta_J=0.05, alpha=1.5, lam=2.0)
-    assert jump_symbol_mp(1.5, C=np.int64(1), **kw) == jump_symbol_mp(1.5, C=1, **kw)
+    assert jump_symbol(1.5, method="mp", C=np.int64(1), **kw) == jump_symbol(1.5, method="mp", C=1, **kw)
