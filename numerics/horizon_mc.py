@@ -267,7 +267,11 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
         for j in range(t + 1):
             X[:, j] = np.sum(np.abs(h) ** 2, axis=(1, 2)) / (n * (j + 1))
             h = W @ h + draw()
-    return X.mean(axis=0), X.std(axis=0, ddof=1) / math.sqrt(samples)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean, se = X.mean(axis=0), X.std(axis=0, ddof=1) / math.sqrt(samples)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(se))):
+        raise ValueError(f"sigma={sigma} overflows float64 by depth t={t} (p_j ~ sigma^(2j)): lower sigma or t")
+    return mean, se
 
 
 def main(argv=None) -> int:

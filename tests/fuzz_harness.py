@@ -98,6 +98,7 @@ class Case:
     allow_inf: bool = False                                    # documented inf entries (float64 overflow)
     raises: tuple = ()                                         # documented ArithmeticErrors (overflow)
     names: dict = dataclasses.field(default_factory=dict)      # param -> other names an error may use
+    keeps_type: bool = False     # documented: the result stores arguments as given (equal, not identical)
 
 
 def _rng():
@@ -136,7 +137,7 @@ def baselines() -> dict[str, Case]:
     """Built in the worker (some values are objects: generators, configs, fits)."""
     lags = np.arange(1.0, 30.0)
     tau = np.random.default_rng(1).pareto(1.5, 400) + 1.0
-    return {
+    cases = {
         # theory.complexity
         "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted"), kinds={"s": "intarray"}),
         "theory.complexity.tail_energy_profile": Case(dict(rho=RHO, kind="sorted")),
@@ -153,11 +154,13 @@ def baselines() -> dict[str, Case]:
         "theory.complexity.entropy_effective_rank": Case(dict(sv=np.array([3.0, 2.0, 1.0]))),
         "theory.complexity.effective_rank": Case(dict(rho=RHO, coupling="toeplitz")),
         # theory.levy
-        "theory.levy.LevyParams": Case(dict(eta_G=0.1, kappa=1.0, **LEVY)),
+        # documented: "Values are kept as given" (exact inputs stay exact for method="mp")
+        "theory.levy.LevyParams": Case(dict(eta_G=0.1, kappa=1.0, **LEVY), keeps_type=True),
         "theory.levy.jump_symbol": Case(dict(beta=1.5, **LEVY, method="float", dps=None),
                                         kinds={"beta": "realarray", "dps": "int?"}, allow_inf=True),
         "theory.levy.jump_symbol#mp": Case(dict(beta=1.5, **LEVY, method="mp", dps=30), allow_inf=True),
-        "theory.levy.jump_exponent": Case(dict(u=1.5, **LEVY), kinds={"u": "realarray"}),
+        "theory.levy.jump_exponent": Case(dict(u=1.5, **LEVY), kinds={"u": "realarray"},
+                                          allow_inf=True),     # documented: -inf once |u|^alpha passes float64
         "theory.levy.Phi": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
                                kinds={"beta": "realarray", "dps": "int?"},
                                allow_inf=True),         # documented: +inf for |beta| > lam
@@ -335,6 +338,21 @@ def baselines() -> dict[str, Case]:
         "numerics.plotting.save_figure": Case(dict(fig=_fig(), path=os.path.join(_tmpdir(), "fig.png")),
                                               kinds={"fig": "object", "path": "path"}, raises=(OSError,)),
     }
+    _documented_c_default(cases)
+    for key, case in cases.items():     # "#mp": dps=None means DEFAULT_DPS (theory._args.as_method_dps)
+        if key.endswith(VARIANT + "mp"):
+            case.kinds.setdefault("dps", "int?")
+    return cases
+
+
+def _documented_c_default(cases: dict) -> None:
+    """theory.levy: ``C=None`` means "not given" (default 1, documented: "``C`` default 1"), so None is a valid
+    value of C wherever the signature's default is None."""
+    for key, case in cases.items():
+        if key.startswith("theory.levy.") and "C" in case.kwargs:
+            param = inspect.signature(_resolve(key)).parameters.get("C")
+            if param is not None and param.default is None:
+                case.kinds.setdefault("C", "real?")
 
 
 def _optional_baselines() -> dict:
@@ -655,7 +673,7 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
         return "silent", f"accepted {param}={value!r:.80} (kind {kind}) -> {res!r:.80}"
     if not finite(res, case.allow_inf):
         return "silent", f"non-finite result {res!r:.120}"
-    if equivalent(value, case.kwargs[param]) and not same(res, base):
+    if equivalent(value, case.kwargs[param]) and not (res == base if case.keeps_type else same(res, base)):
         return "silent", f"{param}={value!r} (== baseline {case.kwargs[param]!r}) gave {res!r:.80} != {base!r:.80}"
     return "clean", ""
 

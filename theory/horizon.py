@@ -508,9 +508,12 @@ def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
     tol = _as_tol(tol)
     if isinstance(ns, (int, np.integer)) and not isinstance(ns, bool):
         ns = [ns]
-    if isinstance(ns, (str, bytes)) or not hasattr(ns, "__iter__"):
-        raise TypeError(f"ns must be a sequence of widths (integers), got {type(ns).__name__}")
-    ns = list(ns)
+    try:
+        if isinstance(ns, (str, bytes)):
+            raise TypeError
+        ns = list(ns)
+    except TypeError:
+        raise TypeError(f"ns must be a width or a sequence of widths (integers), got {ns!r:.40}") from None
     rows = []
     for i, n in enumerate(ns):
         n = as_int(f"ns[{i}]", n, minimum=1, maximum=MAX_HORIZON_N)

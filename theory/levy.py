@@ -346,7 +346,8 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
     ``eta_J C Gamma(-alpha) [(lam - i u)^alpha + (lam + i u)^alpha - 2 lam^alpha]``, evaluated in the same
     pole-free form (no ``Gamma(-alpha)`` pole, no ``1/(alpha - 1)`` cancellation: accurate through
     ``alpha = 1``) with complex logarithms. Domain as :func:`jump_symbol`, every real ``u``.
-    At small ``u`` it is ``-u^2/2 int y^2 nu(dy)``. :func:`numerics.levy_sampling.cts_log_cf` is ``dt`` times it.
+    At small ``u`` it is ``-u^2/2 int y^2 nu(dy)``; ``-inf`` once the value passes float64 (``|u|^alpha``
+    beyond ~1e308). :func:`numerics.levy_sampling.cts_log_cf` is ``dt`` times it.
 
     >>> import math   # alpha = 1: 2 [Re((lam - iu) log(lam - iu)) - lam log lam]
     >>> ref = 2 * ((complex(2, -3) * complex(math.log(math.hypot(2, 3)), -math.atan2(3, 2))).real - 2 * math.log(2))
@@ -356,7 +357,12 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
     p = _spec(params, _JUMP, dict(eta_J=eta_J, alpha=alpha, lam=lam, C=C))
     eta_J, alpha, lam, C = _jump_params(**p)
     v = np.abs(as_real_array("u", u)) / lam
-    return scalar_or_array(_prefactor(eta_J, alpha, lam, C) * _bracket_imaginary(v, alpha))
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _prefactor(eta_J, alpha, lam, C) * _bracket_imaginary(v, alpha)
+    if np.any(np.isnan(out)):     # lam^alpha underflows while (|u|/lam)^alpha overflows: 0 * inf
+        raise ValueError(f"|u|/lam up to {np.max(v):.3g} is beyond float64 in the lam-scaled form (lam={lam}, "
+                         f"alpha={alpha}): use a larger lam or smaller |u|")
+    return scalar_or_array(out)
 
 
 def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
