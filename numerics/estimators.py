@@ -185,6 +185,9 @@ def _ccdf_slopes(s: np.ndarray, window: tuple[float, float]):
     return slope, r2, k.astype(np.int64), x_lo, x_hi
 
 
+MAX_BOOT = 10**4    # bootstrap resamples: percentile intervals need ~2000; the cost grows linearly
+
+
 def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: int = 2000, seed: int = 0,
               level: float = 0.90) -> TailFit:
     r"""Tail exponent of a time-scale sample from the slope of its empirical CCDF (spec estimator).
@@ -210,7 +213,7 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
     """
     t, n_inf = _finite_positive("tau", tau)
     window = _check_window(window)
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     seed = as_int("seed", seed, minimum=0)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     n = t.size
@@ -503,19 +506,23 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
     >>> r.fit.best, r.ci[0] < r.beta < r.ci[1]
     ('tempered', True)
     """
+    if isinstance(tau, (bool, np.bool_, str, bytes)) or np.asarray(tau).dtype.kind in "bUSO":
+        raise TypeError(f"tau must be an array of real numbers, got {tau!r:.60}")
     try:
         tau_arr = np.asarray(tau, dtype=np.float64).ravel()
     except (TypeError, ValueError):
         raise TypeError("tau must be an array of real numbers") from None
     if np.any(np.isnan(tau_arr)) or np.any(tau_arr <= 0):
         raise ValueError("tau must be > 0 (inf allowed for non-decaying units)")
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     seed = as_int("seed", seed, minimum=0)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     w = np.ones(tau_arr.size) if weights is None else as_real_array("weights", weights, minimum=0.0).ravel()
     if w.shape != tau_arr.shape or not w.sum() > 0:
         raise ValueError("weights must be nonnegative, not all 0, one per time scale")
     f = envelope_from_spectrum(lags, tau_arr, weights=w)
+    if not np.all(np.asarray(f) > 0):
+        raise ValueError("lags too long for the time scales tau: the envelope underflows to 0 (log f is fitted)")
     fit = envelope_fit(lags, f, level=level, runs_alpha=runs_alpha)
     src = "tempered" if fit.best == "tempered" else "power"
     rng = np.random.default_rng(seed)

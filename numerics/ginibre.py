@@ -11,10 +11,10 @@ Weights: ``W = G / sqrt(n)``; ``field="complex"``: ``G`` iid proper complex Gaus
 
 Estimators (one weight draw = one sample; every sample is independent)
 ------------------------------------------------------------------------
-* :func:`estimate_Q`, ``method="trace"`` (default): ``X_k = ||W^k||_F^2 / n = (1/n) tr((W^k)^* W^k)``,
+* :func:`estimate_Q`, ``estimator="trace"`` (default): ``X_k = ||W^k||_F^2 / n = (1/n) tr((W^k)^* W^k)``,
   k = 0..kmax, by repeated products ``W^k = W^{k-1} W`` batched with ``numpy.matmul`` over a stack of
   matrices. ``E X_k = Q_{n,k}``. ``X_0 = 1`` exactly, so its standard error is 0.
-* :func:`estimate_Q`, ``method="probe"``: ``X_k = ||W^k u||^2`` with one unit vector ``u`` uniform on the
+* :func:`estimate_Q`, ``estimator="probe"``: ``X_k = ||W^k u||^2`` with one unit vector ``u`` uniform on the
   sphere per draw (Haar-invariance of the law of ``W`` makes ``E X_k = Q_{n,k}``); far noisier than the
   trace, which averages ``n`` orthogonal probes.
 * :func:`estimate_S`: the driven recurrence ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, with fresh iid
@@ -29,7 +29,8 @@ Reproducibility and memory
 --------------------------
 Samples are grouped in blocks of :data:`BLOCK` draws; block ``b`` draws from its own
 ``numpy.random.Generator`` seeded by ``SeedSequence(seed).spawn(...)[b]`` (built directly as
-``SeedSequence(seed, spawn_key=(b,))``, which is the same child). Each block's mean and sum of squared
+``SeedSequence(seed, spawn_key=(b,))``, which is the same child). ``seed``: an int >= 0, a
+``SeedSequence`` (its children are used) or a ``Generator`` (63 bits of entropy are drawn from it once). Each block's mean and sum of squared
 deviations are computed on that block alone and combined in block order (Chan et al.), so the results
 are bit-identical for any ``chunk`` (the number of draws held in memory at once, a multiple of
 :data:`BLOCK`) and any BLAS thread count, and the first blocks of a longer run are the draws of a
@@ -51,13 +52,19 @@ import math
 import numpy as np
 from tqdm import tqdm
 
-from theory._args import as_choice, as_int
+from theory._args import MAX_LENGTH, as_bool, as_choice, as_int, as_seed_sequence
 
 __all__ = ["MCEstimate", "Checkpoints", "FeedforwardEstimate", "sample_ginibre", "estimate_Q", "estimate_S",
-           "estimate_feedforward", "block_rng", "FIELDS", "Q_METHODS", "BLOCK"]
+           "estimate_feedforward", "block_rng", "FIELDS", "ESTIMATORS", "BLOCK",
+           "MAX_N", "MAX_KMAX", "MAX_SAMPLES"]
 
 FIELDS = ("complex", "real")
-Q_METHODS = ("trace", "probe")
+ESTIMATORS = ("trace", "probe")
+# Documented bounds (the cost grows with each): n x n matrices, BLOCK of them per stream; kmax matrix
+# products per draw; samples draws.
+MAX_N = 256              # each product costs 8 n^3 flops per draw: n = 512 is seconds per 16 draws
+MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
+MAX_SAMPLES = 10**6         # ~4 s at n = 3; more: several seeds, combined (validation uses <= 20,000)
 BLOCK = 32                       # draws per random stream: the unit of reproducibility
 _CHUNK_BYTES = 48 << 20          # default memory budget for the matrices of one chunk
 _PROGRESS_FLOPS = 2e10           # progress=None (auto) shows a bar beyond this much matmul work
@@ -87,7 +94,7 @@ class MCEstimate:
     mean: np.ndarray
     se: np.ndarray
     samples: int
-    seed: int
+    seed: "int | np.random.SeedSequence"
     method: str
     field: str
     n: int
@@ -112,9 +119,20 @@ class FeedforwardEstimate:
 # --------------------------------------------------------------------------------------------------
 # samplers
 # --------------------------------------------------------------------------------------------------
-def block_rng(seed: int, block: int) -> np.random.Generator:
-    """The generator of draw block ``block``: child ``block`` of ``SeedSequence(seed).spawn``."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+def block_rng(seed, block: int) -> np.random.Generator:
+    """The generator of draw block ``block``: child ``block`` of ``SeedSequence(seed).spawn``.
+
+    ``seed``: int >= 0, ``SeedSequence`` or ``Generator`` (see the module docstring); ``block`` >= 0.
+
+    >>> int(block_rng(3, 1).integers(1000)) == int(np.random.default_rng(np.random.SeedSequence(3).spawn(2)[1]).integers(1000))
+    True
+    """
+    return _block_rng(as_seed_sequence(seed), as_int("block", block, minimum=0))
+
+
+def _block_rng(ss: np.random.SeedSequence, block: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key + (block,),
+                                                        pool_size=ss.pool_size))
 
 
 def _fill_gaussian(rng: np.random.Generator, out: np.ndarray, field: str, scale: float) -> None:
@@ -131,13 +149,14 @@ def _dtype(field: str):
     return np.complex128 if field == "complex" else np.float64
 
 
-def sample_ginibre(n: int, count: int, *, field: str = "complex", seed: int = 0,
+def sample_ginibre(n: int, count: int, *, field: str = "complex", seed=0,
                    normalised: bool = True) -> np.ndarray:
     """``count`` independent n x n Ginibre matrices, shape ``(count, n, n)``.
 
     ``normalised=True`` returns ``W = G / sqrt(n)`` (the toolkit's weights), else ``G`` with unit-variance
     entries (complex: ``E|G_ij|^2 = 1``, ``E G_ij^2 = 0``; real: ``N(0, 1)``). Draw ``i`` comes from the
-    random stream of block ``i // BLOCK`` (:func:`block_rng`), as in the estimators.
+    random stream of block ``i // BLOCK`` (:func:`block_rng`), as in the estimators. ``count * n * n``
+    entries at most ``MAX_LENGTH`` (2**24).
 
     >>> W = sample_ginibre(3, 2, seed=5)
     >>> W.shape, W.dtype
@@ -145,15 +164,16 @@ def sample_ginibre(n: int, count: int, *, field: str = "complex", seed: int = 0,
     >>> bool(np.array_equal(W, sample_ginibre(3, 40, seed=5)[:2]))    # prefixes agree
     True
     """
-    n = as_int("n", n, minimum=1)
-    count = as_int("count", count, minimum=0)
+    n = as_int("n", n, minimum=1, maximum=MAX_N)
+    count = as_int("count", count, minimum=0, maximum=MAX_LENGTH // (n * n))
     field = as_choice("field", field, FIELDS)
-    seed = as_int("seed", seed, minimum=0)
+    ss = as_seed_sequence(seed)
+    normalised = as_bool("normalised", normalised)
     out = np.empty((count, n, n), dtype=_dtype(field))
     scale = 1.0 / math.sqrt(n) if normalised else 1.0
     for b in range(-(-count // BLOCK)):
         sl = out[b * BLOCK:(b + 1) * BLOCK]
-        _fill_gaussian(block_rng(seed, b), sl, field, scale)
+        _fill_gaussian(_block_rng(ss, b), sl, field, scale)
     return out
 
 
@@ -190,8 +210,10 @@ class _Accumulator:
         return np.sqrt(np.maximum(self.m2, 0.0) / (self.count - 1) / self.count)
 
     def checkpoints(self) -> Checkpoints:
+        width = self.mean.size      # (0, width) when samples < BLOCK / 2 gives no checkpoint
         return Checkpoints(np.array([c[0] for c in self._cp], dtype=np.int64),
-                           np.array([c[1] for c in self._cp]), np.array([c[2] for c in self._cp]))
+                           np.array([c[1] for c in self._cp]).reshape(-1, width),
+                           np.array([c[2] for c in self._cp]).reshape(-1, width))
 
 
 def _chunk_blocks(chunk, per_draw_bytes: int) -> int:
@@ -213,11 +235,11 @@ def _show_progress(progress, flops: float) -> bool:
 def _chunk_values(task):
     """One chunk of draws: ``(kernel, seed, blocks, sizes) -> values`` (an executor task)."""
     kernel, seed, blocks, sizes = task
-    return kernel([block_rng(seed, b) for b in blocks], sizes)
+    return kernel([_block_rng(seed, b) for b in blocks], sizes)
 
 
-def _run(kernel, *, width: int, samples: int, seed: int, chunk, per_draw_bytes: int, flops_per_draw: float,
-         progress, desc: str, executor=None) -> _Accumulator:
+def _run(kernel, *, width: int, samples: int, seed: np.random.SeedSequence, chunk, per_draw_bytes: int,
+         flops_per_draw: float, progress, desc: str, executor=None) -> _Accumulator:
     """Run ``kernel(rngs, sizes) -> (draws, width) values`` over all blocks, chunk by chunk.
 
     ``executor``: a :class:`concurrent.futures.Executor` that computes the chunks (``executor.map``,
@@ -244,8 +266,14 @@ def _run(kernel, *, width: int, samples: int, seed: int, chunk, per_draw_bytes: 
     return acc
 
 
+def _check_finite(acc: _Accumulator, depth_name: str) -> None:
+    """Energies grow like exp(k^2/2n): past float64 the mean is inf and the se nan, which is no estimate."""
+    if not (np.all(np.isfinite(acc.mean)) and np.all(np.isfinite(acc.se()))):
+        raise ValueError(f"{depth_name} too large for this n: the sampled energies overflow float64; lower {depth_name}")
+
+
 def _result(acc: _Accumulator, *, samples, seed, method, field, n, quantity) -> MCEstimate:
-    return MCEstimate(mean=acc.mean, se=acc.se(), samples=samples, seed=seed, method=method, field=field, n=n,
+    return MCEstimate(mean=acc.mean, se=acc.se(), samples=samples, seed=_seed_label(seed), method=method, field=field, n=n,
                       quantity=quantity, checkpoints=acc.checkpoints())
 
 
@@ -277,29 +305,35 @@ def _sqnorm(x: np.ndarray) -> np.ndarray:
 
 
 def _common_args(n, kmax_name, kmax, samples, field, seed):
-    n = as_int("n", n, minimum=1)
-    kmax = as_int(kmax_name, kmax, minimum=0)
-    samples = as_int("samples", samples, minimum=2)
+    n = as_int("n", n, minimum=1, maximum=MAX_N)
+    kmax = as_int(kmax_name, kmax, minimum=0, maximum=MAX_KMAX)
+    samples = as_int("samples", samples, minimum=2, maximum=MAX_SAMPLES)
     field = as_choice("field", field, FIELDS)
-    seed = as_int("seed", seed, minimum=0)
-    return n, kmax, samples, field, seed
+    return n, kmax, samples, field, as_seed_sequence(seed)
+
+
+def _seed_label(ss: np.random.SeedSequence):
+    """What ``MCEstimate.seed`` records: the int seed (its entropy) when the SeedSequence is a root."""
+    return int(ss.entropy) if not ss.spawn_key and isinstance(ss.entropy, int) else ss
 
 
 # --------------------------------------------------------------------------------------------------
 # Q: free recurrence
 # --------------------------------------------------------------------------------------------------
-def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed: int = 0,
-               method: str = "trace", chunk: int | None = None, progress: bool | None = None,
+def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=0,
+               estimator: str = "trace", chunk: int | None = None, progress: bool | None = None,
                executor=None) -> MCEstimate:
     r"""Monte Carlo ``Q_{n,k} = (1/n) E tr((W^k)^* W^k)``, k = 0..kmax (arrays of length kmax + 1).
 
-    ``method="trace"``: ``||W^k||_F^2 / n`` per draw (repeated batched matrix products; ``kmax`` matmuls
-    per draw). ``method="probe"``: ``||W^k u||^2`` with a uniform unit ``u`` per draw (matrix-vector
+    ``estimator="trace"``: ``||W^k||_F^2 / n`` per draw (repeated batched matrix products; ``kmax`` matmuls
+    per draw). ``estimator="probe"``: ``||W^k u||^2`` with a uniform unit ``u`` per draw (matrix-vector
     products). Both are unbiased for ``Q_{n,k}`` of Seleznova (2026), Theorem 2.1 (complex) and for the
     real-weight ``Q^R_{n,k}`` (``numerics.wick``). The variance grows quickly with ``k / sqrt(n)``; the
     estimates for different k share the draws, so their errors are strongly correlated.
 
-    ``samples >= 2`` draws; ``seed >= 0``; ``chunk``: draws held in memory at once (rounded up to a
+    (``estimator``, not ``method``: in :mod:`theory.signal_energy` ``method`` is the arithmetic; the
+    result's ``method`` field records the estimator.) Domain: ``1 <= n <= MAX_N``, ``0 <= kmax <= MAX_KMAX``,
+    ``2 <= samples <= MAX_SAMPLES`` draws; ``seed``: int >= 0, SeedSequence or Generator; ``chunk``: draws held in memory at once (rounded up to a
     multiple of :data:`BLOCK`; default: about 48 MB of matrices); ``progress``: tqdm bar (``None`` = only
     for long runs); ``executor``: a ``concurrent.futures.Executor`` running the chunks (e.g. Dask's
     ``Client.get_executor()``; see ``_run``). Results do not depend on ``chunk``, thread counts or the
@@ -310,7 +344,7 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed:
     ((3,), (3,), 64, 'trace')
     """
     n, kmax, samples, field, seed = _common_args(n, "kmax", kmax, samples, field, seed)
-    method = as_choice("method", method, Q_METHODS)
+    method = as_choice("estimator", estimator, ESTIMATORS)
     itemsize = np.dtype(_dtype(field)).itemsize
     cflop = 4.0 if field == "complex" else 1.0
 
@@ -344,13 +378,14 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed:
         per_draw, flops = n * n * itemsize, 2.0 * cflop * n * n * kmax
     acc = _run(kernel, width=kmax + 1, samples=samples, seed=seed, chunk=chunk, per_draw_bytes=per_draw,
                flops_per_draw=flops, progress=progress, desc=f"Q n={n} {field} {method}", executor=executor)
+    _check_finite(acc, "kmax")
     return _result(acc, samples=samples, seed=seed, method=method, field=field, n=n, quantity="Q")
 
 
 # --------------------------------------------------------------------------------------------------
 # S: driven recurrence
 # --------------------------------------------------------------------------------------------------
-def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed: int = 0,
+def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=0,
                chunk: int | None = None, progress: bool | None = None, executor=None) -> MCEstimate:
     r"""Monte Carlo ``S_{n,t} = E||h(t)||^2 / n``, t = 0..tmax, from the driven recurrence itself.
 
@@ -387,13 +422,14 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed:
     acc = _run(kernel, width=tmax + 1, samples=samples, seed=seed, chunk=chunk,
                per_draw_bytes=(n * n + (tmax + 1) * n) * itemsize, flops_per_draw=2.0 * cflop * n * n * tmax,
                progress=progress, desc=f"S n={n} {field}", executor=executor)
+    _check_finite(acc, "tmax")
     return _result(acc, samples=samples, seed=seed, method="driven", field=field, n=n, quantity="S")
 
 
 # --------------------------------------------------------------------------------------------------
 # feedforward contrast
 # --------------------------------------------------------------------------------------------------
-def estimate_feedforward(n: int, L: int, samples: int, *, field: str = "complex", seed: int = 0,
+def estimate_feedforward(n: int, L: int, samples: int, *, field: str = "complex", seed=0,
                          chunk: int | None = None, progress: bool | None = None) -> FeedforwardEstimate:
     r"""Moments of ``R_l = ||W_l ... W_1 u||^2`` (independent layers, unit ``u``), l = 0..L.
 
@@ -422,11 +458,12 @@ def estimate_feedforward(n: int, L: int, samples: int, *, field: str = "complex"
     cflop = 4.0 if field == "complex" else 1.0
     acc = _run(kernel, width=2 * (L + 1), samples=samples, seed=seed, chunk=chunk, per_draw_bytes=n * n * itemsize,
                flops_per_draw=2.0 * cflop * n * n * L, progress=progress, desc=f"feedforward n={n} {field}")
+    _check_finite(acc, "L")
     cp = acc.checkpoints()
     se = acc.se()
     parts = []
     for sl, name in ((slice(0, L + 1), "feedforward first moment"), (slice(L + 1, None), "feedforward second moment")):
-        parts.append(MCEstimate(mean=acc.mean[sl].copy(), se=se[sl].copy(), samples=samples, seed=seed,
+        parts.append(MCEstimate(mean=acc.mean[sl].copy(), se=se[sl].copy(), samples=samples, seed=_seed_label(seed),
                                 method="layers", field=field, n=n, quantity=name,
                                 checkpoints=Checkpoints(cp.samples, cp.mean[:, sl], cp.se[:, sl])))
     return FeedforwardEstimate(*parts)

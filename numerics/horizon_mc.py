@@ -35,9 +35,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from numerics.ginibre import estimate_Q, sample_ginibre
+from numerics.ginibre import MAX_KMAX, MAX_N, MAX_SAMPLES, estimate_Q, sample_ginibre
 from theory import horizon as _th
-from theory._args import as_choice, as_int, as_real
+from theory._args import MAX_LENGTH, as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
 
 __all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
@@ -78,16 +78,20 @@ def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: i
 
     Each batch is an independent :func:`numerics.ginibre.estimate_Q` run of ``samples // batches`` draws
     (seeds spawned from ``seed``); the pooled estimate is the mean over rows. Domain: ``n >= 1``,
-    ``t >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real").
+    ``t >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real"); the bounds of
+    :func:`numerics.ginibre.estimate_Q` (``n <= MAX_N``, ``t <= MAX_KMAX``, ``samples <= MAX_SAMPLES``).
 
     >>> m = mc_energies(4, 2, 64, batches=4)
     >>> m.shape, bool(np.all(m[:, 0] == 1.0))
     ((4, 3), True)
     """
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
+    t = as_int("t", t, minimum=0, maximum=MAX_KMAX)
+    samples = as_int("samples", samples, minimum=4, maximum=MAX_SAMPLES)
     batches = as_int("batches", batches, minimum=2)
-    samples = as_int("samples", samples, minimum=2 * batches)
+    if samples < 2 * batches:      # a joint condition: name both
+        raise ValueError(f"samples must be >= 2 * batches (two draws per batch), got samples={samples}, "
+                         f"batches={batches}")
     field = as_choice("field", field, ("complex", "real"))
     seed = as_int("seed", seed, minimum=0)
     per = samples // batches
@@ -203,7 +207,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
         return {"depth": j - 1, "se": 0.0, "source": "exact real Wick rows (numerics.wick)"}
     if max_t is None:
         max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
-    max_t = as_int("max_t", max_t, minimum=exact_max_k + 1)
+    max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_KMAX)
     means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches)
     means[:, :exact.size] = exact
 
@@ -227,16 +231,19 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
     ``quantity="Q"``: ``||W^j||_F^2 / n`` per draw (the full trace; ``E = sigma^{2j} Q_{n,j}``);
     ``quantity="S"``: the driven recurrence ``h(j) = W h(j-1) + x(j)``, ``h(-1) = 0``, fresh standard
     Gaussian inputs, ``||h(j)||^2 / (n (j+1))`` (``E = S^sigma_{n,j}/(j+1)``). One weight draw per sample;
-    ``se`` is the sample standard deviation over ``sqrt(samples)`` from the same run.
+    ``se`` is the sample standard deviation over ``sqrt(samples)`` from the same run. Domain: ``1 <= n <=
+    MAX_N``, ``sigma > 0``, ``0 <= t <= MAX_KMAX``, ``2 <= samples <= min(MAX_SAMPLES, MAX_LENGTH / n^2)``
+    (:mod:`numerics.ginibre`'s bounds; all weight draws are held at once).
 
     >>> mean, se = simulate_energies(8, 0.9, 3, 64, seed=1)
     >>> mean.shape, float(mean[0]), float(se[0])
     ((4,), 1.0, 0.0)
     """
-    n = as_int("n", n, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=MAX_N)
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
-    t = as_int("t", t, minimum=0)
-    samples = as_int("samples", samples, minimum=2)
+    t = as_int("t", t, minimum=0, maximum=MAX_KMAX)
+    # the draws of W are held at once (sample_ginibre's memory bound), each step multiplies all of them
+    samples = as_int("samples", samples, minimum=2, maximum=min(MAX_SAMPLES, MAX_LENGTH // (n * n)))
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
     field = as_choice("field", field, ("complex", "real"))
     seed = as_int("seed", seed, minimum=0)
@@ -260,7 +267,11 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
         for j in range(t + 1):
             X[:, j] = np.sum(np.abs(h) ** 2, axis=(1, 2)) / (n * (j + 1))
             h = W @ h + draw()
-    return X.mean(axis=0), X.std(axis=0, ddof=1) / math.sqrt(samples)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean, se = X.mean(axis=0), X.std(axis=0, ddof=1) / math.sqrt(samples)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(se))):
+        raise ValueError(f"sigma={sigma} overflows float64 by depth t={t} (p_j ~ sigma^(2j)): lower sigma or t")
+    return mean, se
 
 
 def main(argv=None) -> int:

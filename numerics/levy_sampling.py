@@ -65,7 +65,7 @@ from numba import njit
 from scipy.optimize import brentq
 from scipy.special import gammainc
 
-from theory._args import as_int, as_real
+from theory._args import MAX_LENGTH, PARAM_MAX, as_int, as_real, as_real_array, as_seed
 from theory.levy import jump_exponent
 
 __all__ = [
@@ -84,15 +84,33 @@ def _check_alpha(alpha: Any, *, allow_two: bool = False) -> float:
     return a
 
 
+_SAMPLER_ALPHA_MIN = 0.05   # the samplers raise to powers 1/alpha: below, float64 overflows (or loops run away)
+
+
+def _sampler_alpha(a: float) -> float:
+    if a < _SAMPLER_ALPHA_MIN:
+        raise ValueError(f"alpha must be >= {_SAMPLER_ALPHA_MIN} for sampling (powers 1/alpha overflow), got {a!r}")
+    return a
+
+
 def _levy_args(eta_J, alpha, lam, C) -> tuple[float, float, float, float]:
-    return (as_real("eta_J", eta_J, minimum=0.0), _check_alpha(alpha),
-            as_real("lam", lam, minimum=0.0, open_min=True), as_real("C", C, minimum=0.0, open_min=True))
+    return (as_real("eta_J", eta_J, minimum=0.0, maximum=PARAM_MAX), _check_alpha(alpha),
+            as_real("lam", lam, minimum=0.0, open_min=True, maximum=PARAM_MAX),
+            as_real("C", C, minimum=0.0, open_min=True, maximum=PARAM_MAX))
 
 
-def _rng(rng: Any) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
+def _rng(seed: Any, rng: Any) -> np.random.Generator:
+    """The toolkit's one seed argument (int >= 0, SeedSequence or Generator; ``theory._args.as_seed``);
+    ``rng=`` (a Generator) is kept as a documented alias because many callers pass it."""
+    if rng is not None:
+        if seed is not None:
+            raise TypeError("give seed or its alias rng, not both")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        return rng
+    if seed is None:
+        raise TypeError("seed (or its alias rng) is required: an int >= 0, a numpy SeedSequence or Generator")
+    return as_seed(seed)
 
 
 # ------------------------------------------------------------------------------------------ closed forms
@@ -136,7 +154,23 @@ def cts_cumulant(order: int, dt: float, *, eta_J: float, alpha: float, lam: floa
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
     if n % 2:
         return 0.0
-    return 2.0 * dt * eta * C * math.gamma(n - a) * lam ** (a - n)
+    if not _log_cumulant_ok(n, a, lam, dt * eta * C):
+        return _finite_cumulant(n, lam, math.inf)
+    if n - a < 170.0:                  # Gamma itself fits: the direct product (exact at small integers)
+        with np.errstate(over="ignore"):
+            return _finite_cumulant(n, lam, 2.0 * dt * eta * C * math.gamma(n - a) * lam ** (a - n))
+    return 2.0 * dt * eta * C * math.exp(math.lgamma(n - a) + (a - n) * math.log(lam))
+
+
+def _log_cumulant_ok(n: int, a: float, lam: float, scale: float) -> bool:
+    """Whether 2 scale Gamma(n - a) lam^(a - n) fits in float64 (else the caller reports it)."""
+    return scale == 0.0 or math.log(2.0 * scale) + math.lgamma(n - a) + (a - n) * math.log(lam) < 709.0
+
+
+def _finite_cumulant(n: int, lam: float, value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"the order-{n} cumulant exceeds float64 (lam={lam:.3g}); lower order or raise lam")
+    return value
 
 
 def _upper_gamma(s: float, x: float) -> float:
@@ -159,7 +193,11 @@ def big_jump_rate(eps: float, *, eta_J: float, alpha: float, lam: float, C: floa
     """
     eps = as_real("eps", eps, minimum=0.0, open_min=True)
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
-    return 2.0 * eta * C * lam ** a * _upper_gamma(-a, lam * eps)
+    rate = 2.0 * eta * C * lam ** a * _upper_gamma(-a, lam * eps)
+    if not math.isfinite(rate):
+        raise ValueError(f"eps={eps!r} too small for lam={lam!r}: the rate of jumps above eps (~ eps^-alpha) "
+                         "overflows float64")
+    return rate
 
 
 def small_jump_variance(eps: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> float:
@@ -196,7 +234,10 @@ def cp_small_jump_cumulant(order: int, dt: float, eps: float, *, eta_J: float, a
         return 0.0
     if n == 2:
         return cts_cumulant(2, dt, eta_J=eta, alpha=a, lam=lam, C=C)
-    return 2.0 * dt * eta * C * lam ** (a - n) * _upper_gamma(n - a, lam * eps)
+    if not _log_cumulant_ok(n, a, lam, dt * eta * C):
+        return _finite_cumulant(n, lam, math.inf)
+    with np.errstate(over="ignore"):
+        return _finite_cumulant(n, lam, 2.0 * dt * eta * C * lam ** (a - n) * _upper_gamma(n - a, lam * eps))
 
 
 # ------------------------------------------------------------------------------------------ random streams
@@ -215,7 +256,7 @@ def stream_states(seed: Any, n: int) -> np.ndarray:
     splitmix64 finaliser, the seeding recommended for xoroshiro by its authors. Stream i depends only on
     (seed, i), never on n: ``stream_states(s, 10)[:3]`` equals ``stream_states(s, 3)``.
     """
-    n = as_int("n", n, minimum=0)
+    n = as_int("n", n, minimum=0, maximum=MAX_LENGTH)
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(as_int("seed", seed, minimum=0))
     k0, k1 = ss.generate_state(2, dtype=np.uint64)
     g = _U64(0x9E3779B97F4A7C15)
@@ -289,7 +330,7 @@ def _cms_one_skewed(V, W):
     return (2.0 / math.pi) * (h * math.tan(V) - math.log(0.5 * math.pi * W * math.cos(V) / h))
 
 
-def symmetric_stable(alpha: float, size, *, rng: np.random.Generator) -> np.ndarray:
+def symmetric_stable(alpha: float, size, *, seed: Any = None, rng: np.random.Generator | None = None) -> np.ndarray:
     """Standard symmetric alpha-stable variates (Chambers-Mallows-Stuck), ``E exp(i u X) = exp(-|u|^alpha)``.
 
     Source: Chambers, Mallows & Stuck (1976), JASA 71; Weron (1996), Stat. Probab. Lett. 28. Scale
@@ -302,9 +343,14 @@ def symmetric_stable(alpha: float, size, *, rng: np.random.Generator) -> np.ndar
     >>> rng = np.random.default_rng(0)
     >>> x = symmetric_stable(1.0, 5, rng=rng); x.dtype, x.shape
     (dtype('float64'), (5,))
+    >>> bool(np.array_equal(symmetric_stable(1.5, 3, seed=1), symmetric_stable(1.5, 3, rng=np.random.default_rng(1))))
+    True
+
+    ``seed``: int >= 0, SeedSequence or Generator (``rng=`` is an alias for a Generator).
     """
-    a = _check_alpha(alpha, allow_two=True)
-    rng = _rng(rng)
+    a = _sampler_alpha(_check_alpha(alpha, allow_two=True))
+    rng = _rng(seed, rng)
+    size = _size(size)
     V = rng.uniform(-0.5 * np.pi, 0.5 * np.pi, size=size)
     if a == 1.0:
         return np.tan(V)
@@ -358,10 +404,16 @@ def _truncation_shift(a: float, c: float, lam: float) -> float:
     return brentq(log_bound, 0.0, hi, xtol=1e-14 * hi)   # log_bound(0) = -log(TRUNCATION_MASS) > 0
 
 
+# the exact sampler refuses parameters that need more proposals per draw (each stream draws 256 values)
+_MAX_LOG_PROPOSALS = math.log(1e3)
+_MAX_EXACT_DRAWS = 1 << 20          # increments per call of the exact sampler (up to 1e3 proposals each)
+
+
 def cts_params(dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 1.0) -> CTSParams:
     """Precompute the exact sampler's constants for a step dt (see the module docstring)."""
     dt = as_real("dt", dt, minimum=0.0, open_min=True)
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
+    _sampler_alpha(a)
     if eta == 0.0:
         return CTSParams(a, 0.0, 0.0, 0.0, lam, 0.0, 1.0, 0)
     # m sub-steps of dt/m cost m / acceptance(m) proposals; pick the cheapest power of two
@@ -375,15 +427,23 @@ def cts_params(dt: float, *, eta_J: float, alpha: float, lam: float, C: float = 
         if best is not None and cost > best[0]:
             break
         best = (cost, m, c_m, shift_m)
-    _, m, c, shift = best
+    cost, m, c, shift = best
+    if cost > _MAX_LOG_PROPOSALS:
+        raise ValueError(f"eta_J * C * dt = {eta * C * dt:.3g} (with lam={lam:.3g}, alpha={a}) needs ~ "
+                         f"{math.exp(min(cost, 700.0)):.3g} proposals per exact increment: lower dt or eta_J, or use "
+                         "the compound Poisson sampler")
     if a == 1.0:
         sigma = 0.5 * math.pi * c
         loc = (2.0 / math.pi) * sigma * math.log(sigma)
         B, S = 0.0, 1.0
     else:
-        sigma = (-c * math.gamma(-a) * math.cos(0.5 * math.pi * a)) ** (1.0 / a)
-        t = math.tan(0.5 * math.pi * a)
-        B, S, loc = math.atan(t) / a, (1.0 + t * t) ** (0.5 / a), 0.0
+        try:
+            sigma = (-c * math.gamma(-a) * math.cos(0.5 * math.pi * a)) ** (1.0 / a)
+            t = math.tan(0.5 * math.pi * a)
+            B, S, loc = math.atan(t) / a, (1.0 + t * t) ** (0.5 / a), 0.0
+        except OverflowError:
+            raise ValueError(f"alpha={a!r} is too small for the exact sampler: the stable scale "
+                             "(.)^(1/alpha) overflows float64; use the compound Poisson sampler") from None
     return CTSParams(a, sigma, loc, shift, lam, B, S, m)
 
 
@@ -428,8 +488,11 @@ _PER_STREAM = 256   # draws per random stream in the Generator-facing samplers
 
 def _size(size) -> tuple[int, ...]:
     if isinstance(size, (tuple, list)):
-        return tuple(as_int("size", s, minimum=0) for s in size)
-    return (as_int("size", size, minimum=0),)
+        out = tuple(as_int("size", s, minimum=0, maximum=MAX_LENGTH) for s in size)
+        if math.prod(out) > MAX_LENGTH:
+            raise ValueError(f"size must have at most {MAX_LENGTH} entries in all, got {size!r}")
+        return out
+    return (as_int("size", size, minimum=0, maximum=MAX_LENGTH),)
 
 
 def _fill(kernel, p, size, rng):
@@ -442,20 +505,23 @@ def _fill(kernel, p, size, rng):
 
 
 def cts_increments(dt: float, size, *, eta_J: float, alpha: float, lam: float, C: float = 1.0,
-                   rng: np.random.Generator) -> np.ndarray:
+                   seed: Any = None, rng: np.random.Generator | None = None) -> np.ndarray:
     """Exact symmetric CTS increments over dt (Levy measure ``nu`` of the module docstring).
 
     Method: ``X_+ - X_-``, each an exponentially tilted one-sided stable variable sampled by rejection
     from a CMS proposal (Baeumer & Meerschaert 2010; Kawai & Masuda 2011). Exact for 0 < alpha < 1; for
     1 <= alpha < 2 exact up to a rigorously bounded neglected mass < 2e-18 per draw (module docstring).
-    Deterministic given ``rng``'s state; ``eta_J = 0`` gives zeros.
+    Deterministic given ``seed`` (int, SeedSequence or Generator; ``rng=`` is an alias for a Generator);
+    ``eta_J = 0`` gives zeros.
 
     >>> x = cts_increments(0.1, 4, eta_J=1.0, alpha=0.5, lam=2.0, rng=np.random.default_rng(1))
     >>> x.shape, bool(np.all(np.isfinite(x)))
     ((4,), True)
     """
     p = cts_params(dt, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
-    rng = _rng(rng)
+    rng = _rng(seed, rng)
+    if math.prod(_size(size)) > _MAX_EXACT_DRAWS:
+        raise ValueError(f"size must have at most {_MAX_EXACT_DRAWS} entries for the exact sampler, got {size!r}")
     if p.m_sub == 0:
         return np.zeros(_size(size))
     return _fill(_cts_fill, tuple(p), size, rng)
@@ -478,6 +544,7 @@ def cp_params(dt: float, eps: float, *, eta_J: float, alpha: float, lam: float, 
     dt = as_real("dt", dt, minimum=0.0, open_min=True)
     eps = as_real("eps", eps, minimum=0.0, open_min=True)
     eta, a, lam, C = _levy_args(eta_J, alpha, lam, C)
+    _sampler_alpha(a)
     mean = dt * big_jump_rate(eps, eta_J=eta, alpha=a, lam=lam, C=C) if eta > 0 else 0.0
     if mean > 50.0:
         raise ValueError(f"eps={eps} gives {mean:.3g} big jumps per step (> 50): raise eps or lower dt")
@@ -523,7 +590,7 @@ def _cp_fill(states, p, per):
 
 
 def cts_increments_cp(dt: float, size, *, eta_J: float, alpha: float, lam: float, C: float = 1.0,
-                      eps: float, rng: np.random.Generator) -> np.ndarray:
+                      eps: float, seed: Any = None, rng: np.random.Generator | None = None) -> np.ndarray:
     """Approximate CTS increments: compound Poisson for ``|y| >= eps`` + Gaussian small jumps.
 
     Source: Asmussen & Rosinski (2001), J. Appl. Probab. 38: the Gaussian has the variance
@@ -536,4 +603,4 @@ def cts_increments_cp(dt: float, size, *, eta_J: float, alpha: float, lam: float
     (3,)
     """
     p = cp_params(dt, eps, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
-    return _fill(_cp_fill, tuple(p), size, _rng(rng))
+    return _fill(_cp_fill, tuple(p), size, _rng(seed, rng))

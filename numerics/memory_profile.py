@@ -55,6 +55,7 @@ import csv
 import dataclasses
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -62,7 +63,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from numerics.memory_bench.aggregate import median_by
-from theory._args import as_choice, as_int, as_real, as_real_array
+from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array
 from theory.complexity import effective_rank, effective_support, tail_energy
 from theory.memory import KINDS, default_area_max, exp_tau, lag_weights, memory_function, poly_exponent
 from theory.prony import select_order
@@ -86,7 +87,7 @@ def as_memory_function(rho, T: int | None = None) -> np.ndarray:
     """The user's memory function as a float64 array over lags ``0..T-1`` (array, list or callable).
 
     A callable is evaluated on ``np.arange(T)`` (``T`` required) and must return ``T`` finite values.
-    ``T >= 8``; ``rho`` must not vanish identically.
+    ``8 <= T <= MAX_LENGTH``; ``rho`` must not vanish identically.
 
     >>> as_memory_function(lambda s: 0.5 ** s, T=8)[:3].tolist()
     [1.0, 0.5, 0.25]
@@ -94,7 +95,7 @@ def as_memory_function(rho, T: int | None = None) -> np.ndarray:
     if callable(rho):
         if T is None:
             raise TypeError("T is required when rho is a callable (it is evaluated on lags 0..T-1)")
-        T = as_int("T", T, minimum=MIN_T)
+        T = as_int("T", T, minimum=MIN_T, maximum=MAX_LENGTH)
         r = as_real_array("rho", rho(np.arange(T)))
         if r.shape != (T,):
             raise ValueError(f"rho(np.arange(T)) must return {T} values, got shape {r.shape}")
@@ -112,16 +113,31 @@ def as_memory_function(rho, T: int | None = None) -> np.ndarray:
 def mismatch(rho, phi) -> float:
     r"""``D(rho, phi) = 1 - <rho, phi>_w^2 / (||rho||_w^2 ||phi||_w^2)``, ``w_s = T - s`` (module docstring).
 
+    ``rho``, ``phi``: finite 1-d arrays of one length ``T >= 1``, neither identically zero (D is 0/0 there).
+
     >>> mismatch([1.0, 0.0, 0.0], [-2.0, 0.0, 0.0])        # scale and sign do not matter
     0.0
     >>> mismatch([1.0, 0.0, 0.0], [0.0, 1.0, 0.0])
     1.0
     """
-    r, p = np.asarray(rho, dtype=float), np.asarray(phi, dtype=float)
+    r, p = _as_lags("rho", rho), _as_lags("phi", phi)
+    if r.size != p.size:
+        raise ValueError(f"rho and phi must have the same length, got {r.size} and {p.size}")
+    # D is scale invariant: normalise first, so that squares of large entries cannot overflow
+    r, p = r / np.max(np.abs(r)), p / np.max(np.abs(p))
     w = lag_weights(r.size)
     num = float(np.dot(w, r * p)) ** 2
     den = float(np.dot(w, r * r)) * float(np.dot(w, p * p))
-    return min(1.0, max(0.0, 1.0 - num / den)) if den > 0 else 1.0
+    return min(1.0, max(0.0, 1.0 - num / den))
+
+
+def _as_lags(name: str, v) -> np.ndarray:
+    a = as_real_array(name, v)
+    if a.ndim != 1 or a.size < 1:
+        raise ValueError(f"{name} must be a 1-d array over lags 0..T-1, got shape {a.shape}")
+    if not np.any(a):
+        raise ValueError(f"{name} must not be identically zero (the mismatch is 0/0)")
+    return a
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -168,7 +184,8 @@ def nearest_families(rho, *, kinds=KINDS) -> list[dict]:
     r"""For each family kind, the alpha in [0, 1] minimising the mismatch D (module docstring); sorted by D.
 
     Returns ``[{"kind", "alpha", "mismatch"}, ...]`` (nearest first). Families at the user's length
-    ``T = len(rho)`` with the toolkit's conventions (:func:`theory.memory.memory_function`).
+    ``T = len(rho)`` with the toolkit's conventions (:func:`theory.memory.memory_function`). ``kinds``: one
+    name or a non-empty sequence of names from :data:`theory.memory.KINDS`.
 
     >>> from theory.memory import memory_function
     >>> best = nearest_families(memory_function("impulse", 0.5, 33))[0]
@@ -176,6 +193,13 @@ def nearest_families(rho, *, kinds=KINDS) -> list[dict]:
     ('impulse', 0.5, 0.0)
     """
     r = as_memory_function(rho)
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    if not hasattr(kinds, "__iter__"):
+        raise TypeError(f"kinds must be a sequence of family names from {KINDS}, got {type(kinds).__name__}")
+    kinds = list(kinds)
+    if not kinds:
+        raise ValueError(f"kinds must name at least one family of {KINDS}")
     out = []
     for kind in kinds:
         kind = as_choice("kinds", kind, KINDS)
@@ -236,6 +260,12 @@ def _read_rows(path: Path):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _as_path(name: str, v):
+    if not isinstance(v, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(v).__name__}")
+    return v
+
+
 def load_benchmark(path=None) -> list[BenchCell]:
     """Per-cell medians ``(model, kind, alpha, median RelMSE)`` from a results or rows file (module docstring).
 
@@ -249,7 +279,7 @@ def load_benchmark(path=None) -> list[BenchCell]:
     >>> load_benchmark(p)[0].median_relmse
     0.01
     """
-    path = Path(DEFAULT_RESULTS if path is None else path)
+    path = Path(DEFAULT_RESULTS if path is None else _as_path("path", path))
     if not path.is_file():
         raise BenchmarkNotFound(f"no benchmark results found at {path}; run `{_PRODUCE}` (writes results.json) "
                                 "or pass a rows file (CSV/JSON: model, kind, alpha, median_relmse)")
@@ -275,6 +305,9 @@ def load_benchmark(path=None) -> list[BenchCell]:
 def best_on_cell(cells: list[BenchCell], kind: str, alpha: float) -> tuple[float | None, list[BenchCell]]:
     """The benchmarked alpha of ``kind`` nearest to ``alpha`` and its cells sorted by median RelMSE (best first).
 
+    ``cells``: BenchCells (:func:`load_benchmark`); ``kind`` in :data:`theory.memory.KINDS`; ``alpha`` in [0, 1].
+    ``(None, [])`` when no cell has that kind.
+
     Duplicates of a (model, kind, alpha) cell (e.g. the same numbers in two checks) are kept once.
 
     >>> cells = [BenchCell("lstm", "exp", 0.5, 0.2, ""), BenchCell("s4d", "exp", 0.5, 0.01, ""),
@@ -283,6 +316,13 @@ def best_on_cell(cells: list[BenchCell], kind: str, alpha: float) -> tuple[float
     >>> a, [c.model for c in best]
     (0.5, ['s4d', 'lstm'])
     """
+    if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
+        raise TypeError(f"cells must be a sequence of BenchCell, got {type(cells).__name__}")
+    cells = list(cells)
+    if not all(isinstance(c, BenchCell) for c in cells):
+        raise TypeError("cells must hold BenchCell objects (see load_benchmark)")
+    kind = as_choice("kind", kind, KINDS)
+    alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     alphas = sorted({c.alpha for c in cells if c.kind == kind})
     if not alphas:
         return None, []
@@ -378,6 +418,8 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
     True
     """
     r = as_memory_function(rho, T)
+    if results is not None:
+        _as_path("results", results)
     prony_tol = as_real("prony_tol", prony_tol, minimum=0.0, maximum=1.0, open_min=True)
     far_threshold = as_real("far_threshold", far_threshold, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     if m_max is None:

@@ -6,6 +6,7 @@ figures and the gated-RNN scripts all come here, so a change of style or resolut
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 DPI = 110
@@ -24,6 +25,12 @@ def pyplot():
 def save_figure(fig, path: str | Path) -> Path:
     """Tight layout, write a PNG at :data:`DPI`, release the figure; returns the path."""
     plt = pyplot()
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise TypeError(f"path must be a non-empty str or os.PathLike, got {path!r}")
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)

@@ -44,7 +44,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from theory._args import as_choice, as_int, as_real
+from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array
 from theory.levy import DRIFTS, LevyParams
 
 from ._config import setter
@@ -55,6 +55,7 @@ __all__ = ["SDEConfig", "simulate", "simulate_numpy", "drift"]
 
 JUMPS = ("none", "cp", "exact")
 _CHUNKS = 32   # progress-bar granularity; results do not depend on it
+MAX_STEPS = 10**7     # Euler steps per particle (simulate: ~0.5 s each); simulate_numpy, a Python-loop reference: 10**5
 
 
 _DEFAULT_PARAMS = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0, C=1.0)
@@ -109,7 +110,9 @@ class SDEConfig:
 
 def drift(cfg: SDEConfig, zeta) -> np.ndarray:
     """The drift F(zeta) of ``cfg`` (numpy, vectorised), the same formula as the numba kernel."""
-    z = (np.asarray(zeta, dtype=np.float64) - cfg.zeta_0) / cfg.w
+    if not isinstance(cfg, SDEConfig):
+        raise TypeError(f"cfg must be an SDEConfig, got {type(cfg).__name__}")
+    z = (as_real_array("zeta", zeta) - cfg.zeta_0) / cfg.w
     return -cfg.kappa * (np.tanh(z) if cfg.drift == "saturating" else z)
 
 
@@ -189,15 +192,21 @@ def _simulate_chunk(states, zeta_init, out, burn_in, thin, drift_kind, kappa, ze
 def _check_run_args(n_particles, burn_in, n_samples, thin, seed, zeta_init, cfg):
     if not isinstance(cfg, SDEConfig):
         raise TypeError(f"cfg must be an SDEConfig, got {type(cfg).__name__}")
-    n = as_int("n_particles", n_particles, minimum=1)
-    b = as_int("burn_in", burn_in, minimum=0)
-    m = as_int("n_samples", n_samples, minimum=1)
-    t = as_int("thin", thin, minimum=1)
+    n = as_int("n_particles", n_particles, minimum=1, maximum=MAX_LENGTH)
+    # documented bounds: at most MAX_STEPS Euler steps per particle (the cost grows with them)
+    b = as_int("burn_in", burn_in, minimum=0, maximum=MAX_STEPS)
+    m = as_int("n_samples", n_samples, minimum=1, maximum=MAX_STEPS)
+    t = as_int("thin", thin, minimum=1, maximum=MAX_STEPS)
+    if b + (m - 1) * t > MAX_STEPS:
+        raise ValueError(f"burn_in + (n_samples - 1) * thin must be <= {MAX_STEPS} steps, got {b + (m - 1) * t}")
     s = as_int("seed", seed, minimum=0)
     if zeta_init is None:
         z0 = np.full(n, cfg.zeta_0)
     else:
-        z0 = np.broadcast_to(np.asarray(zeta_init, dtype=np.float64), (n,)).copy()
+        z0 = as_real_array("zeta_init", zeta_init)
+        if z0.ndim > 1 or z0.size not in (1, n):
+            raise ValueError(f"zeta_init must be a scalar or one value per particle ({n}), got shape {z0.shape}")
+        z0 = np.broadcast_to(z0, (n,)).copy()
         if not np.all(np.isfinite(z0)):
             raise ValueError("zeta_init must be finite")
     return n, b, m, t, s, z0
@@ -224,6 +233,8 @@ def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int =
     bounds = np.linspace(0, n, min(n, _CHUNKS) + 1).astype(int)
     from tqdm import tqdm
 
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True or False, got {progress!r}")
     with tqdm(total=n, disable=not progress, desc="SDE particles", leave=False) as bar:
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             _simulate_chunk(states[lo:hi], z0[lo:hi], out[lo:hi], b, t, *args)
@@ -240,6 +251,8 @@ def simulate_numpy(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples:
     vectorised Pareto rejection); ``"exact"`` is not offered here (ValueError).
     """
     n, b, m, t, s, z = _check_run_args(n_particles, burn_in, n_samples, thin, seed, zeta_init, cfg)
+    if b + (m - 1) * t > 10**5:        # a Python loop over steps: the reference is for short runs
+        raise ValueError(f"burn_in + (n_samples - 1) * thin must be <= 10**5 in simulate_numpy, got {b + (m - 1) * t}")
     if cfg.jumps == "exact" and cfg.eta_J > 0:
         raise ValueError("jumps must be 'none' or 'cp' for simulate_numpy (the exact sampler is numba-only)")
     rng = np.random.default_rng(s)

@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import scipy.fft
 
-from theory._args import as_choice, as_int, as_real_array
+from theory._args import MAX_LENGTH, as_choice, as_int, as_real_array
 
 INPUTS = ("normal", "rademacher", "uniform")
 DEFAULT_CHUNK = 1024
@@ -58,7 +58,7 @@ def linear_target(x, rho, *, workers: int | None = None) -> np.ndarray:
     T = xa.shape[1]
     r = _as_rho(rho, T)
     if workers is not None:
-        workers = as_int("workers", workers, minimum=1)
+        workers = as_int("workers", workers, minimum=1, maximum=1024)
     n = scipy.fft.next_fast_len(T + r.size - 1, real=True)
     X = scipy.fft.rfft(xa, n, axis=-1, workers=workers)
     X *= scipy.fft.rfft(r, n)
@@ -130,10 +130,12 @@ def make_dataset(rho, n_seq: int, T: int | None = None, *, nonlinear: bool = Fal
     r = as_real_array("rho", rho)
     if r.ndim != 1 or r.size < 1:
         raise ValueError(f"rho must be a non-empty 1-d array of lags, got shape {r.shape}")
-    T = r.size if T is None else as_int("T", T, minimum=1)
+    T = r.size if T is None else as_int("T", T, minimum=1, maximum=MAX_LENGTH)
+    if n_seq * T > MAX_LENGTH:
+        raise ValueError(f"n_seq * T must be <= {MAX_LENGTH} (one array), got n_seq={n_seq}, T={T}")
     chunk = as_int("chunk", chunk, minimum=1)
     inputs = as_choice("inputs", inputs, INPUTS)
-    if isinstance(nonlinear, (int, np.integer)) and not isinstance(nonlinear, bool):
+    if not isinstance(nonlinear, (bool, np.bool_)):
         raise TypeError(f"nonlinear must be a bool, got {nonlinear!r}")
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     x = np.empty((n_seq, T), dtype=dtype)

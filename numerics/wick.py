@@ -439,9 +439,14 @@ def polynomial_string(coeffs, var: str = "n") -> str:
     >>> polynomial_string([0, 4, 10, 0, 1])
     'n^4 + 10n^2 + 4n'
     """
+    if isinstance(coeffs, (str, bytes)) or not hasattr(coeffs, "__len__") or np.ndim(coeffs) != 1:
+        raise TypeError(f"coeffs must be a 1-d sequence of integers, got {coeffs!r}")
+    coeffs = [as_int("coeffs", c, minimum=None) for c in coeffs]
+    if not isinstance(var, str) or not var:
+        raise TypeError(f"var must be a non-empty string, got {var!r}")
     terms = []
     for j in range(len(coeffs) - 1, -1, -1):
-        c = int(coeffs[j])
+        c = coeffs[j]
         if c == 0:
             continue
         mono = "" if j == 0 else (var if j == 1 else f"{var}^{j}")

@@ -50,14 +50,14 @@ def test_sampler_scaling_and_prefix_stability():
 @pytest.mark.parametrize("method", ["trace", "probe"])
 def test_Q_complex_agrees(method):
     n, kmax = 6, 4
-    est = estimate_Q(n, kmax, 4000, seed=21, method=method)
+    est = estimate_Q(n, kmax, 4000, seed=21, estimator=method)
     _assert_agrees(est, [float(Q(n, k, method="exact")) for k in range(kmax + 1)], skip_first=method == "trace")
 
 
 @pytest.mark.parametrize("method", ["trace", "probe"])
 def test_Q_real_agrees_with_wick(method):
     n, kmax = 5, 4
-    est = estimate_Q(n, kmax, 4000, field="real", seed=22, method=method)
+    est = estimate_Q(n, kmax, 4000, field="real", seed=22, estimator=method)
     _assert_agrees(est, _real_Q(n, kmax), skip_first=method == "trace")
 
 
@@ -108,11 +108,11 @@ def test_results_do_not_depend_on_chunk(func, args):
 
 
 def test_same_seed_same_result_and_metadata():
-    a = estimate_Q(4, 3, 100, seed=5, field="real", method="probe")
-    b = estimate_Q(4, 3, 100, seed=5, field="real", method="probe")
+    a = estimate_Q(4, 3, 100, seed=5, field="real", estimator="probe")
+    b = estimate_Q(4, 3, 100, seed=5, field="real", estimator="probe")
     assert np.array_equal(a.mean, b.mean)
     assert (a.samples, a.seed, a.method, a.field, a.n, a.quantity) == (100, 5, "probe", "real", 4, "Q")
-    assert not np.array_equal(a.mean, estimate_Q(4, 3, 100, seed=6, field="real", method="probe").mean)
+    assert not np.array_equal(a.mean, estimate_Q(4, 3, 100, seed=6, field="real", estimator="probe").mean)
 
 
 def test_checkpoints_are_running_estimates():
@@ -143,7 +143,7 @@ def test_standard_error_is_sd_over_root_n():
     (dict(field="quaternion"), ValueError, "field must be one of"),
     (dict(seed=-3), ValueError, "seed must be an integer >= 0"),
     (dict(seed=True), TypeError, "seed must be an integer"),
-    (dict(method="magic"), ValueError, "method must be one of"),
+    (dict(estimator="magic"), ValueError, "estimator must be one of"),
     (dict(chunk=0), ValueError, "chunk must be an integer >= 1"),
     (dict(progress="yes"), TypeError, "progress must be"),
 ])

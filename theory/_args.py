@@ -43,6 +43,21 @@ MIN_DPS = 5
 MAX_DPS = 100_000
 
 
+# Physical parameters (rates, scales, intensities) are of order one; 1e50 keeps every product of three of
+# them and their powers up to 2 inside float64, so that a typo (lam=1e300) is a clear ValueError instead of
+# an OverflowError or a root finder that cannot converge deep inside a closed form.
+PARAM_MAX = 1e50
+
+# Arrays that a length argument allocates: at most 2**24 entries (128 MiB of float64), so that a typo
+# (T=10**9) is a clear ValueError up front instead of minutes of swapping or a MemoryError.
+MAX_LENGTH = 1 << 24
+
+
+def as_length(name: str, value: Any, *, minimum: int = 1, maximum: int = MAX_LENGTH) -> int:
+    """Return an array length / count in ``[minimum, maximum]`` (default bound :data:`MAX_LENGTH`)."""
+    return as_int(name, value, minimum=minimum, maximum=maximum)
+
+
 def as_dps(value: Any, *, name: str = "dps") -> int:
     """Return a precision in decimal digits, an integer in ``[MIN_DPS, MAX_DPS]`` (bools and floats rejected)."""
     return as_int(name, value, minimum=MIN_DPS, maximum=MAX_DPS)
@@ -88,6 +103,87 @@ def as_real_array(name: str, value: Any, *, minimum: float | None = None) -> np.
     return arr
 
 
+def as_probability(name: str, value: Any, *, open_min: bool = False, open_max: bool = False) -> float:
+    """Return a probability: a finite real in ``[0, 1]`` (ends excluded with ``open_min`` / ``open_max``)."""
+    return as_real(name, value, minimum=0.0, maximum=1.0, open_min=open_min, open_max=open_max)
+
+
+def as_bool(name: str, value: Any) -> bool:
+    """Return ``value`` if it is a Python or NumPy bool (``0``, ``"yes"`` and None are mistakes here)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def as_seed(value: Any, *, name: str = "seed") -> np.random.Generator:
+    """Return a ``numpy.random.Generator`` from a seed: an int >= 0, a ``SeedSequence`` or a ``Generator``.
+
+    One seed convention for the toolkit: an int or a ``SeedSequence`` starts a fresh ``default_rng``
+    stream (the same seed gives the same draws); a ``Generator`` is used as is (its state advances, so
+    consecutive calls give fresh draws). Bools, floats and negative ints are rejected.
+
+    >>> bool(as_seed(1).integers(10**9) == as_seed(np.random.SeedSequence(1)).integers(10**9))
+    True
+    """
+    if isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, np.random.SeedSequence):
+        return np.random.default_rng(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(
+            f"{name} must be an integer >= 0, a numpy SeedSequence or a numpy Generator, "
+            f"got {type(value).__name__} {value!r}")
+    return np.random.default_rng(as_int(name, value, minimum=0))
+
+
+def as_seed_sequence(value: Any, *, name: str = "seed") -> np.random.SeedSequence:
+    """Return a ``numpy.random.SeedSequence`` from the same seeds as :func:`as_seed`.
+
+    For code that spawns independent streams (one per block or particle): an int ``s`` gives
+    ``SeedSequence(s)``, a ``SeedSequence`` is used as is, a ``Generator`` contributes 63 bits of fresh
+    entropy drawn from it (so its state advances, as when it is used directly).
+    """
+    if isinstance(value, np.random.SeedSequence):
+        return value
+    if isinstance(value, np.random.Generator):
+        return np.random.SeedSequence(int(value.integers(0, 2**63)))
+    as_seed(value, name=name)             # the type and range checks and their messages
+    return np.random.SeedSequence(int(value))
+
+
+def as_int_array(name: str, value: Any, *, minimum: int | None = 0, maximum: int | None = None) -> np.ndarray:
+    """Return ``value`` as an int64 array of integers in ``[minimum, maximum]`` (a scalar gives a 0-d array).
+
+    Accepts Python ints, NumPy integer scalars and integer arrays (lists and tuples of ints too); rejects
+    bools, floats (even integral ones), strings and object arrays, and values beyond int64.
+    """
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name} must be an integer or an array of integers, got {type(value).__name__} {value!r}")
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"{name} must be an integer or an array of integers, got {value!r}") from None
+    if arr.dtype.kind == "O":
+        # Python ints beyond int64 (or mixed objects): check each one, then insist on the int64 range
+        flat = [as_int(name, v, minimum=minimum, maximum=maximum) for v in arr.ravel().tolist()]
+        if any(abs(v) >= 2**63 for v in flat):
+            _too_big(name)
+        return np.array(flat, dtype=np.int64).reshape(arr.shape)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an integer or an array of integers, got {arr.dtype} values")
+    if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= 2**63:
+        _too_big(name)
+    arr = arr.astype(np.int64)
+    if arr.size:
+        _check_range(name, int(arr.min()), minimum, None)
+        _check_range(name, int(arr.max()), None, maximum)
+    return arr
+
+
+def _too_big(name: str):
+    raise ValueError(f"{name} must be an integer below 2**63 (int64), got a larger one")
+
+
 def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices`` (strings)."""
     choices = tuple(choices)
@@ -106,18 +202,25 @@ def _check_range(name: str, value: int, minimum: int | None, maximum: int | None
 
 
 def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "mp"),
-                  mp_methods: Iterable[str] = ("mp",)) -> tuple[str, int | None]:
+                  mp_methods: Iterable[str] = ("mp",), max_dps: int = MAX_DPS) -> tuple[str, int | None]:
     """The one precision API: ``method`` one of ``methods``; ``dps`` only for the ``mp_methods``
     (``None`` there means :data:`DEFAULT_DPS`, checked by :func:`as_dps`), and must be ``None`` otherwise.
 
-    Returns ``(method, dps)`` with ``dps = None`` for the float methods.
+    ``max_dps``: a tighter upper bound for functions whose cost explodes with the precision (Hurwitz zeta,
+    tanh-sinh quadrature); the default is :data:`MAX_DPS`. Returns ``(method, dps)`` with ``dps = None``
+    for the float methods.
     """
     method = as_choice("method", method, methods)
     if method not in tuple(mp_methods):
         if dps is not None:
             raise ValueError(f"dps applies only to method {tuple(mp_methods)}, not {method!r}; got dps={dps!r}")
         return method, None
-    return method, DEFAULT_DPS if dps is None else as_dps(dps)
+    if dps is None:
+        return method, DEFAULT_DPS
+    dps = as_dps(dps)
+    if dps > max_dps:
+        raise ValueError(f"dps must be an integer <= {max_dps} for this function, got {dps}")
+    return method, dps
 
 
 def scalar_or_array(arr: np.ndarray):

@@ -76,6 +76,7 @@ import argparse
 import dataclasses
 import json
 import math
+import numbers
 import sys
 from fractions import Fraction
 
@@ -83,7 +84,7 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln
 
-from ._args import as_choice, as_dps, as_int, as_real
+from ._args import as_choice, as_dps, as_int, as_real, as_real_array
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
@@ -97,6 +98,7 @@ _X_BRACKET = 60.0            # |log sigma^2| <= 60: sigma in [1e-13, 1e13], far 
 _MAX_T = 10**7               # O(t) arrays: a horizon beyond this is out of this tool's range
 _MP_MAX_T = 5_000            # method "mp": O(t) mp operations per bisection step (~8 s per 1000 depths)
 _EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integer work
+MAX_HORIZON_N = 10**9        # max_horizon / glorot_table: ~2 s at n = 1e9 (t_max ~ sqrt(n), ~40 solves)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -267,6 +269,32 @@ def _as_tol(tol):
     return as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
 
 
+def _as_energies(energies, method: str):
+    """(exact list or None, float64 log-energies) of :func:`scale_from_energies`' ``energies``."""
+    if isinstance(energies, tuple) and len(energies) == 2 and isinstance(energies[0], str) and energies[0] == "log":
+        L = as_real_array("energies", energies[1])
+        exact = None
+    else:
+        if isinstance(energies, (str, bytes)) or not hasattr(energies, "__iter__"):
+            raise TypeError(f"energies must be a sequence E_0..E_t of positive reals, got {type(energies).__name__}")
+        exact = list(energies)
+        if len(exact) > (_MP_MAX_T if method == "mp" else _MAX_T) + 1:
+            raise ValueError(f"energies: at most {_MAX_T} + 1 values ({_MP_MAX_T} + 1 for method 'mp'), "
+                             f"got {len(exact)}")
+        for e in exact:
+            if isinstance(e, (bool, np.bool_)) or not isinstance(e, (numbers.Real, mpmath.mpf)):
+                raise TypeError(f"energies must hold real numbers (floats, ints, Fractions, mpf), got {e!r:.40}")
+            if not e > 0:
+                raise ValueError(f"energies must be positive, got {e!r:.40}")
+        # logs without float overflow (big ints, Fractions, mpf beyond 1.8e308)
+        with mpmath.workdps(20):
+            L = np.array([float(mpmath.log(mpmath.mpf(e.numerator) / e.denominator if isinstance(e, Fraction)
+                                           else mpmath.mpf(e))) for e in exact])
+    if L.ndim != 1 or L.size < 2 or not np.all(np.isfinite(L)):
+        raise ValueError(f"energies must hold E_0..E_t with t >= 1, finite and positive; got {L.size} values")
+    return exact, L
+
+
 def scale_from_energies(energies, tol, *, quantity: str = "Q", method: str = "float", dps: int | None = None,
                         n: int | None = None, weights: str = "complex", source: str = "given energies") -> HorizonScale:
     r"""Solve the horizon problem of the module docstring for given energies ``E_k``, ``k = 0..t``.
@@ -285,16 +313,12 @@ def scale_from_energies(energies, tol, *, quantity: str = "Q", method: str = "fl
     method = as_choice("method", method, METHODS)
     if method == "float" and dps is not None:
         raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
-    if isinstance(energies, tuple) and len(energies) == 2 and energies[0] == "log":
-        L = np.asarray(energies[1], dtype=np.float64)
-        exact = None
-    else:
-        exact = list(energies)
-        if any(not (e > 0) for e in exact):
-            raise ValueError("energies must be positive")
-        L = np.log(np.array([float(e) for e in exact]))
-    if L.ndim != 1 or L.size < 2 or not np.all(np.isfinite(L)):
-        raise ValueError(f"energies must hold E_0..E_t with t >= 1, finite and positive; got {L.size} values")
+    # recorded only, but recorded right: a width, a weight law, a text
+    n = None if n is None else as_int("n", n, minimum=1)
+    weights = as_choice("weights", weights, ("complex", "real"))
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a str, got {type(source).__name__}")
+    exact, L = _as_energies(energies, method)
     t = L.size - 1
     prob = _FloatProblem(L, quantity)
     sol = _solve(prob, tol, -_X_BRACKET, _X_BRACKET, 200)
@@ -441,13 +465,14 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", method: str = "float"
 def max_horizon(n, tol, *, quantity: str = "Q") -> tuple[int, float]:
     r"""The longest horizon any scale can reach, ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}``, and
     the minimax sigma there. ``min_sigma dev`` is non-decreasing in t (more constraints), so galloping and
-    bisection on t find it. Float method; complex weights. Domain as :func:`sigma_for_horizon`.
+    bisection on t find it. Float method; complex weights. Domain as :func:`sigma_for_horizon`, and
+    ``n <= MAX_HORIZON_N = 1e9`` (cost grows like sqrt(n): about 2 s at 1e9).
 
     >>> t, s = max_horizon(1024, 0.05)
     >>> t > depth_for_scale(1024, 1.0, 0.05) and sigma_for_horizon(1024, t, 0.05).feasible
     True
     """
-    n = as_int("n", n, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=MAX_HORIZON_N)
     tol = _as_tol(tol)
 
     def ok(t):
@@ -474,6 +499,7 @@ def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
     (:func:`max_horizon`), ``gain = t_best / t_glorot`` (None if ``t_glorot = 0``) and
     ``c_glorot = t_glorot / sqrt(n)``,
     ``c_best = t_best / sqrt(n)`` (the sqrt(n) law: both ratios tend to constants as n grows).
+    ``ns``: one width or a sequence of widths, each ``1 <= n <= MAX_HORIZON_N`` (:func:`max_horizon`).
 
     >>> row = glorot_table([256], 0.1)[0]
     >>> row["t_best"] >= row["t_glorot"]
@@ -482,9 +508,15 @@ def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
     tol = _as_tol(tol)
     if isinstance(ns, (int, np.integer)) and not isinstance(ns, bool):
         ns = [ns]
+    try:
+        if isinstance(ns, (str, bytes)):
+            raise TypeError
+        ns = list(ns)
+    except TypeError:
+        raise TypeError(f"ns must be a width or a sequence of widths (integers), got {ns!r:.40}") from None
     rows = []
-    for n in ns:
-        n = as_int("n", n, minimum=1)
+    for i, n in enumerate(ns):
+        n = as_int(f"ns[{i}]", n, minimum=1, maximum=MAX_HORIZON_N)
         tg = depth_for_scale(n, 1.0, tol, quantity=quantity)
         tb, sb = max_horizon(n, tol, quantity=quantity)
         rows.append({"n": n, "t_glorot": tg, "t_best": tb, "sigma_best": sb,

@@ -116,7 +116,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import exprel, gamma as _gamma
 
-from theory._args import (DEFAULT_DPS, as_choice, as_method_dps, as_real, as_real_array,
+from theory._args import (DEFAULT_DPS, PARAM_MAX, as_choice, as_int, as_method_dps, as_real, as_real_array,
                           scalar_or_array)
 
 __all__ = [
@@ -203,16 +203,16 @@ def _spec(params: Any, names: tuple[str, ...], kw: dict) -> dict:
 # argument checks (float path)
 # ----------------------------------------------------------------------------------------------------
 def _jump_params(eta_J: Any, alpha: Any, lam: Any, C: Any) -> tuple[float, float, float, float]:
-    eta_J = as_real("eta_J", eta_J, minimum=0.0)
+    eta_J = as_real("eta_J", eta_J, minimum=0.0, maximum=PARAM_MAX)
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=2.0, open_min=True, open_max=True)
-    lam = as_real("lam", lam, minimum=0.0, open_min=True)
-    C = as_real("C", C, minimum=0.0, open_min=True)
+    lam = as_real("lam", lam, minimum=0.0, open_min=True, maximum=PARAM_MAX)
+    C = as_real("C", C, minimum=0.0, open_min=True, maximum=PARAM_MAX)
     return eta_J, alpha, lam, C
 
 
 def _drift_params(eta_G: Any, kappa: Any) -> tuple[float, float]:
-    eta_G = as_real("eta_G", eta_G, minimum=0.0)
-    kappa = as_real("kappa", kappa, minimum=0.0, open_min=True)
+    eta_G = as_real("eta_G", eta_G, minimum=0.0, maximum=PARAM_MAX)
+    kappa = as_real("kappa", kappa, minimum=0.0, open_min=True, maximum=PARAM_MAX)
     return eta_G, kappa
 
 
@@ -346,7 +346,8 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
     ``eta_J C Gamma(-alpha) [(lam - i u)^alpha + (lam + i u)^alpha - 2 lam^alpha]``, evaluated in the same
     pole-free form (no ``Gamma(-alpha)`` pole, no ``1/(alpha - 1)`` cancellation: accurate through
     ``alpha = 1``) with complex logarithms. Domain as :func:`jump_symbol`, every real ``u``.
-    At small ``u`` it is ``-u^2/2 int y^2 nu(dy)``. :func:`numerics.levy_sampling.cts_log_cf` is ``dt`` times it.
+    At small ``u`` it is ``-u^2/2 int y^2 nu(dy)``; ``-inf`` once the value passes float64 (``|u|^alpha``
+    beyond ~1e308). :func:`numerics.levy_sampling.cts_log_cf` is ``dt`` times it.
 
     >>> import math   # alpha = 1: 2 [Re((lam - iu) log(lam - iu)) - lam log lam]
     >>> ref = 2 * ((complex(2, -3) * complex(math.log(math.hypot(2, 3)), -math.atan2(3, 2))).real - 2 * math.log(2))
@@ -356,7 +357,12 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
     p = _spec(params, _JUMP, dict(eta_J=eta_J, alpha=alpha, lam=lam, C=C))
     eta_J, alpha, lam, C = _jump_params(**p)
     v = np.abs(as_real_array("u", u)) / lam
-    return scalar_or_array(_prefactor(eta_J, alpha, lam, C) * _bracket_imaginary(v, alpha))
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _prefactor(eta_J, alpha, lam, C) * _bracket_imaginary(v, alpha)
+    if np.any(np.isnan(out)):     # lam^alpha underflows while (|u|/lam)^alpha overflows: 0 * inf
+        raise ValueError(f"|u|/lam up to {np.max(v):.3g} is beyond float64 in the lam-scaled form (lam={lam}, "
+                         f"alpha={alpha}): use a larger lam or smaller |u|")
+    return scalar_or_array(out)
 
 
 def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
@@ -435,8 +441,9 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
         if _phi_scalar(lo, *args) < 0.0:
             break
         lo *= 0.5
-    else:  # pragma: no cover - unreachable for finite positive kappa
-        raise ArithmeticError("could not bracket the root of Phi")
+    else:  # kappa ~ 1e-300: the root lies below float64's resolution of Phi
+        raise ValueError(f"kappa={kappa!r} is too small against the noise: the root of Phi is not resolvable in "
+                         "float64 (use characteristic_root_mp)")
     return float(brentq(_phi_scalar, lo, lam, args=args, xtol=1e-300, rtol=4 * np.finfo(float).eps,
                         maxiter=500))
 
@@ -558,6 +565,8 @@ def _as_mpf(name: str, value: Any, *, minimum=None, open_min=False, maximum=None
     """A finite real (Python/NumPy number, Fraction, mpmath.mpf) as an mpf at the current precision."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, not a bool")
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()           # mpmath.mpf(np.int64(1)) raises; the Python number is the same value
     if isinstance(value, mpmath.mpf):
         out = +value
     elif isinstance(value, numbers.Integral):      # NumPy integers too (mpmath takes Python ints only)
@@ -582,9 +591,10 @@ def _as_mpf(name: str, value: Any, *, minimum=None, open_min=False, maximum=None
 
 
 def _mp_params(eta_J, alpha, lam, C):
-    return (_as_mpf("eta_J", eta_J, minimum=0), _as_mpf("alpha", alpha, minimum=0, open_min=True, maximum=2,
-                                                          open_max=True),
-            _as_mpf("lam", lam, minimum=0, open_min=True), _as_mpf("C", C, minimum=0, open_min=True))
+    return (_as_mpf("eta_J", eta_J, minimum=0, maximum=PARAM_MAX),
+            _as_mpf("alpha", alpha, minimum=0, open_min=True, maximum=2, open_max=True),
+            _as_mpf("lam", lam, minimum=0, open_min=True, maximum=PARAM_MAX),
+            _as_mpf("C", C, minimum=0, open_min=True, maximum=PARAM_MAX))
 
 
 def _psi_mp(b, eta_J, alpha, lam, C):
@@ -649,7 +659,15 @@ def _root_mp(p: dict, dps: int):
                 lo = lam / 2
                 while phi(lo) >= 0:
                     lo /= 2
-                out = mpmath.findroot(phi, (lo, lam), solver="anderson")
+                # findroot's tolerance is on |phi|: scale phi to O(1) near the root (eta_G ~ 1e30 otherwise
+                # leaves |phi| ~ 1e-20 "not found" although the root is resolved)
+                scale = max(mpmath.mpf(1), g * lam * lam, k * lam, abs(phi(lo)), abs(phi(lam)))
+                try:
+                    out = mpmath.findroot(lambda b: phi(b) / scale, (lo, lam), solver="anderson")
+                except ValueError:
+                    raise ValueError(f"no root of Phi resolved at dps={dps} for eta_G={p['eta_G']}, "
+                                     f"kappa={p['kappa']}, eta_J={p['eta_J']}, alpha={p['alpha']}, lam={p['lam']}, "
+                                     f"C={p['C']}: raise dps") from None
     with mpmath.workdps(dps):
         return +out
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 from typing import Any
 
 import mpmath
@@ -46,7 +47,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import airy
 
-from theory._args import DEFAULT_DPS, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
+from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
 
 KINDS = ("exp", "poly", "impulse", "airy")
 _MIN_SOLVE_DPS = 15     # the tau / p solves return float64: fewer working digits could not resolve it
@@ -108,8 +109,10 @@ def exp_area(tau, T: int, *, method: str = "float", dps: int | None = None):
     """
     T = as_int("T", T, minimum=1)
     method, dps = as_method_dps(method, dps)
+    if isinstance(tau, (bool, np.bool_)) or not isinstance(tau, (numbers.Real, mpmath.mpf)) or tau != tau:
+        raise TypeError(f"tau must be a real number >= 0 (inf allowed), got {type(tau).__name__} {tau!r}")
     with mpmath.workdps(dps or DEFAULT_DPS):
-        tau = mpmath.mpf(tau)
+        tau = mpmath.mpf(tau.item() if isinstance(tau, np.generic) else tau)
         if tau < 0:
             raise ValueError(f"tau must be >= 0, got {tau}")
         if tau == 0:
@@ -145,17 +148,25 @@ def poly_area(p, T: int, *, method: str = "float", dps: int | None = None):
     5.0
     """
     T = as_int("T", T, minimum=1)
-    method, dps = as_method_dps(method, dps)
+    method, dps = as_method_dps(method, dps, max_dps=_ZETA_MAX_DPS)
     dps = dps or DEFAULT_DPS
+    # -100 <= p <= 1000: far beyond any memory kernel; Hurwitz zeta at p = -200 takes a second, -1e10 minutes
+    p = as_real("p", p, minimum=-100.0, maximum=1000.0) if not isinstance(p, mpmath.mpf) else p
     with mpmath.workdps(dps):
         out = 1 + _poly_excess(mpmath.mpf(p), T, dps)
     return float(out) if method == "float" else out
+
+
+_ZETA_MAX_DPS = 500    # Hurwitz zeta: 0.02 s at 100 digits, 1.3 s at 1000, 22 s at 3000
 
 
 def _poly_excess(p, T: int, dps: int):
     """``sum_{k=2}^{T} k^(-p)`` via Hurwitz zeta (or harmonic numbers at p = 1)."""
     if T == 1:
         return mpmath.mpf(0)
+    if abs(p) < mpmath.mpf(10) ** (-(dps + 10)):
+        # sum k^-p = (T - 1) - p log(T!) + O(p^2): mpmath's zeta divides by zero at p ~ -1e-192
+        return (T - 1) - p * mpmath.loggamma(T + 1)
     dist = abs(p - 1)
     if dist < mpmath.mpf(10) ** (-dps):
         return mpmath.harmonic(T) - 1
@@ -184,6 +195,11 @@ def area_expression(kind: str):
         return (1 - sympy.exp(-T / tau)) / (1 - sympy.exp(-1 / tau))
     p = sympy.Symbol("p", positive=True)
     return sympy.harmonic(T, p)
+
+
+# The root is returned as a float: 100 digits is far more than it can hold, and brentq at 1000 digits takes
+# minutes (Hurwitz zeta at each step).
+_SOLVE_MAX_DPS = 100
 
 
 def _solve_decreasing(f, target, lo: float, hi: float, dps: int) -> float:
@@ -234,8 +250,9 @@ def _solve_decreasing(f, target, lo: float, hi: float, dps: int) -> float:
 def _solve_dps(dps) -> int:
     """Working digits of the tau / p solves: :func:`theory._args.as_dps`, and at least 15."""
     dps = as_dps(dps)
-    if dps < _MIN_SOLVE_DPS:
-        raise ValueError(f"dps must be >= {_MIN_SOLVE_DPS} for a float64 solve, got {dps}")
+    if not _MIN_SOLVE_DPS <= dps <= _SOLVE_MAX_DPS:
+        raise ValueError(f"dps must be an integer in [{_MIN_SOLVE_DPS}, {_SOLVE_MAX_DPS}] for a float64 solve, "
+                         f"got {dps}")
     return dps
 
 
@@ -327,14 +344,17 @@ def airy_phase_rate(x):
     >>> bool(abs(airy_phase_rate(40.0) / float(exact) - 1) < 1e-15)
     True
     """
-    x = np.asarray(x, dtype=float)
+    x = as_real_array("x", x)
     big = x >= 30.0
+    # x < -100: Bi(-x) ~ e^(2/3 |x|^1.5) overflows; the rate 1/(pi Bi^2) underflows to 0 long before
+    x = np.where(x < -100.0, -100.0, x)
     xs = np.where(big, 1.0, x)
     a, _, b, _ = airy(-xs)
     xb = np.where(big, x, 30.0)
     u = xb ** -3.0
     asym = np.sqrt(xb) / (1.0 - u * (5.0 / 32.0 - u * (10395.0 / 18432.0 - u * (34459425.0 / 5308416.0))))
-    return np.where(big, asym, 1.0 / (np.pi * (a * a + b * b)))
+    with np.errstate(over="ignore"):
+        return np.where(big, asym, 1.0 / (np.pi * (a * a + b * b)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -363,7 +383,7 @@ def airy_shift_scale(alpha: float, T: int, *, samples_per_period: float = DEFAUL
     >>> m, round(2 * math.pi / (sigma * float(airy_phase_rate(sigma * m))), 9)
     (1023, 8.0)
     """
-    spp = as_real("samples_per_period", samples_per_period, minimum=2.0)
+    spp = as_real("samples_per_period", samples_per_period, minimum=2.0, maximum=1e4)   # 1e5: no bracket
     m = impulse_lag(alpha, T)
     return m, _airy_sigma_cached(m, spp)
 
@@ -428,7 +448,7 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
     """
     kind = as_choice("kind", kind, KINDS)
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
-    T = as_int("T", T, minimum=2)
+    T = as_int("T", T, minimum=2, maximum=MAX_LENGTH)
     allowed = _params_of(kind)
     unknown = set(params) - allowed
     if unknown:
@@ -476,7 +496,7 @@ def lag_weights(T: int) -> np.ndarray:
     >>> lag_weights(4)
     array([4., 3., 2., 1.])
     """
-    T = as_int("T", T, minimum=1)
+    T = as_int("T", T, minimum=1, maximum=MAX_LENGTH)
     return np.arange(T, 0, -1, dtype=float)
 
 

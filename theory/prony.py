@@ -48,13 +48,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import mpmath
 import numpy as np
 from scipy.optimize import least_squares
 
-from theory._args import DEFAULT_DPS, as_choice, as_int, as_method_dps, as_real, as_real_array
+from theory._args import DEFAULT_DPS, MAX_LENGTH, as_bool, as_choice, as_int, as_method_dps, as_real, as_real_array
 
 POLE_CLASSES = ("complex", "real", "pairs")
 AUTO_MP_CONDITION = 1e8
@@ -133,8 +133,11 @@ def exp_sum(poles, coeffs, T: int) -> np.ndarray:
     [1.0, 0.0, -1.0, 0.0]
     """
     T = as_int("T", T, minimum=1)
-    lam = np.asarray(poles, dtype=complex).ravel()
-    c = np.asarray(coeffs, dtype=complex).ravel()
+    lam = _as_poles(poles).astype(complex)
+    try:
+        c = np.asarray(coeffs, dtype=complex).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(f"coeffs must be numbers or an array of numbers, got {coeffs!r}") from None
     if lam.shape != c.shape:
         raise ValueError(f"poles and coeffs must have the same length, got {lam.size} and {c.size}")
     return np.real(vandermonde(lam, T) @ c)
@@ -146,13 +149,32 @@ def vandermonde(poles, T: int) -> np.ndarray:
     >>> vandermonde([2.0, 0.0], 3).tolist()
     [[1.0, 1.0], [2.0, 0.0], [4.0, 0.0]]
     """
-    T = as_int("T", T, minimum=1)
-    lam = np.asarray(poles).ravel()
-    if not np.all(np.isfinite(lam)):
-        raise ValueError("poles must be finite")
+    T = as_int("T", T, minimum=1, maximum=MAX_LENGTH)
+    lam = _as_poles(poles)
+    if lam.size * T > MAX_LENGTH:
+        raise ValueError(f"T * len(poles) must be <= {MAX_LENGTH}, got T={T}, {lam.size} poles")
+    top = float(np.max(np.abs(lam))) if lam.size else 0.0
+    if top > 1.0 and (T - 1) * math.log(top) > 709.0:
+        raise ValueError(f"poles too large for T={T}: |pole|^(T-1) = exp({(T - 1) * math.log(top):.4g}) "
+                         "overflows float64")
     s = np.arange(T)[:, None]
     with np.errstate(under="ignore"):
         return np.power(lam[None, :], s)
+
+
+def _as_poles(poles) -> np.ndarray:
+    """Finite real or complex poles as a 1-d numpy array (real dtype kept when all are real)."""
+    if isinstance(poles, (str, bytes, bool, np.bool_)) or poles is None:
+        raise TypeError(f"poles must be numbers or an array of numbers, got {poles!r}")
+    try:
+        lam = np.asarray(poles).ravel()
+        if lam.dtype.kind not in "iufc":
+            lam = lam.astype(complex)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"poles must be numbers or an array of numbers, got {poles!r}") from None
+    if lam.dtype.kind == "b" or not np.all(np.isfinite(lam)):
+        raise ValueError("poles must be finite numbers")
+    return lam
 
 
 def vandermonde_condition(poles, T: int, *, normalize: bool = True, method: str = "float",
@@ -171,9 +193,10 @@ def vandermonde_condition(poles, T: int, *, normalize: bool = True, method: str 
     >>> round(vandermonde_condition([1j, -1j], 4), 12)    # orthogonal columns
     1.0
     """
-    T = as_int("T", T, minimum=1)
+    T = as_int("T", T, minimum=1, maximum=10**5)       # the mp path is O(T) per column in Python
+    normalize = as_bool("normalize", normalize)
     method, dps = as_method_dps(method, dps)
-    lam = np.asarray(poles, dtype=complex).ravel()
+    lam = _as_poles(poles).astype(complex)
     if lam.size == 0:
         raise ValueError("poles must not be empty")
     V = vandermonde(lam, T)
@@ -238,6 +261,8 @@ def _as_samples(h, dps: int | None):
         arr = np.asarray(h, dtype=complex).ravel() if np.iscomplexobj(h) else as_real_array("h", h).ravel()
         if not np.all(np.isfinite(arr)):
             raise ValueError("h must be finite")
+        if not np.any(arr):
+            raise ValueError("h must not be identically zero (no poles to fit)")
         return arr
     out = []
     with mpmath.workdps(dps):
@@ -272,7 +297,7 @@ def prony(h, K: int, *, method: str = "float", dps: int | None = None) -> ExpSum
     x = _as_samples(h, dps)
     N = len(x)
     if N < 2 * K:
-        raise ValueError(f"prony needs at least 2K = {2 * K} samples, got {N}")
+        raise ValueError(f"h must have at least 2K = {2 * K} samples for prony, got {N}")
     if dps is None:
         return _prony_float(np.asarray(x), K)
     return _prony_mp(x, K, dps)
@@ -345,7 +370,7 @@ def matrix_pencil(h, K: int, *, L: int | None = None) -> ExpSumFit:
     x = as_real_array("h", h).ravel()
     N = x.size
     if N < 2 * K:
-        raise ValueError(f"matrix_pencil needs at least 2K = {2 * K} samples, got {N}")
+        raise ValueError(f"h must have at least 2K = {2 * K} samples for matrix_pencil, got {N}")
     L = N // 2 if L is None else as_int("L", L, minimum=K, maximum=N - K)
     L = min(max(L, K), N - K)
     Y = np.array([x[i:i + L + 1] for i in range(N - L)])
@@ -579,7 +604,10 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
         raise TypeError(f"skip must be a bool, got {skip!r}")
     method, dps = as_method_dps(method, dps)
     w, wname = _weights(weights, T)
-    max_nfev = as_int("max_nfev", max_nfev, minimum=1) if max_nfev is not None else 100 * (m + 2)
+    # at most 10**6 function evaluations per start (each costs O(T m))
+    max_nfev = as_int("max_nfev", max_nfev, minimum=1, maximum=10**6) if max_nfev is not None else 100 * (m + 2)
+    if starts is not None and (isinstance(starts, (str, bytes)) or not isinstance(starts, Iterable)):
+        raise TypeError(f"starts must be a list of pole sets, got {starts!r}")
     structures = _structures(m, poles)
     cand = _user_starts(starts, m, T) + _default_starts(r, m, structures)
     allowed = set(structures)
@@ -749,6 +777,8 @@ def gauss_newton_condition(fit: ExpSumFit, *, weights: Any = "lag") -> float:
     >>> bool(np.isclose(gauss_newton_condition(fit, weights="uniform"), np.linalg.cond(J)))
     True
     """
+    if not isinstance(fit, ExpSumFit):
+        raise TypeError(f"fit must be an ExpSumFit (from best_mterm_fit), got {type(fit).__name__}")
     T = fit.T
     w, _ = _weights(weights, T)
     s = np.arange(T)[:, None]
@@ -801,7 +831,11 @@ def mterm_scan(rho, m_max: int, *, tol: float | None = None, **kwargs) -> list[E
     :func:`best_mterm_fit`.
     """
     r = as_real_array("rho", rho)
-    m_max = as_int("m_max", m_max, minimum=1, maximum=max(1, r.size // 2))
+    if r.ndim != 1 or r.size < 2:
+        raise ValueError(f"rho must be a 1-d array of at least 2 lags, got shape {r.shape}")
+    m_max = as_int("m_max", m_max, minimum=1)
+    if m_max > max(1, r.size // 2):
+        raise ValueError(f"m_max must be <= len(rho) // 2 = {max(1, r.size // 2)}, got {m_max}")
     if tol is not None:
         tol = as_real("tol", tol, minimum=0.0, open_min=True)
     extra = list(kwargs.pop("starts", None) or [])

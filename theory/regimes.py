@@ -32,7 +32,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import as_choice, as_int, as_real, as_real_array, scalar_or_array
+from ._args import as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, scalar_or_array
 from .signal_energy import _LOG_FLOAT_MAX
 
 __all__ = [
@@ -47,6 +47,22 @@ C_SUPERCRITICAL = 3.0    # above: Q_{n,t} ~ f(3) = 10, finite-width growth domin
 
 _SERIES_Y = 1e-3     # below this y = c^2/2, sinh(y)/y from its series (c = 0 and underflow of c^2)
 _LARGE_Y = 20.0      # above, sinh(y)/y = exp(y - log 2y) (1 - e^{-2y}): finite past sinh's overflow
+
+
+def _elementwise(fn, dtype, **arrays):
+    """``fn`` applied over integer arrays broadcast together (numpy semantics), or None if all are scalars.
+
+    Each element goes through the scalar path, so arrays have exactly the scalar accuracy.
+    """
+    if not any(isinstance(v, (np.ndarray, list, tuple)) for v in arrays.values()):
+        return None
+    names = list(arrays)
+    mins = {"n": 1}
+    parts = np.broadcast_arrays(*[as_int_array(k, v, minimum=mins.get(k, 0)) for k, v in arrays.items()])
+    out = np.empty(parts[0].shape, dtype=dtype)
+    for idx in np.ndindex(out.shape):
+        out[idx] = fn(**{k: int(p[idx]) for k, p in zip(names, parts)})
+    return out.item() if out.ndim == 0 else out     # 0-d in, Python scalar out (as numpy ufuncs do)
 
 
 def _mp_profile(c, dps):
@@ -85,10 +101,11 @@ def critical_profile(c, *, dps: int | None = None):
     '1.813430203923509383834107'
     """
     if dps is not None:
-        dps = as_int("dps", dps, minimum=1)
+        dps = as_dps(dps)
         return _mp_profile(_as_mp_real("c", c), dps)
     arr = as_real_array("c", c)
-    y = 0.5 * arr * arr
+    with np.errstate(over="ignore"):
+        y = 0.5 * arr * arr
     out = np.empty_like(y)
     small = y < _SERIES_Y
     large = y > _LARGE_Y
@@ -98,8 +115,8 @@ def critical_profile(c, *, dps: int | None = None):
     out[small] = 1.0 + y2 * (1.0 / 6.0 + y2 / 120.0)
     out[mid] = np.sinh(y[mid]) / y[mid]
     yl = y[large]
-    with np.errstate(over="ignore"):
-        out[large] = np.exp(yl - np.log(2.0 * yl)) * -np.expm1(-2.0 * yl)
+    with np.errstate(over="ignore", invalid="ignore"):     # c^2 itself overflows past c ~ 1.3e154: f = inf
+        out[large] = np.where(np.isinf(yl), np.inf, np.exp(yl - np.log(2.0 * yl)) * -np.expm1(-2.0 * yl))
     return scalar_or_array(out)
 
 
@@ -155,7 +172,7 @@ def critical_S_profile(c, *, dps: int | None = None):
     True
     """
     if dps is not None:
-        dps = as_int("dps", dps, minimum=1)
+        dps = as_int("dps", dps, minimum=5, maximum=3000)      # erfi: 0.1 s at 3000 digits, 3 s at 10,000
         return _mp_S_profile(_as_mp_real("c", c), dps)
     arr = as_real_array("c", c)
     sign = np.sign(arr)
@@ -277,15 +294,31 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
     Source: spec ``signal-propagation.md`` (Seleznova 2026, critical regime). Error ``O(n^(-1/2))`` for
     ``f`` alone and ``O(1/n)`` with the correction, at fixed ``c``. Domain: integers ``n >= 1``, ``k >= 0``.
 
+    Far outside the critical window both terms overflow: the sum is then formed as
+    ``f (1 + (g/f)/sqrt(n))`` with the large-c ratio ``g/f = 3c/2 - 3/c - c^3/6`` (+-inf, never nan).
+    ``n`` and ``k`` may be integer arrays (broadcast; a float64 array out).
+
     >>> Q_critical_form(10**6, 0, corrected=False)
     1.0
+    >>> Q_critical_form(np.array([10**4, 10**6]), 100, corrected=False).tolist() == [critical_profile(1.0), critical_profile(0.1)]
+    True
     """
-    n = as_int("n", n, minimum=1)
-    k = as_int("k", k, minimum=0)
+    corrected = as_bool("corrected", corrected)
+    out = _elementwise(lambda n, k: _Q_critical_form(n, k, corrected), np.float64, n=n, k=k)
+    if out is not None:
+        return out
+    return _Q_critical_form(as_int("n", n, minimum=1), as_int("k", k, minimum=0), corrected)
+
+
+def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
     c = k / math.sqrt(n)
-    out = critical_profile(c)
-    if corrected:
-        out += critical_correction(c) / math.sqrt(n)
+    f = critical_profile(c)
+    if not corrected:
+        return f
+    out = f + critical_correction(c) / math.sqrt(n)
+    if math.isnan(out):         # inf - inf past float64: f (1 + (g/f)/sqrt n), g/f from the y > 20 forms
+        ratio = 1.5 * c - 3.0 / c - c**3 / 6.0
+        out = f * (1.0 + ratio / math.sqrt(n))
     return out
 
 
@@ -304,6 +337,7 @@ def S_critical_form(n, t, *, log: bool = False) -> float:
     >>> abs(S_critical_form(10**4, 10**4, log=True) - float(mpmath.log(100 * critical_S_profile(100, dps=20)))) < 1e-9
     True
     """
+    log = as_bool("log", log)
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=1 if log else 0)
     c = t / math.sqrt(n)
@@ -342,6 +376,7 @@ def S_supercritical_form(n, t, *, log: bool = False) -> float:
     >>> S_supercritical_form(100, 10, log=True) == math.log(100**2 / 10**3) + 0.5
     True
     """
+    log = as_bool("log", log)
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=1)
     value = 2.0 * math.log(n) - 3.0 * math.log(t) + t * (t / (2.0 * n))
@@ -366,6 +401,7 @@ def S_geometric_form(n, t, *, log: bool = False) -> float:
     """
     from .signal_energy import log_Q
 
+    log = as_bool("log", log)
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=1)
     if t * (t + 1) <= 2 * n:
@@ -399,15 +435,24 @@ def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITIC
 
     Both thresholds are keyword arguments (``0 <= c_sub <= c_super``). Domain: integers ``n >= 1``, ``t >= 0``.
 
+    ``n`` and ``t`` may be integer arrays (broadcast; an array of strings out).
+
     >>> regime(1024, 8), regime(1024, 64), regime(1024, 200)
     ('subcritical', 'critical', 'supercritical')
+    >>> regime(1024, np.array([8, 64, 200])).tolist()
+    ['subcritical', 'critical', 'supercritical']
     """
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
     c_sub = as_real("c_sub", c_sub, minimum=0.0)
     c_super = as_real("c_super", c_super, minimum=0.0)
     if c_super < c_sub:
         raise ValueError(f"c_super must be >= c_sub, got c_sub={c_sub}, c_super={c_super}")
+    out = _elementwise(lambda n, t: _regime(n, t, c_sub, c_super), "<U13", n=n, t=t)
+    if out is not None:
+        return out
+    return _regime(as_int("n", n, minimum=1), as_int("t", t, minimum=0), c_sub, c_super)
+
+
+def _regime(n: int, t: int, c_sub: float, c_super: float) -> str:
     # compare t^2 with c^2 n in exact arithmetic: no float rounding of sqrt(n) for n = 10**18
     c2 = t * t
     if Fraction(c2, n) < Fraction(c_sub) ** 2:
@@ -423,6 +468,8 @@ def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITIC
 _QUANTITIES = ("S", "Q")
 _FLOAT_REL_ERR = 4e-13     # safety margin on the documented 1e-13 relative error of the float paths
 _MP_DPS = 40
+MAX_BREAKDOWN_N = 10**18
+MAX_BREAKDOWN_TOL = 1e6
 _EXACT_MAX_BITS = 4e6      # exact tie-breaking only while n^(t+1) has at most this many bits
 
 
@@ -454,7 +501,11 @@ def _exceeds(n: int, t: int, quantity: str, tol: float) -> bool:
         # an exact tie is out of reach of exact arithmetic here; 100 digits decide any non-tie
         with mpmath.workdps(100):
             return fn(n, t, method="mp", dps=100) / terms - 1 > mpmath.mpf(tol)
-    return fn(n, t, method="exact") / terms - 1 > Fraction(tol)
+    try:
+        return fn(n, t, method="exact") / terms - 1 > Fraction(tol)
+    except ValueError:          # beyond the documented cost bound of the exact path: 100 digits decide
+        with mpmath.workdps(100):
+            return fn(n, t, method="mp", dps=100) / terms - 1 > mpmath.mpf(tol)
 
 
 def _guess_c(quantity: str, tol: float) -> float:
@@ -483,7 +534,9 @@ def breakdown_depth(n, tol, *, quantity: str = "S") -> int:
     rationals if still tied). For large n, ``t* ~ c(tol) sqrt(n)``: the sqrt(n) law
     (``c ~ (120 tol)^(1/4)`` for S and ``(24 tol)^(1/4)`` for Q at small tol).
 
-    Domain: integer ``n >= 1``, real ``tol > 0``, ``quantity`` in ("S", "Q").
+    Domain: integer ``1 <= n <= MAX_BREAKDOWN_N = 10**18`` (beyond, the certified S sums take minutes), real
+    ``0 < tol <= MAX_BREAKDOWN_TOL = 1e6``, ``quantity`` in ("S", "Q"). ``n`` may be an integer array
+    (an int64 array out).
 
     >>> breakdown_depth(4, 1/16, quantity="Q")    # Q_{4,2} - 1 = 1/16 exactly (not > tol); Q_{4,3} - 1 = 5/16
     3
@@ -491,9 +544,16 @@ def breakdown_depth(n, tol, *, quantity: str = "S") -> int:
     >>> abs(t / 1e9 / 0.12 ** 0.25 - 1) < 1e-3
     True
     """
-    n = as_int("n", n, minimum=1)
-    tol = as_real("tol", tol, minimum=0.0, open_min=True)
+    tol = as_real("tol", tol, minimum=0.0, maximum=MAX_BREAKDOWN_TOL, open_min=True)
     quantity = _as_quantity(quantity)
+    out = _elementwise(lambda n: _breakdown_depth(n, tol, quantity), np.int64, n=n)
+    if out is not None:
+        return out
+    return _breakdown_depth(as_int("n", n, minimum=1, maximum=MAX_BREAKDOWN_N), tol, quantity)
+
+
+def _breakdown_depth(n: int, tol: float, quantity: str) -> int:
+    as_int("n", n, minimum=1, maximum=MAX_BREAKDOWN_N)
 
     def ok(t):
         return not _exceeds(n, t, quantity, tol)
@@ -558,7 +618,7 @@ def feedforward_second_moment(n, L, *, field: str = "complex", method: str = "fl
     ``||Wx||^2 = sum_i |y_i|^2`` with iid ``y_i`` of variance ``1/n``; ``E|y|^4 = 2/n^2`` (complex) or
     ``3/n^2`` (real) gives ``1 + 1/n`` or ``1 + 2/n``; layers multiply independent factors. The second
     moment departs from 1 only at depth ``L ~ n`` (recurrent: ``t ~ sqrt n``). Domain: integers
-    ``n >= 1``, ``L >= 0``; ``field`` in ("complex", "real"); ``method`` "float" (``exp(L log1p(a/n))``,
+    ``n >= 1``, ``L >= 0`` (``L <= 10**6`` with "exact": the Fraction has ~ L log2(n) bits); ``field`` in ("complex", "real"); ``method`` "float" (``exp(L log1p(a/n))``,
     accurate for huge n and L; OverflowError past float64) or "exact" (Fraction; cost grows with L).
 
     >>> feedforward_second_moment(2, 3, method="exact")
@@ -572,6 +632,7 @@ def feedforward_second_moment(n, L, *, field: str = "complex", method: str = "fl
     method = _as_ff_method(method)
     a = 1 if field == "complex" else 2
     if method == "exact":
+        as_int("L", L, maximum=10**6)
         return Fraction(n + a, n) ** L
     log_value = L * math.log1p(a / n)
     if log_value > _LOG_FLOAT_MAX:

@@ -43,8 +43,29 @@ Evaluation methods
              at least ``dps`` digits (optional extra ``certified``); long subcritical sums S by the
              1/n^2 series with a proved remainder bound (O(1) in t).
 
-Returned ``mpf`` values keep their precision, but printing uses the global context: print them with
-``mpmath.nstr(x, dps)``.
+Printing high-precision values
+-------------------------------
+Returned ``mpf`` values keep their ``dps`` digits, but ``print(x)`` / ``str(x)`` format with mpmath's
+*global* precision (15 digits by default), which the toolkit never changes (precision is always local).
+So ``print(Q(1024, 64, method="mp", dps=50))`` shows 15 digits of a 50-digit value: print it with
+``mpmath.nstr(x, 50)`` (or inside ``with mpmath.workdps(50):``). Returning a subclass that prints at its
+own precision would not survive arithmetic (``x + 1`` is a plain ``mpf`` again), so the toolkit documents
+this instead.
+
+Cost bounds
+-----------
+Exact integer paths grow with their arguments; they raise a ValueError up front beyond
+``k, t <= MAX_SERIES_K`` (Stirling/Hultman rows and the symbolic forms: O(k^2) big-integer operations),
+``S_series``: ``t <= MAX_SERIES_T`` (O(t^3)), ``method="exact"`` and ``trace_moment``: the rising factorial
+at most ``MAX_EXACT_BITS`` bits: ``(k+2) log2(n+k+2)`` (``Q``; without python-flint also
+``(k+1) log2(n) <= MAX_EXACT_DEN_BITS``, the Fraction's quadratic gcd) and ``(t+1) log2(n (t+2))`` (``S``, binary
+splitting); ``Q_all``: ``t < MAX_LENGTH``.
+
+Arrays
+------
+``Q``, ``S`` (float path), ``log_Q`` and ``log_S`` broadcast over integer arrays of ``n`` and ``k`` / ``t``
+with numpy semantics: each element is computed by the scalar path (same accuracy); a scalar in gives a
+float out, an array gives a float64 array of the broadcast shape.
 """
 
 from __future__ import annotations
@@ -57,10 +78,14 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._args import DEFAULT_DPS, as_choice, as_dps, as_int
+from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
+MAX_SERIES_K = 1000               # stirling1_row, hultman_row, Q_series, *_symbolic (O(k^2) big-int ops)
+MAX_SERIES_T = 300                # S_series (O(t^3))
+MAX_EXACT_BITS = 1 << 22          # trace_moment, Q/S(method="exact"): integers up to ~4 Mbit (~2 s)
+MAX_EXACT_DEN_BITS = 1 << 17      # Q(method="exact") without python-flint: n^(k+1), a quadratic Python gcd
 _FLOAT_DIRECT_MAX_M = 4096      # longer log1p sums go through log-gamma differences
 _FLOAT_DIRECT_MAX_A = 30.0      # beyond e^30 the exp() amplification of rounding matters: use mp
 _S_DIRECT_MAX_T = 1 << 22       # float/mp S by direct summation up to here
@@ -89,6 +114,38 @@ def _check_method(method, dps):
     return method, dps
 
 
+def _check_exact_cost(n: int, k: int, quantity: str) -> None:
+    """Exact paths: refuse up front what would take minutes (documented bounds, module docstring)."""
+    bits = n.bit_length()
+    if quantity in ("Q", "trace") and (k + 2) * (n + k + 2).bit_length() > MAX_EXACT_BITS:
+        raise ValueError(f"k must satisfy (k+2) log2(n+k+2) <= {MAX_EXACT_BITS} for exact integers (got n={n}, "
+                         f"k={k}): use method='mp'")
+    # python-flint normalises once (fmpq); without it the Fraction's gcd is quadratic in the denominator
+    if quantity == "Q" and _flint_or_none() is None and (k + 1) * (n.bit_length() - 1) > MAX_EXACT_DEN_BITS:
+        raise ValueError(f"k must satisfy (k+1) log2(n) <= {MAX_EXACT_DEN_BITS} for method='exact' without "
+                         f"python-flint (got n={n}, k={k}): install seqtheory[certified] or use method='mp'")
+    # S: binary splitting, integers of ~ t log2(n t) bits (one gcd at the end)
+    if quantity == "S" and (k + 1) * (n * (k + 2)).bit_length() > MAX_EXACT_BITS:
+        raise ValueError(f"t must satisfy (t+1) log2(n (t+2)) <= {MAX_EXACT_BITS} for method='exact' "
+                         f"(got n={n}, t={k}): use method='mp'")
+
+
+def _broadcast(fn, n, k, k_name: str):
+    """Apply the scalar ``fn(n, k)`` elementwise over integer arrays (numpy broadcasting); scalars pass through.
+
+    Returns None when both are plain scalars (the caller takes its scalar path); 0-d arrays give a float.
+    """
+    if not (isinstance(n, (np.ndarray, list, tuple)) or isinstance(k, (np.ndarray, list, tuple))):
+        return None
+    na = as_int_array("n", n, minimum=1)
+    ka = as_int_array(k_name, k, minimum=0)
+    nb, kb = np.broadcast_arrays(na, ka)
+    out = np.empty(nb.shape, dtype=np.float64)
+    for idx in np.ndindex(nb.shape):
+        out[idx] = fn(int(nb[idx]), int(kb[idx]))
+    return out.item() if out.ndim == 0 else out     # 0-d in, Python scalar out (as numpy ufuncs do)
+
+
 # --------------------------------------------------------------------------------------------------
 # exact integer pieces
 # --------------------------------------------------------------------------------------------------
@@ -113,6 +170,7 @@ def trace_moment(n: int, k: int) -> int:
     """
     n = as_int("n", n, minimum=1)
     k = as_int("k", k, minimum=0)
+    _check_exact_cost(n, k, "trace")
     m = k + 2
     rising = _prod_range(n, n + m)
     falling = _prod_range(n - m + 1, n + 1) if m <= n else 0
@@ -142,7 +200,7 @@ def stirling1_row(m: int) -> list[int]:
     >>> stirling1_row(4)
     [0, 6, 11, 6, 1]
     """
-    m = as_int("m", m, minimum=0)
+    m = as_int("m", m, minimum=0, maximum=MAX_SERIES_K + 2)
     return list(_stirling1_row_cached(m))
 
 
@@ -159,7 +217,7 @@ def hultman_row(k: int) -> list[int]:
     >>> sum(hultman_row(6)) == math.factorial(6)    # n = 1
     True
     """
-    k = as_int("k", k, minimum=0)
+    k = as_int("k", k, minimum=0, maximum=MAX_SERIES_K)
     c = _stirling1_row_cached(k + 2)
     denom = (k + 1) * (k + 2) // 2
     out = []
@@ -194,7 +252,7 @@ def S_series(t: int) -> list[int]:
     >>> S_series(4)[:2], math.comb(7, 5)
     ([5, 21], 21)
     """
-    t = as_int("t", t, minimum=0)
+    t = as_int("t", t, minimum=0, maximum=MAX_SERIES_T)
     out: list[int] = []
     for k in range(t + 1):
         for g, c in enumerate(Q_series(k)):
@@ -207,14 +265,33 @@ def S_series(t: int) -> list[int]:
 # --------------------------------------------------------------------------------------------------
 # symbolic forms (sympy)
 # --------------------------------------------------------------------------------------------------
-def _symbol(n):
-    return sympy.Symbol("n", positive=True, integer=True) if n is None else n
+def _symbol(n, name: str = "n"):
+    """The width: None -> the positive integer symbol n; a sympy expression with free symbols is kept;
+    a number must be an integer >= 1 (the closed forms are polynomials in 1/n: n = 0 divides by zero)."""
+    if n is None:
+        return sympy.Symbol(name, positive=True, integer=True)
+    if isinstance(n, sympy.Basic) and n.free_symbols:
+        return n
+    return sympy.Integer(as_int(name, n, minimum=1))
+
+
+def _series_variable(u):
+    """u: None -> the symbol u; a symbolic expression; or a real number with |u| < 1 (where the series converges)."""
+    if u is None:
+        return sympy.Symbol("u")
+    if isinstance(u, sympy.Basic) and u.free_symbols:
+        return u
+    if isinstance(u, sympy.Basic) and u.is_real:
+        u = float(u)
+    value = as_real("u", u, minimum=-1.0, maximum=1.0, open_min=True, open_max=True)
+    return sympy.Rational(u) if isinstance(u, (int, np.integer)) else sympy.Float(value)
 
 
 def trace_moment_symbolic(k: int, n=None) -> sympy.Expr:
     """``E tr((G^k)^* G^k)`` as a sympy polynomial in the symbol ``n`` (Hultman coefficients)."""
+    row = hultman_row(k)
     n = _symbol(n)
-    return sympy.Add(*[c * n**j for j, c in enumerate(hultman_row(k)) if c])
+    return sympy.Add(*[c * n**j for j, c in enumerate(row) if c])
 
 
 def Q_symbolic(k: int, n=None) -> sympy.Expr:
@@ -223,14 +300,16 @@ def Q_symbolic(k: int, n=None) -> sympy.Expr:
     >>> Q_symbolic(3)
     1 + 5/n**2
     """
+    series = Q_series(k)
     n = _symbol(n)
-    return sympy.Add(*[c / n ** (2 * g) for g, c in enumerate(Q_series(k)) if c])
+    return sympy.Add(*[c / n ** (2 * g) for g, c in enumerate(series) if c])
 
 
 def S_symbolic(t: int, n=None) -> sympy.Expr:
     """``S_{n,t} = sum_{k<=t} Q_{n,k}`` as a sympy expression in ``n``."""
+    series = S_series(t)
     n = _symbol(n)
-    return sympy.Add(*[c / n ** (2 * g) for g, c in enumerate(S_series(t)) if c])
+    return sympy.Add(*[c / n ** (2 * g) for g, c in enumerate(series) if c])
 
 
 def generating_function(u=None, n=None) -> sympy.Expr:
@@ -242,7 +321,7 @@ def generating_function(u=None, n=None) -> sympy.Expr:
     >>> [ser.coeff(u, k + 2) * sympy.factorial(k) for k in range(4)] == [trace_moment(3, k) for k in range(4)]
     True
     """
-    u = sympy.Symbol("u") if u is None else u
+    u = _series_variable(u)
     n = _symbol(n)
     return (1 - u) ** (-n) - (1 + u) ** n
 
@@ -311,14 +390,22 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     Fraction(17, 16)
     >>> Q(10**6, 0)
     1.0
+    >>> q = Q(np.array([[1], [4]]), np.array([2, 3]))     # float path: broadcasts over integer arrays
+    >>> q.shape, bool(q[1, 0] == Q(4, 2))
+    ((2, 2), True)
     >>> import mpmath
     >>> mpmath.nstr(Q(10**12, 10**6, method="mp", dps=30), 30)    # ~ 2 sinh(1/2) + g(1)/10**6 (critical)
     '1.04219069359507468409620718562'
     """
+    method, dps = _check_method(method, dps)
+    if method == "float":
+        out = _broadcast(_Q_float, n, k, "k")
+        if out is not None:
+            return out
     n = as_int("n", n, minimum=1)
     k = as_int("k", k, minimum=0)
-    method, dps = _check_method(method, dps)
     if method == "exact":
+        _check_exact_cost(n, k, "Q")
         return _Q_exact(n, k)
     if method == "float":
         return _Q_float(n, k)
@@ -424,9 +511,15 @@ def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
     >>> round(log_Q(100, 10**4), 6) > 709        # Q itself overflows float64 here
     True
     """
-    n = as_int("n", n, minimum=1)
-    k = as_int("k", k, minimum=0)
     method, dps = _check_log_method(method, dps)
+    if method == "float":
+        out = _broadcast(_log_Q, n, k, "k")
+        if out is not None:
+            return out
+    return _log_Q(as_int("n", n, minimum=1), as_int("k", k, minimum=0), dps)
+
+
+def _log_Q(n: int, k: int, dps: int | None = None):
     m = k + 2
     prec = 90 if dps is None else int(dps * 3.33) + 10
     # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
@@ -465,7 +558,7 @@ def Q_all(n: int, t: int, *, method: str = "float", dps: int | None = None):
     ['1.0', '1.0', '1.0625', '1.3125']
     """
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
+    t = as_int("t", t, minimum=0, maximum=MAX_LENGTH - 2)
     method, dps = _check_log_method(method, dps)
     if method == "mp":
         return _Q_all_mp(n, t, dps)
@@ -557,10 +650,15 @@ def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     >>> S(10**6, 0)
     1.0
     """
+    method, dps = _check_method(method, dps)
+    if method == "float":
+        out = _broadcast(_S_float, n, t, "t")
+        if out is not None:
+            return out
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0)
-    method, dps = _check_method(method, dps)
     if method == "exact":
+        _check_exact_cost(n, t, "S")
         return _S_exact(n, t)
     if method == "float":
         return _S_float(n, t)
@@ -582,16 +680,23 @@ def log_S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     ...     bool(abs(x - mpmath.log(S(100, 10**4, method="mp", dps=45))) < mpmath.mpf(10) ** -35)
     True
     """
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
     method, dps = _check_log_method(method, dps)
     if method == "mp":
+        n = as_int("n", n, minimum=1)
+        t = as_int("t", t, minimum=0)
         prec = int(dps * 3.33) + 10
         s = _S_mp(n, t, dps + 5)       # log S >= log(t + 1) >= 0; at t = 0, S = 1 exactly
         with mpmath.mp.workprec(prec + 20):
             value = mpmath.log(s)
         with mpmath.mp.workprec(prec):
             return +value
+    out = _broadcast(_log_S, n, t, "t")
+    if out is not None:
+        return out
+    return _log_S(as_int("n", n, minimum=1), as_int("t", t, minimum=0))
+
+
+def _log_S(n: int, t: int) -> float:
     if _S_use_em(n, t):
         with mpmath.mp.workdps(20):
             return float(mpmath.log(_S_em(n, t, 20)))

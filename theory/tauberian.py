@@ -68,7 +68,12 @@ import mpmath
 import numpy as np
 from scipy import integrate, special
 
-from theory._args import as_method_dps, as_real, as_real_array, scalar_or_array
+from theory._args import PARAM_MAX, as_method_dps, as_real, as_real_array, scalar_or_array
+
+# Tail exponents are O(1); beyond 100, Gamma(beta) overflows float64 at 171 and inf * 0 gives nan.
+_BETA_MAX = 100.0
+# tanh-sinh quadrature of envelope_from_density: 1.4 s at 100 digits, 12 s at 300
+_QUAD_MAX_DPS = 100
 
 __all__ = [
     "envelope_from_spectrum", "envelope_from_density", "pareto_envelope",
@@ -136,7 +141,7 @@ def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: 
     if not callable(density):
         raise TypeError(f"density must be a callable p(tau), got {density!r}")
     a, b = _support(support)
-    method, dps = as_method_dps(method, dps)
+    method, dps = as_method_dps(method, dps, max_dps=_QUAD_MAX_DPS)
 
     def cuts(li):
         pts = [p for p in (0.1 * li, li, 10.0 * li) if a < p < b] if li > 0 else []
@@ -183,8 +188,8 @@ def _density_quad_mp(l: np.ndarray, density, cuts, dps: int) -> list:
 
 
 def _pareto_params(beta: Any, tau_min: Any) -> tuple[float, float]:
-    return (as_real("beta", beta, minimum=0.0, open_min=True),
-            as_real("tau_min", tau_min, minimum=0.0, open_min=True))
+    return (as_real("beta", beta, minimum=0.0, open_min=True, maximum=_BETA_MAX),
+            as_real("tau_min", tau_min, minimum=0.0, open_min=True, maximum=PARAM_MAX))
 
 
 def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: str = "float", dps: int | None = None):
@@ -257,8 +262,8 @@ def tauberian_asymptote(lags: Any, *, A: float, beta: float):
     >>> tauberian_asymptote(4.0, A=2.0, beta=0.5) == 2.0 * math.gamma(0.5) / 2.0
     True
     """
-    A = as_real("A", A, minimum=0.0, open_min=True)
-    beta = as_real("beta", beta, minimum=0.0, open_min=True)
+    A = as_real("A", A, minimum=0.0, open_min=True, maximum=PARAM_MAX)
+    beta = as_real("beta", beta, minimum=0.0, open_min=True, maximum=_BETA_MAX)
     l = as_real_array("lags", lags)
     if np.any(l <= 0):
         raise ValueError("lags must be > 0")
@@ -324,7 +329,11 @@ def horizon_power(N: Any, *, beta: float, a: float, A: float = 1.0, c: float = 1
     A = as_real("A", A, minimum=0.0, open_min=True)
     c = as_real("c", c, minimum=0.0, open_min=True)
     n = as_real_array("N", N, minimum=1.0)
-    return scalar_or_array((A * n ** (1.0 / k) / c) ** (1.0 / beta))
+    with np.errstate(over="ignore"):
+        out = (A * n ** (1.0 / k) / c) ** (1.0 / beta)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"beta={beta!r} too small for these N, A, c: the horizon exceeds float64")
+    return scalar_or_array(out)
 
 
 def horizon(N: Any, lags: Any, f: Any, *, a: float, c: float = 1.0) -> np.ndarray:

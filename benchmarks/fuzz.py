@@ -1,0 +1,110 @@
+"""Long fuzz run: bad and edge inputs for every public function, with counts of the outcomes.
+
+    nice python benchmarks/fuzz.py --examples 10000 [--jobs 2] [--timeout 10]
+
+Cases are generated with hypothesis (the strategies of ``tests/fuzz_values.py``, one parameter replaced
+at a time in the baseline calls of ``tests/fuzz_harness.py``), spread evenly over the functions, then run
+in worker processes with a time limit. Prints tried / clean / unnamed / crash / silent wrong / hang / slow
+(over the limit, clean on a rerun with 6x the limit) and every non-clean case; exits 1 if any is not
+clean or slow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import os
+import sys
+import threading
+import time
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [_ROOT, os.path.join(_ROOT, "tests")]     # this checkout's code, also in the workers
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import fuzz_harness as fh  # noqa: E402
+from fuzz_values import values  # noqa: E402
+
+
+def generate(qual: str, n: int, seed: int) -> list:
+    """n (param, value) cases for one function, drawn by hypothesis."""
+    params = fh.param_names(qual)
+    if not params:
+        return [(None, None)]
+    out = []
+
+    @settings(max_examples=n, database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def draw(data):
+        p = data.draw(st.sampled_from(params))
+        out.append((p, data.draw(values(fh.baseline_value(qual, p)))))
+
+    draw._hypothesis_internal_use_seed = seed
+    draw()
+    return out[:n]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--examples", type=int, default=int(os.environ.get("SEQTHEORY_FUZZ_EXAMPLES", "10000")))
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=fh.TIMEOUT_S)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", default="", help="substring filter on function names")
+    args = ap.parse_args(argv)
+    found = fh.discover()
+    covered = {fh.base_qual(k) for k in fh.BASELINE_QUALS()}
+    missing = [q for q in found if args.only in q and q not in covered]
+    # the "qual#mp" baselines (a function's second precision path) are fuzzed as cases of their own
+    funcs = [q for q in found + [k for k in fh.BASELINE_QUALS() if k not in found and fh.base_qual(k) in found]
+             if args.only in q]
+    if missing:
+        print("no baseline for:", missing)
+        return 1
+    per = max(1, math.ceil(args.examples / len(funcs)))
+    t0 = time.time()
+    jobs = [(q, p, v) for i, q in enumerate(funcs) for p, v in generate(q, per, args.seed + i)]
+    print(f"{len(jobs)} cases over {len(funcs)} functions, generated in {time.time() - t0:.1f} s", flush=True)
+    counts = collections.Counter()
+    bad = []
+    lock = threading.Lock()
+    queue = list(reversed(jobs))
+
+    def work():
+        runner = fh.Runner(timeout=args.timeout)
+        try:
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    q, p, v = queue.pop()
+                outcome, detail = runner.run(q, p, v)
+                with lock:
+                    counts[outcome] += 1
+                    if outcome != "clean":
+                        bad.append(f"{outcome:8s} {q}({p}={v!r:.50}): {detail[:300]}".replace("\n", " "))
+                        print(bad[-1], flush=True)
+                    done = sum(counts.values())
+                    if done % 500 == 0:
+                        print(f"... {done}/{len(jobs)} {dict(counts)}", flush=True)
+        finally:
+            runner.close()
+
+    threads = [threading.Thread(target=work) for _ in range(args.jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    tried = sum(counts.values())
+    print(f"tried {tried} / clean {counts['clean']} / unnamed {counts['unnamed']} / crash {counts['crash']} / "
+          f"silent wrong {counts['silent']} / hang {counts['hang']} / slow but clean {counts['slow']} / "
+          f"harness error {counts['error']} ({time.time() - t0:.0f} s)")
+    return 0 if counts["clean"] + counts["slow"] == tried else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

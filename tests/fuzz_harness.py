@@ -1,0 +1,792 @@
+"""Fuzzing harness: every public function of ``theory.*`` and the ``numerics`` modules, one argument at a time
+replaced by a bad or edge value in a valid baseline call, run in a worker process with a time limit.
+
+Used by ``tests/test_fuzz.py`` (a bounded number of examples per function in CI) and ``benchmarks/fuzz.py``
+(a long run that prints counts). Outcomes of one call:
+
+* ``clean``   a TypeError/ValueError naming the parameter, a documented ArithmeticError (``raises``), or a
+  result of the documented type that is finite, from a value of an allowed kind;
+* ``unnamed`` a TypeError/ValueError whose message does not name the parameter;
+* ``crash``   any other exception;
+* ``silent``  silently wrong: a value of a kind the parameter does not allow was accepted, the result is
+  not finite (or not of the documented type), a value equal to the baseline's (``np.uint64(30)`` for
+  ``30``) gave a different result, or global state (mpmath precision, numpy error state) changed;
+* ``slow``    no answer within the time limit, but a clean one when rerun with ``RERUN_FACTOR`` times the
+  limit (a valid but long computation on a loaded machine, e.g. a million Monte Carlo draws);
+* ``hang``    no answer within the time limit, nor on that rerun (the worker is killed and restarted).
+
+Scope: the modules of ``theory`` and the top-level modules of ``numerics``. The subpackages
+``numerics.models`` (PyTorch modules), ``numerics.memory_bench`` (training runs, stores, sweeps) and
+``numerics.anticollapse`` (training) are excluded: a baseline call trains a network or writes files,
+too slow for one call per example; they have their own argument tests. Result containers (frozen
+dataclasses the toolkit returns) are excluded by name in ``RESULT_TYPES``.
+
+A new public function without an entry in ``BASELINES`` fails ``test_every_function_has_a_baseline``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import math
+import multiprocessing as mp
+import numbers
+import os
+import pkgutil
+import sys
+import traceback
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+MODULES = (
+    "theory.complexity", "theory.levy", "theory.memory", "theory.prony", "theory.regimes",
+    "theory.signal_energy", "theory.tauberian", "numerics.estimators", "numerics.ginibre",
+    "numerics.levy_sampling", "numerics.sde", "numerics.targets", "numerics.wick", "numerics.plotting",
+)
+EXCLUDED_PACKAGES = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+RESULT_TYPES = {
+    "theory.prony.ExpSumFit", "theory.prony.OrderSelection", "numerics.estimators.TailFit",
+    "numerics.estimators.EnvelopeFit", "numerics.estimators.SpectrumEnvelopeFit",
+    "numerics.estimators.LognormalComparison", "numerics.ginibre.MCEstimate", "numerics.ginibre.Checkpoints",
+    "numerics.ginibre.FeedforwardEstimate", "numerics.levy_sampling.CTSParams", "numerics.levy_sampling.CPParams",
+    "theory.horizon.HorizonScale", "numerics.memory_profile.MemoryProfile", "numerics.memory_profile.BenchCell",
+}
+# Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
+# the CLI tests (exit status and one-line errors), not by replacing Python arguments.
+CLI_NAMES = ("main",)
+TIMEOUT_S = float(os.environ.get("SEQTHEORY_FUZZ_TIMEOUT", "10"))
+RERUN_FACTOR = 6
+
+
+def discover() -> list[str]:
+    """Qualified names of the public callables of ``MODULES`` (``__all__`` where defined), plus any module
+    of ``theory``/``numerics`` outside the excluded packages (so a new module is covered too)."""
+    import numerics
+    import theory
+
+    names = set(MODULES)
+    for pkg in (theory, numerics):
+        for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
+            if not info.name.rsplit(".", 1)[1].startswith("_") and info.name not in EXCLUDED_PACKAGES:
+                names.add(info.name)
+    out = []
+    for modname in sorted(names):
+        mod = importlib.import_module(modname)
+        public = getattr(mod, "__all__", None)
+        if public is None:
+            public = [n for n, o in vars(mod).items()
+                      if not n.startswith("_") and getattr(o, "__module__", None) == modname]
+        for n in public:
+            obj = getattr(mod, n)
+            qual = f"{modname}.{n}"
+            if callable(obj) and qual not in RESULT_TYPES and n not in CLI_NAMES and not (
+                    inspect.ismodule(obj) or (inspect.isclass(obj) and issubclass(obj, BaseException))):
+                out.append(qual)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------
+# baselines: a valid call per function (keyword form), the kind of each parameter, what may be returned
+# ------------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Case:
+    kwargs: dict
+    kinds: dict = dataclasses.field(default_factory=dict)   # overrides of the kind inferred from the value
+    allow_inf: bool = False                                    # documented inf entries (float64 overflow)
+    raises: tuple = ()                                         # documented ArithmeticErrors (overflow)
+    names: dict = dataclasses.field(default_factory=dict)      # param -> other names an error may use
+    keeps_type: bool = False     # documented: the result stores arguments as given (equal, not identical)
+
+
+def _rng():
+    return np.random.default_rng(0)
+
+
+def _fit():
+    from theory.prony import best_mterm_fit
+    return best_mterm_fit(0.5 ** np.arange(1, 17), 1)
+
+
+def _cfg(**kw):
+    """An SDEConfig with the default Levy parameters of ``numerics.sde`` except ``kw``."""
+    from numerics.sde import SDEConfig
+    from theory.levy import LevyParams
+    return SDEConfig(params=LevyParams(**{**SDE_PARAMS, **kw}))
+
+
+def _levy_params(**kw):
+    from theory.levy import LevyParams
+    return LevyParams(**{**SDE_PARAMS, **kw})
+
+
+def _fig():
+    from numerics.plotting import pyplot
+    return pyplot().figure()
+
+
+RHO = 0.8 ** np.arange(1, 17)
+LEVY = dict(eta_J=0.05, alpha=1.5, lam=2.0, C=1.0)
+OVF = (OverflowError,)
+SDE_PARAMS = dict(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0, C=1.0)
+
+
+def baselines() -> dict[str, Case]:
+    """Built in the worker (some values are objects: generators, configs, fits)."""
+    lags = np.arange(1.0, 30.0)
+    tau = np.random.default_rng(1).pareto(1.5, 400) + 1.0
+    cases = {
+        # theory.complexity
+        "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted"), kinds={"s": "intarray"}),
+        "theory.complexity.tail_energy_profile": Case(dict(rho=RHO, kind="sorted")),
+        "theory.complexity.effective_support": Case(dict(rho=RHO, kind="sorted")),
+        "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, method="float", dps=None),
+                                                  kinds={"dps": "int?"}, names={"T": ("s",)}),
+        "theory.complexity.exp_tail_energy#mp": Case(dict(tau=4.0, T=32, s=3, method="mp", dps=30), names={"T": ("s",)}),
+        "theory.complexity.poly_tail_energy": Case(dict(p=1.5, T=32, s=3, method="float", dps=None),
+                                                   kinds={"dps": "int?"}, names={"T": ("s",)}),
+        "theory.complexity.poly_tail_energy#mp": Case(dict(p=1.5, T=32, s=3, method="mp", dps=30),
+                                                      names={"T": ("s",)}),
+        "theory.complexity.coupling_matrix": Case(dict(rho=RHO, coupling="toeplitz")),
+        "theory.complexity.singular_values": Case(dict(rho=RHO, coupling="toeplitz")),
+        "theory.complexity.entropy_effective_rank": Case(dict(sv=np.array([3.0, 2.0, 1.0]))),
+        "theory.complexity.effective_rank": Case(dict(rho=RHO, coupling="toeplitz")),
+        # theory.levy
+        # documented: "Values are kept as given" (exact inputs stay exact for method="mp")
+        "theory.levy.LevyParams": Case(dict(eta_G=0.1, kappa=1.0, **LEVY), keeps_type=True),
+        "theory.levy.jump_symbol": Case(dict(beta=1.5, **LEVY, method="float", dps=None),
+                                        kinds={"beta": "realarray", "dps": "int?"}, allow_inf=True),
+        "theory.levy.jump_symbol#mp": Case(dict(beta=1.5, **LEVY, method="mp", dps=30), allow_inf=True),
+        "theory.levy.jump_exponent": Case(dict(u=1.5, **LEVY), kinds={"u": "realarray"},
+                                          allow_inf=True),     # documented: -inf once |u|^alpha passes float64
+        "theory.levy.Phi": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
+                               kinds={"beta": "realarray", "dps": "int?"},
+                               allow_inf=True),         # documented: +inf for |beta| > lam
+        "theory.levy.Phi#mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30), allow_inf=True),
+        "theory.levy.characteristic_root": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
+                                                kinds={"dps": "int?"}),
+        "theory.levy.characteristic_root#mp": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30)),
+        "theory.levy.threshold_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0)),
+        "theory.levy.critical_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0),
+                                           kinds={"eta_G": "realarray"}),
+        "theory.levy.critical_kappa": Case(dict(eta_G=0.1, **LEVY), allow_inf=True),    # documented: inf at lam < 1
+        "theory.levy.phase": Case(dict(eta_G=0.1, kappa=1.0, drift="saturating", tol=1e-9, **LEVY)),
+        "theory.levy.phase_of_beta": Case(dict(beta=1.5, tol=1e-9), kinds={"beta": "real?"}),   # None: collapsed
+        "theory.levy.Phi_symbolic": Case(dict(alpha=None), kinds={"alpha": "any"}),
+        # theory.memory
+        "theory.memory.default_area_max": Case(dict(T=64)),
+        "theory.memory.area_target": Case(dict(alpha=0.5, T=64, area_max=None), kinds={"area_max": "real?"}),
+        "theory.memory.exp_area": Case(dict(tau=2.0, T=64, method="float", dps=None), kinds={"dps": "int?"}),
+        "theory.memory.exp_area#mp": Case(dict(tau=2.0, T=64, method="mp", dps=30)),
+        "theory.memory.poly_area": Case(dict(p=1.5, T=64, method="float", dps=None), kinds={"dps": "int?"}),
+        "theory.memory.poly_area#mp": Case(dict(p=1.5, T=64, method="mp", dps=30)),
+        "theory.memory.area_expression": Case(dict(kind="exp")),
+        "theory.memory.exp_tau": Case(dict(alpha=0.5, T=64, area_max=None, dps=30), kinds={"area_max": "real?"}),
+        "theory.memory.poly_exponent": Case(dict(alpha=0.5, T=64, area_max=None, dps=30),
+                                            kinds={"area_max": "real?"}, allow_inf=True),   # p = inf at alpha 0
+        "theory.memory.impulse_lag": Case(dict(alpha=0.5, T=64)),
+        "theory.memory.airy_phase_rate": Case(dict(x=-2.0), kinds={"x": "realarray"}),
+        "theory.memory.airy_shift_scale": Case(dict(alpha=0.5, T=64, samples_per_period=8.0)),
+        "theory.memory.memory_function": Case(dict(kind="exp", alpha=0.5, T=64, dps=30)),
+        "theory.memory.mixed_memory_function": Case(dict(kind_a="exp", kind_b="impulse", lam=0.5, alpha=0.5, T=64)),
+        "theory.memory.lag_weights": Case(dict(T=64)),
+        "theory.memory.expected_linear_relmse": Case(dict(rhohat=RHO * 0.9, rho=RHO, T=None), kinds={"T": "int?"}),
+        # theory.prony
+        "theory.prony.exp_sum": Case(dict(poles=np.array([0.5, 0.9]), coeffs=np.array([1.0, 2.0]), T=16),
+                                     kinds={"poles": "any", "coeffs": "any"}),      # complex allowed
+        "theory.prony.vandermonde": Case(dict(poles=np.array([0.5, 0.9]), T=16), kinds={"poles": "any"}),
+        "theory.prony.vandermonde_condition": Case(dict(poles=np.array([0.5, 0.9]), T=16, normalize=True,
+                                                        method="float", dps=None),
+                                                   kinds={"dps": "int?", "poles": "any"},
+                                                   allow_inf=True),     # repeated poles: singular, cond = inf
+        "theory.prony.prony": Case(dict(h=RHO, K=2, method="float", dps=None), kinds={"dps": "int?"}),
+        "theory.prony.matrix_pencil": Case(dict(h=RHO, K=2, L=None), kinds={"L": "int?"}),
+        "theory.prony.best_mterm_fit": Case(dict(rho=RHO, m=1, weights="lag", poles="complex", skip=False, method="float",
+                                                 dps=None, starts=None, max_nfev=None),
+                                            kinds={"dps": "int?", "max_nfev": "int?", "starts": "any",
+                                                   "weights": "any"}),
+        "theory.prony.gauss_newton_condition": Case(dict(fit=_fit(), weights="lag"), kinds={"weights": "any",
+                                                                                           "fit": "object"}),
+        "theory.prony.mterm_scan": Case(dict(rho=RHO, m_max=2, tol=None), kinds={"tol": "real?"}),
+        "theory.prony.select_order": Case(dict(rho=RHO, tol=1e-3, m_max=2), kinds={"m_max": "int?"}),
+        # theory.regimes
+        "theory.regimes.critical_profile": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
+                                                allow_inf=True),
+        "theory.regimes.critical_S_profile": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
+                                                  allow_inf=True),
+        "theory.regimes.critical_correction": Case(dict(c=2.0), kinds={"c": "realarray"}, allow_inf=True),
+        "theory.regimes.Q_critical_form": Case(dict(n=1024, k=32, corrected=True), kinds=_NK_ARRAY, allow_inf=True),
+        "theory.regimes.S_critical_form": Case(dict(n=1024, t=32, log=False), allow_inf=True),
+        "theory.regimes.S_subcritical_deviation": Case(dict(n=1024, t=32)),
+        "theory.regimes.S_supercritical_form": Case(dict(n=1024, t=32, log=False), raises=OVF),
+        "theory.regimes.S_geometric_form": Case(dict(n=1024, t=64, log=False), raises=OVF),
+        "theory.regimes.regime": Case(dict(n=1024, t=32, c_sub=0.5, c_super=3.0), kinds=_NT_ARRAY),
+        "theory.regimes.breakdown_depth": Case(dict(n=1024, tol=1e-3, quantity="S"), kinds={"n": "intarray"}),
+        "theory.regimes.feedforward_mean": Case(dict(n=8, L=3, method="float")),
+        "theory.regimes.feedforward_second_moment": Case(dict(n=8, L=3, field="complex", method="float"),
+                                                         raises=OVF),
+        # theory.signal_energy
+        "theory.signal_energy.Q": Case(dict(n=8, k=3, method="float", dps=None), kinds={**_NK_ARRAY, "dps": "int?"},
+                                       raises=OVF),
+        "theory.signal_energy.S": Case(dict(n=8, t=3, method="float", dps=None), kinds={**_NT_ARRAY, "dps": "int?"},
+                                       raises=OVF),
+        "theory.signal_energy.Q_all": Case(dict(n=8, t=3), allow_inf=True),
+        "theory.signal_energy.log_Q": Case(dict(n=8, k=3), kinds=_NK_ARRAY),
+        "theory.signal_energy.log_S": Case(dict(n=8, t=3), kinds=_NT_ARRAY),
+        "theory.signal_energy.trace_moment": Case(dict(n=8, k=3)),
+        "theory.signal_energy.hultman_row": Case(dict(k=5)),
+        "theory.signal_energy.stirling1_row": Case(dict(m=5)),
+        "theory.signal_energy.Q_series": Case(dict(k=5)),
+        "theory.signal_energy.S_series": Case(dict(t=5)),
+        "theory.signal_energy.trace_moment_symbolic": Case(dict(k=5, n=None), kinds={"n": "symbolic"}),
+        "theory.signal_energy.Q_symbolic": Case(dict(k=5, n=None), kinds={"n": "symbolic"}),
+        "theory.signal_energy.S_symbolic": Case(dict(t=5, n=None), kinds={"n": "symbolic"}),
+        "theory.signal_energy.generating_function": Case(dict(u=None, n=None), kinds={"u": "symbolic",
+                                                                                    "n": "symbolic"}),
+        # theory.tauberian
+        "theory.tauberian.envelope_from_spectrum": Case(dict(lags=lags, tau=np.array([1.0, 5.0]), weights=None),
+                                                        kinds={"weights": "realarray?", "tau": "any"}),  # inf allowed
+        "theory.tauberian.envelope_from_density": Case(dict(lags=lags, density=_density, support=(1.0, math.inf),
+                                                            method="float", dps=None), kinds={"dps": "int?", "support": "any",
+                                                                              "density": "callable"}),
+        "theory.tauberian.pareto_envelope": Case(dict(lags=lags, beta=0.5, tau_min=1.0, method="float", dps=None),
+                                                 kinds={"dps": "int?"}),
+        "theory.tauberian.pareto_envelope#mp": Case(dict(lags=5.0, beta=0.5, tau_min=1.0, method="mp", dps=30)),
+        "theory.tauberian.tauberian_asymptote": Case(dict(lags=lags, A=1.0, beta=0.5)),
+        "theory.tauberian.learnability_kappa": Case(dict(a=2.0)),
+        "theory.tauberian.samples_to_detect": Case(dict(f=0.1, a=2.0, c=1.0), kinds={"f": "realarray"},
+                                                   allow_inf=True),
+        "theory.tauberian.horizon_exponential": Case(dict(N=1000.0, tau=5.0, a=2.0, c=1.0), kinds={"N": "realarray"}),
+        "theory.tauberian.horizon_power": Case(dict(N=1000.0, beta=0.5, a=2.0, A=1.0, c=1.0), kinds={"N": "realarray"}),
+        "theory.tauberian.horizon": Case(dict(N=np.array([10.0, 1000.0]), lags=lags, f=0.9 ** lags, a=2.0, c=1.0),
+                                         allow_inf=True),       # documented: -inf when no lag qualifies
+        # numerics.estimators
+        "numerics.estimators.tail_beta": Case(dict(tau=tau, window=(0.75, 0.995), n_boot=50, seed=0, level=0.9),
+                                              kinds={"window": "any", "seed": "seed"}),
+        "numerics.estimators.hill_beta": Case(dict(tau=tau, k=None), kinds={"k": "int?"}),
+        "numerics.estimators.envelope_fit": Case(dict(lags=lags, f=lags ** -0.7, level=0.9, runs_alpha=0.05,
+                                                      window=None), kinds={"window": "any"}),
+        "numerics.estimators.spectrum_envelope_fit": Case(dict(tau=tau[:50], lags=lags, weights=None, n_boot=20,
+                                                               seed=0, level=0.9, runs_alpha=0.05),
+                                                          kinds={"weights": "realarray?", "seed": "seed",
+                                                                 "tau": "any"}),    # documented: inf allowed
+        "numerics.estimators.phase_rule": Case(dict(ci=(0.5, 0.8), window_ok=True), kinds={"ci": "any"}),
+        "numerics.estimators.runs_test": Case(dict(residuals=np.array([1.0, -1, 2, -2, 1, 1, -1, -3]), zero_tol=0.0)),
+        "numerics.estimators.lognormal_comparison": Case(dict(tau=tau, q_min=0.75, alpha=0.05)),
+        # numerics.ginibre
+        "numerics.ginibre.sample_ginibre": Case(dict(n=3, count=2, field="complex", seed=0, normalised=True),
+                                                kinds={"seed": "seed"}),
+        "numerics.ginibre.estimate_Q": Case(dict(n=3, kmax=2, samples=16, field="complex", seed=0,
+                                                 estimator="trace", chunk=None, progress=False),
+                                            kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
+        "numerics.ginibre.estimate_S": Case(dict(n=3, tmax=2, samples=16, field="complex", seed=0, chunk=None,
+                                                 progress=False),
+                                            kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
+        "numerics.ginibre.estimate_feedforward": Case(dict(n=3, L=2, samples=16, field="complex", seed=0, chunk=None,
+                                                           progress=False),
+                                                      kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
+        "numerics.ginibre.block_rng": Case(dict(seed=1, block=2), kinds={"seed": "seed"}),
+        # numerics.levy_sampling
+        "numerics.levy_sampling.symmetric_stable": Case(dict(alpha=1.5, size=4, seed=0),
+                                                        kinds={"size": "size", "seed": "seed"}),
+        "numerics.levy_sampling.cts_increments": Case(dict(dt=0.02, size=4, seed=0, **LEVY),
+                                                      kinds={"size": "size", "seed": "seed"}),
+        "numerics.levy_sampling.cts_increments_cp": Case(dict(dt=0.02, size=4, eps=0.1, seed=0, **LEVY),
+                                                         kinds={"size": "size", "seed": "seed"}, names=_CP_NAMES),
+        "numerics.levy_sampling.cts_log_cf": Case(dict(u=1.0, dt=0.02, **LEVY), kinds={"u": "realarray"},
+                                                  allow_inf=True),   # -inf once dt psi(u) passes float64 (|cf| -> 0)
+        "numerics.levy_sampling.cts_cumulant": Case(dict(order=2, dt=0.02, **LEVY)),
+        "numerics.levy_sampling.cp_small_jump_cumulant": Case(dict(order=2, dt=0.02, eps=0.1, **LEVY)),
+        "numerics.levy_sampling.big_jump_rate": Case(dict(eps=0.1, **LEVY)),
+        "numerics.levy_sampling.small_jump_variance": Case(dict(eps=0.1, **LEVY)),
+        "numerics.levy_sampling.stream_states": Case(dict(seed=1, n=3), kinds={"seed": "seed"}),
+        "numerics.levy_sampling.cts_params": Case(dict(dt=0.02, **LEVY)),
+        "numerics.levy_sampling.cp_params": Case(dict(dt=0.02, eps=0.1, **LEVY), names=_CP_NAMES),
+        # numerics.sde
+        "numerics.sde.SDEConfig": Case(dict(params=_levy_params(eta_J=0.05), w=0.1, zeta_0=0.0, dt=0.02,
+                                            drift="saturating", jumps="cp", eps=0.1), kinds={"params": "object"}),
+        "numerics.sde.simulate": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2, thin=1,
+                                           seed=0, zeta_init=None, progress=False),
+                                      kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
+        "numerics.sde.simulate_numpy": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2,
+                                                 thin=1, seed=0, zeta_init=None),
+                                            kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
+        "numerics.sde.drift": Case(dict(cfg=_cfg(), zeta=0.5), kinds={"cfg": "object", "zeta": "realarray"}),
+        # numerics.targets
+        "numerics.targets.linear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], workers=None),
+                                               kinds={"workers": "int?"}),
+        "numerics.targets.linear_target_direct": Case(dict(x=np.ones((2, 8)), rho=RHO[:8])),
+        "numerics.targets.nonlinear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], sigma1=np.tanh,
+                                                       sigma2=np.tanh, workers=None),
+                                                  kinds={"workers": "int?", "sigma1": "callable",
+                                                         "sigma2": "callable"}),
+        "numerics.targets.make_dataset": Case(dict(rho=RHO[:8], n_seq=3, T=None, nonlinear=False, seed=0, chunk=1024,
+                                                   inputs="normal"),
+                                              kinds={"T": "int?", "seed": "seed"}),
+        "numerics.targets.relative_mse": Case(dict(yhat=np.array([1.0, 2.0]), y=np.array([1.5, 2.0]))),
+        # numerics.wick
+        "numerics.wick.wick_polynomial": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
+        "numerics.wick.wick_polynomial_reference": Case(dict(k=3, field="complex")),
+        "numerics.wick.count_pairings": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
+        "numerics.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
+                                                kinds={"coeffs": "intarray", "var": "text"}),
+        **_optional_baselines(),
+        # numerics.plotting
+        "numerics.plotting.pyplot": Case(dict()),
+        "numerics.plotting.save_figure": Case(dict(fig=_fig(), path=os.path.join(_tmpdir(), "fig.png")),
+                                              kinds={"fig": "object", "path": "path"}, raises=(OSError,)),
+    }
+    _documented_c_default(cases)
+    for key, case in cases.items():     # "#mp": dps=None means DEFAULT_DPS (theory._args.as_method_dps)
+        if key.endswith(VARIANT + "mp"):
+            case.kinds.setdefault("dps", "int?")
+    return cases
+
+
+def _documented_c_default(cases: dict) -> None:
+    """theory.levy: ``C=None`` means "not given" (default 1, documented: "``C`` default 1"), so None is a valid
+    value of C wherever the signature's default is None."""
+    for key, case in cases.items():
+        if key.startswith("theory.levy.") and "C" in case.kwargs:
+            param = inspect.signature(_resolve(key)).parameters.get("C")
+            if param is not None and param.default is None:
+                case.kinds.setdefault("C", "real?")
+
+
+def _optional_baselines() -> dict:
+    """Baselines of modules that may not exist in every checkout (added on main while this table was
+    written): included only where the module imports, so the table works before and after a merge."""
+    out = {}
+    if _present("theory.horizon"):
+        out.update({
+            "theory.horizon.log_energies": Case(dict(n=4, t=3)),
+            # documented: inf past float64 (large sigma or depth)
+            "theory.horizon.gain_profile": Case(dict(n=4, t=2, sigma=1.0, quantity="S"), allow_inf=True),
+            "theory.horizon.scale_from_energies": Case(
+                dict(energies=[1, 1, Fraction(17, 16), Fraction(21, 16)], tol=0.2, quantity="Q", method="float",
+                     dps=None, n=None, weights="complex", source="given energies"),
+                kinds={"energies": "any", "dps": "int?", "n": "int?", "source": "text"}),
+            "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", weights="complex",
+                                                          method="float", dps=None), kinds={"dps": "int?"}),
+            "theory.horizon.depth_for_scale": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
+                                                        max_t=None), kinds={"max_t": "int?"}),
+            "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
+            "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
+        })
+    if _present("numerics.horizon_mc"):
+        out.update({
+            "numerics.horizon_mc.real_energies": Case(dict(n=2, kmax=2)),
+            "numerics.horizon_mc.mc_energies": Case(dict(n=4, t=2, samples=64, field="real", seed=0, batches=4),
+                                                    kinds={"seed": "seed"}),
+            "numerics.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, weights="real"),
+                                                          kinds={"weights": "choice"}),
+            "numerics.horizon_mc.depth_for_scale": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
+            "numerics.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
+                                                          kinds={"seed": "seed"}),
+        })
+    if _present("numerics.memory_profile"):
+        mprof = importlib.import_module("numerics.memory_profile")
+        exp_rho = 0.8 ** np.arange(64)
+        cells = [mprof.BenchCell("lstm", "exp", 0.5, 0.2, ""), mprof.BenchCell("s4d", "exp", 0.5, 0.01, "")]
+        bench = os.path.join(_tmpdir(), "results.json")
+        with open(bench, "w") as fh:
+            fh.write('{"results": [{"name": "x", "data": {"medians": [{"model": "tcn", "kind": "poly", '
+                     '"alpha": 0.5, "median_relmse": 0.01}]}}]}')
+        out.update({
+            "numerics.memory_profile.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
+            "numerics.memory_profile.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
+                                                             kinds={"kinds": "any"}),
+            "numerics.memory_profile.load_benchmark": Case(dict(path=bench), kinds={"path": "path"},
+                                                           raises=(OSError,)),
+            "numerics.memory_profile.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
+                                                         kinds={"cells": "any"}),
+            "numerics.memory_profile.profile_memory": Case(
+                dict(rho=exp_rho, T=None, prony_tol=1e-3, m_max=2, prony=True, results="/nonexistent.json",
+                     far_threshold=0.1), kinds={"T": "int?", "m_max": "int?", "results": "any"}),
+            "numerics.memory_profile.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
+        })
+    return out
+
+
+def _present(modname: str) -> bool:
+    """Whether this checkout has the module (an installed copy elsewhere on sys.path does not count)."""
+    top, sub = modname.split(".")
+    pkg = importlib.import_module(top)
+    return any(os.path.exists(os.path.join(p, sub + ".py")) for p in pkg.__path__)
+
+
+_NK_ARRAY = {"n": "intarray", "k": "intarray"}
+# the compound Poisson sampler refuses too many big jumps per step with "raise eps or lower dt": a joint
+# condition on the Levy parameters, reported in terms of the two knobs that fix it
+_CP_NAMES = {k: ("eps", "dt") for k in ("eta_J", "alpha", "lam", "C")}
+_NT_ARRAY = {"n": "intarray", "t": "intarray"}
+
+
+def _density(x):
+    import mpmath
+    return mpmath.exp(-x) if isinstance(x, mpmath.mpf) else np.exp(-x)     # the float and the mp path
+
+
+def _tmpdir():
+    import tempfile
+    d = os.path.join(tempfile.gettempdir(), f"seqtheory-fuzz-{os.getpid()}")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+# ------------------------------------------------------------------------------------------------------
+# kinds: which replacement values a parameter must reject
+# ------------------------------------------------------------------------------------------------------
+def kind_of(case: Case, param: str) -> str:
+    if param in case.kinds:
+        return case.kinds[param]
+    v = case.kwargs[param]
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, numbers.Integral):
+        return "int"
+    if isinstance(v, numbers.Real):
+        return "real"
+    if isinstance(v, str):
+        return "choice"
+    if isinstance(v, np.ndarray):
+        return "realarray"
+    return "any"
+
+
+def _is_int(v) -> bool:
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (numbers.Integral, np.integer)):
+        return True
+    return isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu"
+
+
+def _is_real(v) -> bool:
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, np.ndarray):
+        ok = v.ndim == 0 and v.dtype.kind in "iuf"
+        return ok and bool(np.isfinite(v))
+    return isinstance(v, (numbers.Real, np.integer, np.floating)) and math.isfinite(float(v))
+
+
+def _as_array(v):
+    """``v`` as a numpy array, or None for values no array parameter takes (bools, strings, None)."""
+    if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
+        return None
+    try:
+        return np.asarray(v)
+    except Exception:
+        return None
+
+
+def _real_array_ok(v) -> bool:
+    arr = _as_array(v)
+    if arr is None:
+        return False
+    if arr.dtype.kind == "O":         # Python ints beyond int64 are real numbers too
+        return all(_is_real(x) for x in arr.ravel())
+    return arr.dtype.kind in "iuf" and bool(np.all(np.isfinite(arr)))
+
+
+def _int_array_ok(v) -> bool:
+    arr = _as_array(v)
+    if arr is None:
+        return False
+    return arr.size == 0 or arr.dtype.kind in "iu" or (arr.dtype.kind == "O" and all(_is_int(x) for x in arr.ravel()))
+
+
+def may_accept(kind: str, v: Any) -> bool:
+    """Whether a parameter of this kind may accept ``v`` (if not, accepting it is a silent error)."""
+    if kind.endswith("?"):
+        return v is None or may_accept(kind[:-1], v)
+    if kind in ("any", "object", "text", "symbolic"):
+        return True
+    if kind == "bool":
+        return isinstance(v, (bool, np.bool_))
+    if kind == "int":
+        return _is_int(v)
+    if kind == "intarray":
+        return _is_int(v) or _int_array_ok(v)
+    if kind == "real":
+        return _is_real(v)
+    if kind == "realarray":
+        return _real_array_ok(v)
+    if kind == "choice":
+        return False            # the fuzz strings are never valid choices; non-strings never are
+    if kind == "seed":
+        return _is_int(v) or isinstance(v, (np.random.Generator, np.random.SeedSequence))
+    if kind == "size":
+        return _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_int(x) for x in v))
+    if kind == "callable":
+        return callable(v)
+    if kind == "path":
+        return isinstance(v, (str, os.PathLike))
+    raise KeyError(kind)
+
+
+# ------------------------------------------------------------------------------------------------------
+# checking a result
+# ------------------------------------------------------------------------------------------------------
+def finite(x, allow_inf=False) -> bool:
+    import mpmath
+    import sympy
+
+    if x is None or isinstance(x, (str, bool, np.bool_, Fraction, np.random.Generator, os.PathLike)):
+        return True
+    if isinstance(x, numbers.Integral):
+        return True
+    if isinstance(x, (float, complex, np.floating, np.complexfloating)):
+        return bool(np.isfinite(x) or (allow_inf and not np.isnan(x)))
+    if isinstance(x, (mpmath.mpf, mpmath.mpc)):
+        return bool(mpmath.isfinite(x) or (allow_inf and not mpmath.isnan(x)))
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind in "fc":
+            return bool(np.all(np.isfinite(x)) or (allow_inf and not np.any(np.isnan(x))))
+        if x.dtype.kind == "O":
+            return all(finite(e, allow_inf) for e in x.ravel())
+        return True
+    if isinstance(x, sympy.Basic):
+        return not x.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+    if isinstance(x, (list, tuple)):
+        return all(finite(e, allow_inf) for e in x)
+    if isinstance(x, dict):
+        return all(finite(e, allow_inf) for e in x.values())
+    if dataclasses.is_dataclass(x):
+        # fits carry diagnostic fields (condition numbers, bootstrap draws) that may be inf by design;
+        # the primary fields are checked
+        return all(finite(getattr(x, f.name), True) for f in dataclasses.fields(x))
+    return True     # arb balls, figures, paths: no finiteness notion here
+
+
+def same(a, b) -> bool:
+    """Whether two results are identical (arrays bitwise, floats exactly, dataclasses field by field)."""
+    if isinstance(a, np.random.Generator) and isinstance(b, np.random.Generator):
+        return a.bit_generator.state == b.bit_generator.state
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
+    if dataclasses.is_dataclass(a):
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    try:
+        return bool(a == b)
+    except Exception:
+        return repr(a) == repr(b)
+
+
+def equivalent(v, base) -> bool:
+    """``v`` is the baseline value in another numeric type (np.uint64(30) for 30): same result expected."""
+    if isinstance(v, (bool, np.bool_)) or isinstance(base, (bool, np.bool_)) or v is base:
+        return False
+    if not isinstance(base, numbers.Real) or isinstance(v, (str, bytes, complex)):
+        return False
+    if isinstance(v, np.ndarray) and v.ndim != 0:
+        return False
+    if not isinstance(v, (numbers.Real, np.integer, np.floating, np.ndarray)):
+        return False
+    try:
+        return type(v) is not type(base) and float(v) == float(base) and np.asarray(v).dtype.kind in "iuf" and \
+            (not isinstance(base, numbers.Integral) or np.asarray(v).dtype.kind in "iu")
+    except Exception:
+        return False
+
+
+# ------------------------------------------------------------------------------------------------------
+# the worker side
+# ------------------------------------------------------------------------------------------------------
+_STATE: dict = {}
+
+
+VARIANT = "#"   # "module.function#mp": a second baseline of one function (its other precision path)
+
+
+def base_qual(key: str) -> str:
+    """The function a baseline key names (``theory.levy.Phi#mp`` -> ``theory.levy.Phi``)."""
+    return key.split(VARIANT, 1)[0]
+
+
+def _call(fn, kwargs: dict):
+    """``fn(**kwargs)``, with the positional-only parameters (``beta`` of ``theory.levy.Phi``) passed by
+    position: the baseline tables name every parameter, the signature decides how it is passed."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return fn(**kwargs)
+    kw = dict(kwargs)
+    args = [kw.pop(n) for n, p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY and n in kw]
+    return fn(*args, **kw)
+
+
+def _resolve(qual):
+    mod, name = base_qual(qual).rsplit(".", 1)
+    return getattr(importlib.import_module(mod), name)
+
+
+def _global_state():
+    import mpmath
+    return mpmath.mp.prec, tuple(sorted(np.geterr().items()))
+
+
+def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
+    """Run one case in this process; returns (outcome, detail)."""
+    if "cases" not in _STATE:
+        _STATE["cases"] = baselines()
+        _STATE["base"] = {}
+    case = _STATE["cases"][qual]
+    fn = _resolve(qual)
+    if qual not in _STATE["base"]:
+        _STATE["base"][qual] = _call(fn, case.kwargs)     # must succeed: a failing baseline is a table error
+    base = _STATE["base"][qual]
+    if param is None:
+        return ("clean" if finite(base, case.allow_inf) else "silent"), "baseline"
+    kwargs = dict(case.kwargs)
+    kwargs[param] = value
+    before = _global_state()
+    try:
+        res = _call(fn, kwargs)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        names = (param,) + tuple(case.names.get(param, ()))
+        ok = any(n in msg for n in names)
+        return ("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}"
+    except case.raises as exc:
+        return "clean", f"documented {type(exc).__name__}"
+    except Exception as exc:
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return "crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}"
+    finally:
+        after = _global_state()
+    if after != before:
+        return "silent", f"global state changed: {before} -> {after}"
+    kind = kind_of(case, param)
+    if not may_accept(kind, value):
+        return "silent", f"accepted {param}={value!r:.80} (kind {kind}) -> {res!r:.80}"
+    if not finite(res, case.allow_inf):
+        return "silent", f"non-finite result {res!r:.120}"
+    if equivalent(value, case.kwargs[param]) and not (res == base if case.keeps_type else same(res, base)):
+        return "silent", f"{param}={value!r} (== baseline {case.kwargs[param]!r}) gave {res!r:.80} != {base!r:.80}"
+    return "clean", ""
+
+
+def _worker_main(conn):
+    # quiet workers: warnings are not outcomes
+    import warnings
+    warnings.simplefilter("ignore")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    # fuzzed paths ("bogus", "") are relative: write them in a scratch directory, never in the checkout
+    sys.path[:] = [os.path.abspath(p) if p in ("", ".") else p for p in sys.path]
+    os.chdir(_tmpdir())
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:
+            return
+        if msg is None:
+            return
+        try:
+            out = run_case(*msg)
+        except Exception as exc:   # a baseline that fails
+            out = ("error", f"baseline failed: {type(exc).__name__}: {exc}")
+        conn.send(out)
+
+
+class Runner:
+    """A worker process that runs cases one at a time; killed and restarted after a timeout."""
+
+    def __init__(self, timeout: float = TIMEOUT_S):
+        self.timeout = timeout
+        self.proc = None
+        self.seen: set[str] = set()
+
+    def _start(self):
+        ctx = mp.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.proc.start()
+        self.seen = set()
+
+    def run(self, qual: str, param: str | None, value: Any) -> tuple[str, str]:
+        out = self._run(qual, param, value, self.timeout)
+        if out[0] != "hang" or param is None:
+            return out
+        again = self._run(qual, param, value, self.timeout * RERUN_FACTOR)
+        if again[0] == "clean":
+            return "slow", f"over {self.timeout} s, clean within {self.timeout * RERUN_FACTOR} s on rerun"
+        return again
+
+    def _run(self, qual: str, param: str | None, value: Any, timeout: float) -> tuple[str, str]:
+        if self.proc is None or not self.proc.is_alive():
+            self._start()
+        if qual not in self.seen:                 # warm-up: imports, numba compilation, the baseline
+            self.conn.send((qual, None, None))
+            if not self.conn.poll(600):
+                self.close()
+                return "hang", "baseline did not finish in 600 s"
+            out = self.conn.recv()
+            if out[0] != "clean" or param is None:
+                return out
+            self.seen.add(qual)
+        try:
+            self.conn.send((qual, param, value))
+        except Exception as exc:                  # an unpicklable value: a harness error
+            return "error", f"cannot send {value!r}: {exc}"
+        if self.conn.poll(timeout):
+            try:
+                return self.conn.recv()
+            except EOFError:
+                pass
+            self.close()
+            return "crash", "worker died (segfault or abort)"
+        if not self.proc.is_alive():
+            self.close()
+            return "crash", "worker died (segfault or abort)"
+        self.close()
+        return "hang", f"no answer within {timeout} s"
+
+    def close(self):
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join()
+            import shutil
+            import tempfile
+            shutil.rmtree(os.path.join(tempfile.gettempdir(), f"seqtheory-fuzz-{self.proc.pid}"), ignore_errors=True)
+            self.proc = None
+
+
+def param_names(qual: str) -> list[str]:
+    """The parameters to fuzz: those of the baseline call (it names every parameter of the signature)."""
+    return list(_param_table()[qual])
+
+
+_PARAMS: dict = {}
+
+
+def _param_table():
+    if not _PARAMS:
+        # the baseline table is built in this process only to read its keys and values
+        for qual, case in baselines().items():
+            _PARAMS[qual] = case.kwargs
+    return _PARAMS
+
+
+def BASELINE_QUALS() -> list[str]:
+    return list(_param_table())
+
+
+def baseline_value(qual: str, param: str):
+    return _param_table()[qual][param]
+
+
+if __name__ == "__main__":   # pragma: no cover
+    print(len(discover()), file=sys.stderr)

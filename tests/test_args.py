@@ -1,0 +1,213 @@
+"""Tests of the argument checkers in theory._args and of the array / seed conventions built on them."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+
+import theory._args as args
+from theory._args import (MAX_DPS, MAX_LENGTH, as_bool, as_choice, as_dps, as_int, as_int_array, as_length,
+                          as_probability, as_real, as_seed, as_seed_sequence)
+
+
+def test_doctests():
+    assert doctest.testmod(args, raise_on_error=False).failed == 0
+
+
+@pytest.mark.parametrize("bad,exc", [(True, TypeError), (np.bool_(False), TypeError), (1.0, TypeError),
+                                     ("3", TypeError), (None, TypeError), (-1, ValueError), (1 + 0j, TypeError)])
+def test_as_int_rejects(bad, exc):
+    with pytest.raises(exc, match="width"):
+        as_int("width", bad)
+
+
+def test_as_int_accepts_numpy_and_keeps_value():
+    assert as_int("n", np.uint64(30)) == 30 and type(as_int("n", np.uint64(30))) is int
+    assert as_int("n", np.int8(-3), minimum=None) == -3
+
+
+def test_dps_bounds():
+    assert as_dps(args.DEFAULT_DPS) == 30 and as_dps(np.uint64(30)) == 30
+    for bad, exc in ((MAX_DPS + 1, ValueError), (4, ValueError), (True, TypeError), (float("inf"), TypeError),
+                     (30.0, TypeError)):
+        with pytest.raises(exc, match="dps"):
+            as_dps(bad)
+
+
+def test_length_bound():
+    assert as_length("T", MAX_LENGTH) == MAX_LENGTH
+    with pytest.raises(ValueError, match="T must be an integer <= "):
+        as_length("T", MAX_LENGTH + 1)
+
+
+def test_probability_and_real():
+    assert as_probability("p", 0) == 0.0 and as_probability("p", np.float32(0.5)) == 0.5
+    for bad, exc in ((1.5, ValueError), (-0.1, ValueError), (float("nan"), ValueError), ("0.5", TypeError),
+                     (True, TypeError)):
+        with pytest.raises(exc, match="p"):
+            as_probability("p", bad)
+    with pytest.raises(ValueError, match="p must be > 0"):
+        as_probability("p", 0.0, open_min=True)
+    with pytest.raises(ValueError, match="x must be finite"):
+        as_real("x", float("-inf"))
+
+
+def test_bool_and_choice():
+    assert as_bool("flag", np.bool_(True)) is True
+    for bad in (0, 1, "yes", None, 0.0):
+        with pytest.raises(TypeError, match="flag"):
+            as_bool("flag", bad)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        as_choice("kind", "bogus", ("a", "b"))
+    with pytest.raises(TypeError, match="kind"):
+        as_choice("kind", 1, ("a", "b"))
+
+
+def test_seed_conventions():
+    a = as_seed(7).standard_normal(3)
+    assert np.array_equal(a, np.random.default_rng(7).standard_normal(3))
+    assert np.array_equal(a, as_seed(np.random.SeedSequence(7)).standard_normal(3))
+    g = np.random.default_rng(1)
+    assert as_seed(g) is g                                        # used as is: its state advances
+    assert as_seed_sequence(5).entropy == 5
+    ss = np.random.SeedSequence(9)
+    assert as_seed_sequence(ss) is ss
+    g1, g2 = np.random.default_rng(3), np.random.default_rng(3)
+    assert as_seed_sequence(g1).entropy == as_seed_sequence(g2).entropy      # drawn from the generator
+    for bad, exc in ((True, TypeError), (-1, ValueError), (1.0, TypeError), ("1", TypeError), (None, TypeError)):
+        with pytest.raises(exc, match="seed"):
+            as_seed(bad)
+        with pytest.raises(exc, match="seed"):
+            as_seed_sequence(bad)
+
+
+def test_int_array():
+    out = as_int_array("n", [[1, 2], [3, 4]])
+    assert out.dtype == np.int64 and out.shape == (2, 2)
+    assert as_int_array("n", np.uint8(5)).ndim == 0
+    for bad, exc in (([1.0], TypeError), (True, TypeError), ("1", TypeError), ([1, -1], ValueError),
+                     ([2**64], ValueError), (10**30, ValueError)):
+        with pytest.raises(exc, match="n"):
+            as_int_array("n", bad, minimum=0)
+
+
+# --- the conventions built on the helpers (issue 13) -------------------------------------------------
+def test_float_paths_broadcast_like_numpy():
+    from theory.regimes import Q_critical_form, breakdown_depth, regime
+    from theory.signal_energy import Q, S, log_Q, log_S
+
+    n = np.array([[16], [64], [256]])
+    k = np.array([0, 4, 9])
+    for fn in (Q, S, log_Q, log_S, Q_critical_form):
+        out = fn(n, k)
+        assert out.shape == (3, 3) and out.dtype == np.float64
+        assert all(out[i, j] == fn(int(n[i, 0]), int(k[j])) for i in range(3) for j in range(3))   # same bits
+        assert isinstance(fn(16, 4), float) and isinstance(fn(np.int64(16), 4), float)
+        assert fn(np.array(16), 4) == fn(16, 4)                          # 0-d in: a scalar out
+    assert regime(n.ravel(), 8).tolist() == [regime(int(v), 8) for v in n.ravel()]
+    assert breakdown_depth([100, 400], 0.1).tolist() == [breakdown_depth(100, 0.1), breakdown_depth(400, 0.1)]
+    with pytest.raises(TypeError, match="n"):
+        Q(np.array([16.0, 64.0]), 4)
+    with pytest.raises(ValueError, match="k"):
+        Q(np.array([16, 64]), np.array([1, -1]))
+
+
+def test_one_seed_argument():
+    from numerics.ginibre import estimate_Q, sample_ginibre
+    from numerics.levy_sampling import symmetric_stable
+
+    assert np.array_equal(symmetric_stable(1.5, 4, seed=3), symmetric_stable(1.5, 4, rng=np.random.default_rng(3)))
+    assert np.array_equal(sample_ginibre(3, 2, seed=4), sample_ginibre(3, 2, seed=np.random.SeedSequence(4)))
+    a = estimate_Q(3, 2, 64, seed=np.random.default_rng(5))
+    b = estimate_Q(3, 2, 64, seed=np.random.default_rng(5))
+    assert np.array_equal(a.mean, b.mean)
+    with pytest.raises(TypeError, match="seed"):
+        estimate_Q(3, 2, 64, seed=1.5)
+    with pytest.raises(TypeError, match="seed or its alias rng"):
+        symmetric_stable(1.5, 4, seed=1, rng=np.random.default_rng(1))
+
+
+def test_estimator_is_not_called_method():
+    from numerics.ginibre import estimate_Q
+
+    assert estimate_Q(3, 2, 64, estimator="probe").method == "probe"
+    with pytest.raises(TypeError):
+        estimate_Q(3, 2, 64, method="probe")
+
+
+def test_numba_boundscheck_switch():
+    """SEQTHEORY_NUMBA_BOUNDSCHECK=1 (tests/conftest.py): an out-of-bounds index in a numba kernel raises
+    IndexError instead of reading past the array (or segfaulting the test process)."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import conftest, numba, numpy as np\n"
+             "f = numba.njit(lambda a, i: a[i])\n"
+             "try:\n    f(np.zeros(3), 10**6)\nexcept IndexError:\n    print('IndexError')\n")
+    env = dict(os.environ, SEQTHEORY_NUMBA_BOUNDSCHECK="1")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=os.path.dirname(__file__), env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "IndexError", out.stderr[-2000:]
+
+
+def _issue14_cases():
+    """The reproducers of issue 14 (defects, hangs, silently accepted, unnamed): (call, parameter named)."""
+    from numerics.ginibre import block_rng, estimate_Q, sample_ginibre
+    from numerics.levy_sampling import cts_increments
+    from numerics.sde import SDEConfig, drift, simulate
+    from numerics.targets import make_dataset
+    from numerics.wick import polynomial_string
+    from theory.complexity import poly_tail_energy
+    from theory.levy import characteristic_root, jump_symbol
+    from theory.memory import airy_phase_rate, exp_area, memory_function, poly_area
+    from theory.prony import best_mterm_fit, vandermonde_condition
+    from theory.regimes import Q_critical_form, breakdown_depth
+    from theory.signal_energy import Q, Q_symbolic, S_series, hultman_row
+
+    rho = 0.8 ** np.arange(1, 17)
+    lv = dict(eta_J=0.05, alpha=1.5)
+    return [
+        (lambda: exp_area(2.0, 64, method="mp", dps=True), "dps"),
+        (lambda: exp_area(2.0, 64, method="mp", dps=float("inf")), "dps"),
+        (lambda: poly_tail_energy(1.5, 64, 3, method="mp", dps=True), "dps"),
+        (lambda: Q_symbolic(3, n=0), "n"),
+        (lambda: Q_symbolic(3, n=float("nan")), "n"),
+        (lambda: Q_symbolic(3, n=1 + 2j), "n"),
+        (lambda: Q(8, 3, method="mp", dps=10**30), "dps"),
+        (lambda: characteristic_root(eta_G=0.1, kappa=1, eta_J=1e300, alpha=1.5, lam=2), "eta_J"),
+        (lambda: jump_symbol(1.5, eta_J=0.05, alpha=1.5, lam=1e300), "lam"),
+        (lambda: drift(0, [0.0]), "cfg"),
+        (lambda: simulate(SDEConfig(), 64, burn_in=10**30), "burn_in"),
+        (lambda: best_mterm_fit(rho, 2, max_nfev=10**30), "max_nfev"),
+        (lambda: vandermonde_condition(np.array([1e300, 0.5]), 32), "poles"),
+        (lambda: hultman_row(10**30), "k"),
+        (lambda: S_series(10**6), "t"),
+        (lambda: cts_increments(0.02, 10, lam=2.0, seed=1, **{**lv, "eta_J": 1e30}), "eta_J"),
+        (lambda: Q(8, 10**30, method="exact"), "k"),
+        (lambda: breakdown_depth(10**30, 1e-3), "n"),
+        (lambda: estimate_Q(4, 3, 10**30), "samples"),
+        (lambda: sample_ginibre(4, 3, normalised="bogus"), "normalised"),
+        (lambda: make_dataset(rho, 4, nonlinear=float("nan")), "nonlinear"),
+        (lambda: block_rng(True, True), "seed"),
+        (lambda: drift(SDEConfig(), float("nan")), "zeta"),
+        (lambda: airy_phase_rate(None), "x"),
+        (lambda: memory_function("exp", 0.5, 10**30), "T"),
+        (lambda: Q_critical_form(1024, 32, corrected=np.ones((2, 2))), "corrected"),
+        (lambda: block_rng(-1, 1), "seed"),
+        (lambda: polynomial_string(0), "coeffs"),
+        (lambda: poly_area(-1.3e10, 64), "p"),
+    ], (poly_area, jump_symbol)
+
+
+def test_issue14_reproducers_are_clean_errors():
+    cases, (poly_area, jump_symbol) = _issue14_cases()
+    for call, name in cases:
+        with pytest.raises((TypeError, ValueError), match=name):
+            call()
+    # silently wrong before: np.uint64 dps gave another value; numpy ints in the mp path were a TypeError
+    assert poly_area(1.5, 64, method="mp", dps=np.uint64(30)) == poly_area(1.5, 64, method="mp", dps=30)
+    kw = dict(eta_J=0.05, alpha=1.5, lam=2.0)
+    assert jump_symbol(1.5, method="mp", C=np.int64(1), **kw) == jump_symbol(1.5, method="mp", C=1, **kw)
