@@ -419,13 +419,40 @@ def real_counts(k: int, items: np.ndarray, *, memo: bool | None = None) -> np.nd
 
     ``memo``: look the last MEMO_LEVELS levels up (default: for k >= 8); the rows are the same either way.
     """
-    items = np.ascontiguousarray(items, dtype=np.int64)
+    k = as_int("k", k, minimum=0, maximum=K_MAX)
+    items = _check_items(k, items)
     if memo is None:
         memo = k >= 8
+    elif not isinstance(memo, (bool, np.bool_)):
+        raise TypeError(f"memo must be True, False or None (auto), got {memo!r}")
     if memo:
         return _counts_memo(k, items, max(1, min(len(items), 4 * numba.get_num_threads())))
     kernel = _counts_serial if k < _SERIAL_BELOW or len(items) == 1 else _counts_parallel
     return kernel(k, items)
+
+
+def _check_items(k: int, items) -> np.ndarray:
+    """``items`` as the kernels need them (they index without bounds checks): an int64 array of shape
+    (m, 10) ((1, 2) for k < 3), each row the flat pairs of a partial matching of Z/2N that starts with {0, N}, padded with -1."""
+    if isinstance(items, (str, bytes)) or items is None:
+        raise TypeError(f"items must be an integer array of shape (m, 10), got {items!r}")
+    try:
+        arr = np.asarray(items)
+    except (TypeError, ValueError):
+        raise TypeError(f"items must be an integer array of shape (m, 10), got {items!r}") from None
+    if arr.dtype.kind not in "iu" or arr.ndim != 2 or arr.shape[1] not in (2, 10) or arr.shape[0] < 1:
+        raise ValueError(f"items must be an integer array of shape (m >= 1, 10), or (1, 2) for k < 3, from "
+                         f"real_work_items(k), "
+                         f"got dtype {arr.dtype} and shape {arr.shape}")
+    N = k + 1
+    for row in arr.tolist():
+        used = [v for v in row if v != -1]
+        n_used = len(used)
+        if (row[:2] != [0, N] or n_used % 2 or any(v != -1 for v in row[n_used:])
+                or any(not 0 <= v < 2 * N for v in used) or len(set(used)) != n_used):
+            raise ValueError(f"items rows must be disjoint pairs of 0..{2 * N - 1} starting with (0, {N}) and "
+                             f"padded with -1 (as real_work_items(k={k}) makes them), got row {row}")
+    return np.ascontiguousarray(arr, dtype=np.int64)
 
 
 def _chunk_task(args):
@@ -446,6 +473,9 @@ def real_wick_polynomial(k: int, *, executor=None) -> list[int]:
     [0, 48, 28, 28, 0, 1]
     """
     k = as_int("k", k, minimum=0, maximum=K_MAX)
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise TypeError(f"executor must be a concurrent.futures.Executor (anything with .map) or None, "
+                        f"got {type(executor).__name__}")
     items, weights = real_work_items(k)
     if executor is None:
         hist = real_counts(k, items)

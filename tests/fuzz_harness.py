@@ -110,6 +110,11 @@ def _fit():
     return best_mterm_fit(0.5 ** np.arange(1, 17), 1)
 
 
+def _real_items(k):
+    from numerics.real_wick import real_work_items
+    return real_work_items(k)[0]
+
+
 def _cfg(**kw):
     """An SDEConfig with the default Levy parameters of ``numerics.sde`` except ``kw``."""
     from numerics.sde import SDEConfig
@@ -330,6 +335,11 @@ def baselines() -> dict[str, Case]:
         "numerics.wick.wick_polynomial": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
         "numerics.wick.wick_polynomial_reference": Case(dict(k=3, field="complex")),
         "numerics.wick.count_pairings": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
+        # numerics.real_wick (items from real_work_items(3): the kernel's input is validated row by row)
+        "numerics.real_wick.real_wick_polynomial": Case(dict(k=3, executor=None), kinds={"executor": "object?"}),
+        "numerics.real_wick.real_work_items": Case(dict(k=3)),
+        "numerics.real_wick.real_counts": Case(dict(k=3, items=_real_items(3), memo=None),
+                                               kinds={"items": "intarray", "memo": "bool?"}),
         "numerics.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
                                                 kinds={"coeffs": "intarray", "var": "text"}),
         **_optional_baselines(),
