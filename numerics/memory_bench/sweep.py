@@ -42,6 +42,7 @@ from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
 from .store import ResultStore
 
+GROUP = 5        # the seeds of one cell: vmap's gain levels off beyond ~5-10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
 
 
@@ -137,12 +138,14 @@ def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
 
 def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
               workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
-              limit: int | None = None) -> SweepSummary:
+              limit: int | None = None, group: int = GROUP) -> SweepSummary:
     """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store``; see the module docstring.
 
     ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
     pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
-    every run. ``limit``: run at most this many pending runs (for partial sweeps).
+    every run. ``limit``: run at most this many pending runs (for partial sweeps). ``group``: at most this
+    many runs that differ only in seed and target train as one vmapped group
+    (``numerics.memory_bench.grouped``); 1 trains every run alone.
     """
     workers = as_int("workers", workers, minimum=1)
     configs = _configs(runs)
@@ -150,25 +153,58 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     pending = [(rid, cfg) for rid, cfg in configs.items() if rid not in done]
     if limit is not None:
         pending = pending[: as_int("limit", limit, minimum=0)]
+    jobs = _jobs(pending, as_int("group", group, minimum=1))
     bar = tqdm(total=len(pending), desc="sweep", unit="run", disable=not progress, file=sys.stderr)
     own_pool = None
-    if executor is None and workers > 1 and len(pending) > 1:
+    if executor is None and workers > 1 and len(jobs) > 1:
         own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     try:
         if executor is None:
-            for rid, cfg in pending:
-                _record(store, rid, cfg, _guarded_run(cfg.to_dict(), threads, device), bar)
+            for job in jobs:
+                _record(store, job, _guarded_job([c.to_dict() for _, c in job], threads, device), bar)
         else:
-            futures = {executor.submit(_guarded_run, cfg.to_dict(), threads, device): (rid, cfg)
-                       for rid, cfg in pending}
+            futures = {executor.submit(_guarded_job, [c.to_dict() for _, c in job], threads, device): job
+                       for job in jobs}
             for fut in cf.as_completed(futures):
-                rid, cfg = futures[fut]
-                _record(store, rid, cfg, fut.result(), bar)
+                _record(store, futures[fut], fut.result(), bar)
     finally:
         bar.close()
         if own_pool is not None:
             own_pool.shutdown(cancel_futures=True)
     return SweepSummary(len(configs), len(done & set(configs)), len(pending))
+
+
+def _jobs(pending: list[tuple[str, RunConfig]], group: int) -> list[list[tuple[str, RunConfig]]]:
+    """Pending runs as jobs: groups of <= ``group`` runs with one ``group_key`` (in sweep order, so a cell's
+    seeds share a job), singletons otherwise; the most expensive jobs first (better load balance)."""
+    from .runs import group_key
+
+    keyed: dict[str, list] = {}
+    jobs = []
+    for rid, cfg in pending:
+        key = group_key(cfg) if group > 1 else None
+        if key is None:
+            jobs.append([(rid, cfg)])
+        else:
+            keyed.setdefault(key, []).append((rid, cfg))
+    for members in keyed.values():
+        jobs += [members[i:i + group] for i in range(0, len(members), group)]
+
+    def cost(job):
+        cfg = job[0][1]
+        heavy = 3.0 if cfg.model["arch"] == "sequential" else 1.0
+        return -cfg.train.steps * heavy * len(job) ** 0.5
+
+    return sorted(jobs, key=cost)
+
+
+def _guarded_job(configs: list[dict], threads: int, device: str = "cpu") -> list[dict]:
+    """One job: a lone run (:func:`_guarded_run`) or a vmapped group (``execute_group``)."""
+    if len(configs) == 1:
+        return [_guarded_run(configs[0], threads, device)]
+    from .runs import execute_group
+
+    return execute_group(configs, threads=threads, device=device)
 
 
 def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
@@ -179,11 +215,12 @@ def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
         return {"relmse": None, "error": str(exc)}
 
 
-def _record(store: ResultStore, rid: str, cfg: RunConfig, result: dict, bar) -> None:
-    store.put(rid, cfg.to_dict(), result)
-    bar.update(1)
-    if result.get("relmse") is not None:
-        bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
+def _record(store: ResultStore, job: list[tuple[str, RunConfig]], results: list[dict], bar) -> None:
+    for (rid, cfg), result in zip(job, results, strict=True):
+        store.put(rid, cfg.to_dict(), result)
+        bar.update(1)
+        if result.get("relmse") is not None:
+            bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
 
 
 def _make_executor(spec: str | None, workers: int):
