@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import math
 import time
+import warnings
 
 import numpy as np
 import torch
@@ -66,7 +67,9 @@ class _Stack:
         self.G = len(models)
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:       # (G, B, T, 1) -> (G, B, T, 1)
-        return self.fwd(self.params, self.buffers, x)
+        with warnings.catch_warnings():    # attention has no batching rule: vmap loops over it (correct, slower)
+            warnings.filterwarnings("ignore", message="There is a performance drop because we have not yet")
+            return self.fwd(self.params, self.buffers, x)
 
     @torch.no_grad()
     def relmse(self, xt: torch.Tensor, y: np.ndarray) -> np.ndarray:

@@ -6,7 +6,8 @@ the same experiment always gets the same id, whichever way its config was writte
 results doubles as a cache. :func:`execute_run` takes a plain dict (picklable, for process pools and
 Dask), trains, and returns a JSON-able result: the approximation error, the learning curve, the
 parameter count, the empirical memory function (probe) and, for a single-channel linear S4D, its
-kernel as an exponential sum.
+kernel as an exponential sum. :func:`execute_group` trains runs that differ only in seed and target as one
+vmapped group (``numerics.memory_bench.grouped``), with the same per-run results.
 
 Targets (``theory.memory`` and ``numerics.targets``): ``rho = memory_function(kind, alpha, T)`` for the
 four kinds, or ``mixed_memory_function(kind_a, kind_b, lam, alpha, T)`` for ``kind="mixed"``; the data set

@@ -10,7 +10,8 @@ A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.
                           "trains": {"adam": {}, "adamw": {"optimizer": "adamw"}},   # optional variants
                           "mix": ["exp", "impulse"], "lams": [0, 0.5, 1]}}}        # kinds = ["mixed"]
 
-:func:`run_sweep` dedups by run id, skips ids already in the store (resume), submits the rest to any
+:func:`run_sweep` dedups by run id, skips ids already in the store (resume), packs runs that differ only in
+seed and target into vmapped groups of up to ``GROUP`` (``numerics.memory_bench.grouped``), submits the jobs to any
 ``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
 writes each result as it completes (one transaction each) behind a tqdm progress bar. Labels and study
 names are not part of the run id: the store is a cache of experiments; the sweep file gives them meaning

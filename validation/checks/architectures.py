@@ -30,6 +30,7 @@ toolkit bug (``fail``); a model more than 10x above the bound did not test it (*
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import os
@@ -127,18 +128,50 @@ def _diffs(rows, a: dict, b: dict, over: dict[str, list]) -> list[float]:
     return out
 
 
-def _gate(rows, keys=("model", "kind", "alpha"), **match) -> tuple[dict, list[str]]:
-    """(convergence table of the matching cells, the unconverged ones as text)."""
-    sel = [r for r in rows if all(r[k] == v for k, v in match.items())]
-    conv = convergence(sel, keys)
-    bad = [f"{'/'.join(str(x) for x in c)} ({v['reason']})" for c, v in conv.items() if not v["converged"]]
-    return conv, bad
+@dataclasses.dataclass
+class Part:
+    """One part of a claim: significant in the claimed direction, ruled out, and the cells whose convergence
+    each conclusion needs. An unconverged cell's error is an upper bound on what its model can reach, so
+    "A fits better than B" needs B's cells converged (A can only improve), and "B fits better than A" (the
+    claim ruled out) needs A's."""
+
+    sig: bool
+    out: bool
+    sig_cells: list = dataclasses.field(default_factory=list)
+    out_cells: list = dataclasses.field(default_factory=list)
 
 
-def _unconverged(bad: list[str], n: int, what: str = "") -> Outcome:
-    shown = "; ".join(bad[:4]) + (f"; ... ({len(bad) - 4} more)" if len(bad) > 4 else "")
-    return Outcome(INCONCLUSIVE, f"{len(bad)}/{n} deciding cells not converged{what}: {shown}",
-                   data={"unconverged": bad})
+def _cells(conv: dict, keys: tuple[str, ...], **match) -> list[tuple]:
+    """The cells of a convergence table whose key fields equal ``match``."""
+    return [c for c in conv if all(c[keys.index(k)] == v for k, v in match.items())]
+
+
+def _cell_text(conv: dict, cells) -> str:
+    cells = list(dict.fromkeys(cells))
+    shown = "; ".join(f"{'/'.join(str(x) for x in c)} ({conv[c]['reason']})" for c in cells[:4])
+    return shown + (f"; ... ({len(cells) - 4} more)" if len(cells) > 4 else "")
+
+
+def _decide(parts: dict[str, Part], conv: dict) -> tuple[str, str]:
+    """(verdict, reason) of a claim made of parts: pass iff every part is significant with its needed cells
+    converged (an intersection-union test); not reproduced iff some part is ruled out with its needed cells
+    converged; inconclusive otherwise, naming the unconverged cells or the parts whose seeds disagree."""
+    nc = lambda cells: [c for c in cells if not conv[c]["converged"]]  # noqa: E731
+    if all(p.sig and not nc(p.sig_cells) for p in parts.values()):
+        return PASS, "every part significant at the 1% level, the claimed-worse cells converged"
+    outs = [n for n, p in parts.items() if p.out and not nc(p.out_cells)]
+    if outs:
+        return NOT_REPRODUCED, "ruled out with converged cells: " + ", ".join(outs)
+    blocked = [c for p in parts.values() for c in (nc(p.sig_cells) if p.sig else nc(p.out_cells) if p.out else [])]
+    weak = [n for n, p in parts.items() if not p.sig and not p.out]
+    why = []
+    if blocked:
+        why.append(f"{len(set(blocked))} deciding cells not converged: {_cell_text(conv, blocked)}")
+    if weak:
+        loose = [c for n in weak for c in nc(parts[n].sig_cells + parts[n].out_cells)]
+        why.append("seeds disagree more than the effect (interval straddles the threshold) in: " + ", ".join(weak)
+                   + (f" ({len(set(loose))} of their cells not converged)" if loose else ""))
+    return INCONCLUSIVE, "; ".join(why)
 
 
 def _conv_table(conv: dict, keys=("model", "kind", "alpha")) -> str:
@@ -148,22 +181,13 @@ def _conv_table(conv: dict, keys=("model", "kind", "alpha")) -> str:
             + markdown_table([*keys, "half budget", "full budget", "half/full", "converged"], rows))
 
 
-def _decide(parts: dict[str, tuple[bool, bool]]) -> str:
-    """Verdict of a claim made of parts, each (significant in the claimed direction, ruled out)."""
-    if all(sig for sig, _ in parts.values()):
-        return PASS
-    if any(out for _, out in parts.values()):
-        return NOT_REPRODUCED
-    return INCONCLUSIVE
-
-
-def _why(verdict: str, parts: dict[str, tuple[bool, bool]]) -> str:
-    if verdict == NOT_REPRODUCED:
-        return "ruled out: " + ", ".join(k for k, (_, o) in parts.items() if o)
-    if verdict == INCONCLUSIVE:
-        return ("seeds disagree more than the effect (interval straddles the threshold) in: "
-                + ", ".join(k for k, (s, _) in parts.items() if not s))
-    return "every part significant at the 1% level"
+def _all_converged(conv: dict, keys) -> Outcome | None:
+    """An inconclusive Outcome naming the unconverged cells, for claims whose statistic needs every cell."""
+    bad = [c for c, v in conv.items() if not v["converged"]]
+    if not bad:
+        return None
+    return Outcome(INCONCLUSIVE, f"{len(bad)}/{len(conv)} deciding cells not converged: {_cell_text(conv, bad)}",
+                   details=_conv_table(conv, keys), data={"unconverged": [list(c) for c in bad]})
 
 
 def _curve_figure(ctx: Context, rows: list[dict], name: str, keys=("model", "kind", "alpha"), title="") -> str:
@@ -182,22 +206,20 @@ def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
     """Per model: seed-paired d = log10 RelMSE(poly) - log10 RelMSE(exp) over (alpha, seed); both models
     must show d > 0 (sign test, LEVEL); ruled out if a model's median interval lies at or below 0."""
     rows = [r for r in rows if r["model"] in models and r["kind"] in ("exp", "poly")]
-    conv, bad = _gate(rows)
+    keys = ("model", "kind", "alpha")
+    conv = convergence(rows, keys)
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
     parts, table = {}, []
     for m in models:
         alphas = _alphas(rows, model=m, kind="exp")
         t = paired(_diffs(rows, {"model": m, "kind": "exp"}, {"model": m, "kind": "poly"}, {"alpha": alphas}))
-        parts[m] = (t.p_greater < LEVEL, t.hi <= 0)
+        parts[m] = Part(t.p_greater < LEVEL, t.hi <= 0, _cells(conv, keys, model=m, kind="poly"),
+                        _cells(conv, keys, model=m, kind="exp"))
         table.append([m, t.n, t.n_pos, f"{t.p_greater:.2g}", f"{t.median:+.2f}", f"[{t.lo:+.2f}, {t.hi:+.2f}]"])
-    verdict = _decide(parts)
+    verdict, why = _decide(parts, conv)
     return Outcome(verdict, "log10 poly/exp per seed: " + "; ".join(f"{r[0]} {r[2]}/{r[1]} > 0, p = {r[3]}, "
                                                                    f"median {r[4]} {r[5]}" for r in table)
-                   + f" ({_why(verdict, parts)})",
+                   + f" ({why})",
                    details="Seed-paired differences log10 RelMSE(poly) - log10 RelMSE(exp) over (alpha, seed); "
                            "sign test (one-sided, 1%) and 98% order-statistic interval of the median.\n\n"
                            + markdown_table(["model", "pairs", "poly worse", "p", "median (decades)", "98% interval"],
@@ -252,12 +274,11 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
     """Spread (decades) over alpha of the TCN's median impulse RelMSE, with a seed-bootstrap interval: pass iff
     the interval lies below FLAT_DECADES, ruled out iff it lies above."""
     rows = [r for r in rows if r["model"] == "tcn" and r["kind"] == "impulse"]
-    conv, bad = _gate(rows)
+    conv = convergence(rows, ("model", "kind", "alpha"))
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
+    gate = _all_converged(conv, ("model", "kind", "alpha"))
+    if gate:
+        return gate
     cells = {a: [r["relmse"] if r["relmse"] is not None else math.inf for r in rows if r["alpha"] == a]
              for a in _alphas(rows)}
     est, lo, hi = bootstrap(cells, _spread)
@@ -292,20 +313,18 @@ def verdict_composition(rows: list[dict], composite="lstm->tcn", parts=("lstm", 
     """Seed-paired gain log10 RelMSE(part) - log10 RelMSE(composite) over (alpha, seed), for each part;
     pass iff both gains are significantly > 0, ruled out iff a gain's interval lies at or below 0."""
     rows = [r for r in rows if r["kind"] == "impulse" and r["model"] in (composite, *parts)]
-    conv, bad = _gate(rows)
+    keys = ("model", "kind", "alpha")
+    conv = convergence(rows, keys)
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
     alphas = _alphas(rows, model=composite)
     tests = {p: paired(_diffs(rows, {"model": composite}, {"model": p}, {"alpha": alphas})) for p in parts}
-    decide = {f"vs {p}": (t.p_greater < LEVEL, t.hi <= 0) for p, t in tests.items()}
-    verdict = _decide(decide)
+    decide = {f"vs {p}": Part(t.p_greater < LEVEL, t.hi <= 0, _cells(conv, keys, model=p),
+                              _cells(conv, keys, model=composite)) for p, t in tests.items()}
+    verdict, why = _decide(decide, conv)
     med = median_by(rows, ("model", "alpha"))
     table = [[a, *[_fmt(med[(p, a)]) for p in parts], _fmt(med[(composite, a)])] for a in alphas]
     return Outcome(verdict, f"{composite} gain in decades: " + "; ".join(f"vs {p} {t.text()}" for p, t in tests.items())
-                   + f" (seed: about +5; {_why(verdict, decide)})",
+                   + f" (seed: about +5; {why})",
                    details=markdown_table(["alpha", *parts, composite], table) + "\n\n" + details,
                    data={p: {"median": t.median, "interval": [t.lo, t.hi], "p": t.p_greater} for p, t in tests.items()})
 
@@ -328,12 +347,11 @@ def verdict_order(rows: list[dict], a="lstm->tcn", b="tcn->lstm") -> Outcome:
     test rejects at LEVEL; ruled out iff the median interval lies inside +-log10(2) (order changes the error
     by less than a factor 2)."""
     rows = [r for r in rows if r["model"] in (a, b)]
-    conv, bad = _gate(rows)
+    conv = convergence(rows, ("model", "kind", "alpha"))
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
+    gate = _all_converged(conv, ("model", "kind", "alpha"))
+    if gate:
+        return gate
     t = paired(_diffs(rows, {"model": a}, {"model": b}, {"kind": _kinds(rows), "alpha": _alphas(rows, model=a)}))
     p2 = min(1.0, 2 * min(t.p_greater, t.p_less))
     verdict = (PASS if p2 < LEVEL else
@@ -362,8 +380,9 @@ def _order(ctx: Context) -> Outcome:
 # ----------------------------------------------------------------------------------------------------
 def verdict_no_single_best(rows: list[dict]) -> Outcome:
     """Every model M is beaten on some kind: some M' has a seed-paired sign test log10 RelMSE(M) -
-    log10 RelMSE(M') > 0 over (alpha, seed) at LEVEL / (number of (kind, M') candidates) (Bonferroni), using
-    converged cells only. Ruled out iff one model beats every other on every kind (each at LEVEL, converged)."""
+    log10 RelMSE(M') > 0 over (alpha, seed) at LEVEL / (number of (kind, M') candidates) (Bonferroni), with M's
+    cells on that kind converged (M' may be unconverged: its error can only fall). Ruled out iff one model
+    beats every other on every kind (each at LEVEL, the others' cells converged)."""
     from numerics.memory_bench.aggregate import kind_scores
 
     models = list(dict.fromkeys(r["model"] for r in rows))
@@ -371,7 +390,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
     conv = convergence(rows, ("model", "kind", "alpha"))
     ok_cell = {(m, k): all(v["converged"] for c, v in conv.items() if c[:2] == (m, k)) for m in models for k in kinds}
     n_cand = len(kinds) * (len(models) - 1)
-    beaten, table, champion = {}, [], None
+    beaten, table, champion, blocked = {}, [], None, set()
     for m in models:
         wins_all = True
         for k in kinds:
@@ -380,10 +399,12 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
                     continue
                 t = paired(_diffs(rows, {"model": o, "kind": k}, {"model": m, "kind": k},
                                   {"alpha": _alphas(rows, model=m, kind=k)}))
-                both = ok_cell[(m, k)] and ok_cell[(o, k)]
-                if both and t.p_greater < LEVEL / n_cand and m not in beaten:
-                    beaten[m] = (o, k, t)
-                wins_all &= both and t.p_less < LEVEL
+                if t.p_greater < LEVEL / n_cand and m not in beaten:
+                    if ok_cell[(m, k)]:
+                        beaten[m] = (o, k, t)
+                    else:
+                        blocked.add(m)
+                wins_all &= ok_cell[(o, k)] and t.p_less < LEVEL
         if wins_all:
             champion = m
     verdict = PASS if len(beaten) == len(models) else NOT_REPRODUCED if champion else INCONCLUSIVE
@@ -395,9 +416,12 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
                          for m, (o, k, t) in beaten.items())
     missing = [m for m in models if m not in beaten]
     reason = {PASS: "", NOT_REPRODUCED: f"; {champion} beats every other model on every kind",
-              INCONCLUSIVE: f"; not significantly beaten on any kind (converged cells, Bonferroni over {n_cand}): "
-                            f"{', '.join(missing)}"}[verdict]
-    return Outcome(verdict, f"best per kind: {', '.join(f'{k}={w}' for k, w in winners.items())}; {beat_txt}{reason}",
+              INCONCLUSIVE: f"; not significantly beaten on any kind with its cells converged (Bonferroni over "
+                            f"{n_cand}): {', '.join(missing)}"
+                            + (f" (beaten only where not converged: {', '.join(sorted(blocked - set(beaten)))})"
+                               if blocked - set(beaten) else "")}[verdict]
+    return Outcome(verdict, f"best per kind: {', '.join(f'{k}={w}' for k, w in winners.items())}"
+                            + (f"; {beat_txt}" if beat_txt else "") + reason,
                    details="mean over alpha of log10 median RelMSE (* = best on that kind; nc = some cell not "
                            "converged)\n\n" + markdown_table(["model", *kinds], table) + "\n\n" + _conv_table(conv),
                    data={"winners": winners, "beaten": {m: [o, k, t.p_greater] for m, (o, k, t) in beaten.items()}})
@@ -468,11 +492,10 @@ def verdict_correlation(rows: list[dict], model: str, measures: dict, primary: s
     from scipy.stats import spearmanr
 
     rows = [r for r in rows if r["model"] == model]
-    conv, bad = _gate(rows)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = _conv_table(conv)
-        return out
+    conv = convergence(rows, ("model", "kind", "alpha"))
+    gate = _all_converged(conv, ("model", "kind", "alpha"))
+    if gate:
+        return gate
     cells = sorted({(r["kind"], r["alpha"]) for r in rows})
     rho = {c: next(r for r in rows if (r["kind"], r["alpha"]) == c)["config"].target.rho() for c in cells}
     med = median_by(rows, ("kind", "alpha"))
@@ -658,33 +681,31 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
     """Per family: on impulse, the deep model is better (seed-paired d = log10 shallow - log10 deep > 0);
     on exp, one layer suffices (d < log10 2: the shallow model within a factor 2 of the deep one). Pass iff
     all four parts are significant (IUT); ruled out iff some part's interval lies on the other side."""
-    conv, bad = _gate(rows)
+    keys = ("model", "kind", "alpha")
+    conv = convergence(rows, keys)
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
     fams = sorted({r["model"].rsplit("_", 1)[0] for r in rows})
     parts, table = {}, []
     for fam in fams:
         for k in _kinds(rows):
             d = _diffs(rows, {"model": f"{fam}_{deep}", "kind": k}, {"model": f"{fam}_{shallow}", "kind": k},
                        {"alpha": _alphas(rows, model=f"{fam}_{deep}", kind=k)})
+            sh, dp = _cells(conv, keys, model=f"{fam}_{shallow}", kind=k), _cells(conv, keys, model=f"{fam}_{deep}", kind=k)
             if k in ("impulse", "airy"):
                 t = paired(d)
-                parts[f"{fam} {k}: deep better"] = (t.p_greater < LEVEL, t.hi <= 0)
+                parts[f"{fam} {k}: deep better"] = Part(t.p_greater < LEVEL, t.hi <= 0, sh, dp)
             else:
                 t = paired([SMOOTH_FACTOR_DECADES - x for x in d])
-                parts[f"{fam} {k}: one layer within 2x"] = (t.p_greater < LEVEL, t.hi <= 0)
+                parts[f"{fam} {k}: one layer within 2x"] = Part(t.p_greater < LEVEL, t.hi <= 0, dp, sh)
             table.append([fam, k, t.n, t.n_pos, f"{t.p_greater:.2g}", f"{t.median:+.2f}", f"[{t.lo:+.2f}, {t.hi:+.2f}]"])
-    verdict = _decide(parts)
-    return Outcome(verdict, f"depth parts significant: {sum(s for s, _ in parts.values())}/{len(parts)} "
-                            f"({_why(verdict, parts)})",
+    verdict, why = _decide(parts, conv)
+    return Outcome(verdict, f"depth parts significant: {sum(p.sig for p in parts.values())}/{len(parts)} "
+                            f"({why})",
                    details="Sparse kinds: d = log10 RelMSE(L1) - log10 RelMSE(L3) > 0; smooth kinds: "
                            "log10(2) - d > 0 (one layer within a factor 2). Seed-paired over (alpha, seed).\n\n"
                            + markdown_table(["family", "kind", "pairs", "positive", "p", "median", "98% interval"],
                                             table) + "\n\n" + details,
-                   data={k: list(v) for k, v in parts.items()})
+                   data={k: [v.sig, v.out] for k, v in parts.items()})
 
 
 @check("architectures.depth", paper=f"{PAPER}, Sec. 4 (depth)",
@@ -708,32 +729,29 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
     under strong dependence (alpha >= ``strong``): an interior head count beats both extremes (over (kind, seed),
     Bonferroni over the interior counts). Pass iff (a) and (b); ruled out iff (b)'s best interior candidate
     is no better than an extreme (interval at or below 0)."""
-    conv, bad = _gate(rows)
+    keys = ("model", "kind", "alpha")
+    conv = convergence(rows, keys)
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
     heads = sorted({int(m.rsplit("_h", 1)[1]) for m in {r["model"] for r in rows}})
     kinds = _kinds(rows)
     lab = lambda h: f"transformer_h{h}"  # noqa: E731
     n_pairs = len(heads) * (len(heads) - 1)
-    a_found, best_a = None, (1.0, None)
-    for h in heads:
-        for h2 in heads:
-            if h == h2:
+    p_beat = {(h, h2, k): paired(_diffs(rows, {"model": lab(h), "kind": k}, {"model": lab(h2), "kind": k},
+                                        {"alpha": _alphas(rows, model=lab(h), kind=k)})).p_greater
+              for h in heads for h2 in heads if h != h2 for k in kinds}
+    best_conv, best_any = (1.0, None, []), (1.0, None, [])
+    for (h, h2, k1), p1 in p_beat.items():
+        for k2 in kinds:
+            if k2 == k1:
                 continue
-            ps = {k: paired(_diffs(rows, {"model": lab(h), "kind": k}, {"model": lab(h2), "kind": k},
-                                   {"alpha": _alphas(rows, model=lab(h), kind=k)})).p_greater for k in kinds}
-            for k1 in kinds:
-                for k2 in kinds:
-                    rev = paired(_diffs(rows, {"model": lab(h2), "kind": k2}, {"model": lab(h), "kind": k2},
-                                        {"alpha": _alphas(rows, model=lab(h), kind=k2)})).p_greater
-                    p = max(ps[k1], rev)
-                    if k1 != k2 and p < best_a[0]:
-                        best_a = (p, (h, h2, k1, k2))
-    if best_a[0] < LEVEL / n_pairs:
-        a_found = best_a[1]
+            p = max(p1, p_beat[(h2, h, k2)])
+            need = _cells(conv, keys, model=lab(h2), kind=k1) + _cells(conv, keys, model=lab(h), kind=k2)
+            if p < best_any[0]:
+                best_any = (p, (h, h2, k1, k2), need)
+            if p < best_conv[0] and all(conv[c]["converged"] for c in need):
+                best_conv = (p, (h, h2, k1, k2), [])
+    best_a = best_conv if best_conv[0] < LEVEL / n_pairs else best_any
+    a_found = best_a[1] if best_a[0] < LEVEL / n_pairs else None
     interior = heads[1:-1]
     strong_alphas = [a for a in _alphas(rows) if a >= strong]
     b_tests = {}
@@ -744,15 +762,18 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
     b_best = min(b_tests, key=lambda h: max(t.p_greater for t in b_tests[h])) if b_tests else None
     b_sig = b_best is not None and max(t.p_greater for t in b_tests[b_best]) < LEVEL / max(len(interior), 1)
     b_out = b_best is None or min(t.hi for t in b_tests[b_best]) <= 0
-    parts = {"(a) best heads depend on kind": (a_found is not None, False),
-             "(b) interior optimum at strong dependence": (b_sig, b_out)}
-    verdict = _decide(parts)
+    strong_cells = lambda h: [c for c in _cells(conv, keys, model=lab(h)) if c[2] >= strong]  # noqa: E731
+    parts = {"(a) best heads depend on kind": Part(a_found is not None, False, best_a[2]),
+             "(b) interior optimum at strong dependence": Part(
+                 b_sig, b_out, strong_cells(heads[0]) + strong_cells(heads[-1]),
+                 strong_cells(b_best) if b_best is not None else [])}
+    verdict, why = _decide(parts, conv)
     med = median_by(rows, ("model", "kind", "alpha"))
     table = [[k, a, *[_fmt(med[(lab(h), k, a)]) for h in heads]] for k in kinds for a in _alphas(rows, kind=k)]
     a_txt = (f"h={a_found[0]} beats h={a_found[1]} on {a_found[2]}, reverse on {a_found[3]}" if a_found
              else f"no reversal (best p {best_a[0]:.2g} vs {LEVEL / n_pairs:.2g})")
     b_txt = (f"h={b_best} vs extremes: " + ", ".join(t.text() for t in b_tests[b_best])) if b_best else "no interior"
-    return Outcome(verdict, f"(a) {a_txt}; (b) alpha >= {strong}: {b_txt} ({_why(verdict, parts)})",
+    return Outcome(verdict, f"(a) {a_txt}; (b) alpha >= {strong}: {b_txt} ({why})",
                    details=markdown_table(["kind", "alpha", *[f"h={h}" for h in heads]], table) + "\n\n" + details,
                    data={"a": a_found, "b_best": b_best})
 
@@ -779,12 +800,11 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
     minibatches) is larger on sparse than on smooth kinds; (b) the seed spread (standard deviation of log10
     RelMSE over seeds, per (kind, alpha, optimiser) cell) is larger on sparse kinds. One-sided Mann-Whitney,
     1% each; pass iff both; ruled out iff one is significant in the opposite direction."""
-    conv, bad = _gate(rows, ("train_variant", "kind", "alpha"))
+    conv = convergence(rows, ("train_variant", "kind", "alpha"))
     details = _conv_table(conv, ("optimizer", "kind", "alpha"))
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
+    gate = _all_converged(conv, ("optimizer", "kind", "alpha"))
+    if gate:
+        return gate
     eff, spread, table = {}, {}, []
     for k in _kinds(rows):
         for a in _alphas(rows, kind=k):
@@ -799,13 +819,13 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
     pick = lambda d, ks: [x for k in ks for x in d.get(k, [])]  # noqa: E731
     p_eff, p_eff_rev = mwu(pick(eff, sparse), pick(eff, smooth)), mwu(pick(eff, smooth), pick(eff, sparse))
     p_sp, p_sp_rev = mwu(pick(spread, sparse), pick(spread, smooth)), mwu(pick(spread, smooth), pick(spread, sparse))
-    parts = {"(a) optimiser effect larger on sparse": (p_eff < LEVEL, p_eff_rev < LEVEL),
-             "(b) seed spread larger on sparse": (p_sp < LEVEL, p_sp_rev < LEVEL)}
-    verdict = _decide(parts)
+    parts = {"(a) optimiser effect larger on sparse": Part(p_eff < LEVEL, p_eff_rev < LEVEL),
+             "(b) seed spread larger on sparse": Part(p_sp < LEVEL, p_sp_rev < LEVEL)}
+    verdict, why = _decide(parts, conv)
     mean = lambda d, ks: float(np.mean(pick(d, ks))) if pick(d, ks) else math.nan  # noqa: E731
     return Outcome(verdict, f"|log10 AdamW/Adam| sparse {mean(eff, sparse):.2f} vs smooth {mean(eff, smooth):.2f} "
                             f"(MWU p = {p_eff:.2g}); seed spread (sd of log10) sparse {mean(spread, sparse):.2f} vs "
-                            f"smooth {mean(spread, smooth):.2f} (p = {p_sp:.2g}) ({_why(verdict, parts)})",
+                            f"smooth {mean(spread, smooth):.2f} (p = {p_sp:.2g}) ({why})",
                    details=markdown_table(["kind", "alpha", "median |log10 AdamW/Adam|", "sd Adam", "sd AdamW"], table)
                            + "\n\n" + details,
                    data={"p_effect": p_eff, "p_spread": p_sp})
@@ -837,12 +857,9 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer") -> Outcome:
     Bonferroni over the models; (b) its loss is non-monotone: max over interior lam minus max over the end
     points > 0, bootstrap interval above 0. Pass iff (a) and (b); ruled out iff some model's difference, or
     (b), has its interval below 0."""
-    conv, bad = _gate(rows, ("model", "alpha", "lam"))
-    details = _conv_table(conv, ("model", "alpha", "lam"))
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
+    keys = ("model", "alpha", "lam")
+    conv = convergence(rows, keys)
+    details = _conv_table(conv, keys)
     models = list(dict.fromkeys(r["model"] for r in rows))
     lams = sorted({r["lam"] for r in rows})
     cells = {(r["model"], r["lam"]): [] for r in rows}
@@ -857,14 +874,16 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer") -> Outcome:
         return max(v[1:-1]) - max(v[0], v[-1])
 
     b = bootstrap(cells, bump) if len(lams) > 2 else (math.nan, -math.inf, math.inf)
-    parts = {f"(a) {robust} more robust than {m}": (t[1] > 0, t[2] < 0) for m, t in a_tests.items()}
-    parts["(b) non-monotone in lam"] = (b[1] > 0, b[2] < 0)
-    verdict = _decide(parts)
+    parts = {f"(a) {robust} more robust than {m}": Part(t[1] > 0, t[2] < 0, _cells(conv, keys, model=m),
+                                                       _cells(conv, keys, model=robust)) for m, t in a_tests.items()}
+    mine = _cells(conv, keys, model=robust)
+    parts["(b) non-monotone in lam"] = Part(b[1] > 0, b[2] < 0, mine, mine)
+    verdict, why = _decide(parts, conv)
     med = median_by(rows, ("model", "lam"))
     table = [[m, *[_fmt(med[(m, lam)]) for lam in lams]] for m in models]
     a_txt = ", ".join(f"{m} {t[0]:+.2f} [{t[1]:+.2f}, {t[2]:+.2f}]" for m, t in a_tests.items())
     return Outcome(verdict, f"(a) worst-case log10 RelMSE minus {robust}'s: {a_txt}; (b) interior bump "
-                            f"{b[0]:+.2f} [{b[1]:+.2f}, {b[2]:+.2f}] decades ({_why(verdict, parts)})",
+                            f"{b[0]:+.2f} [{b[1]:+.2f}, {b[2]:+.2f}] decades ({why})",
                    details="median RelMSE over seeds (rows: model, columns: lam); intervals: seed bootstrap, "
                            "98% (Bonferroni-widened for (a))\n\n" + markdown_table(["model", *[f"lam={x:g}" for x in lams]],
                                                                                   table) + "\n\n" + details,
@@ -908,19 +927,17 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
     """Seed-paired d = log10 RelMSE(reference dt) - log10 RelMSE(task dt) over (alpha, seed) on impulse
     targets: pass iff d > 0 (sign test, 1%); ruled out iff its interval lies at or below 0."""
     rows = [r for r in rows if r["model"] in (task, reference)]
-    conv, bad = _gate(rows)
+    keys = ("model", "kind", "alpha")
+    conv = convergence(rows, keys)
     details = _conv_table(conv)
-    if bad:
-        out = _unconverged(bad, len(conv))
-        out.details = details
-        return out
     t = paired(_diffs(rows, {"model": task}, {"model": reference},
                       {"kind": _kinds(rows), "alpha": _alphas(rows, model=task)}))
-    verdict = PASS if t.p_greater < LEVEL else NOT_REPRODUCED if t.hi <= 0 else INCONCLUSIVE
+    verdict, why = _decide({"task dt better": Part(t.p_greater < LEVEL, t.hi <= 0, _cells(conv, keys, model=reference),
+                                                   _cells(conv, keys, model=task))}, conv)
     med = median_by(rows, ("model", "kind", "alpha"))
     table = [[k, a, _fmt(med[(task, k, a)]), _fmt(med[(reference, k, a)])]
              for k in _kinds(rows) for a in _alphas(rows, model=task)]
-    return Outcome(verdict, f"log10 RelMSE(dt in [1e-3, 1e-1]) - log10 RelMSE(dt in [1/T, 1]): {t.text()}",
+    return Outcome(verdict, f"log10 RelMSE(dt in [1e-3, 1e-1]) - log10 RelMSE(dt in [1/T, 1]): {t.text()} ({why})",
                    details=markdown_table(["kind", "alpha", "task dt [1/T, 1]", "reference dt [1e-3, 1e-1]"], table)
                            + "\n\n" + details, data={"median": t.median, "interval": [t.lo, t.hi]})
 
