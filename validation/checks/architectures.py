@@ -47,6 +47,7 @@ from validation.stats import markdown_table
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 SWEEP_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "memory_arch"
 STORE_DIR: Path | None = None   # where the sweep stores live (None: the report directory)
+TRAIN = True                # False: report on the runs already in the store (a partial, unfinished profile)
 FLAT_DECADES = 1.0          # "flat": max/min of the medians over alpha <= 10
 SMOOTH_FACTOR_DECADES = math.log10(2.0)   # "one layer suffices": within a factor 2 of the deeper model
 ORDER_DECADES = math.log10(2.0)           # "order matters": a factor 2 either way
@@ -89,10 +90,36 @@ def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
 
             device = "cuda" if torch.cuda.is_available() else "cpu"
         with ResultStore(store_path) as store:
-            run_sweep(runs, store, workers=1 if device == "cuda" else 2, threads=1, device=device,
-                      progress=sys.stderr.isatty() and not os.environ.get("CI"))
-            _CACHE[key] = collect(runs, store)
-    return [r for r in _CACHE[key] if r["study"] in studies]
+            if TRAIN:
+                run_sweep(runs, store, workers=1 if device == "cuda" else 2, threads=1, device=device,
+                          progress=sys.stderr.isatty() and not os.environ.get("CI"))
+            _CACHE[key] = (collect(runs, store), runs)
+    rows, runs = _CACHE[key]
+    have = {r["run_id"] for r in rows}
+    missing = {r.run_id for r in runs if r.study in studies and r.run_id not in have}
+    if missing:
+        n = len({r.run_id for r in runs if r.study in studies})
+        raise Incomplete(f"the {prof} profile has not finished: {len(missing)}/{n} runs of {', '.join(studies)} are "
+                         f"not in the store yet (python benchmarks/memory_arch/cpu_results.py finishes it)")
+    return [r for r in rows if r["study"] in studies]
+
+
+class Incomplete(RuntimeError):
+    """Some runs a claim needs are not in the store (``TRAIN = False`` on an unfinished profile)."""
+
+
+def _guard(func):
+    """A check on an unfinished profile is inconclusive (its runs are missing), not an error."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapped(ctx: Context) -> Outcome:
+        try:
+            return func(ctx)
+        except Incomplete as exc:
+            return Outcome(INCONCLUSIVE, str(exc))
+
+    return wrapped
 
 
 def _fmt(v: float) -> str:
@@ -233,6 +260,7 @@ def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
        numerics="numerics.models (LSTM, S4D trained by Adam; final training RelMSE)",
        statistic="per model, seed-paired sign test of log10 RelMSE(poly) - log10 RelMSE(exp) > 0 over "
                  "(alpha, seed), one-sided 1%; both models")
+@_guard
 def _recurrent_exp_vs_poly(ctx: Context) -> Outcome:
     rows = [r for r in profile_rows(ctx, ("main",)) if r["model"] in ("lstm", "s4d") and r["kind"] in ("exp", "poly")]
     out = verdict_exp_vs_poly(rows)
@@ -297,6 +325,7 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
        numerics="numerics.models.tcn.TCN (receptive field >= T) trained by Adam",
        statistic="log10(max/min) over alpha of the median RelMSE, 98% seed-bootstrap interval: pass iff <= 1 "
                  "decade, not reproduced iff > 1 decade")
+@_guard
 def _tcn_impulse_flat(ctx: Context) -> Outcome:
     rows = [r for r in profile_rows(ctx, ("main",)) if r["kind"] == "impulse"]
     out = verdict_tcn_flat(rows)
@@ -335,6 +364,7 @@ def verdict_composition(rows: list[dict], composite="lstm->tcn", parts=("lstm", 
        numerics="numerics.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
        statistic="seed-paired sign test of log10 RelMSE(part) - log10 RelMSE(LSTM->TCN) > 0 over (alpha, seed), "
                  "one-sided 1%, for both parts")
+@_guard
 def _composition(ctx: Context) -> Outcome:
     rows = [r for r in profile_rows(ctx, ("composition",)) if r["model"] in ("lstm", "tcn", "lstm->tcn")]
     out = verdict_composition(rows)
@@ -368,6 +398,7 @@ def verdict_order(rows: list[dict], a="lstm->tcn", b="tcn->lstm") -> Outcome:
        statistic="seed-paired two-sided sign test of log10 RelMSE(TCN->LSTM) - log10 RelMSE(LSTM->TCN) over "
                  "(alpha, seed) at 1%; not reproduced iff the 98% interval lies within a factor 2",
        profiles=("cpu", "full"))
+@_guard
 def _order(ctx: Context) -> Outcome:
     rows = [r for r in profile_rows(ctx, ("composition",)) if r["model"] in ("lstm->tcn", "tcn->lstm")]
     out = verdict_order(rows)
@@ -433,6 +464,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
        numerics="numerics.models: LSTM, S4D, TCN, Transformer, same data and training budget",
        statistic="every model is beaten on some kind by another: seed-paired sign test over (alpha, seed) at "
                  "1% / (kinds x other models), converged cells only")
+@_guard
 def _no_single_best(ctx: Context) -> Outcome:
     from numerics.memory_bench.plots import plot_alpha_curves, plot_heatmap
 
@@ -545,6 +577,7 @@ def _corr_figure(ctx, rows, model, measure, mname, name) -> str:
        numerics="numerics.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
        statistic="Spearman > 0 of the median RelMSE and the area sum_s C(rho, s), one-sided p < 1%; not "
                  "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
+@_guard
 def _tcn_tail_energy(ctx: Context) -> Outcome:
     from theory.complexity import effective_support, tail_energy
 
@@ -566,6 +599,7 @@ def _tcn_tail_energy(ctx: Context) -> Outcome:
        numerics="numerics.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
        statistic="Spearman > 0 for the Toeplitz coupling, one-sided p < 1% (Hankel and lag reported); not "
                  "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
+@_guard
 def _transformer_rank(ctx: Context) -> Outcome:
     from theory.complexity import effective_rank
 
@@ -667,6 +701,7 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
        statistic=f"model/floor >= 1 - {BOUND_RTOL:g} for every run, floor = best fit from default and cross-seed "
                  f"starts (else fail); inconclusive if the best seed of some N is > {BOUND_TESTED:g}x above the "
                  f"floor; export vs probe <= {EXPORT_RTOL:g}")
+@_guard
 def _s4d_prony_bound(ctx: Context) -> Outcome:
     rows = profile_rows(ctx, ("prony",))
     out = verdict_prony_bound(rows)
@@ -713,6 +748,7 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
        closed_form="theory.memory.memory_function", numerics="numerics.models LSTM and S4D with 1 and 3 layers",
        statistic="seed-paired sign tests over (alpha, seed), 1% each, all parts: impulse L3 < L1; exp L1 within "
                  "a factor 2 of L3", profiles=("cpu", "full"))
+@_guard
 def _depth(ctx: Context) -> Outcome:
     rows = [r for r in profile_rows(ctx, ("depth",)) if r["model"].endswith(("_L1", "_L3"))]
     out = verdict_depth(rows)
@@ -785,6 +821,7 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
        statistic="(a) a seed-paired reversal of two head counts between kinds (1% Bonferroni over ordered pairs); "
                  "(b) an interior head count beats both extremes at alpha >= 0.75 (1% Bonferroni)",
        profiles=("cpu", "full"))
+@_guard
 def _heads(ctx: Context) -> Outcome:
     rows = profile_rows(ctx, ("heads",))
     out = verdict_heads(rows)
@@ -836,6 +873,7 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
        closed_form="theory.memory.memory_function", numerics="numerics.models.tcn, Adam vs AdamW, 5 seeds",
        statistic="one-sided Mann-Whitney at 1%: seed-paired |log10 AdamW/Adam| and the per-cell seed spread are "
                  "larger on sparse than on smooth kinds (both)", profiles=("cpu", "full"))
+@_guard
 def _tcn_optimizer(ctx: Context) -> Outcome:
     rows = profile_rows(ctx, ("optimizer",))
     out = verdict_optimizer(rows)
@@ -897,6 +935,7 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer") -> Outcome:
        statistic="seed-bootstrap intervals (1%, Bonferroni): the Transformer's worst case over lam is the smallest, "
                  "and its maximum over interior lam exceeds the end points",
        profiles=("cpu", "full"))
+@_guard
 def _mixed(ctx: Context) -> Outcome:
     rows = profile_rows(ctx, ("mixed",))
     out = verdict_mixed(rows)
@@ -949,6 +988,7 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
        numerics="numerics.models.s4d.S4D (width 8, N 16), both ranges, same training",
        statistic="seed-paired sign test over (alpha, seed), one-sided 1%; also reports the default S4D on exp, "
                  "alpha 0.5 (issue 11: RelMSE < 1e-3)", profiles=("cpu", "full"))
+@_guard
 def _s4d_dt_range(ctx: Context) -> Outcome:
     rows = profile_rows(ctx, ("dt_range",))
     out = verdict_dt_range(rows)
