@@ -816,8 +816,8 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
 
 @check("architectures.heads", paper=f"{PAPER}, Sec. 4 (Transformer heads)",
        claim="the best number of heads depends on memory type and alpha; non-monotone under strong dependence",
-       closed_form="theory.memory.memory_function", numerics="numerics.models.transformer at fixed d_model, "
-       "heads 1-16 (cpu: d_model 16)",
+       closed_form="theory.memory.memory_function", numerics="numerics.models.transformer at fixed d_model "
+       "(cpu: d_model 16, heads 2/4/16; full: d_model 64, heads 1-32)",
        statistic="(a) a seed-paired reversal of two head counts between kinds (1% Bonferroni over ordered pairs); "
                  "(b) an interior head count beats both extremes at alpha >= 0.75 (1% Bonferroni)",
        profiles=("cpu", "full"))
