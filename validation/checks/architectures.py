@@ -992,8 +992,11 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
 def _s4d_dt_range(ctx: Context) -> Outcome:
     rows = profile_rows(ctx, ("dt_range",))
     out = verdict_dt_range(rows)
-    exp = [r["relmse"] for r in profile_rows(ctx, ("main",)) if r["model"] == "s4d" and r["kind"] == "exp"
-           and r["alpha"] == 0.5]
+    try:
+        exp = [r["relmse"] for r in profile_rows(ctx, ("main",)) if r["model"] == "s4d" and r["kind"] == "exp"
+               and r["alpha"] == 0.5]
+    except Incomplete:
+        exp = []
     if exp:
         med = float(np.median([math.inf if v is None else v for v in exp]))
         out.summary += f"; default S4D on exp (alpha 0.5): median RelMSE {_fmt(med)} over {len(exp)} seeds"
