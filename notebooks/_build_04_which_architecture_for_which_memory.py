@@ -62,7 +62,7 @@ sweep = {
 runs = expand_sweep(sweep)
 print(len(runs), "runs; first id", runs[0].run_id)
 for name, spec in sweep["studies"]["demo"]["models"].items():
-    print(f"{name:12s} {build_model(spec).n_params:6d} parameters")
+    print(f"{name:12s} {build_model(spec, seq_len=T).n_params:6d} parameters")
 """)
 
 nb.code(r"""
@@ -122,7 +122,7 @@ from numerics.targets import make_dataset
 rho = memory_function("poly", 1.0, T)
 x, y = make_dataset(rho, 256, T, seed=0)
 torch.manual_seed(0)
-s4d = S4D(width=1, state=4, linear=True)
+s4d = S4D(width=1, state=4, linear=True, seq_len=T)
 res = train(s4d, x, y, TrainSpec(steps=300, batch=16, lr=0.02))
 poles, coefs, d0 = s4d.exp_sum()
 rhohat = exp_sum(poles, coefs, T); rhohat[0] += d0

@@ -39,7 +39,7 @@ SPECS = {
 @pytest.mark.parametrize("name", list(SPECS))
 def test_shape_and_causality(name):
     torch.manual_seed(0)
-    model = build_model(SPECS[name])
+    model = build_model(SPECS[name], seq_len=20)
     x = torch.randn(3, 20, 1)
     y = model(x)
     assert y.shape == (3, 20, 1)
@@ -69,7 +69,7 @@ def test_parameter_counts_match_hand_formulas():
     assert tcn.n_params == expect
     # S4D: per layer log_dt (H), C (H N/2 complex = H N reals), log_A_real and A_imag (H N/2 each), D (H)
     H, N = 4, 6
-    lin = S4D(width=H, state=N, linear=True)                    # + bias-free encoder and decoder
+    lin = S4D(width=H, state=N, linear=True, seq_len=16)                    # + bias-free encoder and decoder
     assert lin.n_params == H + H * N + 2 * H * N // 2 + H + H + H
     comp = Sequential(LSTM(width=3, d_out=4), TCN(channels=2, levels=1, d_in=4))
     assert comp.n_params == comp.stages[0].n_params + comp.stages[1].n_params
@@ -152,7 +152,7 @@ def test_linear_s4d_exp_sum_equals_its_impulse_response_and_jacobian():
     np.testing.assert_allclose(memory_probe(model, T, method="impulse"), rhohat, atol=1e-5 * scale)
     np.testing.assert_allclose(memory_probe(model, T, method="jacobian", n=4), rhohat, atol=1e-5 * scale)
     with pytest.raises(ValueError, match="linear single-channel"):
-        S4D(width=2, linear=True).exp_sum()
+        S4D(width=2, linear=True, seq_len=16).exp_sum()
 
 
 class _FixedConv(torch.nn.Module):
@@ -194,7 +194,7 @@ def test_smoke_training_reduces_the_loss(arch):
     # the toy target decays in ~4.5 steps; S4D's default dt range [1e-3, 1e-1] starts with time scales of
     # 20-2000 steps, too slow to adapt in 90 steps, so this smoke test widens it
     s4d = {"arch": "s4d", "width": 4, "state": 8, "dt_min": 0.01, "dt_max": 0.5}
-    model = build_model(SPECS[arch] if arch != "s4d" else s4d)
+    model = build_model(SPECS[arch] if arch != "s4d" else s4d, seq_len=32)
     res = train(model, x, y, TrainSpec(steps=90, batch=16, lr=2e-2, log_every=30))
     assert res.relmse < 0.5 * res.initial_relmse
     assert res.curve_steps == [30, 60, 90] and len(res.curve_loss) == 3

@@ -18,8 +18,6 @@ from numerics.memory_bench.runs import RunConfig, execute_run, run_id
 from numerics.memory_bench.store import ResultStore
 from numerics.memory_bench.aggregate import collect, median_by
 from numerics.memory_bench.sweep import SweepRun, expand_sweep, main, run_sweep
-from validation.checks import architectures as arch
-from validation.registry import NOT_REPRODUCED, PASS
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
@@ -97,7 +95,7 @@ def test_expand_sweep_grid_and_errors():
 
 
 def test_the_shipped_sweep_files_expand():
-    for name in ("quick", "full"):
+    for name in ("quick", "cpu", "full"):
         doc = json.loads((ROOT / "benchmarks" / "memory_arch" / f"{name}.json").read_text())
         runs = expand_sweep(doc)
         assert {"main", "composition", "prony"} <= {r.study for r in runs}
@@ -198,98 +196,3 @@ def test_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
     assert main(["plot", str(sweep), "--store", str(db), "--out", str(figs)]) == 0
     assert (figs / "a_relmse_vs_alpha.png").stat().st_size > 1000
     assert (figs / "a_heatmap.png").stat().st_size > 1000
-
-
-# ---------------------------------------------------------------------------------------------------- verdicts
-def _rows(values: dict, **extra):
-    """Synthetic rows: values[(model, kind, alpha)] = list of RelMSE over seeds."""
-    rows = []
-    for (m, k, a), vs in values.items():
-        for seed, v in enumerate(vs):
-            rows.append({"model": m, "kind": k, "alpha": a, "seed": seed, "relmse": v, "train_variant": "default",
-                         "lam": None, **extra})
-    return rows
-
-
-def test_verdict_composition_and_flatness():
-    good = _rows({("lstm", "impulse", 0.5): [1.0, 0.9, 1.0], ("tcn", "impulse", 0.5): [1e-2, 2e-2, 1e-2],
-                  ("lstm->tcn", "impulse", 0.5): [1e-6, 1e-5, 1e-7]})
-    out = arch.verdict_composition(good)
-    assert out.verdict == PASS and abs(out.data["decades_gained"][0] - 4.0) < 1e-12
-    bad = _rows({("lstm", "impulse", 0.5): [1.0], ("tcn", "impulse", 0.5): [1e-3],
-                 ("lstm->tcn", "impulse", 0.5): [1e-2]})
-    assert arch.verdict_composition(bad).verdict == NOT_REPRODUCED
-    flat = _rows({("tcn", "impulse", a): [v] for a, v in [(0.25, 1e-3), (0.5, 5e-3), (0.75, 9e-3)]})
-    assert arch.verdict_tcn_flat(flat).verdict == PASS
-    steep = _rows({("tcn", "impulse", a): [v] for a, v in [(0.25, 1e-3), (0.5, 5e-3), (0.75, 2e-2)]})
-    assert arch.verdict_tcn_flat(steep).verdict == NOT_REPRODUCED
-
-
-def test_verdict_exp_poly_and_winners():
-    v = {}
-    for m in ("lstm", "s4d"):
-        for a in (0.25, 0.5):
-            v[(m, "exp", a)], v[(m, "poly", a)] = [1e-3, 2e-3, 5.0], [1e-2, 3e-2, 1e-4]   # medians 2e-3 < 1e-2
-    assert arch.verdict_exp_vs_poly(_rows(v)).verdict == PASS
-    v[("s4d", "poly", 0.5)] = [1e-4]
-    assert arch.verdict_exp_vs_poly(_rows(v)).verdict == NOT_REPRODUCED
-    one = _rows({(m, k, 0.5): [1e-3 if m == "tcn" else 1e-1] for m in ("tcn", "lstm") for k in ("exp", "poly")})
-    assert arch.verdict_no_single_best(one).verdict == NOT_REPRODUCED
-    two = _rows({(m, k, 0.5): [1e-3 if (m == "tcn") == (k == "poly") else 1e-1]
-                 for m in ("tcn", "lstm") for k in ("exp", "poly")})
-    out = arch.verdict_no_single_best(two)
-    assert out.verdict == PASS and out.data["winners"] == {"exp": "lstm", "poly": "tcn"}
-
-
-def test_full_profile_verdicts_on_synthetic_patterns():
-    kinds = ("exp", "poly", "impulse", "airy")
-    depth = {}
-    for fam in ("lstm", "s4d"):
-        for L in (1, 2, 3, 4):
-            for k in kinds:
-                depth[(f"{fam}_L{L}", k, 1.0)] = [(1e-1 / L) if k in ("impulse", "airy") else 1e-3 * L]
-    assert arch.verdict_depth(_rows(depth)).verdict == PASS
-    depth[("lstm_L1", "exp", 1.0)] = [1.0]
-    assert arch.verdict_depth(_rows(depth)).verdict == NOT_REPRODUCED
-    heads = {(f"transformer_h{h}", k, 1.0): [abs(h - (4 if k == "exp" else 2)) + 1.0]
-             for h in (1, 2, 4, 8) for k in kinds}
-    assert arch.verdict_heads(_rows(heads)).verdict == PASS
-    mono = {(f"transformer_h{h}", k, 1.0): [1.0 / h] for h in (1, 2, 4, 8) for k in kinds}
-    assert arch.verdict_heads(_rows(mono)).verdict == NOT_REPRODUCED
-    opt = []
-    for k in kinds:
-        sparse = k in ("impulse", "airy")
-        for variant, base in (("adam", 1e-3), ("adamw", 1e-1 if sparse else 1.2e-3)):
-            for seed, f in enumerate((1.0, 30.0 if sparse else 1.1, 2.0)):
-                opt.append({"model": "tcn", "kind": k, "alpha": 0.5, "seed": seed, "relmse": base * f,
-                            "train_variant": variant, "lam": None})
-    assert arch.verdict_optimizer(opt).verdict == PASS
-    lams = (0.0, 0.5, 1.0)
-    curve = {"transformer": (0.1, 0.2, 0.1), "lstm": (0.01, 0.5, 0.9), "tcn": (0.9, 0.5, 0.01)}
-    mixed = [{"model": m, "kind": "mixed", "alpha": 0.75, "lam": lam, "seed": 0, "relmse": v,
-              "train_variant": "default"}
-             for m, c in curve.items() for lam, v in zip(lams, c)]
-    out = arch.verdict_mixed(mixed)
-    assert out.verdict == PASS, out.summary
-    curve["transformer"] = (0.1, 0.05, 0.1)
-    mixed = [dict(r, relmse=curve[r["model"]][lams.index(r["lam"])]) for r in mixed]
-    assert arch.verdict_mixed(mixed).verdict == NOT_REPRODUCED
-    order = _rows({(m, "impulse", 0.5): [v] for m, v in (("lstm->tcn", 1e-4), ("tcn->lstm", 1e-2))})
-    assert arch.verdict_order(order).verdict == PASS
-    same = _rows({(m, "impulse", 0.5): [1e-3] for m in ("lstm->tcn", "tcn->lstm")})
-    assert arch.verdict_order(same).verdict == NOT_REPRODUCED
-
-
-def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
-    """The theorem check end to end on two short runs: export, probe and bound are wired consistently."""
-    doc = {"defaults": {"target": {"T": 24, "n_seq": 32}, "train": {"steps": 40, "batch": 8, "lr": 0.02}},
-           "studies": {"prony": {"models": {"s4d_lin_N2": {"arch": "s4d", "width": 1, "state": 2, "linear": True}},
-                                 "kinds": ["poly", "exp"], "alphas": [1.0], "seeds": [0]}}}
-    runs = expand_sweep(doc)
-    with ResultStore(tmp_path / "p.sqlite") as st:
-        run_sweep(runs, st, progress=False)
-        rows = collect(runs, st)
-    out = arch.verdict_prony_bound(rows)
-    assert out.data["export_rel_diff"] < arch.EXPORT_RTOL
-    assert isinstance(runs[0], SweepRun) and out.verdict == PASS, out.summary
-    assert "model >= bound" in out.details

@@ -2,6 +2,14 @@
 
 Every consumer (the validation checks, the figures, the notebooks) aggregates through this module, so that a
 diverged run (``relmse`` None) means the same thing everywhere: a failure to fit, counted as ``+inf``.
+
+Convergence rule (:func:`convergence`), stated before any result was seen and never tuned: a cell (the seeds
+of one model on one target) is *converged* iff its training schedule embeds the half-budget run
+(``cosine2`` or ``constant``: ``numerics.memory_bench.trainer``), its median final RelMSE is finite, and the
+median over seeds improved by at most ``CONVERGENCE_RATIO = 2`` from half to full budget,
+``median(half) <= 2 median(full)``, or the half-budget median is already at float32 noise
+(``<= FLOAT_FLOOR = 1e-6``). Doubling the budget of a converged cell cannot halve its error; an unconverged
+cell's error is an upper bound on what the architecture can do, not a measurement of it.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ def collect(runs: Iterable, store) -> list[dict]:
         rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant, "kind": t.kind,
                      "alpha": t.alpha, "lam": t.lam, "T": t.T, "seed": r.config.train.seed,
                      "relmse": res.get("relmse"), "initial_relmse": res.get("initial_relmse"),
+                     "half_relmse": res.get("half_relmse"), "half_step": res.get("half_step"),
+                     "half_is_budget": bool(res.get("half_is_budget")),
                      "n_params": res.get("n_params"), "seconds": res.get("seconds"),
                      "curve_steps": res.get("curve_steps"), "curve_loss": res.get("curve_loss"),
                      "probe": res.get("probe"), "exp_sum": res.get("exp_sum"), "run_id": r.run_id,
@@ -41,6 +51,36 @@ def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") ->
         vs = sorted(vs)
         n = len(vs)
         out[k] = vs[n // 2] if n % 2 else 0.5 * (vs[n // 2 - 1] + vs[n // 2])
+    return out
+
+
+CONVERGENCE_RATIO = 2.0
+FLOAT_FLOOR = 1e-6
+
+
+def convergence(rows: list[dict], keys: tuple[str, ...] = ("model", "kind", "alpha")) -> dict[tuple, dict]:
+    """Per cell (rows sharing ``keys``): median full and half-budget RelMSE, their ratio, and ``converged``
+    with the ``reason`` when not (see the module docstring). Diverged runs count as +inf in both medians."""
+    full = median_by(rows, keys)
+    half = median_by([dict(r, relmse=r.get("half_relmse") if r.get("relmse") is not None else None)
+                      for r in rows], keys)
+    budget: dict[tuple, bool] = {}
+    for r in rows:
+        k = tuple(r[x] for x in keys)
+        budget[k] = budget.get(k, True) and bool(r.get("half_is_budget"))
+    out = {}
+    for k, f in full.items():
+        h = half[k]
+        ratio = h / f if 0 < f < math.inf else (1.0 if h == f == 0 else math.inf)
+        if not budget[k]:
+            ok, why = False, "no half-budget run (schedule)"
+        elif f == math.inf:
+            ok, why = False, "diverged (median +inf)"
+        elif h <= FLOAT_FLOOR or ratio <= CONVERGENCE_RATIO:
+            ok, why = True, ""
+        else:
+            ok, why = False, f"median improved {ratio:.3g}x from half to full budget"
+        out[k] = {"full": f, "half": h, "ratio": ratio, "converged": ok, "reason": why}
     return out
 
 

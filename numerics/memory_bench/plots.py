@@ -95,3 +95,34 @@ def plot_learning_curves(rows: list[dict], path: str | Path, *, title: str = "")
     ax.legend(fontsize=7)
     ax.set_title(title)
     return save_figure(fig, path)
+
+
+def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: str | Path, *,
+                     title: str = "") -> Path:
+    """Learning curves (mean minibatch RelMSE per logging window) of every seed, one panel per cell (``keys``),
+    with the median full-data RelMSE at half and full budget and the cell's converged status
+    (``numerics.memory_bench.aggregate.convergence``) in the panel title (red: not converged)."""
+    plt = pyplot()
+    cells = list(conv)
+    ncol = min(6, max(1, len(cells)))
+    nrow = max(1, math.ceil(len(cells) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
+    for ax, c in zip(axes.flat, cells):
+        sel = [r for r in rows if tuple(r[k] for k in keys) == c]
+        for r in sel:
+            if r.get("curve_steps"):
+                ax.semilogy(r["curve_steps"], r["curve_loss"], lw=0.6, alpha=0.7)
+        v = conv[c]
+        steps = max((r["half_step"] or 0 for r in sel), default=0)
+        for x, y in ((steps, v["half"]), (2 * steps, v["full"])):
+            if 0 < y < math.inf:
+                ax.semilogy([x], [y], "k_", ms=12, mew=2)
+        ok = v["converged"]
+        ax.set_title(f"{' '.join(str(x) for x in c)}\n{'converged' if ok else 'NOT converged'} "
+                     f"(x{v['ratio']:.2g})", fontsize=7, color="black" if ok else "red")
+        ax.tick_params(labelsize=6)
+    for ax in list(axes.flat)[len(cells):]:
+        ax.axis("off")
+    if title:
+        fig.suptitle(f"{title}: learning curves; bars = median full-data RelMSE at half and full budget", fontsize=9)
+    return save_figure(fig, path)

@@ -6,7 +6,8 @@ the same experiment always gets the same id, whichever way its config was writte
 results doubles as a cache. :func:`execute_run` takes a plain dict (picklable, for process pools and
 Dask), trains, and returns a JSON-able result: the approximation error, the learning curve, the
 parameter count, the empirical memory function (probe) and, for a single-channel linear S4D, its
-kernel as an exponential sum.
+kernel as an exponential sum. :func:`execute_group` trains runs that differ only in seed and target as one
+vmapped group (``numerics.memory_bench.grouped``), with the same per-run results.
 
 Targets (``theory.memory`` and ``numerics.targets``): ``rho = memory_function(kind, alpha, T)`` for the
 four kinds, or ``mixed_memory_function(kind_a, kind_b, lam, alpha, T)`` for ``kind="mixed"``; the data set
@@ -28,7 +29,7 @@ import numpy as np
 from numerics._config import dataclass_from_dict, setter
 from theory._args import as_choice, as_int, as_real
 
-SCHEMA = 1
+SCHEMA = 2          # 2: task-scaled S4D time steps, LambdaLR schedules, half-budget evidence
 KINDS = ("exp", "poly", "impulse", "airy")
 
 
@@ -131,39 +132,95 @@ def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
     """
     import torch
 
-    from .probe import memory_probe
-    from numerics.models.s4d import S4D
     from .trainer import train
     from .zoo import build_model
 
     cfg = RunConfig.from_dict(config)
-    old_threads = torch.get_num_threads()
-    torch.set_num_threads(as_int("threads", threads, minimum=1))
-    try:
+    with _threads(threads):
         x, y = cfg.target.dataset()
         torch.manual_seed(cfg.train.seed)
-        model = build_model(cfg.model)
+        model = build_model(cfg.model, seq_len=cfg.target.T)
+        cpu = time.process_time()
         res = train(model, x, y, cfg.train, device=device)
-        model.cpu()
-        out = {
-            "run_id": cfg.run_id,
-            "relmse": res.relmse,
-            "initial_relmse": res.initial_relmse,
-            "curve_steps": res.curve_steps,
-            "curve_loss": res.curve_loss,
-            "seconds": res.seconds,
-            "n_params": model.n_params,
-            "probe": memory_probe(model, cfg.target.T, method="jacobian", n=32, seed=0).tolist(),
-            "method": res.method,
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "finished_at": time.time(),
-            "torch": torch.__version__,
-        }
-        if isinstance(model, S4D) and model.linear and cfg.model["width"] == 1 and cfg.model["layers"] == 1:
-            poles, coefs, d0 = model.exp_sum()
-            out["exp_sum"] = {"poles": [[z.real, z.imag] for z in poles],
-                              "coefs": [[c.real, c.imag] for c in coefs], "d0": d0}
-        return out
-    finally:
-        torch.set_num_threads(old_threads)
+        return _result(cfg, model.cpu(), res, time.process_time() - cpu)
+
+
+def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu") -> list[dict]:
+    """Train runs that differ only in the seed and the target (same model, training and data shape) as one
+    vmapped group (``numerics.memory_bench.grouped.train_group``); one result per config, a diverged member
+    recorded as ``{"relmse": None, "error": ...}`` (as the sweep records a diverged lone run)."""
+    import torch
+
+    from .grouped import train_group
+    from .zoo import build_model
+
+    cfgs = [RunConfig.from_dict(c) for c in configs]
+    with _threads(threads):
+        models = []
+        for c in cfgs:
+            torch.manual_seed(c.train.seed)
+            models.append(build_model(c.model, seq_len=c.target.T))
+        cpu = time.process_time()
+        res = train_group(models, [c.target.dataset() for c in cfgs], [c.train for c in cfgs], device=device)
+        cpu = (time.process_time() - cpu) / len(cfgs)
+        return [{"relmse": None, "error": str(r)} if isinstance(r, FloatingPointError) else _result(c, m, r, cpu)
+                for c, m, r in zip(cfgs, models, res)]
+
+
+def group_key(cfg: RunConfig) -> str | None:
+    """Runs with equal keys can train as one group (None: this run trains alone; see ``grouped.groupable``)."""
+    from .grouped import groupable
+
+    if not groupable(cfg.model):
+        return None
+    train = {**dataclasses.asdict(cfg.train), "seed": None}
+    return canonical_json({"model": cfg.model, "train": train, "T": cfg.target.T, "n_seq": cfg.target.n_seq})
+
+
+class _threads:
+    def __init__(self, n: int):
+        self.n = as_int("threads", n, minimum=1)
+
+    def __enter__(self):
+        import torch
+
+        self.old = torch.get_num_threads()
+        torch.set_num_threads(self.n)
+
+    def __exit__(self, *exc):
+        import torch
+
+        torch.set_num_threads(self.old)
+
+
+def _result(cfg: RunConfig, model, res, cpu_seconds: float) -> dict:
+    import torch
+
+    from numerics.models.s4d import S4D
+
+    from .probe import memory_probe
+
+    out = {
+        "run_id": cfg.run_id,
+        "relmse": res.relmse,
+        "initial_relmse": res.initial_relmse,
+        "half_relmse": res.half_relmse,
+        "half_step": res.half_step,
+        "half_is_budget": res.half_is_budget,
+        "curve_steps": res.curve_steps,
+        "curve_loss": res.curve_loss,
+        "seconds": res.seconds,
+        "cpu_seconds": cpu_seconds,          # process CPU time of the training (a group's share per member)
+        "n_params": model.n_params,
+        "probe": memory_probe(model, cfg.target.T, method="jacobian", n=32, seed=0).tolist(),
+        "method": res.method,
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "finished_at": time.time(),
+        "torch": torch.__version__,
+    }
+    if isinstance(model, S4D) and model.linear and cfg.model["width"] == 1 and cfg.model["layers"] == 1:
+        poles, coefs, d0 = model.exp_sum()
+        out["exp_sum"] = {"poles": [[z.real, z.imag] for z in poles],
+                          "coefs": [[c.real, c.imag] for c in coefs], "d0": d0}
+    return out

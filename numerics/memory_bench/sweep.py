@@ -10,7 +10,8 @@ A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.
                           "trains": {"adam": {}, "adamw": {"optimizer": "adamw"}},   # optional variants
                           "mix": ["exp", "impulse"], "lams": [0, 0.5, 1]}}}        # kinds = ["mixed"]
 
-:func:`run_sweep` dedups by run id, skips ids already in the store (resume), submits the rest to any
+:func:`run_sweep` dedups by run id, skips ids already in the store (resume), packs runs that differ only in
+seed and target into vmapped groups of up to ``GROUP`` (``numerics.memory_bench.grouped``), submits the jobs to any
 ``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
 writes each result as it completes (one transaction each) behind a tqdm progress bar. Labels and study
 names are not part of the run id: the store is a cache of experiments; the sweep file gives them meaning
@@ -45,6 +46,7 @@ from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
 from .store import ResultStore, StoreError
 
+GROUP = 5        # the seeds of one cell: vmap's gain levels off beyond ~5-10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
 
 
@@ -171,14 +173,17 @@ def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
 
 def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
               workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
-              limit: int | None = None) -> SweepSummary:
+              limit: int | None = None, group: int = GROUP) -> SweepSummary:
     """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store``; see the module docstring.
 
     ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
     pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
-    every run. ``limit``: run at most this many pending runs (for partial sweeps). Each run is claimed in the
-    store before it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once, and a
-    run claimed by another sweep is counted in ``elsewhere``. Inline runs leave the caller's torch RNG as it was.
+    every run. ``limit``: run at most this many pending runs (for partial sweeps). ``group``: at most this
+    many runs that differ only in seed and target train as one vmapped group
+    (``numerics.memory_bench.grouped``); 1 trains every run alone. Each run is claimed in the store before
+    it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once (a job trains the
+    members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Inline runs
+    leave the caller's torch RNG as it was.
     """
     workers = as_int("workers", workers, minimum=1)
     configs = _configs(runs)
@@ -186,20 +191,22 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     pending = [(rid, cfg) for rid, cfg in configs.items() if rid not in done]
     if limit is not None:
         pending = pending[: as_int("limit", limit, minimum=0)]
+    jobs = _jobs(pending, as_int("group", group, minimum=1))
     bar = tqdm(total=len(pending), desc="sweep", unit="run", disable=not progress, file=sys.stderr)
     own_pool = None
-    if executor is None and workers > 1 and len(pending) > 1:
+    if executor is None and workers > 1 and len(jobs) > 1:
         own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     try:
         if executor is None:
             ran = 0
-            for rid, cfg in pending:
-                if store.claim(rid):          # another sweep on this store may have taken it
-                    _record(store, rid, cfg, _inline_run(cfg.to_dict(), threads, device), bar)
-                    ran += 1
+            for job in jobs:
+                mine = _claim(store, job)          # another sweep on this store may have taken some
+                if mine:
+                    _record(store, mine, _inline_job([c.to_dict() for _, c in mine], threads, device), bar)
+                    ran += len(mine)
         else:
             window = 2 * max(workers, getattr(executor, "_max_workers", 1) or 1)
-            ran = _run_claimed(executor, pending, store, window, threads, device, bar)
+            ran = _run_claimed(executor, jobs, store, window, threads, device, bar)
     finally:
         bar.close()
         store.release()
@@ -208,18 +215,24 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     return SweepSummary(len(configs), len(done & set(configs)), ran, len(pending) - ran)
 
 
-def _run_claimed(executor: cf.Executor, pending: list, store: ResultStore, window: int, threads: int,
+def _claim(store: ResultStore, job: list) -> list:
+    """The members of ``job`` this sweep could claim (the others are being trained by another sweep)."""
+    return [(rid, cfg) for rid, cfg in job if store.claim(rid)]
+
+
+def _run_claimed(executor: cf.Executor, jobs: list, store: ResultStore, window: int, threads: int,
                  device: str, bar) -> int:
-    """Submit pending runs as they are claimed, at most ``window`` in flight, so that concurrent sweeps on
+    """Submit jobs as their runs are claimed, at most ``window`` in flight, so that concurrent sweeps on
     one store share the work instead of each claiming everything up front. Returns the number run here."""
-    queue = iter(pending)
+    queue = iter(jobs)
     futures: dict = {}
     ran = 0
 
     def refill() -> None:
-        for rid, cfg in queue:
-            if store.claim(rid):
-                futures[executor.submit(_guarded_run, cfg.to_dict(), threads, device)] = (rid, cfg)
+        for job in queue:
+            mine = _claim(store, job)
+            if mine:
+                futures[executor.submit(_guarded_job, [c.to_dict() for _, c in mine], threads, device)] = mine
                 if len(futures) >= window:
                     return
 
@@ -227,21 +240,54 @@ def _run_claimed(executor: cf.Executor, pending: list, store: ResultStore, windo
     while futures:
         finished, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
         for fut in finished:
-            rid, cfg = futures.pop(fut)
-            _record(store, rid, cfg, fut.result(), bar)
-            ran += 1
+            mine = futures.pop(fut)
+            _record(store, mine, fut.result(), bar)
+            ran += len(mine)
         refill()
     return ran
 
 
-def _inline_run(config: dict, threads: int, device: str) -> dict:
-    """``_guarded_run`` in the caller's process, leaving the caller's torch RNG state as it was (a run
+def _inline_job(configs: list[dict], threads: int, device: str) -> list[dict]:
+    """``_guarded_job`` in the caller's process, leaving the caller's torch RNG state as it was (a run
     seeds torch's global generator; the caller's own random stream must not change because of a sweep)."""
     import torch
 
     devices = list(range(torch.cuda.device_count())) if str(device).startswith("cuda") else []
     with torch.random.fork_rng(devices=devices):
-        return _guarded_run(config, threads, device)
+        return _guarded_job(configs, threads, device)
+
+
+def _jobs(pending: list[tuple[str, RunConfig]], group: int) -> list[list[tuple[str, RunConfig]]]:
+    """Pending runs as jobs: groups of <= ``group`` runs with one ``group_key`` (in sweep order, so a cell's
+    seeds share a job), singletons otherwise; the most expensive jobs first (better load balance)."""
+    from .runs import group_key
+
+    keyed: dict[str, list] = {}
+    jobs = []
+    for rid, cfg in pending:
+        key = group_key(cfg) if group > 1 else None
+        if key is None:
+            jobs.append([(rid, cfg)])
+        else:
+            keyed.setdefault(key, []).append((rid, cfg))
+    for members in keyed.values():
+        jobs += [members[i:i + group] for i in range(0, len(members), group)]
+
+    def cost(job):
+        cfg = job[0][1]
+        heavy = 3.0 if cfg.model["arch"] == "sequential" else 1.0
+        return -cfg.train.steps * heavy * len(job) ** 0.5
+
+    return sorted(jobs, key=cost)
+
+
+def _guarded_job(configs: list[dict], threads: int, device: str = "cpu") -> list[dict]:
+    """One job: a lone run (:func:`_guarded_run`) or a vmapped group (``execute_group``)."""
+    if len(configs) == 1:
+        return [_guarded_run(configs[0], threads, device)]
+    from .runs import execute_group
+
+    return execute_group(configs, threads=threads, device=device)
 
 
 def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
@@ -252,11 +298,12 @@ def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
         return {"relmse": None, "error": str(exc)}
 
 
-def _record(store: ResultStore, rid: str, cfg: RunConfig, result: dict, bar) -> None:
-    store.put(rid, cfg.to_dict(), result)
-    bar.update(1)
-    if result.get("relmse") is not None:
-        bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
+def _record(store: ResultStore, job: list[tuple[str, RunConfig]], results: list[dict], bar) -> None:
+    for (rid, cfg), result in zip(job, results, strict=True):
+        store.put(rid, cfg.to_dict(), result)
+        bar.update(1)
+        if result.get("relmse") is not None:
+            bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
 
 
 def _make_executor(spec: str | None, workers: int):

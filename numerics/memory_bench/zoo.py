@@ -3,12 +3,16 @@
 Architectures and their fields (defaults are the constructors' keyword defaults):
 
 - ``lstm``:        width, layers
-- ``s4d``:         width, state, layers, init ("lin" | "inv"), dt_min, dt_max, linear, skip
+- ``s4d``:         width, state, layers, init ("lin" | "inv"), dt_range ("task" = [1/T, 1] | "reference" =
+  [1e-3, 1e-1]), dt_min, dt_max (explicit override), linear, skip
 - ``tcn``:         channels, levels, kernel_size
 - ``transformer``: d_model, heads, layers, pos ("sinusoidal" | "learned"), max_len, ffn_mult
 - ``sequential``:  stages (a list of >= 2 specs, applied first to last), interface (the feature width
   between stages, default 16): ``{"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn"}]}``
   is LSTM -> TCN.
+
+The task's sequence length is not part of a model spec: :func:`build_model` takes it as ``seq_len`` (the
+S4D default ``dt_range="task"`` scales its time steps to it; the run config's target holds T).
 
 :func:`normalize_model_spec` fills in every default, so that equal models have equal specs (and equal
 content-addressed run ids); unknown fields and ill-typed values are rejected with an error naming them.
@@ -32,7 +36,7 @@ from numerics.models.tcn import TCN
 from numerics.models.transformer import Transformer
 
 ARCHITECTURES = {"lstm": LSTM, "s4d": S4D, "tcn": TCN, "transformer": Transformer}
-_INTERNAL = ("self", "d_in", "d_out")
+_INTERNAL = ("self", "d_in", "d_out", "seq_len")
 _NORMALIZED: dict[str, dict] = {}
 
 
@@ -88,28 +92,31 @@ def _normalize(spec: Any, where: str) -> dict:
         out[name] = value
     try:                                   # the constructor holds the range checks: run them once,
         with torch.random.fork_rng():      # without consuming the caller's random stream
-            _build(out, 1, 1)
+            _build(out, 1, 1, seq_len=2)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{where}: {exc}") from None
     return out
 
 
-def build_model(spec: dict):
-    """A freshly initialised model (B, T, 1) -> (B, T, 1) for ``spec``.
+def build_model(spec: dict, seq_len: int | None = None):
+    """A freshly initialised model (B, T, 1) -> (B, T, 1) for ``spec``; ``seq_len`` = the task's T (needed by
+    S4D's default task-scaled time steps).
 
     Initialised from torch's global RNG exactly as the constructor called directly would be
     (validating the spec does not consume random numbers), so ``torch.manual_seed(s)`` fixes it.
     """
-    return _build(normalize_model_spec(spec), 1, 1)
+    return _build(normalize_model_spec(spec), 1, 1, seq_len=seq_len)
 
 
-def _build(spec: dict, d_in: int, d_out: int):
+def _build(spec: dict, d_in: int, d_out: int, seq_len: int | None = None):
     arch = spec["arch"]
     if arch == "sequential":
         k, n = spec["interface"], len(spec["stages"])
-        return Sequential(*(_build(s, d_in if i == 0 else k, d_out if i == n - 1 else k)
+        return Sequential(*(_build(s, d_in if i == 0 else k, d_out if i == n - 1 else k, seq_len)
                             for i, s in enumerate(spec["stages"])))
     kwargs = {key: v for key, v in spec.items() if key != "arch"}
+    if arch == "s4d":
+        kwargs["seq_len"] = seq_len
     return ARCHITECTURES[arch](**kwargs, d_in=d_in, d_out=d_out)
 
 

@@ -18,8 +18,16 @@ Initialisations (the paper's section 4):
 
 - S4D-Lin: ``A_n = -1/2 + i pi n``, n = 0 .. N/2-1 (the default).
 - S4D-Inv: ``A_n = -1/2 + i (N / pi) (N / (2 n + 1) - 1)``.
-- ``log dt ~ Uniform[log dt_min, log dt_max]`` per channel, default ``[log 1e-3, log 1e-1]``;
-  ``C ~ CN(0, 1)`` (real and imaginary parts N(0, 1/2)), ``D ~ N(0, 1)``.
+- ``log dt ~ Uniform[log dt_min, log dt_max]`` per channel; ``C ~ CN(0, 1)`` (real and imaginary parts
+  N(0, 1/2)), ``D ~ N(0, 1)``.
+
+Time-step range (:func:`dt_bounds`). The reference ``s4d.py`` draws ``dt`` in ``[1e-3, 1e-1]``
+(``dt_range="reference"``), tuned for sequences of L ~ 1e3-1e4. Mode n of S4D-Lin decays as
+``exp(-dt l / 2)`` (time scale ``2 / dt`` samples) and rotates by ``pi n dt`` per sample, so at T = 64 that
+range starts with decay times of 20-2000 samples and phase steps below ``pi n / 10``: the kernel cannot pick
+out a single short lag. The toolkit's default ``dt_range="task"`` scales the range to the task's sequence
+length, ``[1 / T, 1]``: decay times from 2 samples to 2T (every lag 0..T-1 is reachable) and phase steps up
+to ``pi n`` (the Nyquist rate at n = 1). Explicit ``dt_min``/``dt_max`` override either.
 
 Training parameters: ``log dt``, ``log(-Re A)`` (keeps Re A < 0, i.e. a stable system), ``Im A``, ``C``,
 ``D``. Every channel's kernel is an exponential sum, exported by :meth:`S4DKernel.exp_sum` as
@@ -38,6 +46,38 @@ from torch import nn
 from theory._args import as_choice, as_int, as_real
 
 from ._common import SeqModel
+
+
+DT_RANGES = ("task", "reference")
+REFERENCE_DT = (1e-3, 1e-1)          # state-spaces s4d.py defaults (L ~ 1e3-1e4)
+SSM_PARAMETERS = ("log_dt", "log_A_real", "A_imag")   # the reference's "SSM parameters" (own lr, no decay)
+
+
+def dt_bounds(name: str = "task", seq_len: int | None = None) -> tuple[float, float]:
+    """``(dt_min, dt_max)`` of a named range: ``"task"`` = ``[1/seq_len, 1]``, ``"reference"`` = ``[1e-3, 1e-1]``.
+
+    >>> dt_bounds("task", 64)
+    (0.015625, 1.0)
+    >>> dt_bounds("reference")
+    (0.001, 0.1)
+    """
+    name = as_choice("dt_range", name, DT_RANGES)
+    if name == "reference":
+        return REFERENCE_DT
+    if seq_len is None:
+        raise ValueError("dt_range='task' needs seq_len (the task's sequence length T); pass seq_len=T, "
+                         "dt_range='reference', or explicit dt_min/dt_max")
+    return 1.0 / as_int("seq_len", seq_len, minimum=1), 1.0
+
+
+def ssm_parameter_names(model: nn.Module) -> list[str]:
+    """Names (as in ``model.named_parameters()``) of every S4D kernel's SSM parameters (``SSM_PARAMETERS``):
+    the reference trains them with ``lr = min(1e-3, lr)`` and no weight decay (``TrainSpec.ssm_group``)."""
+    out = []
+    for prefix, mod in model.named_modules():
+        if isinstance(mod, S4DKernel):
+            out += [f"{prefix}.{n}" if prefix else n for n in SSM_PARAMETERS]
+    return out
 
 
 class S4DKernel(nn.Module):
@@ -130,6 +170,8 @@ class S4DLayer(nn.Module):
 class S4D(SeqModel):
     """Stack of S4D layers between a linear encoder and decoder: (B, T, d_in) -> (B, T, d_out).
 
+    ``dt_range``: ``"task"`` (default, ``[1/seq_len, 1]``; ``seq_len`` = the task's T, filled in by
+    ``numerics.memory_bench.zoo.build_model``) or ``"reference"`` (``[1e-3, 1e-1]``); see :func:`dt_bounds`.
     ``linear=True`` removes GELU/GLU/LayerNorm and the residual, so the whole model is a linear
     time-invariant filter; with ``width=1, layers=1``, ``encoder`` and ``decoder`` are scalars and the model
     is exactly one S4D channel with N real modes (plus the D skip unless ``skip=False``): its memory
@@ -137,9 +179,14 @@ class S4D(SeqModel):
     """
 
     def __init__(self, width: int = 16, state: int = 32, layers: int = 1, *, init: str = "lin",
-                 dt_min: float = 1e-3, dt_max: float = 1e-1, linear: bool = False, skip: bool = True,
+                 dt_range: str = "task", dt_min: float | None = None, dt_max: float | None = None,
+                 linear: bool = False, skip: bool = True, seq_len: int | None = None,
                  d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
+        if (dt_min is None) != (dt_max is None):
+            raise ValueError(f"dt_min and dt_max go together (both None: the named dt_range); got {dt_min}, {dt_max}")
+        if dt_min is None:
+            dt_min, dt_max = dt_bounds(dt_range, seq_len)
         width = as_int("width", width, minimum=1)
         layers = as_int("layers", layers, minimum=1)
         self.linear = bool(linear)

@@ -1,0 +1,84 @@
+"""Regenerate the committed reference results of the architecture benchmark's cpu profile.
+
+    python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
+
+Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
+``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
+about half an hour on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
+and ``results.json`` to ``--out``, and adds the provenance to ``results.json``: commit, date, versions,
+machine, wall time, and the training's CPU time (the sum over runs of process CPU seconds: divided by 2,
+the wall time of the sweep on 2 otherwise idle cores). ``--no-train`` reports on the runs already in the
+store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def provenance(wall: float, store: Path) -> dict:
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+
+    git = lambda *a: subprocess.run(["git", *a], capture_output=True, text=True, cwd=ROOT).stdout.strip()  # noqa: E731
+    versions = {"python": platform.python_version()}
+    for dist in ("numpy", "scipy", "torch", "mpmath", "sympy"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = None
+    wanted = {r.run_id for r in expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / "cpu.json"))}
+    with ResultStore(store) as st:
+        recs = [r for r in st.records() if r["run_id"] in wanted]
+    cpu = sum(r["result"].get("cpu_seconds") or 0.0 for r in recs)
+    return {"commit": git("rev-parse", "HEAD") or None, "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "versions": versions,
+            "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+                        "cpu_count": os.cpu_count()},
+            "wall_seconds": round(wall, 1), "training_runs": len(recs), "profile_runs": len(wanted),
+            "complete": len(recs) == len(wanted), "training_cpu_seconds": round(cpu, 1),
+            "training_2core_estimate_minutes": round(cpu / 2 / 60, 1),
+            "command": "python benchmarks/memory_arch/cpu_results.py"}
+
+
+def main(argv=None) -> int:
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    from validation.checks import architectures
+    from validation.registry import Context, discover, select
+    from validation.report import any_failed, print_table, run_checks, write_report
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default=str(ROOT / "docs" / "results" / "cpu-architectures"))
+    p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
+    p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
+    a = p.parse_args(argv)
+    architectures.STORE_DIR = Path(a.store_dir)
+    architectures.TRAIN = not a.no_train
+    ctx = Context(profile="cpu", report_dir=Path(a.out))
+    t0 = time.perf_counter()
+    results = run_checks(select(discover(), "architectures.*"), ctx, progress=sys.stderr.isatty())
+    print_table(results)
+    write_report(results, ctx)
+    path = Path(a.out) / "results.json"
+    data = json.loads(path.read_text())
+    meta = provenance(time.perf_counter() - t0, Path(a.store_dir) / "architectures-cpu.sqlite")
+    data = {**data, "provenance": meta} if isinstance(data, dict) else {"provenance": meta, "results": data}
+    path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
+    print(f"wrote {a.out}: wall {meta['wall_seconds']:.0f} s, training CPU {meta['training_cpu_seconds']:.0f} s "
+          f"(~{meta['training_2core_estimate_minutes']} min on 2 idle cores)")
+    return 1 if any_failed(results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+"""Architecture verdicts on synthetic rows (convergence rule, inconclusive / not reproduced / pass paths, the
+seed statistics), the half-budget run embedded in the ``cosine2`` schedule, and grouped (vmapped) training
+against lone runs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from numerics.memory_bench.aggregate import CONVERGENCE_RATIO, convergence
+from validation.checks import _arch_stats as st
+from validation.checks import architectures as arch
+from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS
+
+
+def _row(model, kind, alpha, seed, relmse, half=None, budget=True, **extra):
+    half = relmse if half is None else half
+    return {"study": "main", "model": model, "train_variant": "default", "kind": kind, "alpha": alpha, "lam": None,
+            "T": 64, "seed": seed, "relmse": relmse, "half_relmse": half, "half_step": 100,
+            "half_is_budget": budget, "curve_steps": [100, 200], "curve_loss": [half or 1.0, relmse or 1.0],
+            "probe": None, "exp_sum": None, "run_id": f"{model}-{kind}-{alpha}-{seed}", "config": None, **extra}
+
+
+def _exp_poly_rows(exp_val, poly_val, half_factor=1.0, models=("lstm", "s4d"), alphas=(0.25, 0.5, 0.75), seeds=5):
+    rows = []
+    for m in models:
+        for a in alphas:
+            for s in range(seeds):
+                for k, v in (("exp", exp_val(m, a, s)), ("poly", poly_val(m, a, s))):
+                    rows.append(_row(m, k, a, s, v, None if v is None else v * half_factor))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------- convergence
+def test_convergence_rule_on_synthetic_cells():
+    rows = ([_row("m", "exp", 0.5, s, 1e-3, 1.9e-3) for s in range(5)]           # 1.9x: converged
+            + [_row("m", "poly", 0.5, s, 1e-3, 2.5e-3) for s in range(5)]        # 2.5x: still improving
+            + [_row("m", "airy", 0.5, s, 1e-7, 5e-7) for s in range(5)]          # 5x, but at float noise
+            + [_row("m", "impulse", 0.5, s, None) for s in range(3)]            # diverged median
+            + [_row("m", "impulse", 0.5, s, 0.1) for s in range(3, 5)]
+            + [_row("n", "exp", 0.5, s, 1e-3, 1e-3, budget=False) for s in range(5)])   # cosine: no evidence
+    conv = convergence(rows)
+    assert conv[("m", "exp", 0.5)]["converged"]
+    assert math.isclose(conv[("m", "exp", 0.5)]["ratio"], 1.9)
+    assert not conv[("m", "poly", 0.5)]["converged"] and "2.5x" in conv[("m", "poly", 0.5)]["reason"]
+    assert conv[("m", "airy", 0.5)]["converged"]
+    assert not conv[("m", "impulse", 0.5)]["converged"] and "diverged" in conv[("m", "impulse", 0.5)]["reason"]
+    assert not conv[("n", "exp", 0.5)]["converged"] and "schedule" in conv[("n", "exp", 0.5)]["reason"]
+    assert CONVERGENCE_RATIO == 2.0
+
+
+def test_median_not_one_seed_decides_convergence():
+    # one seed improved 100x from half to full budget, the median cell did not: converged
+    rows = [_row("m", "exp", 0.5, 0, 1e-4, 1e-2)] + [_row("m", "exp", 0.5, s, 1e-3, 1.2e-3) for s in range(1, 5)]
+    assert convergence(rows)[("m", "exp", 0.5)]["converged"]
+
+
+# ------------------------------------------------------------------------------------------ verdict paths
+def test_unconverged_cells_make_the_claim_inconclusive_with_the_reason():
+    rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: 1e-1, half_factor=3.0)   # every cell 3x
+    out = arch.verdict_exp_vs_poly(rows)
+    assert out.verdict == INCONCLUSIVE
+    # "exp better than poly" needs the poly cells converged (6 of them: 2 models x 3 alphas)
+    assert "6 deciding cells not converged" in out.summary and "3x" in out.summary
+
+
+def test_an_unconverged_better_side_does_not_block_the_claim():
+    # exp still improving (its error is an upper bound), poly converged and worse: the claim is established
+    rows = _exp_poly_rows(lambda m, a, s: 1e-4, lambda m, a, s: 1e-2)
+    for r in rows:
+        if r["kind"] == "exp":
+            r["half_relmse"] = 5 * r["relmse"]
+    assert arch.verdict_exp_vs_poly(rows).verdict == PASS
+    # ... but the reverse finding (poly better) needs the exp cells converged: inconclusive, not "not reproduced"
+    rows = _exp_poly_rows(lambda m, a, s: 1e-2, lambda m, a, s: 1e-4)
+    for r in rows:
+        if r["kind"] == "exp":
+            r["half_relmse"] = 5 * r["relmse"]
+    out = arch.verdict_exp_vs_poly(rows)
+    assert out.verdict == INCONCLUSIVE and "not converged" in out.summary
+
+
+def test_converged_clear_effect_passes():
+    out = arch.verdict_exp_vs_poly(_exp_poly_rows(lambda m, a, s: 1e-4 * (1 + s), lambda m, a, s: 1e-2 * (1 + s)))
+    assert out.verdict == PASS, out.summary
+    assert out.data["tests"]["lstm"][1] == 15          # 15 pairs, all positive
+
+
+def test_converged_reverse_effect_is_not_reproduced():
+    out = arch.verdict_exp_vs_poly(_exp_poly_rows(lambda m, a, s: 1e-2, lambda m, a, s: 1e-4 * (1 + s)))
+    assert out.verdict == NOT_REPRODUCED, out.summary
+    assert "ruled out" in out.summary
+
+
+def test_seeds_disagreeing_more_than_the_effect_is_inconclusive():
+    # converged, but poly is worse for 3 seeds and better for 2: the median interval straddles 0
+    sign = lambda s: 1 if s < 3 else -1  # noqa: E731
+    rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: 1e-3 * 10 ** (sign(s) * (0.5 + 0.1 * s)))
+    out = arch.verdict_exp_vs_poly(rows)
+    assert out.verdict == INCONCLUSIVE
+    assert "seeds disagree" in out.summary
+
+
+def test_a_diverged_cell_is_not_converged_evidence():
+    # LSTM diverges on poly (+inf: worse in every pair) but a diverged run is an optimisation failure, not a
+    # converged error: the LSTM part cannot pass, so the claim is inconclusive
+    rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: None if m == "lstm" else 1e-1)
+    out = arch.verdict_exp_vs_poly(rows)
+    assert out.verdict == INCONCLUSIVE and "diverged" in out.summary
+
+
+def test_tcn_flat_bootstrap_paths():
+    def rows(vals):
+        return [_row("tcn", "impulse", a, s, vals(a, s)) for a in (0.25, 0.5, 0.75) for s in range(5)]
+
+    flat = arch.verdict_tcn_flat(rows(lambda a, s: 1e-3 * (1 + 0.1 * s)))
+    steep = arch.verdict_tcn_flat(rows(lambda a, s: 10 ** (-6 + 8 * a) * (1 + 0.1 * s)))
+    noisy = arch.verdict_tcn_flat(rows(lambda a, s: 10 ** (-4 + 3 * ((s + int(4 * a)) % 2))))
+    assert flat.verdict == PASS and steep.verdict == NOT_REPRODUCED and noisy.verdict == INCONCLUSIVE
+
+
+def test_prony_verdict_is_inconclusive_far_above_the_floor_and_fails_below_it():
+    from numerics.memory_bench.runs import RunConfig
+    from theory.prony import best_mterm_fit
+
+    cfg = RunConfig.from_dict({"model": {"arch": "s4d", "width": 1, "state": 2, "linear": True},
+                               "target": {"kind": "poly", "alpha": 0.5}, "train": {}})
+    rho = cfg.target.rho()
+    floor = best_mterm_fit(rho, 2, poles="pairs", skip=True).residual
+
+    def row(coef, d0):       # one real pole pair at 0.9: rhohat(s) = 2 coef 0.9^s + d0 [s = 0]
+        poles = [[0.9, 0.0], [0.9, 0.0]]
+        rhohat = 2 * coef * 0.9 ** np.arange(64)
+        rhohat[0] += d0
+        return _row("s4d_lin_N2", "poly", 0.5, 0, 0.5, config=cfg, exp_sum={
+            "poles": poles, "coefs": [[coef, 0.0], [coef, 0.0]], "d0": d0}, probe=rhohat.tolist())
+
+    far = arch.verdict_prony_bound([row(1e-3, 0.0)])            # almost no fit: ratio ~ 1 / floor >> 10
+    assert far.verdict == INCONCLUSIVE and "10x above the floor" in far.summary
+    assert far.data["best_ratio"]["2"] > 10 and floor > 0.02
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+def test_sign_test_and_median_interval_are_exact():
+    from scipy.stats import binom
+
+    r = st.paired([1.0] * 12 + [-1.0] * 3)
+    assert r.n == 15 and r.n_pos == 12
+    assert math.isclose(r.p_greater, float(binom.sf(11, 15, 0.5)))
+    # order-statistic interval: the largest j with P(Bin(15, 1/2) <= j - 1) <= 1% is j = 3
+    assert float(binom.cdf(2, 15, 0.5)) <= st.LEVEL < float(binom.cdf(3, 15, 0.5))
+    assert (r.lo, r.hi) == (-1.0, 1.0)
+    assert st.paired([0.0, 0.0]).n == 0 and st.paired([0.0, 0.0]).p_greater == 1.0
+    inf = st.paired([math.inf] * 8)                      # a diverged comparison still has a sign
+    assert inf.n_pos == 8 and inf.p_greater < st.LEVEL
+
+
+def test_bootstrap_interval_covers_a_known_median_difference():
+    rng = np.random.default_rng(0)
+    cells = {"a": list(rng.normal(0, 1, 25)), "b": list(rng.normal(3, 1, 25))}
+    est, lo, hi = st.bootstrap(cells, lambda med: med["b"] - med["a"], B=500)
+    assert lo < 3 < hi and lo < est < hi and hi - lo < 3
+
+
+# ---------------------------------------------------------------------------------- training machinery
+def _cfg(arch_spec, seed, steps=24, schedule="cosine2", **target):
+    return {"model": arch_spec, "target": {"kind": "exp", "alpha": 0.5, "T": 24, "n_seq": 32, **target},
+            "train": {"steps": steps, "batch": 8, "lr": 5e-3, "seed": seed, "schedule": schedule, "log_every": 6}}
+
+
+def test_cosine2_embeds_the_half_budget_run_exactly():
+    from numerics.memory_bench.runs import execute_run
+
+    spec = {"arch": "tcn", "channels": 3, "levels": 3}
+    full = execute_run(_cfg(spec, 1, steps=24, schedule="cosine2"))
+    half = execute_run(_cfg(spec, 1, steps=12, schedule="cosine"))
+    assert full["half_is_budget"] and full["half_step"] == 12
+    assert full["half_relmse"] == half["relmse"]                 # same steps, same lr, same batches: bitwise
+    assert full["curve_loss"][:2] == half["curve_loss"]
+    assert not execute_run(_cfg(spec, 1, steps=24, schedule="cosine"))["half_is_budget"]
+
+
+@pytest.mark.parametrize("spec", [
+    {"arch": "s4d", "width": 2, "state": 4},
+    {"arch": "tcn", "channels": 3, "levels": 3},
+    {"arch": "transformer", "d_model": 4, "heads": 2},
+    {"arch": "sequential", "interface": 2, "stages": [{"arch": "tcn", "channels": 2, "levels": 2},
+                                                      {"arch": "s4d", "width": 2, "state": 2}]},
+])
+def test_a_seed_trained_in_a_group_equals_the_same_seed_trained_alone(spec):
+    from numerics.memory_bench.runs import execute_group, execute_run
+
+    # float32 reassociation in the batched kernels grows through training: 1e-4 after 24 steps
+    cfgs = [_cfg(spec, s, alpha=a) for s, a in ((0, 0.5), (1, 0.5), (2, 0.25))]   # members may differ in target
+    group = execute_group(cfgs)
+    for c, g in zip(cfgs, group):
+        alone = execute_run(c)
+        for key in ("relmse", "half_relmse", "initial_relmse"):
+            assert math.isclose(g[key], alone[key], rel_tol=1e-4), (key, g[key], alone[key])
+        np.testing.assert_allclose(g["curve_loss"], alone["curve_loss"], rtol=1e-4)
+        np.testing.assert_allclose(g["probe"], alone["probe"], rtol=1e-4, atol=1e-6)
+    assert len({g["relmse"] for g in group}) == 3              # the members really are different runs
+
+
+def test_group_rejects_members_with_different_training():
+    from numerics.memory_bench.runs import execute_group
+
+    a = _cfg({"arch": "tcn", "channels": 2, "levels": 2}, 0)
+    b = _cfg({"arch": "tcn", "channels": 2, "levels": 2}, 1)
+    b["train"]["lr"] = 1e-2
+    with pytest.raises(ValueError, match="differ only in the seed"):
+        execute_group([a, b])
+
+
+def test_ssm_group_uses_its_own_learning_rate():
+    import torch
+
+    from numerics.memory_bench.trainer import TrainSpec, make_optimizer
+    from numerics.memory_bench.zoo import build_model
+
+    m = build_model({"arch": "s4d", "width": 2, "state": 4}, seq_len=16)
+    opt, _ = make_optimizer(list(m.named_parameters()), TrainSpec(lr=5e-3, ssm_group=True, optimizer="adamw"))
+    ssm = [g for g in opt.param_groups if g["lr"] == 1e-3]
+    assert len(ssm) == 1 and ssm[0]["weight_decay"] == 0.0 and len(ssm[0]["params"]) == 3
+    assert all(isinstance(p, torch.nn.Parameter) for p in ssm[0]["params"])
+    opt, _ = make_optimizer(list(m.named_parameters()), TrainSpec(lr=5e-3))
+    assert len(opt.param_groups) == 1
+
+
+def test_task_scaled_dt_range():
+    import torch
+
+    from numerics.models.s4d import S4D, dt_bounds
+
+    assert dt_bounds("task", 64) == (1 / 64, 1.0) and dt_bounds("reference") == (1e-3, 1e-1)
+    torch.manual_seed(0)
+    dts = torch.exp(S4D(width=400, state=2, seq_len=64).layers[0].kernel.log_dt.detach())
+    assert float(dts.min()) >= (1 / 64) * (1 - 1e-6) and float(dts.max()) <= 1 + 1e-6
+    with pytest.raises(ValueError, match="seq_len"):
+        S4D(width=2)
+    with pytest.raises(ValueError, match="dt_range"):
+        S4D(width=2, dt_range="legs", seq_len=8)
+
+
+# ------------------------------------------------------------------------------- every claim's two outcomes
+def _rows(values: dict, seeds: int = 5, **extra):
+    """Converged synthetic rows: values[(model, kind, alpha)] = RelMSE, or f(seed) -> RelMSE."""
+    return [_row(m, k, a, s, v(s) if callable(v) else v * (1 + 0.01 * s), **extra)
+            for (m, k, a), v in values.items() for s in range(seeds)]
+
+
+A3 = (0.25, 0.5, 0.75)
+
+
+def test_composition_and_order_verdicts():
+    good = _rows({**{("lstm", "impulse", a): 1.0 for a in A3}, **{("tcn", "impulse", a): 1e-2 for a in A3},
+                  **{("lstm->tcn", "impulse", a): 1e-6 for a in A3}})
+    out = arch.verdict_composition(good)
+    assert out.verdict == PASS, out.summary
+    assert math.isclose(out.data["tcn"]["median"], 4.0, abs_tol=1e-9)
+    bad = _rows({**{("lstm", "impulse", a): 1.0 for a in A3}, **{("tcn", "impulse", a): 1e-3 for a in A3},
+                 **{("lstm->tcn", "impulse", a): 1e-2 for a in A3}})
+    assert arch.verdict_composition(bad).verdict == NOT_REPRODUCED
+    order = _rows({**{("lstm->tcn", "impulse", a): 1e-4 for a in A3}, **{("tcn->lstm", "impulse", a): 1e-2 for a in A3}})
+    assert arch.verdict_order(order).verdict == PASS
+    same = _rows({(m, "impulse", a): 1e-3 for m in ("lstm->tcn", "tcn->lstm") for a in A3})
+    assert arch.verdict_order(same).verdict == NOT_REPRODUCED
+
+
+def test_no_single_best_verdicts():
+    one = _rows({(m, k, a): 1e-3 if m == "tcn" else 1e-1 for m in ("tcn", "lstm") for k in ("exp", "poly") for a in A3})
+    assert arch.verdict_no_single_best(one).verdict == NOT_REPRODUCED
+    two = _rows({(m, k, a): 1e-3 if (m == "tcn") == (k == "poly") else 1e-1
+                 for m in ("tcn", "lstm") for k in ("exp", "poly") for a in A3})
+    out = arch.verdict_no_single_best(two)
+    assert out.verdict == PASS and out.data["winners"] == {"exp": "lstm", "poly": "tcn"}
+
+
+def test_depth_verdicts():
+    v = {}
+    for fam in ("lstm", "s4d"):
+        for a in (0.5, 0.75):
+            v[(f"{fam}_L1", "impulse", a)], v[(f"{fam}_L3", "impulse", a)] = 1e-1, 1e-3
+            v[(f"{fam}_L1", "exp", a)], v[(f"{fam}_L3", "exp", a)] = 1e-3, 1e-3
+    assert arch.verdict_depth(_rows(v)).verdict == PASS
+    v[("lstm_L3", "impulse", 0.5)] = v[("lstm_L3", "impulse", 0.75)] = 1.0
+    assert arch.verdict_depth(_rows(v)).verdict == NOT_REPRODUCED
+
+
+def test_heads_verdicts():
+    # h4 (interior) best everywhere; h16 beats h2 on exp, h2 beats h16 on impulse: both parts hold
+    val = {"exp": {2: 3.0, 4: 1.0, 16: 2.0}, "impulse": {2: 2.0, 4: 1.0, 16: 3.0}}
+    rows = _rows({(f"transformer_h{h}", k, a): val[k][h] for k in val for h in (2, 4, 16) for a in (0.25, 0.75)})
+    assert arch.verdict_heads(rows).verdict == PASS
+    mono = _rows({(f"transformer_h{h}", k, a): 1.0 / h for k in val for h in (2, 4, 16) for a in (0.25, 0.75)})
+    assert arch.verdict_heads(mono).verdict == NOT_REPRODUCED
+
+
+def test_optimizer_verdict():
+    rows = []
+    for k in ("exp", "impulse"):
+        sparse = k == "impulse"
+        for variant in ("adam", "adamw"):
+            base = 1e-1 if (sparse and variant == "adamw") else 1.1e-3 if variant == "adamw" else 1e-3
+            f = (1.0, 30.0, 2.0, 100.0, 5.0) if sparse else (1.0, 1.1, 1.2, 1.05, 1.15)
+            rows += [_row("tcn", k, a, s, base * f[s] * (1 + 0.01 * a), train_variant=variant)
+                     for a in A3 for s in range(5)]
+    assert arch.verdict_optimizer(rows).verdict == PASS
+
+
+def test_mixed_verdicts():
+    lams = (0.0, 0.5, 1.0)
+    curve = {"transformer": (0.1, 0.2, 0.1), "lstm": (0.01, 0.5, 0.9), "tcn": (0.9, 0.5, 0.01)}
+
+    def rows():
+        return [_row(m, "mixed", 0.75, s, v * (1 + 0.01 * s), lam=lam)
+                for m, c in curve.items() for lam, v in zip(lams, c) for s in range(5)]
+
+    out = arch.verdict_mixed([{**r, "lam": r["lam"]} for r in rows()])
+    assert out.verdict == PASS, out.summary
+    curve["transformer"] = (0.1, 0.05, 0.1)
+    assert arch.verdict_mixed(rows()).verdict == NOT_REPRODUCED
+
+
+def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
+    """The theorem check end to end on short runs: export, probe and floors are wired consistently."""
+    from numerics.memory_bench.aggregate import collect
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+    from validation.registry import FAIL
+
+    doc = {"defaults": {"target": {"T": 24, "n_seq": 32}, "train": {"steps": 40, "batch": 8, "lr": 0.02}},
+           "studies": {"prony": {"models": {"s4d_lin_N2": {"arch": "s4d", "width": 1, "state": 2, "linear": True}},
+                                 "kinds": ["poly"], "alphas": [0.5], "seeds": [0, 1]}}}
+    runs = expand_sweep(doc)
+    with ResultStore(tmp_path / "p.sqlite") as store:
+        run_sweep(runs, store, progress=False)
+        rows = collect(runs, store)
+    out = arch.verdict_prony_bound(rows)
+    assert out.data["export_rel_diff"] < arch.EXPORT_RTOL
+    assert out.verdict != FAIL and not out.data["violations"], out.summary
+    assert "model >= floor" in out.details and out.data["best_ratio"]["2"] >= 1 - arch.BOUND_RTOL
