@@ -455,7 +455,11 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
                             + (f"; {beat_txt}" if beat_txt else "") + reason,
                    details="mean over alpha of log10 median RelMSE (* = best on that kind; nc = some cell not "
                            "converged)\n\n" + markdown_table(["model", *kinds], table) + "\n\n" + _conv_table(conv),
-                   data={"winners": winners, "beaten": {m: [o, k, t.p_greater] for m, (o, k, t) in beaten.items()}})
+                   data={"winners": winners, "beaten": {m: [o, k, t.p_greater] for m, (o, k, t) in beaten.items()},
+                         # per-cell medians over seeds (+inf: diverged), read by numerics.memory_profile
+                         "medians": [{"model": m, "kind": k, "alpha": a, "median_relmse": v,
+                                      "converged": bool(conv[(m, k, a)]["converged"]) if (m, k, a) in conv else None}
+                                     for (m, k, a), v in median_by(rows, ("model", "kind", "alpha")).items()]})
 
 
 @check("architectures.no_single_best", paper=f"{PAPER}, Sec. 6 (conclusions)",
