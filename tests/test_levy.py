@@ -359,3 +359,18 @@ def test_numpy_scalars_are_accepted_on_both_paths():
     assert characteristic_root(p, method="mp") == characteristic_root(ref, method="mp")
     assert jump_symbol(0.5, eta_J=1, alpha=1.5, lam=2, C=np.int64(1), method="mp") == \
         jump_symbol(0.5, eta_J=1, alpha=1.5, lam=2, C=1, method="mp")
+
+
+def test_characteristic_root_broadcasts_over_arrays_with_the_scalar_accuracy():
+    """Issue 13: the float path broadcasts (numpy semantics) and each element equals the scalar call."""
+    from theory.levy import characteristic_root
+
+    kw = dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0)
+    eta_J = np.array([[0.0, 0.05], [0.2, 1.0]])
+    got = characteristic_root(eta_J=eta_J, **kw)
+    assert got.shape == (2, 2)
+    for idx in np.ndindex(got.shape):
+        assert got[idx] == characteristic_root(eta_J=float(eta_J[idx]), **kw)
+    assert isinstance(characteristic_root(eta_J=np.array(0.05), **kw), float)
+    with pytest.raises(ValueError, match="eta_J"):
+        characteristic_root(eta_J=[0.1, -1.0], **kw)

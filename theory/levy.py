@@ -422,11 +422,31 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
     True
     >>> abs(float(r) - characteristic_root(eta_G=0, kappa=1, eta_J=1, alpha=1, lam=2)) < 1e-14
     True
+    >>> characteristic_root(eta_G=0.2, kappa=0.5, eta_J=[0.0, 0.0], alpha=1.0, lam=[1.0, 2.0]).tolist()   # arrays
+    [2.5, 2.5]
     """
     p = _spec(params, _FIELDS, dict(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
     method, dps = as_method_dps(method, dps)
     if method == "mp":
         return _root_mp(p, dps)
+    if any(isinstance(v, (np.ndarray, list, tuple)) for v in p.values()):
+        return _root_elementwise(p)
+    return _root_float(p)
+
+
+def _root_elementwise(p: dict) -> np.ndarray:
+    """The float root over parameter arrays broadcast together (numpy semantics), each element by the scalar
+    path (the same accuracy); a 0-d result is a Python float."""
+    names = list(p)
+    parts = np.broadcast_arrays(*[as_real_array(k, p[k]) for k in names])
+    out = np.empty(parts[0].shape, dtype=np.float64)
+    for idx in np.ndindex(out.shape):
+        out[idx] = _root_float({k: float(a[idx]) for k, a in zip(names, parts)})
+    return out.item() if out.ndim == 0 else out
+
+
+def _root_float(p: dict) -> float:
+    """:func:`characteristic_root` on the float path for scalar parameters."""
     eta_G, kappa = _drift_params(p["eta_G"], p["kappa"])
     eta_J, alpha, lam, C = _jump_params(*(p[k] for k in _JUMP))
     if eta_J == 0.0:
@@ -443,7 +463,7 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
         lo *= 0.5
     else:  # kappa ~ 1e-300: the root lies below float64's resolution of Phi
         raise ValueError(f"kappa={kappa!r} is too small against the noise: the root of Phi is not resolvable in "
-                         "float64 (use characteristic_root_mp)")
+                         "float64 (use method='mp')")
     return float(brentq(_phi_scalar, lo, lam, args=args, xtol=1e-300, rtol=4 * np.finfo(float).eps,
                         maxiter=500))
 
