@@ -429,8 +429,11 @@ def test_verdict_constgate():
 
 def test_verdict_diag_vs_shared():
     assert checks.verdict_diag_vs_shared(_data()).verdict == PASS
-    # overlapping intervals, or a lighter upper tail: not reproduced
-    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(1.0, 2.2), q90=20.0)])).verdict == NOT_REPRODUCED
+    # overlapping intervals are no evidence either way: inconclusive, with the reason
+    o = checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(1.0, 2.2), q90=20.0)]))
+    assert o.verdict == INCONCLUSIVE and "overlap" in o.summary
+    # DiagGate's interval above SharedGate's, or a lighter upper tail: not reproduced
+    assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(3.5, 4.5), q90=20.0)])).verdict == NOT_REPRODUCED
     assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(0.5, 0.9), q90=1.5)])).verdict == NOT_REPRODUCED
     # the claim is about tau samples: an envelope that does not reach the tail does not matter, a missing tail does
     assert checks.verdict_diag_vs_shared(_data(diag=[_ckpt(tail=(0.5, 0.9), q90=20.0, resolved=False)])).verdict == PASS
@@ -449,6 +452,6 @@ def test_verdict_tail_envelope():
 def test_verdict_reference_uses_all_three_rules():
     assert checks.verdict_reference(_data()).verdict == PASS
     # a phase-only rule would pass this (ConstGate collapsed), the three rules do not (Diag not below Shared)
-    bad = checks.verdict_reference(_data(diag=[_ckpt(tail=(2.5, 3.5), q90=20.0)]))
+    bad = checks.verdict_reference(_data(diag=[_ckpt(tail=(3.5, 4.5), q90=20.0)]))
     assert bad.verdict == NOT_REPRODUCED and "diag_vs_shared: not reproduced" in bad.summary
     assert checks.verdict_reference(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.5, q90=20.0)])).verdict == INCONCLUSIVE

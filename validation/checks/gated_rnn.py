@@ -155,16 +155,26 @@ def verdict_diag_vs_shared(data: dict) -> Outcome:
     why = _unresolved(data, ("shared", "diag"), envelope=False)
     if why:
         return _inconclusive(why)
-    parts, ok = [], True
+    parts, ok, against, overlap = [], True, False, []
     for seed, by_run in data.items():
         fs, fd = by_run["shared"][-1], by_run["diag"][-1]
         sep = fd["beta_tail_ci"][1] < fs["beta_tail_ci"][0]
         heavier = _upper(fd) > _upper(fs)
         ok &= sep and heavier
+        # evidence against the claim: DiagGate's interval above SharedGate's, or separated but a lighter tail
+        against |= fd["beta_tail_ci"][0] > fs["beta_tail_ci"][1] or (sep and not heavier)
+        if not sep and fd["beta_tail_ci"][0] <= fs["beta_tail_ci"][1]:
+            overlap.append(seed)
         parts.append(f"{seed}: beta Diag {fd['beta_tail']:.3g} {_ci(fd['beta_tail_ci'])} vs Shared "
                      f"{fs['beta_tail']:.3g} {_ci(fs['beta_tail_ci'])}; q90/median {_upper(fd):.3g} vs {_upper(fs):.3g}")
     summary = "; ".join(parts)
-    return Outcome(PASS, summary) if ok else Outcome(NOT_REPRODUCED, "not reproduced: " + summary)
+    if ok:
+        return Outcome(PASS, summary)
+    if against:
+        return Outcome(NOT_REPRODUCED, "not reproduced: " + summary)
+    # overlapping intervals are no evidence either way: the run cannot separate the two gates at this scale
+    return Outcome(INCONCLUSIVE, f"the tail intervals overlap in {', '.join(overlap)}: this run cannot separate "
+                                 f"DiagGate from SharedGate: " + summary)
 
 
 def verdict_tail_envelope(data: dict) -> Outcome:
