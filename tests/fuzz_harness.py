@@ -170,8 +170,11 @@ def baselines() -> dict[str, Case]:
                                kinds={"beta": "realarray", "dps": "int?"},
                                allow_inf=True),         # documented: +inf for |beta| > lam
         "theory.levy.Phi#mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30), allow_inf=True),
+        # the float path broadcasts over parameter arrays (issue 13); the mp path takes scalars
         "theory.levy.characteristic_root": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
-                                                kinds={"dps": "int?"}),
+                                                kinds={"dps": "int?", **{k: "realarray" for k in
+                                                                         ("eta_G", "kappa", "eta_J", "alpha",
+                                                                          "lam", "C")}}),
         "theory.levy.characteristic_root#mp": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30)),
         "theory.levy.threshold_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0)),
         "theory.levy.critical_eta_J": Case(dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0, C=1.0),

@@ -572,6 +572,9 @@ def phase(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any 
     'boundary'
     """
     drift = as_choice("drift", drift, DRIFTS)
+    for name, v in dict(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C).items():
+        if isinstance(v, (np.ndarray, list, tuple)):     # one phase label per call (the root broadcasts)
+            raise TypeError(f"{name} must be a real number (phase names one point), got {type(v).__name__}")
     beta = characteristic_root(params, eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C)
     if drift == "linear":
         return "collapsed"
