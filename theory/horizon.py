@@ -275,7 +275,8 @@ def _as_energies(energies, method: str):
         L = as_real_array("energies", energies[1])
         exact = None
     else:
-        if isinstance(energies, (str, bytes)) or not hasattr(energies, "__iter__"):
+        if (isinstance(energies, (str, bytes)) or not hasattr(energies, "__iter__")
+                or (isinstance(energies, np.ndarray) and energies.ndim != 1)):
             raise TypeError(f"energies must be a sequence E_0..E_t of positive reals, got {type(energies).__name__}")
         exact = list(energies)
         if len(exact) > (_MP_MAX_T if method == "mp" else _MAX_T) + 1:
