@@ -228,3 +228,21 @@ def scalar_or_array(arr: np.ndarray):
     closed forms: a scalar argument gives a float)."""
     arr = np.asarray(arr)
     return float(arr) if arr.ndim == 0 else arr
+
+
+def elementwise(fn, dtype, arrays: dict, convert):
+    """``fn(**elements)`` over the arrays of ``arrays`` broadcast together (numpy semantics), or None when
+    every value is a scalar (the caller then takes its scalar path).
+
+    ``convert(name, value) -> ndarray`` validates each argument (e.g. :func:`as_int_array`); every element
+    goes through the scalar ``fn``, so arrays have exactly the scalar accuracy. A 0-d result is a Python
+    scalar (as numpy ufuncs do). The one home of the array API of the closed forms (issue 13).
+    """
+    if not any(isinstance(v, (np.ndarray, list, tuple)) for v in arrays.values()):
+        return None
+    names = list(arrays)
+    parts = np.broadcast_arrays(*[convert(k, v) for k, v in arrays.items()])
+    out = np.empty(parts[0].shape, dtype=dtype)
+    for idx in np.ndindex(out.shape):
+        out[idx] = fn(**{k: p[idx].item() for k, p in zip(names, parts)})
+    return out.item() if out.ndim == 0 else out

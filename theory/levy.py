@@ -117,7 +117,7 @@ from scipy.optimize import brentq
 from scipy.special import exprel, gamma as _gamma
 
 from theory._args import (DEFAULT_DPS, PARAM_MAX, as_choice, as_int, as_method_dps, as_real, as_real_array,
-                          scalar_or_array)
+                          elementwise, scalar_or_array)
 
 __all__ = [
     "LevyParams", "jump_symbol", "jump_exponent", "Phi", "characteristic_root", "threshold_eta_J",
@@ -435,14 +435,8 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
 
 
 def _root_elementwise(p: dict) -> np.ndarray:
-    """The float root over parameter arrays broadcast together (numpy semantics), each element by the scalar
-    path (the same accuracy); a 0-d result is a Python float."""
-    names = list(p)
-    parts = np.broadcast_arrays(*[as_real_array(k, p[k]) for k in names])
-    out = np.empty(parts[0].shape, dtype=np.float64)
-    for idx in np.ndindex(out.shape):
-        out[idx] = _root_float({k: float(a[idx]) for k, a in zip(names, parts)})
-    return out.item() if out.ndim == 0 else out
+    """The float root over parameter arrays broadcast together (:func:`theory._args.elementwise`)."""
+    return elementwise(lambda **kw: _root_float(kw), np.float64, p, as_real_array)
 
 
 def _root_float(p: dict) -> float:

@@ -32,7 +32,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, scalar_or_array
+from ._args import (as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
+                    scalar_or_array)
 from .signal_energy import _LOG_FLOAT_MAX
 
 __all__ = [
@@ -50,19 +51,8 @@ _LARGE_Y = 20.0      # above, sinh(y)/y = exp(y - log 2y) (1 - e^{-2y}): finite 
 
 
 def _elementwise(fn, dtype, **arrays):
-    """``fn`` applied over integer arrays broadcast together (numpy semantics), or None if all are scalars.
-
-    Each element goes through the scalar path, so arrays have exactly the scalar accuracy.
-    """
-    if not any(isinstance(v, (np.ndarray, list, tuple)) for v in arrays.values()):
-        return None
-    names = list(arrays)
-    mins = {"n": 1}
-    parts = np.broadcast_arrays(*[as_int_array(k, v, minimum=mins.get(k, 0)) for k, v in arrays.items()])
-    out = np.empty(parts[0].shape, dtype=dtype)
-    for idx in np.ndindex(out.shape):
-        out[idx] = fn(**{k: int(p[idx]) for k, p in zip(names, parts)})
-    return out.item() if out.ndim == 0 else out     # 0-d in, Python scalar out (as numpy ufuncs do)
+    """:func:`theory._args.elementwise` over integer arrays (``n >= 1``, the others ``>= 0``)."""
+    return elementwise(fn, dtype, arrays, lambda k, v: as_int_array(k, v, minimum=1 if k == "n" else 0))
 
 
 def _mp_profile(c, dps):

@@ -78,7 +78,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real
+from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
@@ -131,19 +131,9 @@ def _check_exact_cost(n: int, k: int, quantity: str) -> None:
 
 
 def _broadcast(fn, n, k, k_name: str):
-    """Apply the scalar ``fn(n, k)`` elementwise over integer arrays (numpy broadcasting); scalars pass through.
-
-    Returns None when both are plain scalars (the caller takes its scalar path); 0-d arrays give a float.
-    """
-    if not (isinstance(n, (np.ndarray, list, tuple)) or isinstance(k, (np.ndarray, list, tuple))):
-        return None
-    na = as_int_array("n", n, minimum=1)
-    ka = as_int_array(k_name, k, minimum=0)
-    nb, kb = np.broadcast_arrays(na, ka)
-    out = np.empty(nb.shape, dtype=np.float64)
-    for idx in np.ndindex(nb.shape):
-        out[idx] = fn(int(nb[idx]), int(kb[idx]))
-    return out.item() if out.ndim == 0 else out     # 0-d in, Python scalar out (as numpy ufuncs do)
+    """The scalar ``fn(n, k)`` over integer arrays (:func:`theory._args.elementwise`); None for scalars."""
+    return elementwise(lambda **kw: fn(kw["n"], kw[k_name]), np.float64, {"n": n, k_name: k},
+                       lambda name, v: as_int_array(name, v, minimum=1 if name == "n" else 0))
 
 
 # --------------------------------------------------------------------------------------------------
