@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 import torch
@@ -412,30 +412,59 @@ def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[
     Sequences are processed ``batch`` at a time; the means are over sequences and over the windows ending
     at t = T-1, T-1-stride, ... >= l-1 (``window_stride = 1``: every window; overlapping windows are
     strongly correlated, so a stride > 1 loses little and saves time). ``envelope`` names the observable
-    returned as ``Envelope.measured`` (both are computed).
+    returned as ``Envelope.measured`` (both are computed). The model-free part is
+    :func:`rates_and_envelope_from_leaks`.
     """
     if not isinstance(x, torch.Tensor) or x.ndim != 3:
         raise ValueError("x must be a tensor of shape (B, T, d_in)")
-    rl = _check_lags("rate_lags", np.asarray(rate_lags), x.shape[1])
-    el = _check_lags("envelope_lags", np.asarray(envelope_lags), x.shape[1])
-    envelope = as_choice("envelope", envelope, ENVELOPES)
     batch = as_int("batch", batch, minimum=1)
+
+    def leaks():
+        was_training = model.training
+        model.eval()
+        try:
+            for i in range(0, x.shape[0], batch):
+                with torch.no_grad():
+                    _, tr = model.run(x[i:i + batch], trace=True)
+                yield leak_and_first_order(model, tr)
+        finally:
+            model.train(was_training)
+
+    return rates_and_envelope_from_leaks(leaks(), T=x.shape[1], hidden=model.hidden, rate_lags=rate_lags,
+                                         envelope_lags=envelope_lags, base_rate=base_rate, envelope=envelope,
+                                         window_stride=window_stride)
+
+
+def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]], *, T: int, hidden: int,
+                                  rate_lags: Sequence[int], envelope_lags: Sequence[int],
+                                  base_rate: np.ndarray | None = None, envelope: str = "mu0",
+                                  window_stride: int = 1) -> tuple[RateFit, Envelope]:
+    """Per-unit rates and the envelopes from leak traces: the model-free core of :func:`rates_and_envelope`.
+
+    ``leaks`` yields ``(a, r)`` pairs, each of shape (B_i, T, hidden): the leak ``a_p`` and the first-order
+    term ``r_p`` of a batch of sequences (for the toolkit's models :func:`leak_and_first_order`; any RNN
+    whose one-step Jacobian has the diagonal ``a_p + r_p`` fits, e.g. :mod:`numerics.anticollapse.rnn_timescales`
+    for ``torch.nn.GRU``/``LSTM``). Leaks are floored at ``LEAK_FLOOR``. The means are over all sequences
+    of all batches and the windows described in :func:`rates_and_envelope`.
+    """
+    T = as_int("T", T, minimum=2)
+    H = as_int("hidden", hidden, minimum=1)
+    rl = _check_lags("rate_lags", np.asarray(rate_lags), T)
+    el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
+    envelope = as_choice("envelope", envelope, ENVELOPES)
     stride = as_int("window_stride", window_stride, minimum=1)
-    H = model.hidden
     w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
     if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
         raise ValueError(f"base_rate must be {H} positive finite numbers")
     sums = _Sums(np.zeros((rl.size, H)), np.zeros(rl.size), np.zeros((el.size, H)), np.zeros(el.size),
                  np.zeros(el.size), np.zeros(H))
-    was_training = model.training
-    model.eval()
-    try:
-        for i in range(0, x.shape[0], batch):
-            with torch.no_grad():
-                _, tr = model.run(x[i:i + batch], trace=True)
-            _accumulate(sums, _Prefix(*leak_and_first_order(model, tr)), rl, el, w / w.sum(), stride)
-    finally:
-        model.train(was_training)
+    for a, r in leaks:
+        a, r = _check_ar(a, r)
+        if a.shape[1:] != (T, H):
+            raise ValueError(f"leak traces must have shape (B, T, hidden) = (B, {T}, {H}), got {a.shape}")
+        _accumulate(sums, _Prefix(np.maximum(a, LEAK_FLOOR), r), rl, el, w / w.sum(), stride)
+    if sums.n_abs == 0:
+        raise ValueError("leaks yielded no sequences")
     rates = _rate_fit(rl, sums)
     unit_mu0 = (sums.unit_mu0 / sums.n_env[:, None]).T
     gelr = sums.gelr / sums.n_env
@@ -483,17 +512,28 @@ def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimiz
              level: float = 0.90, window: tuple[float, float] = (0.75, 0.995), seed: int = 0, batch: int = 64,
              window_stride: int = 1, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
     """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases."""
+    n_boot = as_int("n_boot", n_boot, minimum=1)
+    level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    lam, lam_method = optimizer_base_rate(model, optimizer)
+    rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags, base_rate=lam,
+                                    envelope=envelope, batch=batch, window_stride=window_stride)
+    return diagnose_rates(rates, env, arch=model.arch, base_rate=lam, base_rate_method=lam_method, n_boot=n_boot,
+                          level=level, window=window, seed=seed, epoch=epoch, step=step)
+
+
+def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.ndarray, base_rate_method: str,
+                   n_boot: int = 2000, level: float = 0.90, window: tuple[float, float] = (0.75, 0.995),
+                   seed: int = 0, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
+    """The model-free second half of :func:`diagnose`: window gates, resolution, tail and envelope beta and
+    the phase labels from measured rates and envelopes (:func:`rates_and_envelope_from_leaks`)."""
     from numerics.estimators import MIN_TAIL_SAMPLE, hill_beta, tail_beta
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
     n_boot = as_int("n_boot", n_boot, minimum=1)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
-    lam, lam_method = optimizer_base_rate(model, optimizer)
-    rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags, base_rate=lam,
-                                    envelope=envelope, batch=batch, window_stride=window_stride)
-    out = GatedDiagnostics(epoch=epoch, step=step, arch=model.arch, rates=rates, base_rate=lam,
-                           base_rate_method=lam_method, envelope=env, gate=_gate_or_none(env.lags, env.measured),
+    out = GatedDiagnostics(epoch=epoch, step=step, arch=arch, rates=rates, base_rate=base_rate,
+                           base_rate_method=base_rate_method, envelope=env, gate=_gate_or_none(env.lags, env.measured),
                            gate_mixture=_gate_or_none(env.lags, env.mixture),
                            resolution=resolution_check(rates.tau, env.lags, q_hi=window[1]))
     tf = rates.finite_tau
