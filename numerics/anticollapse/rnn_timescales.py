@@ -10,20 +10,20 @@ check and the phase label. Only the leak traces are cell specific; everything af
 :func:`~numerics.anticollapse.diagnostics.diagnose_rates`.
 
 Gate -> leak mapping (PyTorch's equations; gate order GRU ``(r, z, n)``, LSTM ``(i, f, g, o)``)
-------------------------------------------------------------------------------------------------
+-----------------------------------------------------------------------------------------------
 The leak ``a_p`` of unit q is the zeroth-order part of the diagonal of the one-step Jacobian of the memory
 state, and ``r_p`` its remaining diagonal (so ``a_p + r_p = [J_p]_qq``, as for the toolkit's models, where
 ``a_p = 1 - s_p``):
 
 - **GRU** (``h_p = (1 - z_p) n_p + z_p h_{p-1}``, ``n_p = tanh(W_in x_p + b_in + r_p (W_hn h_{p-1} + b_hn))``):
-  ``a_p = z_p``, the update gate, per unit, and
+  ``a_p = z_p``, the update gate, per unit, and::
 
       r_p = (h_{p-1} - n_p) z_p (1 - z_p) [W_hz]_qq
             + (1 - z_p)(1 - n_p^2) (r_p [W_hn]_qq + (W_hn h_{p-1} + b_hn)_q r_p (1 - r_p) [W_hr]_qq)
 
   (here the first ``r_p`` on the right is GRU's reset gate); the diagonal of ``dh_p/dh_{p-1}``.
 - **LSTM** (``c_p = f_p c_{p-1} + i_p g_p``, ``h_p = o_p tanh(c_p)``): the memory is the cell state;
-  ``a_p = f_p``, the forget gate, per unit, and, through ``h_{p-1} = o_{p-1} tanh(c_{p-1})``,
+  ``a_p = f_p``, the forget gate, per unit, and, through ``h_{p-1} = o_{p-1} tanh(c_{p-1})``::
 
       r_p = (c_{p-1} f_p (1 - f_p) [W_hf]_qq + g_p i_p (1 - i_p) [W_hi]_qq + i_p (1 - g_p^2) [W_hg]_qq)
             * o_{p-1} (1 - tanh^2 c_{p-1})
