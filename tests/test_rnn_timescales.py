@@ -7,7 +7,6 @@ Then ``log Gamma_{t,l} = l log a_q`` and the rate estimator must return ``tau_q 
 rounding of the prefix sums.
 """
 
-import doctest
 import json
 import math
 import subprocess
@@ -26,10 +25,6 @@ from numerics.models.gated_rnn import build_gated_rnn
 from validation.stats import z_for_false_alarm
 
 RTOL = 1e-10        # float64: a relative error ~1e-16 per step, summed over at most a few hundred steps
-
-
-def test_doctests():
-    assert doctest.testmod(rt, raise_on_error=False).failed == 0
 
 
 def _with_leaks(cell: str, a: np.ndarray, d_in: int = 2, seed: int = 0) -> nn.Module:
