@@ -74,7 +74,7 @@ from theory._args import as_choice, as_int, as_real
 
 from numerics.models.gated_rnn import GatedRNN, build_gated_rnn
 
-from .diagnostics import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, GatedDiagnostics, diagnose,
+from .diagnostics import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, diagnose,
                           diagnose_rates, rates_and_envelope_from_leaks, scaled_lag_grid)
 
 __all__ = ["CELLS", "RNNWeights", "RNNTimescales", "weights_from_state_dict", "load_state_dict", "as_rnn",
