@@ -33,9 +33,11 @@ import numpy as np
 import torch
 from torch.func import functional_call, stack_module_state, vmap
 
+from numerics.models._common import make_batchable
+
 from .trainer import EVAL_CHUNK, TrainResult, TrainSpec, _check_data, _Curve, make_optimizer
 
-GROUPABLE = ("s4d", "tcn", "transformer")
+GROUPABLE = ("lstm", "s4d", "tcn", "transformer")
 
 
 def groupable(spec: dict) -> bool:
@@ -62,7 +64,7 @@ class _Stack:
             m.to(device)
         params, self.buffers = stack_module_state(models)
         self.params = {k: torch.nn.Parameter(v.detach().clone()) for k, v in params.items()}
-        self.base = copy.deepcopy(models[0]).to("meta")
+        self.base = make_batchable(copy.deepcopy(models[0]).to("meta"))
         self.fwd = vmap(lambda p, b, x: functional_call(self.base, (p, b), (x,)))
         self.G = len(models)
 
