@@ -1,16 +1,16 @@
 """Training throughput of the architecture benchmark: vmapped groups against one model at a time.
 
-    python benchmarks/bench_training.py [--steps 150] [--group 5] [--repeats 2]
+    python benchmarks/bench_training.py [--steps 150] [--group 5 10 20] [--repeats 2] [--archs lstm tcn]
 
 For each architecture of the cpu profile (``benchmarks/memory_arch/cpu.json`` sizes: T = 64, batch 16) it
 measures model-steps per second of
 
 - *alone*: the current one-model-at-a-time runner (``numerics.memory_bench.trainer.train``), and
-- *group*: ``numerics.memory_bench.grouped.train_group`` with ``--group`` seeds at once (stacked parameters,
-  ``torch.func.vmap``); architectures that vmap cannot batch (LSTM: no batching rule for ``aten::lstm``)
-  train alone in both columns,
+- *group*: ``numerics.memory_bench.grouped.train_group`` with G seeds at once (stacked parameters,
+  ``torch.func.vmap``) for every G of ``--group`` (default: ``numerics.memory_bench.sweep.GROUP``, the
+  group size the sweep uses),
 
-in the same process, one torch thread, interleaved (alone, group, alone, group, ...; best of ``--repeats``)
+in the same process, one torch thread, interleaved (alone, each G, alone, each G, ...; best of ``--repeats``)
 so that a shared machine's load hits both alike. The profile runs in two such single-thread worker
 processes, so the per-thread ratio is the 2-core ratio. The aggregate line weights every architecture by its
 share of model-steps in the cpu profile.
@@ -92,30 +92,39 @@ def _profile_shares() -> Counter:
 def main(argv=None) -> int:
     import torch
 
+    from numerics.memory_bench.sweep import GROUP
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=150)
-    p.add_argument("--group", type=int, default=5)
+    p.add_argument("--group", type=int, nargs="+", default=[GROUP], help="group sizes G to measure")
     p.add_argument("--repeats", type=int, default=2)
+    p.add_argument("--archs", nargs="+", default=list(SPECS), choices=list(SPECS))
     a = p.parse_args(argv)
     torch.set_num_threads(1)
     x, y = _data()
-    rates = {}
-    print(f"{'architecture':<14}{'alone steps/s':>15}{'group steps/s':>15}{'speed-up':>10}   (G = {a.group}, 1 thread)")
-    for name, spec in SPECS.items():
-        _alone(spec, 5, x, y), _group(spec, 5, x, y, a.group)          # warm-up (allocators, vmap tracing)
-        al, gr = [], []
-        for _ in range(a.repeats):
-            al.append(_alone(spec, a.steps, x, y))
-            gr.append(_group(spec, a.steps, x, y, a.group))
-        rates[name] = (max(al), max(gr))
-        print(f"{name:<14}{rates[name][0]:>15.0f}{rates[name][1]:>15.0f}{rates[name][1] / rates[name][0]:>9.2f}x",
+    rates = {}                     # (arch, G) -> group model-steps/s; (arch, 1) -> alone
+    print(f"{'architecture':<14}{'alone steps/s':>15}" + "".join(f"{f'G={G} steps/s':>15}{'speed-up':>10}"
+                                                              for G in a.group) + "   (1 thread)")
+    for name in a.archs:
+        spec = SPECS[name]
+        _alone(spec, 5, x, y), [_group(spec, 5, x, y, G) for G in a.group]     # warm-up (allocators, tracing)
+        best = {}
+        for _ in range(a.repeats):         # interleaved: alone, group G1, group G2, ..., alone, ...
+            best[1] = max(best.get(1, 0), _alone(spec, a.steps, x, y))
+            for G in a.group:
+                best[G] = max(best.get(G, 0), _group(spec, a.steps, x, y, G))
+        rates.update({(name, G): r for G, r in best.items()})
+        print(f"{name:<14}{best[1]:>15.0f}" + "".join(f"{best[G]:>15.0f}{best[G] / best[1]:>9.2f}x" for G in a.group),
               flush=True)
-    shares = _profile_shares()
-    t_alone = sum(n / rates[k][0] for k, n in shares.items() if k in rates)
-    t_group = sum(n / rates[k][1] for k, n in shares.items() if k in rates)
-    print(f"cpu profile mix ({', '.join(f'{k} {n / sum(shares.values()):.0%}' for k, n in shares.items())}): "
-          f"aggregate speed-up {t_alone / t_group:.2f}x; training time on 2 cores ~{t_alone / 2 / 60:.0f} min "
-          f"alone vs ~{t_group / 2 / 60:.0f} min grouped (target: >= 3x)")
+    shares = {k: n for k, n in _profile_shares().items() if k in a.archs}
+    mix = ", ".join(f"{k} {n / sum(shares.values()):.0%}" for k, n in shares.items())
+    t_alone = sum(n / rates[k, 1] for k, n in shares.items())
+    for G in a.group:
+        t_group = sum(n / rates[k, G] for k, n in shares.items())
+        used = " (sweep.GROUP)" if G == GROUP else ""
+        print(f"cpu profile mix ({mix}), G = {G}{used}: aggregate speed-up {t_alone / t_group:.2f}x; training "
+              f"time on 2 cores ~{t_alone / 2 / 60:.0f} min alone vs ~{t_group / 2 / 60:.0f} min grouped "
+              "(target: >= 3x)")
     return 0
 
 

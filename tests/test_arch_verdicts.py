@@ -186,8 +186,11 @@ def test_cosine2_embeds_the_half_budget_run_exactly():
     {"arch": "s4d", "width": 2, "state": 4},
     {"arch": "tcn", "channels": 3, "levels": 3},
     {"arch": "transformer", "d_model": 4, "heads": 2},
+    {"arch": "lstm", "width": 3, "layers": 2},
     {"arch": "sequential", "interface": 2, "stages": [{"arch": "tcn", "channels": 2, "levels": 2},
                                                       {"arch": "s4d", "width": 2, "state": 2}]},
+    {"arch": "sequential", "interface": 2, "stages": [{"arch": "lstm", "width": 3},
+                                                      {"arch": "tcn", "channels": 2, "levels": 2}]},
 ])
 def test_a_seed_trained_in_a_group_equals_the_same_seed_trained_alone(spec):
     from numerics.memory_bench.runs import execute_group, execute_run

@@ -4,6 +4,7 @@ store, resume after a kill, executors (process pool, Dask), the CLI, and the val
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import sqlite3
@@ -12,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from numerics.memory_bench.runs import RunConfig, execute_run, run_id
@@ -128,9 +130,18 @@ def test_inline_sweep_resumes_and_is_deterministic(tmp_path):
         rows = collect(runs, st)
         assert len(rows) == 9 and all(r["relmse"] > 0 for r in rows)
         r0 = rows[0]
+        # the sweep trained r0 in a vmapped group: a lone rerun, or the same run in a group of other members
+        # (the resumed sweep's groups differ), agrees up to float32 reassociation (tests/test_arch_verdicts.py)
         again = execute_run(r0["config"].to_dict())
-        assert again["relmse"] == r0["relmse"] and again["curve_loss"] == r0["curve_loss"]
+        assert math.isclose(again["relmse"], r0["relmse"], rel_tol=1e-4)
         assert len(r0["probe"]) == 12 and r0["n_params"] > 0
+    fresh = []
+    for _ in range(2):                  # the same sweep from scratch twice: the same groups, bitwise results
+        with ResultStore(":memory:") as st2:
+            run_sweep(runs, st2, progress=False)
+            fresh.append([(r["relmse"], r["curve_loss"]) for r in collect(runs, st2)])
+    assert fresh[0] == fresh[1]
+    np.testing.assert_allclose([f[0] for f in fresh[0]], [r["relmse"] for r in rows], rtol=1e-4)
 
 
 def test_process_pool_and_dask_executors_give_the_inline_results(tmp_path):

@@ -46,7 +46,7 @@ from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
 from .store import ResultStore, StoreError
 
-GROUP = 5        # the seeds of one cell: vmap's gain levels off beyond ~5-10 members (bench_training.py)
+GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
 
 

@@ -12,7 +12,14 @@ from theory._args import as_int
 
 
 class SeqModel(nn.Module):
-    """A causal sequence-to-sequence model; subclasses implement ``forward(x)`` with x of shape (B, T, d_in)."""
+    """A causal sequence-to-sequence model; subclasses implement ``forward(x)`` with x of shape (B, T, d_in).
+
+    ``batchable``: compute with operations that ``torch.func.vmap`` batches (no fused kernel without a
+    batching rule: ``aten::lstm``, the attention kernel); same parameters, same math, equal up to float
+    reassociation. Set on every stage by :func:`make_batchable`; ``numerics.memory_bench.grouped`` does.
+    """
+
+    batchable = False
 
     def __init__(self, d_in: int = 1, d_out: int = 1):
         super().__init__()
@@ -28,3 +35,11 @@ class SeqModel(nn.Module):
 def count_parameters(model: nn.Module) -> int:
     """Number of trainable scalars of any ``torch.nn.Module``."""
     return int(sum(p.numel() for p in model.parameters() if p.requires_grad))
+
+
+def make_batchable(model: nn.Module) -> nn.Module:
+    """Switch every ``SeqModel`` inside ``model`` to its vmap-batchable formulation (``SeqModel.batchable``)."""
+    for m in model.modules():
+        if isinstance(m, SeqModel):
+            m.batchable = True
+    return model

@@ -3,7 +3,8 @@
 A stacked ``torch.nn.LSTM`` (``layers`` layers of ``width`` cells, batch first) read out by a linear map at
 every time step: ``yhat(t) = W h_L(t) + b``. PyTorch's default initialisation (all weights and biases
 ``U(-1/sqrt(width), 1/sqrt(width))``) is kept, plus the common forget-gate bias of +1 (Jozefowicz et al.
-2015), which lets the cell keep memory from the start of training.
+2015), which lets the cell keep memory from the start of training. With ``batchable`` set (vmapped groups),
+the same layers run as :func:`numerics.models._lstm_scan.lstm_layer` (same parameters, same math).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from torch import nn
 from theory._args import as_int
 
 from ._common import SeqModel
+from ._lstm_scan import lstm_layer
 
 
 class LSTM(SeqModel):
@@ -29,5 +31,11 @@ class LSTM(SeqModel):
         self.readout = nn.Linear(self.width, self.d_out)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h, _ = self.rnn(x)                     # (B, T, width)
+        if self.batchable:                     # aten::lstm has no vmap batching rule
+            h = x
+            for k in range(self.layers):
+                names = (f"weight_ih_l{k}", f"weight_hh_l{k}", f"bias_ih_l{k}", f"bias_hh_l{k}")
+                h = lstm_layer(h, *(getattr(self.rnn, n) for n in names))
+        else:
+            h, _ = self.rnn(x)                 # (B, T, width)
         return self.readout(h)                 # (B, T, d_out)
