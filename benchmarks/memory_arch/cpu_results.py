@@ -1,6 +1,7 @@
 """Regenerate the committed reference results of the architecture benchmark's cpu profile.
 
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
+        [--sweep cpu] [--checks "architectures.*"] [--no-train]
 
 Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
@@ -9,6 +10,8 @@ and ``results.json`` to ``--out``, and adds the provenance to ``results.json``: 
 machine, wall time, and the training's CPU time (the sum over runs of process CPU seconds: divided by 2,
 the wall time of the sweep on 2 otherwise idle cores). ``--no-train`` reports on the runs already in the
 store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
+``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
+T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
-def provenance(wall: float, store: Path) -> dict:
+def provenance(wall: float, store: Path, sweep: str = "cpu") -> dict:
     from numerics.memory_bench.store import ResultStore
     from numerics.memory_bench.sweep import expand_sweep, load_sweep
 
@@ -38,7 +41,7 @@ def provenance(wall: float, store: Path) -> dict:
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             versions[dist] = None
-    wanted = {r.run_id for r in expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / "cpu.json"))}
+    wanted = {r.run_id for r in expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{sweep}.json"))}
     with ResultStore(store) as st:
         recs = [r for r in st.records() if r["run_id"] in wanted]
     cpu = sum(r["result"].get("cpu_seconds") or 0.0 for r in recs)
@@ -49,7 +52,14 @@ def provenance(wall: float, store: Path) -> dict:
             "wall_seconds": round(wall, 1), "training_runs": len(recs), "profile_runs": len(wanted),
             "complete": len(recs) == len(wanted), "training_cpu_seconds": round(cpu, 1),
             "training_2core_estimate_minutes": round(cpu / 2 / 60, 1),
-            "command": "python benchmarks/memory_arch/cpu_results.py"}
+            "command": "python benchmarks/memory_arch/cpu_results.py" + (f" --sweep {sweep}" if sweep != "cpu" else "")}
+
+
+def _previous_provenance(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("provenance") or {}
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def main(argv=None) -> int:
@@ -62,17 +72,28 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(ROOT / "docs" / "results" / "cpu-architectures"))
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
+    p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
+                                                   "profile's rules (e.g. cpu_T256: the longer-sequence runs)")
+    p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default every one)")
     a = p.parse_args(argv)
+    if not (ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json").is_file():
+        p.error(f"--sweep {a.sweep!r}: no file benchmarks/memory_arch/{a.sweep}.json")
+    architectures.PROFILE_SWEEPS["cpu"] = a.sweep
     architectures.STORE_DIR = Path(a.store_dir)
     architectures.TRAIN = not a.no_train
     ctx = Context(profile="cpu", report_dir=Path(a.out))
+    before = _previous_provenance(Path(a.out) / "results.json")
     t0 = time.perf_counter()
-    results = run_checks(select(discover(), "architectures.*"), ctx, progress=sys.stderr.isatty())
+    results = run_checks(select(discover(), a.checks), ctx, progress=sys.stderr.isatty())
     print_table(results)
     write_report(results, ctx)
     path = Path(a.out) / "results.json"
     data = json.loads(path.read_text())
-    meta = provenance(time.perf_counter() - t0, Path(a.store_dir) / "architectures-cpu.sqlite")
+    meta = provenance(time.perf_counter() - t0, Path(a.store_dir) / f"architectures-{a.sweep}.sqlite", a.sweep)
+    # the wall time of the training: this run's, or (--no-train on the same runs) the run that trained them
+    same = before.get("training_cpu_seconds") == meta["training_cpu_seconds"]
+    meta["training_wall_seconds"] = (before.get("training_wall_seconds", before.get("wall_seconds"))
+                                     if a.no_train and same else meta["wall_seconds"])
     data = {**data, "provenance": meta} if isinstance(data, dict) else {"provenance": meta, "results": data}
     path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
     print(f"wrote {a.out}: wall {meta['wall_seconds']:.0f} s, training CPU {meta['training_cpu_seconds']:.0f} s "

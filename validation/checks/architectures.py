@@ -650,7 +650,7 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
     for r in rows:
         cfg = r["config"]
         groups.setdefault((cfg.target.kind, cfg.target.alpha, cfg.target.T, cfg.model["state"]), []).append(r)
-    table, bad, export_err, best, floors = [], [], 0.0, {}, {}
+    table, bad, export_err, best, floors, best_model = [], [], 0.0, {}, {}, {}
     for key, rs in groups.items():
         N = key[3]
         rho = rs[0]["config"].target.rho()
@@ -665,6 +665,7 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
             if not holds:
                 bad.append(r["run_id"])
             best[key] = min(best.get(key, math.inf), ratio)
+            best_model[key] = min(best_model.get(key, math.inf), model)
             table.append([*key[:2], N, r["seed"], f"{floor:.4g}", f"{model:.4g}", _fmt(ratio),
                           _fmt(r["relmse"] if r["relmse"] is not None else math.inf), "yes" if holds else "NO"])
     untested = [f"N={k[3]} (best ratio {_fmt(v)})" for k, v in best.items() if v > BOUND_TESTED]
@@ -684,7 +685,8 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
                                              "model >= floor"], table),
                    data={"violations": bad, "export_rel_diff": export_err,
                          "best_ratio": {str(k[3]): v for k, v in best.items()},
-                         "floor": {str(k[3]): v for k, v in floors.items()}})
+                         "floor": {str(k[3]): v for k, v in floors.items()},
+                         "best_model": {str(k[3]): v for k, v in best_model.items()}})
 
 
 @check("architectures.s4d_prony_bound", paper=f"{PAPER}, Sec. 4 (Prony analysis); toolkit theorem",
