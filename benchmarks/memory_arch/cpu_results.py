@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
-def provenance(wall: float, store: Path, sweep: str = "cpu") -> dict:
+def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = None) -> dict:
     from numerics.memory_bench.store import ResultStore
     from numerics.memory_bench.sweep import expand_sweep, load_sweep
 
@@ -45,7 +45,8 @@ def provenance(wall: float, store: Path, sweep: str = "cpu") -> dict:
     with ResultStore(store) as st:
         recs = [r for r in st.records() if r["run_id"] in wanted]
     cpu = sum(r["result"].get("cpu_seconds") or 0.0 for r in recs)
-    return {"commit": git("rev-parse", "HEAD") or None, "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+    return {"commit": git("rev-parse", "HEAD") or None, "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                                                              *([f":!{out}"] if out is not None else []))),
             "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "versions": versions,
             "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                         "cpu_count": os.cpu_count()},
@@ -89,7 +90,8 @@ def main(argv=None) -> int:
     write_report(results, ctx)
     path = Path(a.out) / "results.json"
     data = json.loads(path.read_text())
-    meta = provenance(time.perf_counter() - t0, Path(a.store_dir) / f"architectures-{a.sweep}.sqlite", a.sweep)
+    meta = provenance(time.perf_counter() - t0, Path(a.store_dir) / f"architectures-{a.sweep}.sqlite", a.sweep,
+                      Path(a.out).resolve())
     # the wall time of the training: this run's, or (--no-train on the same runs) the run that trained them
     same = before.get("training_cpu_seconds") == meta["training_cpu_seconds"]
     meta["training_wall_seconds"] = (before.get("training_wall_seconds", before.get("wall_seconds"))
