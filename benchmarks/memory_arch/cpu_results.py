@@ -30,6 +30,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
+def _exclude(out: Path | None) -> list[str]:
+    """git pathspec leaving out the report folder being written (its files are the output, not the code)."""
+    if out is None or not out.resolve().is_relative_to(ROOT):
+        return []
+    return [f":(exclude){out.resolve().relative_to(ROOT).as_posix()}"]
+
+
 def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = None) -> dict:
     from numerics.memory_bench.store import ResultStore
     from numerics.memory_bench.sweep import expand_sweep, load_sweep
@@ -46,7 +53,7 @@ def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = 
         recs = [r for r in st.records() if r["run_id"] in wanted]
     cpu = sum(r["result"].get("cpu_seconds") or 0.0 for r in recs)
     return {"commit": git("rev-parse", "HEAD") or None, "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
-                                                              *([f":!{out}"] if out is not None else []))),
+                                                              *_exclude(out))),
             "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "versions": versions,
             "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                         "cpu_count": os.cpu_count()},
