@@ -5,7 +5,7 @@
 
 Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
-about half an hour on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
+about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
 and ``results.json`` to ``--out``, and adds the provenance to ``results.json``: commit, date, versions,
 machine, wall time, and the training's CPU time (the sum over runs of process CPU seconds: divided by 2,
 the wall time of the sweep on 2 otherwise idle cores). ``--no-train`` reports on the runs already in the
