@@ -220,6 +220,7 @@ class BenchCell:
     alpha: float
     median_relmse: float
     source: str
+    T: int | None = None          # the benchmark's sequence length, where the results file records it
 
 
 class BenchmarkNotFound(FileNotFoundError):
@@ -293,7 +294,8 @@ def load_benchmark(path=None) -> list[BenchCell]:
         raise ValueError(f"{path} holds no per-(model, kind, alpha) median RelMSE; the architecture checks must "
                          f"store them, or pass a rows file (CSV/JSON: model, kind, alpha, median_relmse or relmse)")
     mains = [r for r in raw if r.get("study", "main") == "main"] or raw
-    out = [BenchCell(str(rec["model"]), str(rec["kind"]), float(rec["alpha"]), _num(rec[key]), src or str(path))
+    out = [BenchCell(str(rec["model"]), str(rec["kind"]), float(rec["alpha"]), _num(rec[key]), src or str(path),
+                     int(rec["T"]) if isinstance(rec.get("T"), int) else None)
            for rec, key, src in records if rec.get("study", "main") == "main"]
     rows = [{**r, "alpha": float(r["alpha"]), "relmse": None if r["relmse"] in (None, "") else float(r["relmse"])}
             for r in mains]
@@ -395,9 +397,18 @@ def _benchmark(results, kind: str, alpha: float, r: np.ndarray, far_threshold: f
     d = mismatch(r, memory_function(kind, a, r.size))
     out = {"path": str(path), "available": True, "kind": kind, "alpha": a, "cell_mismatch": d,
            "ranking": [{"model": c.model, "median_relmse": c.median_relmse} for c in best]}
+    notes = []
     if d > far_threshold:
-        out["message"] = (f"the nearest benchmarked cell ({kind}, alpha={a}) has mismatch {d:.3g} > {far_threshold}: "
-                          "its numbers describe a different target")
+        notes.append(f"the nearest benchmarked cell ({kind}, alpha={a}) has mismatch {d:.3g} > {far_threshold}: "
+                     "its numbers describe a different target")
+    lengths = sorted({c.T for c in best if c.T is not None})
+    if lengths:
+        out["benchmark_T"] = lengths[0] if len(lengths) == 1 else lengths
+        if lengths != [r.size]:
+            notes.append(f"the benchmark trained at T = {', '.join(map(str, lengths))}, your target has T = {r.size}: "
+                         "the ranking is for the benchmark's length")
+    if notes:
+        out["message"] = "; ".join(notes)
     return out
 
 

@@ -451,13 +451,14 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
                             f"{n_cand}): {', '.join(missing)}"
                             + (f" (beaten only where not converged: {', '.join(sorted(blocked - set(beaten)))})"
                                if blocked - set(beaten) else "")}[verdict]
+    lengths = {(r["model"], r["kind"], r["alpha"]): r["config"].target.T for r in rows}
     return Outcome(verdict, f"best per kind: {', '.join(f'{k}={w}' for k, w in winners.items())}"
                             + (f"; {beat_txt}" if beat_txt else "") + reason,
                    details="mean over alpha of log10 median RelMSE (* = best on that kind; nc = some cell not "
                            "converged)\n\n" + markdown_table(["model", *kinds], table) + "\n\n" + _conv_table(conv),
                    data={"winners": winners, "beaten": {m: [o, k, t.p_greater] for m, (o, k, t) in beaten.items()},
                          # per-cell medians over seeds (+inf: diverged), read by numerics.memory_profile
-                         "medians": [{"model": m, "kind": k, "alpha": a, "median_relmse": v,
+                         "medians": [{"model": m, "kind": k, "alpha": a, "median_relmse": v, "T": lengths[(m, k, a)],
                                       "converged": bool(conv[(m, k, a)]["converged"]) if (m, k, a) in conv else None}
                                      for (m, k, a), v in median_by(rows, ("model", "kind", "alpha")).items()]})
 
