@@ -405,8 +405,9 @@ def _benchmark(results, kind: str, alpha: float, r: np.ndarray, far_threshold: f
     if lengths:
         out["benchmark_T"] = lengths[0] if len(lengths) == 1 else lengths
         if lengths != [r.size]:
-            notes.append(f"the benchmark trained at T = {', '.join(map(str, lengths))}, your target has T = {r.size}: "
-                         "the ranking is for the benchmark's length")
+            out["length_note"] = (f"the benchmark trained at T = {', '.join(map(str, lengths))}, your target has "
+                                  f"T = {r.size}: the ranking is for the benchmark's length")
+            notes.append(out["length_note"])
     if notes:
         out["message"] = "; ".join(notes)
     return out
@@ -442,9 +443,11 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
     near = fams[0]
     far = near["mismatch"] > far_threshold
     bench = _benchmark(results, near["kind"], near["alpha"], r, far_threshold)
-    if far and bench["available"]:
-        bench["message"] = (f"the target is far from every benchmarked family (nearest {near['kind']}, D = "
-                            f"{near['mismatch']:.3g} > {far_threshold}): the ranking is for a different target")
+    if far and bench["available"]:     # replaces the cell-mismatch note; a length note is kept
+        notes = [f"the target is far from every benchmarked family (nearest {near['kind']}, D = "
+                 f"{near['mismatch']:.3g} > {far_threshold}): the ranking is for a different target"]
+        notes += [bench["length_note"]] if "length_note" in bench else []
+        bench["message"] = "; ".join(notes)
     return MemoryProfile(
         T=r.size, tail_energy=_tail(r),
         effective_rank={c: effective_rank(r, coupling=c) for c in ("toeplitz", "hankel", "lag")},

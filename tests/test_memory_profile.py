@@ -147,6 +147,18 @@ def test_best_on_cell_and_profile_with_results(tmp_path):
     assert a == 0.5 and len(best) == 1
 
 
+def test_benchmark_length_is_compared_with_the_target(tmp_path):
+    medians = [{**m, "T": T} for m in MEDIANS]
+    path = _write(tmp_path, "r.json", {"results": [{"name": "architectures.x", "data": {"medians": medians}}]})
+    same = profile_memory(memory_function("poly", 0.5, T), prony=False, results=path).benchmark
+    assert same["benchmark_T"] == T and "message" not in same
+    longer = profile_memory(memory_function("poly", 0.5, 2 * T), prony=False, results=path).benchmark
+    assert longer["benchmark_T"] == T
+    assert f"trained at T = {T}, your target has T = {2 * T}" in longer["message"]
+    far = profile_memory(mixed_memory_function("poly", "impulse", 0.5, 0.5, 2 * T), prony=False, results=path)
+    assert far.far and "far from every" in far.benchmark["message"] and "trained at T" in far.benchmark["message"]
+
+
 # ----------------------------------------------------------------------------------------------------
 # bad input and the command line
 # ----------------------------------------------------------------------------------------------------
