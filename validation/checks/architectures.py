@@ -451,7 +451,8 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
                             f"{n_cand}): {', '.join(missing)}"
                             + (f" (beaten only where not converged: {', '.join(sorted(blocked - set(beaten)))})"
                                if blocked - set(beaten) else "")}[verdict]
-    lengths = {(r["model"], r["kind"], r["alpha"]): r["config"].target.T for r in rows}
+    lengths = {(r["model"], r["kind"], r["alpha"]): r["config"].target.T if r.get("config") is not None else None
+               for r in rows}
     return Outcome(verdict, f"best per kind: {', '.join(f'{k}={w}' for k, w in winners.items())}"
                             + (f"; {beat_txt}" if beat_txt else "") + reason,
                    details="mean over alpha of log10 median RelMSE (* = best on that kind; nc = some cell not "
