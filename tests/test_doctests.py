@@ -1,5 +1,5 @@
 """Run the doctests of every module of theory, numerics and validation (discovered with pkgutil, so a new
-module is covered without editing this file). One test per module: CI (``pytest -n 2 tests notebooks``)
+module is covered without editing this file). One test per module: CI (``pytest -n 2 tests``)
 runs each module's examples exactly once."""
 
 import doctest
