@@ -49,7 +49,7 @@ from theory.tauberian import envelope_from_spectrum
 
 __all__ = [
     "TailFit", "EnvelopeFit", "SpectrumEnvelopeFit", "LognormalComparison", "tail_beta", "hill_beta", "envelope_fit",
-    "spectrum_envelope_fit", "phase_rule", "runs_test", "lognormal_comparison", "MIN_TAIL_SAMPLE",
+    "spectrum_envelope_fit", "phase_rule", "runs_test", "lognormal_comparison", "MIN_TAIL_SAMPLE", "DegenerateTail",
 ]
 
 MIN_TAIL_SAMPLE = 16            # the spec: a tail fit needs >= 16 finite time scales
@@ -188,6 +188,11 @@ def _ccdf_slopes(s: np.ndarray, window: tuple[float, float]):
 MAX_BOOT = 10**4    # bootstrap resamples: percentile intervals need ~2000; the cost grows linearly
 
 
+class DegenerateTail(ValueError):
+    """:func:`tail_beta`'s sample has too few distinct values in its quantile window for a slope (e.g. every
+    unit has the same time scale); a ValueError, so callers that treat bad input alike need not know it."""
+
+
 def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: int = 2000, seed: int = 0,
               level: float = 0.90) -> TailFit:
     r"""Tail exponent of a time-scale sample from the slope of its empirical CCDF (spec estimator).
@@ -222,7 +227,7 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
     s = np.sort(t)[None, :]
     slope, r2, k, x_lo, x_hi = _ccdf_slopes(s, window)
     if not np.isfinite(slope[0]):
-        raise ValueError(f"tau has fewer than {_MIN_POINTS} distinct values in the quantile window {window}")
+        raise DegenerateTail(f"tau has fewer than {_MIN_POINTS} distinct values in the quantile window {window}")
     rng = np.random.default_rng(seed)
     chunk = max(1, _BOOT_CHUNK_ELEMENTS // n)
     boot = np.empty(n_boot)

@@ -393,3 +393,11 @@ def test_calibrated_comparison_on_an_exact_pareto_mixture():
     c2 = calibrated_comparison(window_gate(GRID, F2.mean(axis=0)).beta_env,
                                envelope_beta_bootstrap(F2, GRID, n_boot=400, seed=2), tail, tau, GRID)
     assert not c2.agree
+
+
+def test_tail_beta_names_a_degenerate_tail():
+    from numerics.estimators import DegenerateTail
+
+    with pytest.raises(DegenerateTail, match="distinct values in the quantile window"):
+        tail_beta(np.full(200, 7.0))
+    assert issubclass(DegenerateTail, ValueError)      # callers catching ValueError still do

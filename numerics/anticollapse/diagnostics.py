@@ -526,7 +526,7 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
                    seed: int = 0, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
     """The model-free second half of :func:`diagnose`: window gates, resolution, tail and envelope beta and
     the phase labels from measured rates and envelopes (:func:`rates_and_envelope_from_leaks`)."""
-    from numerics.estimators import MIN_TAIL_SAMPLE, _ccdf_slopes, _check_window, hill_beta, tail_beta
+    from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, hill_beta, tail_beta
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
@@ -537,17 +537,18 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
                            gate_mixture=_gate_or_none(env.lags, env.mixture),
                            resolution=resolution_check(rates.tau, env.lags, q_hi=window[1]))
     tf = rates.finite_tau
-    if tf.size >= MIN_TAIL_SAMPLE and not np.isfinite(_ccdf_slopes(np.sort(tf)[None, :], _check_window(window))[0][0]):
-        # e.g. every gate constant and equal: too few distinct time scales in the tail window for a slope
-        out.note = f"{tf.size} finite time scales but too few distinct values in the tail window: no tail fit"
-    elif tf.size >= MIN_TAIL_SAMPLE:
-        out.tail = tail_beta(tf, window=window, n_boot=n_boot, seed=seed, level=level)
+    if tf.size >= MIN_TAIL_SAMPLE:
+        try:
+            out.tail = tail_beta(tf, window=window, n_boot=n_boot, seed=seed, level=level)
+        except DegenerateTail:          # e.g. every gate constant and equal
+            out.note = f"{tf.size} finite time scales but too few distinct values in the tail window: no tail fit"
+    else:
+        out.note = f"only {tf.size} finite time scales (< {MIN_TAIL_SAMPLE}): no tail fit"
+    if out.tail is not None:
         out.hill = float(hill_beta(tf))
         if out.gate is not None and env.observable == "mu0":
             boot = envelope_beta_bootstrap(env.unit_mu0, env.lags, n_boot=n_boot, seed=seed)
             out.comparison = calibrated_comparison(out.gate.beta_env, boot, out.tail, tf, env.lags, level=level)
-    else:
-        out.note = f"only {tf.size} finite time scales (< {MIN_TAIL_SAMPLE}): no tail fit"
     out.phase, out.phase_mixture = _label(out.gate, out.tail), _label(out.gate_mixture, out.tail)
     return out
 

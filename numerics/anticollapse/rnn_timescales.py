@@ -239,7 +239,7 @@ def _diag_blocks(w_hh: torch.Tensor, G: int) -> list[torch.Tensor]:
     return [torch.diagonal(w_hh[j * H:(j + 1) * H]) for j in range(G)]
 
 
-def _gru_scan(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _gru_leaks(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """GRU layer, step by step (PyTorch's equations): ``(h, a, r)``, each (B, T, H); ``a = z``."""
     B, T, _ = x.shape
     H = lay["w_hh"].shape[1]
@@ -261,7 +261,7 @@ def _gru_scan(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, t
     return out, A, R
 
 
-def _lstm_scan(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _lstm_leaks(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """LSTM layer, step by step: ``(h, a, r)``, each (B, T, H); ``a = f`` on the cell state."""
     B, T, _ = x.shape
     H = lay["w_hh"].shape[1]
@@ -288,7 +288,7 @@ def run_layer(w: RNNWeights, k: int, x: Any) -> tuple[torch.Tensor, torch.Tensor
     k = as_int("layer", k, minimum=0, maximum=w.num_layers - 1)
     x = torch.as_tensor(x, dtype=torch.float64)
     with torch.no_grad():
-        return (_gru_scan if w.cell == "gru" else _lstm_scan)(w.layers[k], x)
+        return (_gru_leaks if w.cell == "gru" else _lstm_leaks)(w.layers[k], x)
 
 
 def _check_inputs(x: Any, d_in: int) -> torch.Tensor:
