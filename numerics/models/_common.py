@@ -14,9 +14,10 @@ from theory._args import as_int
 class SeqModel(nn.Module):
     """A causal sequence-to-sequence model; subclasses implement ``forward(x)`` with x of shape (B, T, d_in).
 
-    ``batchable``: compute with operations that ``torch.func.vmap`` batches (no fused kernel without a
-    batching rule: ``aten::lstm``, the attention kernel); same parameters, same math, equal up to float
-    reassociation. Set on every stage by :func:`make_batchable`; ``numerics.memory_bench.grouped`` does.
+    ``batchable``: compute with operations that ``torch.func.vmap`` batches (today this changes the LSTM,
+    whose fused ``aten::lstm`` has no batching rule; attention keeps vmap's per-member fallback); same
+    parameters, same math, equal up to float reassociation. Set on every stage by :func:`make_batchable`;
+    ``numerics.memory_bench.grouped`` does.
     """
 
     batchable = False
