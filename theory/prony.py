@@ -528,12 +528,9 @@ def _poles_from_theta(theta, n_real, n_pair, T):
 
 
 def _structures(m: int, poles: str) -> list[tuple[int, int]]:
-    if poles == "real":
-        return [(m, 0)]
-    if poles == "pairs":
-        return [(m % 2, m // 2)]
-    out = [(m, 0), (m % 2, m // 2)]
-    return list(dict.fromkeys(out))
+    """The splits given default starts: all real and most pairs, where the class allows them (:func:`_allowed`)."""
+    allowed = _allowed(m, poles)
+    return [s for s in dict.fromkeys([(m, 0), (m % 2, m // 2)]) if s in allowed]
 
 
 def _default_starts(rho: np.ndarray, m: int, structures) -> list[tuple[int, int, np.ndarray]]:
