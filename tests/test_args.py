@@ -211,3 +211,12 @@ def test_issue14_reproducers_are_clean_errors():
     assert poly_area(1.5, 64, method="mp", dps=np.uint64(30)) == poly_area(1.5, 64, method="mp", dps=30)
     kw = dict(eta_J=0.05, alpha=1.5, lam=2.0)
     assert jump_symbol(1.5, method="mp", C=np.int64(1), **kw) == jump_symbol(1.5, method="mp", C=1, **kw)
+
+
+def test_as_same_shape():
+    x, y = args.as_same_shape(("x", "y"), [[1, 2]], np.zeros((1, 2), np.float32), ndim=2, shape="(n, T)")
+    assert x.dtype == y.dtype == np.float64 and x.shape == y.shape == (1, 2)
+    with pytest.raises(ValueError, match=r"x and y must be arrays of the same shape \(n, T\); got \(2,\) and \(2,\)"):
+        args.as_same_shape(("x", "y"), [1, 2], [3, 4], ndim=2, shape="(n, T)")
+    with pytest.raises(ValueError, match=r"got \(1, 2\) and \(2, 1\)"):
+        args.as_same_shape(("x", "y"), np.zeros((1, 2)), np.zeros((2, 1)), ndim=2, shape="(n, T)")

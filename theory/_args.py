@@ -151,6 +151,16 @@ def as_seed_sequence(value: Any, *, name: str = "seed") -> np.random.SeedSequenc
     return np.random.SeedSequence(int(value))
 
 
+def as_same_shape(names: tuple[str, str], a: Any, b: Any, *, ndim: int, shape: str) -> tuple[np.ndarray, np.ndarray]:
+    """``a`` and ``b`` as float64 arrays of ``ndim`` dimensions and one shape (``shape`` names the axes in
+    the message, e.g. ``"(n_seq, T)"``); values are not checked."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.ndim != ndim or x.shape != y.shape:
+        raise ValueError(f"{names[0]} and {names[1]} must be arrays of the same shape {shape}; got {x.shape} "
+                         f"and {y.shape}")
+    return x, y
+
+
 def as_int_array(name: str, value: Any, *, minimum: int | None = 0, maximum: int | None = None) -> np.ndarray:
     """Return ``value`` as an int64 array of integers in ``[minimum, maximum]`` (a scalar gives a 0-d array).
 

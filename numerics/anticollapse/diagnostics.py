@@ -59,7 +59,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import torch
 
-from theory._args import as_choice, as_int, as_real
+from theory._args import as_choice, as_int, as_real, as_same_shape
 
 from numerics.models.gated_rnn import GatedRNN, Trace
 
@@ -147,11 +147,7 @@ def log_abs_transport(a: np.ndarray, r: np.ndarray, lag: int) -> np.ndarray:
 
 
 def _check_ar(a, r):
-    a = np.asarray(a, dtype=np.float64)
-    r = np.asarray(r, dtype=np.float64)
-    if a.ndim != 3 or a.shape != r.shape:
-        raise ValueError(f"a and r must be arrays of the same shape (B, T, H), got {a.shape} and {r.shape}")
-    return a, r
+    return as_same_shape(("a", "r"), a, r, ndim=3, shape="(B, T, H)")
 
 
 def one_step_jacobian_remainders(model: GatedRNN, trace: Trace) -> np.ndarray:

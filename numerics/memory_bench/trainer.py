@@ -37,7 +37,7 @@ import torch
 from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_choice, as_int, as_real
+from theory._args import as_choice, as_int, as_real, as_same_shape
 
 OPTIMIZERS = ("adam", "adamw")
 SCHEDULES = ("cosine", "constant", "cosine2")
@@ -148,11 +148,7 @@ def _batched_predict(model: torch.nn.Module, x: torch.Tensor, chunk: int = EVAL_
 
 
 def _check_data(x, y):
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if x.ndim != 2 or x.shape != y.shape:
-        raise ValueError(f"x and y must be arrays of the same shape (n_seq, T); got {x.shape} and {y.shape}")
-    return x, y
+    return as_same_shape(("x", "y"), x, y, ndim=2, shape="(n_seq, T)")
 
 
 class _Curve:
