@@ -110,22 +110,61 @@ def _prefix(k, pairs, end, rest):
     return cyc, m
 
 
+@njit(inline="always")
+def _advance(d, rest, end, M, choice, undo):
+    """Level d takes its next choice: swap rest[2d + choice[d]] into slot 2d + 1, add the edges {x, y} and
+    {x+1, y+1} (x, y = rest[2d], rest[2d + 1]), record their undo slots 2d, 2d + 1; returns the cycles closed.
+
+    Undo slot u holds (ea, old end[ea], eb, old end[eb]) of the edge added at slot u, or ea = -1 if that
+    edge closed a cycle. Inlined at numba IR level (``inline="always"``), like :func:`_retreat`.
+    """
+    u_ea, u_oa, u_eb, u_ob = undo
+    a, b = 2 * d + 1, 2 * d + choice[d]
+    rest[a], rest[b] = rest[b], rest[a]
+    x, y = rest[2 * d], rest[2 * d + 1]
+    c = 0
+    for u in (2 * d, 2 * d + 1):
+        if u == 2 * d + 1:
+            x = x + 1 if x + 1 < M else 0
+            y = y + 1 if y + 1 < M else 0
+        if end[x] == y:                            # x and y end the same path: the edge closes it
+            c += 1
+            u_ea[u] = -1
+        else:                                      # link the two paths
+            ea, eb = end[x], end[y]
+            u_ea[u], u_oa[u], u_eb[u], u_ob[u] = ea, end[ea], eb, end[eb]
+            end[ea] = eb
+            end[eb] = ea
+    return c
+
+
+@njit(inline="always")
+def _retreat(d, rest, end, choice, undo):
+    """Undo :func:`_advance` at level d (edges in reverse order, then the swap) and move to its next choice."""
+    u_ea, u_oa, u_eb, u_ob = undo
+    for u in (2 * d + 1, 2 * d):
+        if u_ea[u] >= 0:
+            end[u_eb[u]] = u_ob[u]
+            end[u_ea[u]] = u_oa[u]
+    a, b = 2 * d + 1, 2 * d + choice[d]
+    rest[a], rest[b] = rest[b], rest[a]
+    choice[d] += 1
+
+
 @njit(cache=True)
 def _dfs_plain(rest, m, end, M, out):
     """All matchings of ``rest[:m]`` from the current path state: ``out[c] += 1``, c = cycles they close.
 
     Depth-first; level d pairs rest[2d] with rest[2d + choice[d]] (swapped into slot 2d + 1) and adds the
-    edges {x, y}, {x+1, y+1}. Written as one function with flat undo arrays: helper calls taking arrays
-    cost ~6x here (measured). Undo slot u holds (ea, old end[ea], eb, old end[eb]) of the edge added at
-    slot u, or ea = -1 if that edge closed a cycle. ``end`` and ``rest`` are restored on return.
+    edges {x, y}, {x+1, y+1} (:func:`_advance`; :func:`_retreat` undoes them). Flat undo arrays, and the
+    two steps are ``inline="always"`` helpers: numba pastes their IR into this loop, whereas an ordinary
+    call taking arrays costs ~6x here (measured). ``end`` and ``rest`` are restored on return.
     """
     levels = m // 2
     choice = np.zeros(levels, dtype=np.int64)
     closed = np.zeros(levels, dtype=np.int64)      # cycles closed at each level
-    u_ea = np.empty(2 * levels, dtype=np.int64)
-    u_oa = np.empty(2 * levels, dtype=np.int64)
-    u_eb = np.empty(2 * levels, dtype=np.int64)
-    u_ob = np.empty(2 * levels, dtype=np.int64)
+    undo = (np.empty(2 * levels, dtype=np.int64), np.empty(2 * levels, dtype=np.int64),
+            np.empty(2 * levels, dtype=np.int64), np.empty(2 * levels, dtype=np.int64))
     cyc = 0
     d = 0
     choice[0] = 1
@@ -133,39 +172,13 @@ def _dfs_plain(rest, m, end, M, out):
         if choice[d] > m - 2 * d - 1:               # level exhausted: back up, undo the level above
             d -= 1
             if d >= 0:
-                for u in (2 * d + 1, 2 * d):
-                    if u_ea[u] >= 0:
-                        end[u_eb[u]] = u_ob[u]
-                        end[u_ea[u]] = u_oa[u]
                 cyc -= closed[d]
-                a, b = 2 * d + 1, 2 * d + choice[d]
-                rest[a], rest[b] = rest[b], rest[a]
-                choice[d] += 1
+                _retreat(d, rest, end, choice, undo)
             continue
-        a, b = 2 * d + 1, 2 * d + choice[d]
-        rest[a], rest[b] = rest[b], rest[a]
-        x, y = rest[2 * d], rest[2 * d + 1]
-        c = 0
-        for u in (2 * d, 2 * d + 1):
-            if u == 2 * d + 1:
-                x = x + 1 if x + 1 < M else 0
-                y = y + 1 if y + 1 < M else 0
-            if end[x] == y:                        # x and y end the same path: the edge closes it
-                c += 1
-                u_ea[u] = -1
-            else:                                  # link the two paths
-                ea, eb = end[x], end[y]
-                u_ea[u], u_oa[u], u_eb[u], u_ob[u] = ea, end[ea], eb, end[eb]
-                end[ea] = eb
-                end[eb] = ea
+        c = _advance(d, rest, end, M, choice, undo)
         if d == levels - 1:                        # a complete matching
             out[cyc + c] += 1
-            for u in (2 * d + 1, 2 * d):
-                if u_ea[u] >= 0:
-                    end[u_eb[u]] = u_ob[u]
-                    end[u_ea[u]] = u_oa[u]
-            rest[a], rest[b] = rest[b], rest[a]
-            choice[d] += 1
+            _retreat(d, rest, end, choice, undo)
         else:
             closed[d] = c
             cyc += c
@@ -253,8 +266,8 @@ def _state_key(sub, r, end, M, vl):
 def _count_item_memo(k, pairs, hist_row, memo, store):
     """:func:`_count_item` with the last MEMO_LEVELS levels looked up in ``memo`` (key -> row of ``store``).
 
-    The top levels are the DFS of :func:`_dfs_plain` (same loop); at its leaves the local state of the
-    remaining 2 * MEMO_LEVELS points is keyed (:func:`_state_key`) and its histogram of closed cycles is
+    The top levels are the DFS of :func:`_dfs_plain` (same loop, same inlined steps); at its leaves the local
+    state of the remaining 2 * MEMO_LEVELS points is keyed (:func:`_state_key`) and its histogram of closed cycles is
     computed once by :func:`_dfs_plain`. Exact integers throughout: the rows equal the memo-free ones.
     Returns ``store`` (reallocated when full).
     """
@@ -274,41 +287,18 @@ def _count_item_memo(k, pairs, hist_row, memo, store):
     vl = np.empty(2 * r, dtype=np.int64)
     choice = np.zeros(top, dtype=np.int64)
     closed = np.zeros(top, dtype=np.int64)
-    u_ea = np.empty(2 * top, dtype=np.int64)
-    u_oa = np.empty(2 * top, dtype=np.int64)
-    u_eb = np.empty(2 * top, dtype=np.int64)
-    u_ob = np.empty(2 * top, dtype=np.int64)
+    undo = (np.empty(2 * top, dtype=np.int64), np.empty(2 * top, dtype=np.int64),
+            np.empty(2 * top, dtype=np.int64), np.empty(2 * top, dtype=np.int64))
     d = 0
     choice[0] = 1
     while d >= 0:
         if choice[d] > m - 2 * d - 1:
             d -= 1
             if d >= 0:
-                for u in (2 * d + 1, 2 * d):
-                    if u_ea[u] >= 0:
-                        end[u_eb[u]] = u_ob[u]
-                        end[u_ea[u]] = u_oa[u]
                 cyc -= closed[d]
-                a, b = 2 * d + 1, 2 * d + choice[d]
-                rest[a], rest[b] = rest[b], rest[a]
-                choice[d] += 1
+                _retreat(d, rest, end, choice, undo)
             continue
-        a, b = 2 * d + 1, 2 * d + choice[d]
-        rest[a], rest[b] = rest[b], rest[a]
-        x, y = rest[2 * d], rest[2 * d + 1]
-        c = 0
-        for u in (2 * d, 2 * d + 1):
-            if u == 2 * d + 1:
-                x = x + 1 if x + 1 < M else 0
-                y = y + 1 if y + 1 < M else 0
-            if end[x] == y:
-                c += 1
-                u_ea[u] = -1
-            else:
-                ea, eb = end[x], end[y]
-                u_ea[u], u_oa[u], u_eb[u], u_ob[u] = ea, end[ea], eb, end[eb]
-                end[ea] = eb
-                end[eb] = ea
+        c = _advance(d, rest, end, M, choice, undo)
         if d == top - 1:                           # 2L points left: look the completions up
             for j in range(r):
                 sub[j] = rest[2 * top + j]
@@ -327,12 +317,7 @@ def _count_item_memo(k, pairs, hist_row, memo, store):
             base = cyc + c
             for j in range(min(r + 1, W - base)):
                 hist_row[base + j] += store[idx, j]
-            for u in (2 * d + 1, 2 * d):
-                if u_ea[u] >= 0:
-                    end[u_eb[u]] = u_ob[u]
-                    end[u_ea[u]] = u_oa[u]
-            rest[a], rest[b] = rest[b], rest[a]
-            choice[d] += 1
+            _retreat(d, rest, end, choice, undo)
         else:
             closed[d] = c
             cyc += c
