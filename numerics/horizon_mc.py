@@ -34,8 +34,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+from tqdm import tqdm
 
-from numerics.ginibre import MAX_KMAX, MAX_N, MAX_SAMPLES, estimate_Q, sample_ginibre
+from numerics.ginibre import MAX_KMAX, MAX_N, MAX_SAMPLES, _show_progress, estimate_Q, sample_ginibre
 from theory import horizon as _th
 from theory._args import MAX_LENGTH, as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
@@ -73,13 +74,15 @@ def _batch_seeds(seed: int, batches: int) -> list[int]:
     return [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(batches)]
 
 
-def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: int = 16) -> np.ndarray:
+def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: int = 16,
+                progress: bool | None = None) -> np.ndarray:
     r"""Batch means of the full-trace estimator of ``Q_{n,k}``, k = 0..t: an array of shape ``(batches, t+1)``.
 
     Each batch is an independent :func:`numerics.ginibre.estimate_Q` run of ``samples // batches`` draws
     (seeds spawned from ``seed``); the pooled estimate is the mean over rows. Domain: ``n >= 1``,
     ``t >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real"); the bounds of
     :func:`numerics.ginibre.estimate_Q` (``n <= MAX_N``, ``t <= MAX_KMAX``, ``samples <= MAX_SAMPLES``).
+    ``progress``: a tqdm bar over the batches (``None``: only for more than a few seconds of matrix products).
 
     >>> m = mc_energies(4, 2, 64, batches=4)
     >>> m.shape, bool(np.all(m[:, 0] == 1.0))
@@ -95,8 +98,10 @@ def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: i
     field = as_choice("field", field, ("complex", "real"))
     seed = as_int("seed", seed, minimum=0)
     per = samples // batches
-    return np.array([estimate_Q(n, t, per, field=field, seed=s, progress=False).mean
-                     for s in _batch_seeds(seed, batches)])
+    show = _show_progress(progress, 2.0 * (4 if field == "complex" else 1) * n**3 * max(t - 1, 0) * samples)
+    bar = tqdm(_batch_seeds(seed, batches), desc=f"Monte Carlo energies n={n} t={t}", unit="batch", disable=not show,
+               leave=False, file=sys.stderr)
+    return np.array([estimate_Q(n, t, per, field=field, seed=s, progress=False).mean for s in bar])
 
 
 _SE_FIELDS = ("sigma", "deviation", "sigma_low", "sigma_high", "sigma_endpoint", "glorot_deviation")
@@ -130,7 +135,7 @@ def _from_batches(exact_prefix: list, batch_means: np.ndarray, tol, quantity, n,
 
 def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
                       dps: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
-                      exact_max_k: int = EXACT_REAL_MAX_K) -> HorizonScale:
+                      exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> HorizonScale:
     r""":func:`theory.horizon.sigma_for_horizon` for complex **and real** weights.
 
     * ``weights="complex"``, ``method`` "float"/"mp": the closed forms (delegated to theory);
@@ -138,6 +143,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     * ``weights="real"``, ``t <= exact_max_k``: exact Wick rows (``method`` "float" or "mp", ``dps``);
       ``t > exact_max_k`` (or ``method="mc"``): exact rows up to ``exact_max_k`` and Monte Carlo beyond
       (``samples`` draws in ``batches`` batches, ``seed``); ``result.se`` holds jackknife standard errors.
+    * ``progress``: the Monte Carlo's bar (:func:`mc_energies`; ``None``: only for long runs).
 
     Domain: as theory's, plus ``0 <= exact_max_k <= 9``, ``samples >= 2 batches``.
 
@@ -163,7 +169,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     if dps is not None:
         raise ValueError("dps applies only to method 'mp'")
     prefix = real_energies(n, min(exact_max_k, t)) if weights == "real" else [Fraction(1)]
-    means = mc_energies(n, t, samples, field=weights, seed=seed, batches=batches)
+    means = mc_energies(n, t, samples, field=weights, seed=seed, batches=batches, progress=progress)
     src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if weights == "real"
            else "Monte Carlo (complex)") + f" ({samples // batches * batches} draws, {batches} batches, seed {seed})"
     return _from_batches(prefix, means, tol, quantity, n, weights, src)
@@ -178,7 +184,7 @@ def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> 
 
 def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", max_t: int | None = None,
                     samples: int = 4096, batches: int = 16, seed: int = 0,
-                    exact_max_k: int = EXACT_REAL_MAX_K) -> dict:
+                    exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
     r""":func:`theory.horizon.depth_for_scale` for complex and real weights, as a dict.
 
     ``{"depth", "se", "source"}`` (Monte Carlo adds ``replicate_range``, the leave-one-batch-out depths): the
@@ -186,7 +192,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     Complex: the closed forms (``se`` 0). Real: exact Wick rows while the violation occurs at
     ``k <= exact_max_k`` (``se`` 0); otherwise Monte Carlo energies up to ``max_t`` (default: twice the
     complex depth at the same scale, plus 4; cost ``samples * max_t`` products of n x n matrices) and a
-    jackknife ``se`` of the depth over batches.
+    jackknife ``se`` of the depth over batches; ``progress`` as in :func:`mc_energies`.
     Raises ValueError if no violation occurs up to ``max_t``.
 
     >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
@@ -208,7 +214,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     if max_t is None:
         max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
     max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_KMAX)
-    means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches)
+    means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches, progress=progress)
     means[:, :exact.size] = exact
 
     def depth(E):

@@ -37,15 +37,19 @@ with the same D, so a near family with no nearby benchmarked alpha is reported t
 
 Benchmark results
 -----------------
-The default file is ``docs/results/cpu-architectures/results.json`` (the committed ``cpu`` profile of
-``python -m validation --cpu``). :func:`load_benchmark` accepts the validation report (a bare list of checks
+The default file is ``numerics/data/cpu_architectures_results.json``, shipped with the package: a copy of
+the committed ``docs/results/cpu-architectures/results.json`` (the ``cpu`` profile of
+``python -m validation --cpu``, written by ``python benchmarks/memory_arch/cpu_results.py``, which writes
+both; ``tests/test_memory_profile.py`` checks that they are identical). :func:`load_benchmark` accepts the validation report (a bare list of checks
 or an object with a ``"results"`` list; every check's ``data`` is searched for records with ``model``,
 ``kind``, ``alpha`` and ``median_relmse`` (or ``median``/``relmse``), and the per-(model, alpha) exp/poly
 table of ``architectures.recurrent_exp_vs_poly`` is read), or a rows file (JSON list or CSV with columns
 ``model, kind, alpha`` and ``median_relmse`` or per-seed ``relmse``; per-seed rows are reduced to medians,
 a diverged run (empty/None) counting as ``+inf``, as :func:`numerics.memory_bench.aggregate.median_by`).
 Rows with a ``study`` column are restricted to the ``main`` study. No numbers are invented: without a
-file, or without per-cell medians in it, the profile says so and names the command to produce them.
+file, or without per-cell medians in it, the profile says so and names the command to produce them; and
+no architecture is ranked for a target farther than ``far_threshold`` from the benchmarked cell (the
+report says so and gives the mismatch instead).
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ from scipy.optimize import minimize_scalar
 
 from numerics.memory_bench.aggregate import median_by
 from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array
+from theory._cli import OneLineParser
 from theory.complexity import effective_rank, effective_support, tail_energy
 from theory.memory import KINDS, default_area_max, exp_tau, lag_weights, memory_function, poly_exponent
 from theory.prony import select_order
@@ -71,10 +76,11 @@ from theory.prony import select_order
 __all__ = ["DEFAULT_RESULTS", "FAR_THRESHOLD", "MemoryProfile", "BenchCell", "BenchmarkNotFound", "mismatch",
            "nearest_families", "load_benchmark", "best_on_cell", "profile_memory", "as_memory_function", "main"]
 
-DEFAULT_RESULTS = Path(__file__).resolve().parents[1] / "docs" / "results" / "cpu-architectures" / "results.json"
+DEFAULT_RESULTS = Path(__file__).resolve().parent / "data" / "cpu_architectures_results.json"
 FAR_THRESHOLD = 0.1
 PRONY_TOL = 1e-3
 MIN_T = 8                       # the smooth families need A_max = T/4 > 1
+DEFAULT_T = 64                  # the command line's --T with --kind: the length of the packaged benchmark
 _GRID = 160                     # coarse grid of the exp/poly parameter before the bounded refinement
 _RELMSE_KEYS = ("median_relmse", "median", "relmse")
 _PRODUCE = "python -m validation --cpu --report docs/results/cpu-architectures"
@@ -395,16 +401,17 @@ def _benchmark(results, kind: str, alpha: float, r: np.ndarray, far_threshold: f
                 "message": f"{path} has no cells of kind {kind!r}; benchmarked kinds: "
                            f"{sorted({c.kind for c in cells})}"}
     d = mismatch(r, memory_function(kind, a, r.size))
-    out = {"path": str(path), "available": True, "kind": kind, "alpha": a, "cell_mismatch": d,
-           "ranking": [{"model": c.model, "median_relmse": c.median_relmse} for c in best]}
+    ranked = d <= far_threshold          # the threshold is enforced: no ranking for a different target
+    out = {"path": str(path), "available": True, "kind": kind, "alpha": a, "cell_mismatch": d, "ranked": ranked,
+           "ranking": [{"model": c.model, "median_relmse": c.median_relmse} for c in best] if ranked else []}
     notes = []
-    if d > far_threshold:
-        notes.append(f"the nearest benchmarked cell ({kind}, alpha={a}) has mismatch {d:.3g} > {far_threshold}: "
-                     "its numbers describe a different target")
+    if not ranked:
+        notes.append(f"no ranking: the nearest benchmarked cell ({kind}, alpha={a}) has mismatch {d:.3g} > "
+                     f"{far_threshold}: its numbers describe a different target")
     lengths = sorted({c.T for c in best if c.T is not None})
     if lengths:
         out["benchmark_T"] = lengths[0] if len(lengths) == 1 else lengths
-        if lengths != [r.size]:
+        if lengths != [r.size] and ranked:
             out["length_note"] = (f"the benchmark trained at T = {', '.join(map(str, lengths))}, your target has "
                                   f"T = {r.size}: the ranking is for the benchmark's length")
             notes.append(out["length_note"])
@@ -443,11 +450,12 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
     near = fams[0]
     far = near["mismatch"] > far_threshold
     bench = _benchmark(results, near["kind"], near["alpha"], r, far_threshold)
-    if far and bench["available"]:     # replaces the cell-mismatch note; a length note is kept
-        notes = [f"the target is far from every benchmarked family (nearest {near['kind']}, D = "
-                 f"{near['mismatch']:.3g} > {far_threshold}): the ranking is for a different target"]
-        notes += [bench["length_note"]] if "length_note" in bench else []
-        bench["message"] = "; ".join(notes)
+    if far and bench["available"]:     # no ranking; replaces the cell-mismatch and length notes
+        bench.pop("length_note", None)
+        bench.update(ranked=False, ranking=[],
+                     message=f"no ranking: the target is far from every benchmarked family (nearest {near['kind']}, "
+                             f"D = {near['mismatch']:.3g} > {far_threshold}): the benchmark's numbers describe "
+                             "different targets")
     return MemoryProfile(
         T=r.size, tail_energy=_tail(r),
         effective_rank={c: effective_rank(r, coupling=c) for c in ("toeplitz", "hankel", "lag")},
@@ -484,33 +492,40 @@ def _summary(p: MemoryProfile) -> str:
     if not b["available"]:
         lines.append(b["message"])
     else:
-        lines.append(f"benchmark cell ({b['kind']}, alpha = {b['alpha']}), mismatch {b['cell_mismatch']:.3g}:")
+        lines.append(f"benchmark cell ({b['kind']}, alpha = {b['alpha']}), mismatch {b['cell_mismatch']:.3g}"
+                     + (":" if b["ranked"] else ""))
         lines += [f"  {c['model']:>16}  median RelMSE {c['median_relmse']:.3g}" for c in b["ranking"]]
         if "message" in b:
             lines.append(b["message"])
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    """``python -m numerics.memory_profile (--kind K --alpha A --T T | --file F) [--results PATH] [--json]``."""
-    ap = argparse.ArgumentParser(prog="python -m numerics.memory_profile", description="Memory profile of a target.")
+def main(argv=None, *, prog: str = "python -m numerics.memory_profile") -> int:
+    """``python -m numerics.memory_profile (--kind K --alpha A [--T T] | --file F) [--results PATH] [--json]``."""
+    ap = OneLineParser(prog=prog, description="Memory profile of a target: tail-energy complexity, effective rank, "
+                       "exponential-sum order, nearest benchmarked family and the architectures that did best there.")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--kind", choices=KINDS, help="a toolkit family (with --alpha and --T)")
     src.add_argument("--file", help="memory function over lags 0..T-1: .npy, .csv or whitespace text")
     ap.add_argument("--alpha", type=float, help="temporal strength in [0, 1] (with --kind)")
-    ap.add_argument("--T", type=int, help="length (with --kind)")
-    ap.add_argument("--results", default=None, help=f"benchmark results or rows file (default {DEFAULT_RESULTS})")
-    ap.add_argument("--prony-tol", type=float, default=PRONY_TOL)
-    ap.add_argument("--m-max", type=int, default=None)
+    ap.add_argument("--T", type=int, help=f"length, {MIN_T}..{MAX_LENGTH} (with --kind; default {DEFAULT_T}, the "
+                    "packaged benchmark's length; a file sets T = its length)")
+    ap.add_argument("--results", default=None,
+                    help="benchmark results or rows file (default: the packaged CPU-scale results)")
+    ap.add_argument("--prony-tol", type=float, default=PRONY_TOL,
+                    help=f"residual the exponential-sum order must reach, in (0, 1] (default {PRONY_TOL:g})")
+    ap.add_argument("--m-max", type=int, default=None, help="largest exponential-sum order tried (default min(12, T/2))")
     ap.add_argument("--no-prony", action="store_true", help="skip the exponential-sum fits")
-    ap.add_argument("--far-threshold", type=float, default=FAR_THRESHOLD)
+    ap.add_argument("--far-threshold", type=float, default=FAR_THRESHOLD,
+                    help=f"mismatch beyond which the target counts as far and no architecture is ranked, in (0, 1) "
+                         f"(default {FAR_THRESHOLD:g})")
     ap.add_argument("--json", action="store_true", help="print JSON")
     args = ap.parse_args(argv)
     try:
         if args.kind is not None:
-            if args.alpha is None or args.T is None:
-                raise ValueError("--kind needs --alpha and --T")
-            rho = memory_function(args.kind, args.alpha, args.T)
+            if args.alpha is None:
+                raise ValueError("--kind needs --alpha")
+            rho = memory_function(args.kind, args.alpha, DEFAULT_T if args.T is None else args.T)
         else:
             if args.alpha is not None or args.T is not None:
                 raise ValueError("--alpha and --T apply only to --kind (a file sets T = its length)")

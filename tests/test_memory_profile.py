@@ -138,11 +138,12 @@ def test_best_on_cell_and_profile_with_results(tmp_path):
     # a target whose nearest kind is not benchmarked: said plainly
     q = profile_memory(memory_function("impulse", 0.3, T), prony=False, results=path)
     assert not q.benchmark["available"] and "no cells of kind 'impulse'" in q.benchmark["message"]
-    # a far target still gets the nearest cell's ranking, with a plain warning
+    # a far target gets no ranking (the threshold is enforced), and is told why
     mix = mixed_memory_function("poly", "impulse", 0.5, 0.5, T)
     f = profile_memory(mix, prony=False, results=path)
     assert f.nearest["kind"] == "poly" and f.benchmark["available"]
-    assert f.far and "far from every benchmarked family" in f.benchmark["message"]
+    assert f.far and f.benchmark["ranking"] == [] and f.benchmark["ranked"] is False
+    assert f.benchmark["message"].startswith("no ranking: the target is far from every benchmarked family")
     a, best = best_on_cell([BenchCell("x", "exp", 0.5, 1.0, ""), BenchCell("x", "exp", 0.5, 1.0, "dup")], "exp", 0.1)
     assert a == 0.5 and len(best) == 1
 
@@ -156,7 +157,8 @@ def test_benchmark_length_is_compared_with_the_target(tmp_path):
     assert longer["benchmark_T"] == T
     assert f"trained at T = {T}, your target has T = {2 * T}" in longer["message"]
     far = profile_memory(mixed_memory_function("poly", "impulse", 0.5, 0.5, 2 * T), prony=False, results=path)
-    assert far.far and "far from every" in far.benchmark["message"] and "trained at T" in far.benchmark["message"]
+    assert far.far and "far from every" in far.benchmark["message"] and far.benchmark["ranking"] == []
+    assert "length_note" not in far.benchmark          # no ranking, so no note about the ranking's length
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -211,3 +213,35 @@ def test_cli_bad_input(argv, word, capsys):
     with pytest.raises(SystemExit) as e:
         mp.main(argv)
     assert e.value.code == 2 and word in capsys.readouterr().err
+
+
+def test_cli_errors_are_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        mp.main(["--kind", "poly", "--alpha", "x"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "--alpha" in err
+
+
+# ----------------------------------------------------------------------------------------------------
+# the packaged default results
+# ----------------------------------------------------------------------------------------------------
+def test_packaged_results_are_the_committed_ones():
+    """One source of truth: the package's copy is byte for byte the committed report's results.json."""
+    committed = mp.DEFAULT_RESULTS.parents[2] / "docs" / "results" / "cpu-architectures" / "results.json"
+    assert mp.DEFAULT_RESULTS.is_file() and mp.DEFAULT_RESULTS.parent.name == "data"
+    assert mp.DEFAULT_RESULTS.read_bytes() == committed.read_bytes(), (
+        f"{mp.DEFAULT_RESULTS} differs from {committed}: `python benchmarks/memory_arch/cpu_results.py` writes "
+        f"both (or copy the committed file over the packaged one)")
+
+
+def test_default_results_rank_a_near_target_and_refuse_a_far_one():
+    near = profile_memory(memory_function("exp", 0.5, T), prony=False).benchmark
+    assert near["available"] and near["ranked"] and len(near["ranking"]) >= 2
+    medians = [c["median_relmse"] for c in near["ranking"]]
+    assert medians == sorted(medians)
+    s = np.arange(T)
+    damped_cosine = np.exp(-s / 20.0) * np.cos(0.5 * s)          # oscillating: no benchmarked family is near
+    far = profile_memory(damped_cosine, prony=False)
+    assert far.far and far.nearest["mismatch"] > mp.FAR_THRESHOLD
+    assert far.benchmark["ranking"] == [] and far.benchmark["ranked"] is False
+    assert "no ranking" in far.benchmark["message"] and "no ranking" in mp._summary(far)

@@ -18,6 +18,7 @@ import re
 import sys
 
 from ._args import MAX_DPS, MIN_DPS
+from ._cli import OneLineParser
 
 # Exact fractions longer than this are not printed digit by digit: a 10**6-digit line helps nobody, and
 # decimal conversion of huge ints is slow (CPython caps it at 4300 digits by default for that reason).
@@ -73,8 +74,13 @@ def _int_arg(minimum: int, maximum: int | None = None):
     return parse
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m theory", description=__doc__.split("\n\n")[1])
+_DESCRIPTION = ("Exact finite-width signal energies Q_{n,t} and S_{n,t} of a width-n linear recurrence with "
+                "Ginibre weights (Seleznova 2026, Theorem 2.1), their infinite-width values, c = t/sqrt(n) "
+                "and the regime. Integers may be written 1024, 1_000_000, 1e18 or 10**18.")
+
+
+def _parser(prog: str = "python -m theory") -> argparse.ArgumentParser:
+    p = OneLineParser(prog=prog, description=_DESCRIPTION)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     e = sub.add_parser("energy", help="Q_{n,t}, S_{n,t}, c = t/sqrt(n) and the regime",
                        description="Q_{n,t}, S_{n,t}, c = t/sqrt(n) and the depth-width regime.")
@@ -199,8 +205,8 @@ def _as_json(r: dict) -> str:
         return json.dumps(out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+def main(argv: list[str] | None = None, *, prog: str = "python -m theory") -> int:
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     try:
         result = _energy(args)

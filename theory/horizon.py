@@ -85,6 +85,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._args import as_choice, as_dps, as_int, as_real, as_real_array
+from ._cli import OneLineParser
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
@@ -530,25 +531,27 @@ def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
 # --------------------------------------------------------------------------------------------------
 def build_parser(prog: str, weights_choices=("complex",)) -> argparse.ArgumentParser:
     """The command-line parser (shared with ``python -m numerics.horizon_mc``, which adds real weights)."""
-    p = argparse.ArgumentParser(prog=prog, description="Initialisation for a horizon (signal propagation).")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = OneLineParser(prog=prog, description="Initialisation for a horizon (signal propagation): the scale sigma "
+                      "of W = sigma G / sqrt(n) that keeps the energies within tol of 1 up to depth t.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
     common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
     common.add_argument("--json", action="store_true", help="print JSON")
+    weights = f"weight field: {' or '.join(weights_choices)} Gaussian (default complex)"
     s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
-    s.add_argument("--n", type=int, required=True)
-    s.add_argument("--t", type=int, required=True)
-    s.add_argument("--weights", choices=weights_choices, default="complex")
-    s.add_argument("--method", default="float", help="float | mp (numerics.horizon_mc: also mc)")
-    s.add_argument("--dps", type=int, default=None)
+    s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
+    s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
+    s.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
+    s.add_argument("--method", default="float", help="float | mp (real weights: also mc, Monte Carlo)")
+    s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default 30)")
     d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
-    d.add_argument("--n", type=int, required=True)
-    d.add_argument("--sigma", type=float, required=True)
-    d.add_argument("--method", choices=DEPTH_METHODS, default="float")
-    d.add_argument("--weights", choices=weights_choices, default="complex")
+    d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
+    d.add_argument("--sigma", type=float, required=True, help="weight scale sigma > 0 (1 = Glorot)")
+    d.add_argument("--method", choices=DEPTH_METHODS, default="float", help="float or exact (complex weights)")
+    d.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
     tb = sub.add_parser("table", parents=[common], help="Glorot (sigma = 1) against the best scale")
-    tb.add_argument("--n", type=int, nargs="+", required=True)
+    tb.add_argument("--n", type=int, nargs="+", required=True, help="one or more widths n (integers >= 1)")
     return p
 
 

@@ -6,10 +6,11 @@
 Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
 about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
-and ``results.json`` to ``--out``, and adds the provenance to ``results.json``: commit, date, versions,
-machine, wall time, and the training's CPU time (the sum over runs of process CPU seconds: divided by 2,
-the wall time of the sweep on 2 otherwise idle cores). ``--no-train`` reports on the runs already in the
-store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
+and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also copied to
+``numerics/data/cpu_architectures_results.json``, the package's default for ``memory_profile``), and adds
+the provenance to ``results.json``: commit, date, versions, machine, wall time, and the training's CPU
+time (the sum over runs of process CPU seconds: divided by 2, the wall time of the sweep on 2 otherwise
+idle cores). ``--no-train`` reports on the runs already in the store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
 T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
 """
@@ -28,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+DEFAULT_OUT = ROOT / "docs" / "results" / "cpu-architectures"
+PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_profile's default
 
 
 def _exclude(out: Path | None) -> list[str]:
@@ -77,7 +80,8 @@ def main(argv=None) -> int:
     from validation.report import any_failed, print_table, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default=str(ROOT / "docs" / "results" / "cpu-architectures"))
+    p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
+                   "results.json is also copied to the package's numerics/data/)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
@@ -105,6 +109,9 @@ def main(argv=None) -> int:
                                      if a.no_train and same else meta["wall_seconds"])
     data = {**data, "provenance": meta} if isinstance(data, dict) else {"provenance": meta, "results": data}
     path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
+    if path.resolve() == (DEFAULT_OUT / "results.json").resolve():     # the package ships a copy (memory_profile)
+        PACKAGED.write_bytes(path.read_bytes())
+        print(f"wrote {PACKAGED.relative_to(ROOT)} (the packaged copy)")
     print(f"wrote {a.out}: wall {meta['wall_seconds']:.0f} s, training CPU {meta['training_cpu_seconds']:.0f} s "
           f"(~{meta['training_2core_estimate_minutes']} min on 2 idle cores)")
     return 1 if any_failed(results) else 0

@@ -1,0 +1,58 @@
+"""seqtheory: exact finite-width signal energies, controllable memory functions, anti-collapse Levy SDEs.
+
+One import for the public API of the three packages ``theory`` (exact and symbolic), ``numerics``
+(independent numerics) and ``validation`` (the claims). Names load on first use, so ``import seqtheory`` is
+cheap and never imports torch; the PyTorch parts (``LSTM``, ``S4D``, ``TCN``, ``Transformer``,
+``rnn_timescales``) need the ``models`` extra. Command line: ``seqtheory --help``.
+
+>>> import seqtheory
+>>> seqtheory.Q(4, 2, method="exact")
+Fraction(17, 16)
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib import metadata
+
+try:
+    __version__ = metadata.version("seqtheory")
+except metadata.PackageNotFoundError:       # a source checkout on sys.path, not installed
+    __version__ = "0+unknown"
+
+_EXPORTS = {
+    "theory.signal_energy": "Q S Q_all log_Q log_S hultman_row trace_moment Q_series S_series",
+    "theory.regimes": "regime breakdown_depth critical_profile critical_S_profile critical_correction REGIMES",
+    "theory.horizon": "HorizonScale depth_for_scale max_horizon glorot_table gain_profile",
+    "numerics.horizon_mc": "sigma_for_horizon real_energies simulate_energies",
+    "theory.memory": "KINDS memory_function mixed_memory_function expected_linear_relmse lag_weights",
+    "theory.prony": "ExpSumFit prony matrix_pencil best_mterm_fit select_order",
+    "theory.complexity": "tail_energy effective_support effective_rank",
+    "theory.levy": "LevyParams Phi characteristic_root threshold_eta_J phase PHASES",
+    "theory.tauberian": "envelope_from_spectrum tauberian_asymptote horizon",
+    "numerics.wick": "wick_polynomial count_pairings",
+    "numerics.ginibre": "sample_ginibre estimate_Q estimate_S",
+    "numerics.sde": "SDEConfig simulate",
+    "numerics.estimators": "tail_beta envelope_fit phase_rule",
+    "numerics.targets": "linear_target make_dataset relative_mse",
+    "numerics.memory_profile": "profile_memory mismatch nearest_families load_benchmark",
+    "numerics.models": "LSTM S4D TCN Transformer",                              # torch (extra "models")
+    "numerics.anticollapse.rnn_timescales": "rnn_timescales as_rnn",          # torch (extra "models")
+    "validation": "check discover z_for_false_alarm",
+}
+_WHERE = {name: mod for mod, names in _EXPORTS.items() for name in names.split()}
+_MODELS = {"LSTM": "lstm", "S4D": "s4d", "TCN": "tcn", "Transformer": "transformer"}
+__all__ = ["__version__", *_WHERE]
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'seqtheory' has no attribute {name!r}")
+    mod = _WHERE[name] + (f".{_MODELS[name]}" if name in _MODELS else "")
+    value = getattr(importlib.import_module(mod), name)
+    globals()[name] = value                    # later look-ups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
