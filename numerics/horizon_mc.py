@@ -280,9 +280,9 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
     return mean, se
 
 
-def main(argv=None) -> int:
+def main(argv=None, *, prog: str = "python -m numerics.horizon_mc") -> int:
     """``python -m numerics.horizon_mc``: the command line of :mod:`theory.horizon` with real weights and MC."""
-    return _th.main(argv, prog="python -m numerics.horizon_mc", sigma_fn=sigma_for_horizon, depth_fn=depth_for_scale,
+    return _th.main(argv, prog=prog, sigma_fn=sigma_for_horizon, depth_fn=depth_for_scale,
                     weights_choices=("complex", "real"))
 
 

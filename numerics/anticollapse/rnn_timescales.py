@@ -56,7 +56,6 @@ does not fit raises one ValueError naming what is wrong.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -71,6 +70,7 @@ import torch
 from torch import nn
 
 from theory._args import as_choice, as_int, as_real
+from theory._cli import OneLineParser
 
 from numerics.models.gated_rnn import GatedRNN, build_gated_rnn
 
@@ -453,10 +453,9 @@ def _linear_lags(name: str, v) -> np.ndarray:
     return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
 
 
-def main(argv=None) -> int:
+def main(argv=None, *, prog: str = "python -m numerics.anticollapse.rnn_timescales") -> int:
     """``python -m numerics.anticollapse.rnn_timescales MODEL.pt [--inputs X.npy | --T --batch --seed] [--json]``."""
-    ap = argparse.ArgumentParser(prog="python -m numerics.anticollapse.rnn_timescales",
-                                 description="Time scales, tail beta, envelope gate and phase of a trained RNN.")
+    ap = OneLineParser(prog=prog, description="Time scales, tail beta, envelope gate and phase of a trained RNN.")
     ap.add_argument("model", help="state dict saved with torch.save(model.state_dict(), path): nn.GRU, nn.LSTM "
                                   "or a toolkit gated RNN")
     ap.add_argument("--prefix", default="", help="entries of a submodule, e.g. 'rnn.' for model.rnn")
@@ -467,9 +466,9 @@ def main(argv=None) -> int:
     ap.add_argument("--layer", type=int, default=None, help="diagnose one layer (default: every layer)")
     ap.add_argument("--rate-lags", type=int, nargs=3, metavar=("LO", "HI", "N"), help="linspace of rate lags")
     ap.add_argument("--envelope-lags", type=int, nargs=3, metavar=("LO", "HI", "N"), help="linspace of envelope lags")
-    ap.add_argument("--n-boot", type=int, default=2000)
-    ap.add_argument("--level", type=float, default=0.90)
-    ap.add_argument("--window-stride", type=int, default=1)
+    ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples of the tail beta (default 2000)")
+    ap.add_argument("--level", type=float, default=0.90, help="level of the bootstrap interval, in (0, 1) (default 0.90)")
+    ap.add_argument("--window-stride", type=int, default=1, help="stride of the envelope's sliding windows (default 1)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     args = ap.parse_args(argv)
     try:

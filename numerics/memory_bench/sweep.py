@@ -41,6 +41,7 @@ from typing import Any, Iterable
 from tqdm import tqdm
 
 from theory._args import as_int
+from theory._cli import OneLineParser
 
 from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
@@ -338,18 +339,15 @@ def _positive(text: str) -> int:
     return value
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse, with a usage error as one line (the full usage is one ``--help`` away)."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+_HELP = {"run": "train the pending runs into the store (resumable)", "status": "runs done per study",
+         "plot": "the sweep's figures from the store", "export": "one CSV row per stored run"}
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = _OneLineParser(prog=_PROG, description="Run, inspect, plot or export a memory-function sweep.")
-    sub = p.add_subparsers(dest="cmd", required=True)
+def _parser(prog: str = "python -m numerics.memory_bench.sweep") -> argparse.ArgumentParser:
+    p = OneLineParser(prog=prog, description="Run, inspect, plot or export a memory-function sweep.")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     for name in ("run", "status", "plot", "export"):
-        q = sub.add_parser(name)
+        q = sub.add_parser(name, help=_HELP[name], description=_HELP[name])
         q.add_argument("sweep", help="sweep file (JSON)")
         q.add_argument("--store", required=True,
                        help="SQLite result store (run creates it; status/plot/export only read it)")
@@ -360,7 +358,9 @@ def _parser() -> argparse.ArgumentParser:
             q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
             q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
             q.add_argument("--limit", type=_positive, help="run at most this many pending runs")
-            q.add_argument("--no-progress", action="store_true")
+            q.add_argument("--no-progress", action="store_true", help="no progress bar")
+        if name in ("run", "status"):
+            q.add_argument("--json", action="store_true", help="print JSON")
         if name == "plot":
             q.add_argument("--out", default="figures", help="output directory for PNGs")
         if name == "export":
@@ -372,17 +372,18 @@ def _parser() -> argparse.ArgumentParser:
 _PROG = "python -m numerics.memory_bench.sweep"
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, prog: str = "python -m numerics.memory_bench.sweep") -> int:
     """The CLI; a bad file, field, option or store is one line on stderr naming it, exit status 2."""
-    args = _parser().parse_args(argv)
+    args = _parser(prog).parse_args(argv)
     try:
         runs = expand_sweep(load_sweep(args.sweep), studies=args.study)
     except (TypeError, ValueError) as exc:
         msg = str(exc)
         return _fail(msg if str(args.sweep) in msg else f"{args.sweep}: {msg}")
     if args.cmd == "status" and not Path(args.store).exists():
-        _status(runs, set())
-        print(f"(store {args.store} does not exist yet: nothing run)")
+        _status(runs, set(), args.json)
+        if not args.json:
+            print(f"(store {args.store} does not exist yet: nothing run)")
         return 0
     try:
         store = ResultStore(args.store, create=args.cmd == "run")
@@ -405,9 +406,13 @@ def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
         finally:
             close()
         busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
-        print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
+        if args.json:
+            print(json.dumps({"total": s.total, "skipped": s.skipped, "ran": s.ran, "elsewhere": s.elsewhere,
+                              "stored": len(store)}))
+        else:
+            print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
     elif args.cmd == "status":
-        _status(runs, store.done_ids())
+        _status(runs, store.done_ids(), args.json)
     elif args.cmd == "export":
         return _export(runs, store, args.csv)
     else:
@@ -420,12 +425,15 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _status(runs: list[SweepRun], done: set[str]) -> None:
+def _status(runs: list[SweepRun], done: set[str], as_json: bool = False) -> None:
     by_study: dict[str, list[int]] = {}
     for r in runs:
         c = by_study.setdefault(r.study, [0, 0])
         c[0] += r.run_id in done
         c[1] += 1
+    if as_json:
+        print(json.dumps({study: {"done": d, "total": n} for study, (d, n) in by_study.items()}))
+        return
     for study, (d, n) in by_study.items():
         print(f"{study:<20} {d:>5}/{n} done")
 
