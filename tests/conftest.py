@@ -34,3 +34,51 @@ def pytest_runtest_makereport(item, call):
     if _CI and rep.skipped and not hasattr(rep, "wasxfail"):
         rep.outcome = "failed"
         rep.longrepr = f"test skipped in CI (not allowed): {rep.longrepr}"
+
+
+# torch is an extra ("models"): the core installs and its tests run without it. A test needs torch when its
+# file imports torch or a torch room (statically, anywhere in the file) or when it is marked
+# ``@pytest.mark.torch`` (it reaches torch indirectly). SEQTHEORY_CORE_ONLY=1 (the CI's core-only job, a
+# virtual environment without torch) leaves those out explicitly: the files are not collected, the marked
+# tests are deselected, and the run says how many. Everywhere else they run, so in the full CI job a
+# missing torch is an import error or a skip, i.e. a failure (above), never a silent pass.
+_CORE_ONLY = os.environ.get("SEQTHEORY_CORE_ONLY") == "1"
+TORCH_ROOMS = ("torch", "numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+_needs_torch_cache: dict = {}
+
+
+def file_needs_torch(path) -> bool:
+    """Whether a test file imports torch or a torch room anywhere (read with ``ast``, not imported)."""
+    import ast
+
+    key = str(path)
+    if key not in _needs_torch_cache:
+        names = set()
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), filename=key)):
+            if isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+                names.update(f"{node.module}.{a.name}" for a in node.names)
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip" and node.args
+                  and isinstance(node.args[0], ast.Constant)):
+                names.add(str(node.args[0].value))
+        _needs_torch_cache[key] = any(n == r or n.startswith(r + ".") for n in names for r in TORCH_ROOMS)
+    return _needs_torch_cache[key]
+
+
+def pytest_ignore_collect(collection_path, config):
+    if _CORE_ONLY and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return file_needs_torch(collection_path) or None
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.suffix == ".py" and file_needs_torch(item.path):
+            item.add_marker(pytest.mark.torch)
+    if _CORE_ONLY:
+        torch_items = [i for i in items if i.get_closest_marker("torch")]
+        if torch_items:
+            config.hook.pytest_deselected(items=torch_items)
+            items[:] = [i for i in items if not i.get_closest_marker("torch")]
