@@ -4,11 +4,13 @@ runs each module's examples exactly once."""
 
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 
 import pytest
+from conftest import file_needs_torch
 
-PACKAGES = ("theory", "numerics", "validation")
+PACKAGES = ("seqtheory", "theory", "numerics", "validation")
 
 
 def _modules() -> list[str]:
@@ -24,10 +26,17 @@ MODULES = _modules()
 
 
 def test_discovery_sees_every_package():
-    assert {"theory.levy", "numerics.sde", "numerics.anticollapse.delayed_task", "validation.stats"} <= set(MODULES)
+    assert {"theory.levy", "numerics.sde", "numerics.anticollapse.delayed_task", "validation.stats",
+            "seqtheory.cli"} <= set(MODULES)
 
 
-@pytest.mark.parametrize("name", MODULES)
+def _param(name: str):
+    """A module whose source imports torch (or a torch room) runs its examples only with torch (``torch`` marker)."""
+    torch = file_needs_torch(importlib.util.find_spec(name).origin)
+    return pytest.param(name, marks=[pytest.mark.torch] if torch else [])
+
+
+@pytest.mark.parametrize("name", [_param(m) for m in MODULES])
 def test_module_doctests(name):
     mod = importlib.import_module(name)
     finder = doctest.DocTestFinder(exclude_empty=True)

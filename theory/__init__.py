@@ -21,9 +21,11 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
                           keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
                           the comparison with Glorot (``python -m theory.horizon ... --json``).
 ``theory._args``          (private) argument checks and the one precision convention (``DEFAULT_DPS``,
-                          ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
+                          ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
+                          ``theory._cli`` (private) the command lines' one-line-error argument parser.
 
-Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
+Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` (or ``seqtheory energy ...``) prints Q, S,
+c = t/sqrt(n) and the regime. The package ``seqtheory`` re-exports the public API of all three packages.
 
 Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
 ``dps`` digits (default ``theory._args.DEFAULT_DPS``) in a local mpmath context; bad input raises
