@@ -65,7 +65,7 @@ from numba import njit
 from scipy.optimize import brentq
 from scipy.special import gammainc
 
-from theory._args import MAX_LENGTH, PARAM_MAX, as_int, as_real, as_real_array, as_seed
+from theory._args import MAX_LENGTH, PARAM_MAX, as_int, as_real, as_seed
 from theory.levy import jump_exponent
 
 __all__ = [

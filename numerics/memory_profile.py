@@ -54,7 +54,6 @@ report says so and gives the mismatch instead).
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import json

@@ -19,7 +19,7 @@ import pytest
 from numerics.memory_bench.runs import RunConfig, execute_run, run_id
 from numerics.memory_bench.store import ResultStore
 from numerics.memory_bench.aggregate import collect, median_by
-from numerics.memory_bench.sweep import SweepRun, expand_sweep, main, run_sweep
+from numerics.memory_bench.sweep import expand_sweep, main, run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},

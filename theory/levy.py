@@ -106,7 +106,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import math
 import numbers
 from typing import Any
 
@@ -116,7 +115,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import exprel, gamma as _gamma
 
-from theory._args import (DEFAULT_DPS, PARAM_MAX, as_choice, as_int, as_method_dps, as_real, as_real_array,
+from theory._args import (PARAM_MAX, as_choice, as_method_dps, as_real, as_real_array,
                           elementwise, scalar_or_array)
 
 __all__ = [

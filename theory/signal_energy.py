@@ -116,7 +116,6 @@ def _check_method(method, dps):
 
 def _check_exact_cost(n: int, k: int, quantity: str) -> None:
     """Exact paths: refuse up front what would take minutes (documented bounds, module docstring)."""
-    bits = n.bit_length()
     if quantity in ("Q", "trace") and (k + 2) * (n + k + 2).bit_length() > MAX_EXACT_BITS:
         raise ValueError(f"k must satisfy (k+2) log2(n+k+2) <= {MAX_EXACT_BITS} for exact integers (got n={n}, "
                          f"k={k}): use method='mp'")

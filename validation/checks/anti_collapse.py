@@ -238,7 +238,7 @@ def _sampler_data(ctx: Context) -> dict:
     n = 40_000 if ctx.quick else 400_000
     cases = [(0.7, 0.5), (1.0, 0.2), (1.5, 0.05)]
     u = np.array([0.5, 1.0, 2.0])
-    rows, est, se, ex = [], [], [], []
+    rows = []
     rng = np.random.default_rng(ctx.seed)
     for a, dt in cases:
         kw = dict(eta_J=1.2, alpha=a, lam=2.0, C=1.0)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from fractions import Fraction
 
 import numpy as np

@@ -501,7 +501,7 @@ def verdict_breakdown(data: dict) -> Outcome:
             bad.append((r["quantity"], r["tol"], n))
         rows.append((r["quantity"], r["tol"], n, t, t / math.sqrt(n), c, rel,
                      "checked" if boundary else (f"not checked (n > 10^{data['max_e']})" if boundary is None else "WRONG")))
-    summary = (f"t*/sqrt(n) -> c(tol) at every tol; at n=10^18: "
+    summary = ("t*/sqrt(n) -> c(tol) at every tol; at n=10^18: "
                + ", ".join(f"{r[0]} tol={r[1]}: {r[4]:.6f} vs {r[5]:.6f}" for r in rows if r[2] == 10**18)
                + (f"; failing {bad}" if bad else ""))
     return Outcome(FAIL if bad else PASS, summary,
