@@ -101,7 +101,7 @@ def test_tcn_receptive_field_is_exact(k, levels):
 
 def test_s4d_kernel_matches_a_step_by_step_zoh_recurrence():
     torch.manual_seed(3)
-    ker = S4DKernel(H=2, N=6, init="inv")
+    ker = S4DKernel(H=2, N=6, init="inv", dt_range="reference")
     L = 40
     K = ker(L).detach().double().numpy()
     dt = np.exp(ker.log_dt.detach().double().numpy())
@@ -120,14 +120,18 @@ def test_s4d_kernel_matches_a_step_by_step_zoh_recurrence():
 
 
 def test_s4d_inits():
-    ker = S4DKernel(H=1, N=8, init="lin")
+    ker = S4DKernel(H=1, N=8, init="lin", seq_len=64)
     assert torch.allclose(ker.A_imag[0], math.pi * torch.arange(4.0))
     assert torch.allclose(torch.exp(ker.log_A_real), torch.full((1, 4), 0.5))
-    inv = S4DKernel(H=1, N=8, init="inv")
+    inv = S4DKernel(H=1, N=8, init="inv", seq_len=64)
     n = np.arange(4)
     np.testing.assert_allclose(inv.A_imag[0].detach().numpy(), (8 / np.pi) * (8 / (2 * n + 1) - 1), rtol=1e-6)
-    dts = torch.exp(S4DKernel(H=500, N=2).log_dt.detach())
+    dts = torch.exp(S4DKernel(H=500, N=2, dt_range="reference").log_dt.detach())
     assert float(dts.min()) >= 1e-3 * (1 - 1e-6) and float(dts.max()) <= 1e-1 * (1 + 1e-6)
+    task = torch.exp(S4DKernel(H=500, N=2, seq_len=64).log_dt.detach())        # S4D's default range, the same rule
+    assert float(task.min()) >= (1 / 64) * (1 - 1e-6) and float(task.max()) <= 1 + 1e-6
+    with pytest.raises(ValueError, match="seq_len"):
+        S4DKernel(H=1, N=2)                     # the task range needs the task's length, as for S4D
 
 
 def test_fft_causal_conv_equals_direct_convolution():

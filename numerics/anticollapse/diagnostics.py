@@ -138,14 +138,6 @@ def transport(a: np.ndarray, r: np.ndarray, lag: int) -> np.ndarray:
     return np.exp(la) * (1.0 + sr)
 
 
-def log_abs_transport(a: np.ndarray, r: np.ndarray, lag: int) -> np.ndarray:
-    """``log |Gamma_{t,l}|`` for every window of length ``lag`` (see the module docstring for the floor)."""
-    a, r = _check_ar(a, r)
-    lag = as_int("lag", lag, minimum=1, maximum=a.shape[1])
-    la, sr = _Prefix(a, r).window(lag)
-    return la + np.log(np.maximum(np.abs(1.0 + sr), _LOG_FLOOR))
-
-
 def _check_ar(a, r):
     return as_same_shape(("a", "r"), a, r, ndim=3, shape="(B, T, H)")
 

@@ -70,21 +70,31 @@ def dt_bounds(name: str = "task", seq_len: int | None = None) -> tuple[float, fl
     return 1.0 / as_int("seq_len", seq_len, minimum=1), 1.0
 
 
-def ssm_parameter_names(model: nn.Module) -> list[str]:
-    """Names (as in ``model.named_parameters()``) of every S4D kernel's SSM parameters (``SSM_PARAMETERS``):
-    the reference trains them with ``lr = min(1e-3, lr)`` and no weight decay (``TrainSpec.ssm_group``)."""
-    out = []
-    for prefix, mod in model.named_modules():
-        if isinstance(mod, S4DKernel):
-            out += [f"{prefix}.{n}" if prefix else n for n in SSM_PARAMETERS]
-    return out
+def dt_limits(dt_range: str = "task", seq_len: int | None = None, dt_min: float | None = None,
+              dt_max: float | None = None) -> tuple[float, float]:
+    """The one dt rule of :class:`S4DKernel`, :class:`S4DLayer` and :class:`S4D`: explicit ``dt_min`` /
+    ``dt_max`` (both or neither), else the named ``dt_range`` (:func:`dt_bounds`; default ``"task"``).
+
+    >>> dt_limits("task", 64), dt_limits(dt_min=0.01, dt_max=0.5)
+    ((0.015625, 1.0), (0.01, 0.5))
+    """
+    if (dt_min is None) != (dt_max is None):
+        raise ValueError(f"dt_min and dt_max go together (both None: the named dt_range); got {dt_min}, {dt_max}")
+    if dt_min is None or dt_max is None:
+        return dt_bounds(dt_range, seq_len)
+    return dt_min, dt_max
 
 
 class S4DKernel(nn.Module):
-    """The convolution kernels of ``H`` independent S4D channels with ``N/2`` complex modes each."""
+    """The convolution kernels of ``H`` independent S4D channels with ``N/2`` complex modes each.
 
-    def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_min: float = 1e-3, dt_max: float = 1e-1):
+    ``dt_range`` / ``seq_len`` / ``dt_min`` / ``dt_max``: the dt range, as for :class:`S4D` (:func:`dt_limits`).
+    """
+
+    def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_range: str = "task", seq_len: int | None = None,
+                 dt_min: float | None = None, dt_max: float | None = None):
         super().__init__()
+        dt_min, dt_max = dt_limits(dt_range, seq_len, dt_min, dt_max)
         H = as_int("H", H, minimum=1)
         N = as_int("N", N, minimum=2)
         if N % 2:
@@ -145,10 +155,10 @@ class S4DLayer(nn.Module):
     """One S4D block: per-channel SSM convolution + D skip, then (unless ``linear``) GELU and a
     GLU position-wise mixing, with a residual connection. (B, L, H) -> (B, L, H)."""
 
-    def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_min: float = 1e-3, dt_max: float = 1e-1,
-                 linear: bool = False, skip: bool = True):
+    def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_range: str = "task", seq_len: int | None = None,
+                 dt_min: float | None = None, dt_max: float | None = None, linear: bool = False, skip: bool = True):
         super().__init__()
-        self.kernel = S4DKernel(H, N, init=init, dt_min=dt_min, dt_max=dt_max)
+        self.kernel = S4DKernel(H, N, init=init, dt_range=dt_range, seq_len=seq_len, dt_min=dt_min, dt_max=dt_max)
         self.D = nn.Parameter(torch.randn(H)) if skip else None
         self.linear = bool(linear)
         if not self.linear:
@@ -183,10 +193,7 @@ class S4D(SeqModel):
                  linear: bool = False, skip: bool = True, seq_len: int | None = None,
                  d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
-        if (dt_min is None) != (dt_max is None):
-            raise ValueError(f"dt_min and dt_max go together (both None: the named dt_range); got {dt_min}, {dt_max}")
-        if dt_min is None:
-            dt_min, dt_max = dt_bounds(dt_range, seq_len)
+        dt_min, dt_max = dt_limits(dt_range, seq_len, dt_min, dt_max)     # checked once, before any layer
         width = as_int("width", width, minimum=1)
         layers = as_int("layers", layers, minimum=1)
         self.linear = bool(linear)

@@ -46,11 +46,6 @@ class Paired:
     lo: float           # (1 - 2 LEVEL) interval of the median difference
     hi: float
 
-    @property
-    def min_p(self) -> float:
-        """Smallest p-value the design can reach (all pairs agree): > LEVEL means it cannot decide."""
-        return 0.5 ** self.n if self.n else 1.0
-
     def text(self) -> str:
         return (f"{self.n_pos}/{self.n} positive, p = {self.p_greater:.2g}; median {_f(self.median)} decades "
                 f"[{_f(self.lo)}, {_f(self.hi)}]")
