@@ -1,6 +1,7 @@
 """The import graph: three floors, arrows only downward, no circles, heavy dependencies in their rooms.
 
-``theory`` (exact/symbolic) <- ``numerics`` (numba, Monte Carlo, torch models) <- ``validation`` (checks).
+``theory`` (exact/symbolic) <- ``numerics`` (numba, Monte Carlo, torch models) <- ``validation`` (checks)
+<- ``seqtheory`` (the user's package: re-exports and the command line).
 See ARCHITECTURE.md. The graph is read statically from the source (``ast``), module-level and
 function-level imports alike: a lazy import inside a function is still an arrow.
 """
@@ -12,8 +13,8 @@ from pathlib import Path
 
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("theory", "numerics", "validation")
-FLOOR = {"theory": 0, "numerics": 1, "validation": 2}
+PACKAGES = ("theory", "numerics", "validation", "seqtheory")
+FLOOR = {"theory": 0, "numerics": 1, "validation": 2, "seqtheory": 3}
 TORCH_ROOMS = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
 
 
@@ -121,3 +122,14 @@ def test_theory_index_lists_every_module():
 
     missing = [m for m in MODULES if m.startswith("theory.") and m != "theory.__main__" and m not in theory.__doc__]
     assert not missing, f"theory/__init__.py does not list {missing}"
+
+
+def test_importing_seqtheory_loads_neither_numba_nor_torch():
+    """The package's names load on first use: ``import seqtheory`` (and its command line module) stays cheap."""
+    code = ("import sys, seqtheory, seqtheory.cli\n"
+            "bad = [k for k in ('numba', 'torch', 'sympy', 'numerics', 'validation') if k in sys.modules]\n"
+            "assert not bad, bad\n"
+            "seqtheory.Q, seqtheory.wick_polynomial, seqtheory.profile_memory\n"
+            "assert 'torch' not in sys.modules\n")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
