@@ -11,10 +11,17 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 import numpy as np
 
+
+# The Literal types of the public functions' option arguments (what a type checker and an editor offer;
+# the run-time checks below stay, for callers without a checker).
+FloatOrMp = Literal["float", "mp"]
+FloatOrExact = Literal["float", "exact"]
+EnergyMethod = Literal["exact", "float", "mp", "ball"]
+Quantity = Literal["Q", "S"]
 
 def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | None = None) -> int:
     """Return ``value`` as a Python ``int`` in ``[minimum, maximum]``.
@@ -194,8 +201,9 @@ def _too_big(name: str):
     raise ValueError(f"{name} must be an integer below 2**63 (int64), got a larger one")
 
 
-def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
-    """Return ``value`` if it is one of ``choices`` (strings)."""
+def as_choice(name: str, value: Any, choices: Iterable[str]) -> Any:
+    """Return ``value`` if it is one of ``choices`` (strings; typed ``Any`` so that it narrows to the
+    caller's ``Literal`` option type)."""
     choices = tuple(choices)
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string, one of {choices}; got {value!r}")
@@ -212,13 +220,13 @@ def _check_range(name: str, value: int, minimum: int | None, maximum: int | None
 
 
 def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "mp"),
-                  mp_methods: Iterable[str] = ("mp",), max_dps: int = MAX_DPS) -> tuple[str, int | None]:
+                  mp_methods: Iterable[str] = ("mp",), max_dps: int = MAX_DPS) -> tuple[Any, Any]:
     """The one precision API: ``method`` one of ``methods``; ``dps`` only for the ``mp_methods``
     (``None`` there means :data:`DEFAULT_DPS`, checked by :func:`as_dps`), and must be ``None`` otherwise.
 
     ``max_dps``: a tighter upper bound for functions whose cost explodes with the precision (Hurwitz zeta,
     tanh-sinh quadrature); the default is :data:`MAX_DPS`. Returns ``(method, dps)`` with ``dps = None``
-    for the float methods.
+    for the float methods (typed ``Any``: a checker cannot follow which ``method`` was given).
     """
     method = as_choice("method", method, methods)
     if method not in tuple(mp_methods):

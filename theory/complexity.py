@@ -42,6 +42,7 @@ import numpy as np
 from scipy.linalg import hankel
 
 from theory._args import DEFAULT_DPS, as_choice, as_int, as_method_dps, as_real, as_real_array
+from theory._args import FloatOrMp   # the Literal type of the method argument
 
 # Hurwitz zeta at 30,000 digits takes minutes: the tail-energy closed forms stop at 100 digits
 _TAIL_MAX_DPS = 100
@@ -115,7 +116,7 @@ def effective_support(rho, *, kind: str = "sorted") -> float:
     return float(np.sum(prof[:-1]))
 
 
-def exp_tail_energy(tau: float, T: int, s: int, *, method: str = "float", dps: int | None = None):
+def exp_tail_energy(tau: float, T: int, s: int, *, method: FloatOrMp = "float", dps: int | None = None):
     r"""Closed form of ``C(rho, s)`` for ``rho(t) = exp(-t/tau)``, ``t < T`` (both kinds coincide).
 
     .. math:: C = \frac{\sum_{t=s}^{T-1} q^{2t}}{\sum_{t=0}^{T-1} q^{2t}}
@@ -138,7 +139,7 @@ def exp_tail_energy(tau: float, T: int, s: int, *, method: str = "float", dps: i
     return float(out) if method == "float" else out
 
 
-def poly_tail_energy(p: float, T: int, s: int, *, method: str = "float", dps: int | None = None):
+def poly_tail_energy(p: float, T: int, s: int, *, method: FloatOrMp = "float", dps: int | None = None):
     r"""Closed form of ``C(rho, s)`` for ``rho(t) = (1+t)^(-p)``, ``t < T`` (both kinds coincide).
 
     .. math:: C = \frac{\zeta(2p, s+1) - \zeta(2p, T+1)}{\zeta(2p, 1) - \zeta(2p, T+1)}

@@ -79,12 +79,14 @@ import math
 import numbers
 import sys
 from fractions import Fraction
+from typing import cast
 
 import mpmath
 import numpy as np
 from scipy.special import gammaln
 
 from ._args import as_choice, as_dps, as_int, as_real, as_real_array
+from ._args import FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
 from ._cli import OneLineParser
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
@@ -115,7 +117,7 @@ class HorizonScale:
     (``method="float"``) or ``mpmath.mpf`` (``method="mp"``).
     """
 
-    n: int
+    n: int | None
     t: int
     tol: float
     quantity: str
@@ -182,7 +184,7 @@ def _log_profile(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
     return np.logaddexp.accumulate(a) - np.log(np.arange(1, L.size + 1))
 
 
-def gain_profile(n, t, sigma, *, quantity: str = "Q") -> np.ndarray:
+def gain_profile(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
     r"""``p_j(sigma)``, ``j = 0..t``: the energy at depth j relative to the critical infinite-width value.
 
     ``quantity="Q"``: ``sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
@@ -286,7 +288,7 @@ def _as_energies(energies, method: str):
         for e in exact:
             if isinstance(e, (bool, np.bool_)) or not isinstance(e, (numbers.Real, mpmath.mpf)):
                 raise TypeError(f"energies must hold real numbers (floats, ints, Fractions, mpf), got {e!r:.40}")
-            if not e > 0:
+            if not e > 0:  # type: ignore[operator]   # Real and mpf compare with 0
                 raise ValueError(f"energies must be positive, got {e!r:.40}")
         # logs without float overflow (big ints, Fractions, mpf beyond 1.8e308)
         with mpmath.workdps(20):
@@ -297,7 +299,7 @@ def _as_energies(energies, method: str):
     return exact, L
 
 
-def scale_from_energies(energies, tol, *, quantity: str = "Q", method: str = "float", dps: int | None = None,
+def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: FloatOrMp = "float", dps: int | None = None,
                         n: int | None = None, weights: str = "complex", source: str = "given energies") -> HorizonScale:
     r"""Solve the horizon problem of the module docstring for given energies ``E_k``, ``k = 0..t``.
 
@@ -371,7 +373,7 @@ def _refine_mp(exact, quantity, tol, sol, dps):
 # --------------------------------------------------------------------------------------------------
 # public API, complex weights
 # --------------------------------------------------------------------------------------------------
-def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "complex", method: FloatOrMp = "float",
                       dps: int | None = None) -> HorizonScale:
     r"""The scale sigma that keeps a width-n recurrence within ``tol`` of critical infinite width up to depth t.
 
@@ -428,7 +430,8 @@ def _first_violation_exact(n: int, T: int, sigma: Fraction, tol: Fraction, quant
     return None
 
 
-def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", method: str = "float", max_t: int | None = None) -> int:
+def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrExact = "float",
+                    max_t: int | None = None) -> int:
     r"""The horizon reachable at scale sigma: the largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
 
     ``p_j`` as in the module docstring (complex Ginibre, exact energies of Seleznova 2026, Thm 2.1). At
@@ -464,7 +467,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", method: str = "float"
         T = min(2 * T, max_t)
 
 
-def max_horizon(n, tol, *, quantity: str = "Q") -> tuple[int, float]:
+def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
     r"""The longest horizon any scale can reach, ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}``, and
     the minimax sigma there. ``min_sigma dev`` is non-decreasing in t (more constraints), so galloping and
     bisection on t find it. Float method; complex weights. Domain as :func:`sigma_for_horizon`, and
@@ -491,10 +494,10 @@ def max_horizon(n, tol, *, quantity: str = "Q") -> tuple[int, float]:
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)
-    return lo, sigma_for_horizon(n, lo, tol, quantity=quantity).sigma
+    return lo, cast(float, sigma_for_horizon(n, lo, tol, quantity=quantity).sigma)    # the float path: a float
 
 
-def glorot_table(ns, tol, *, quantity: str = "Q") -> list[dict]:
+def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
     r"""Plain Glorot (sigma = 1) against the best scale, per width: the depth each keeps within ``tol``.
 
     Rows: ``n``, ``t_glorot`` (:func:`depth_for_scale` at sigma = 1), ``t_best`` and ``sigma_best``
@@ -534,7 +537,7 @@ def build_parser(prog: str, weights_choices=("complex",)) -> argparse.ArgumentPa
     p = OneLineParser(prog=prog, description="Initialisation for a horizon (signal propagation): the scale sigma "
                       "of W = sigma G / sqrt(n) that keeps the energies within tol of 1 up to depth t.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    common = argparse.ArgumentParser(add_help=False)
+    common = OneLineParser(add_help=False)
     common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
     common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
     common.add_argument("--json", action="store_true", help="print JSON")

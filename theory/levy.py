@@ -117,6 +117,7 @@ from scipy.special import exprel, gamma as _gamma
 
 from theory._args import (PARAM_MAX, as_choice, as_method_dps, as_real, as_real_array,
                           elementwise, scalar_or_array)
+from theory._args import FloatOrMp   # the Literal type of the method argument
 
 __all__ = [
     "LevyParams", "jump_symbol", "jump_exponent", "Phi", "characteristic_root", "threshold_eta_J",
@@ -301,7 +302,7 @@ def _jump_symbol_float(beta, eta_J, alpha, lam, C):
 
 
 def jump_symbol(beta: Any, params: LevyParams | None = None, /, *, eta_J: Any = None, alpha: Any = None,
-                lam: Any = None, C: Any = None, method: str = "float", dps: int | None = None):
+                lam: Any = None, C: Any = None, method: FloatOrMp = "float", dps: int | None = None):
     r"""The CTS jump symbol ``Psi*(beta) = int (cosh(beta y) - 1) nu(dy)``, vectorised over ``beta``.
 
     Source: arXiv:2606.29519 (Livi 2026), coarse-grained SDE; ``docs/papers/anti-collapse.md``. Closed
@@ -365,7 +366,7 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
 
 
 def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
-        eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None, method: str = "float",
+        eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None, method: FloatOrMp = "float",
         dps: int | None = None):
     r"""The characteristic function ``Phi(beta) = eta_G beta^2 + Psi*(beta) - kappa beta`` (vectorised).
 
@@ -400,7 +401,7 @@ def _phi_scalar(b: float, eta_G: float, kappa: float, pref: float, alpha: float,
 
 def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
                         eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None,
-                        method: str = "float", dps: int | None = None):
+                        method: FloatOrMp = "float", dps: int | None = None):
     r"""The tail exponent ``beta_eff``: the root ``beta*`` of ``Phi`` in ``(0, lam)``, or ``lam`` if none.
 
     Source: arXiv:2606.29519; ``docs/papers/anti-collapse.md`` ("Root"). ``Phi(0) = 0``, ``Phi'(0) = -kappa``

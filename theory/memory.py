@@ -48,6 +48,7 @@ from scipy.optimize import brentq
 from scipy.special import airy
 
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
+from theory._args import FloatOrMp   # the Literal type of the method argument
 
 KINDS = ("exp", "poly", "impulse", "airy")
 _MIN_SOLVE_DPS = 15     # the tau / p solves return float64: fewer working digits could not resolve it
@@ -91,7 +92,7 @@ def _excess(alpha: float, T: int, area_max: Any) -> float:
     return alpha * (_area_max(T, area_max) - 1.0)
 
 
-def exp_area(tau, T: int, *, method: str = "float", dps: int | None = None):
+def exp_area(tau, T: int, *, method: FloatOrMp = "float", dps: int | None = None):
     r"""Closed-form area of ``exp(-s/tau)`` over ``s = 0..T-1`` (geometric sum), as ``mpmath.mpf``.
 
     .. math:: \sum_{s=0}^{T-1} e^{-s/\tau} = \frac{1 - e^{-T/\tau}}{1 - e^{-1/\tau}}
@@ -129,7 +130,7 @@ def _exp_excess(u, T: int):
     return mpmath.exp(-u) * mpmath.expm1(-(T - 1) * u) / mpmath.expm1(-u)
 
 
-def poly_area(p, T: int, *, method: str = "float", dps: int | None = None):
+def poly_area(p, T: int, *, method: FloatOrMp = "float", dps: int | None = None):
     r"""Closed-form area of ``(1+s)^(-p)`` over ``s = 0..T-1``: the generalised harmonic number.
 
     .. math:: \sum_{s=0}^{T-1} (1+s)^{-p} = H_T^{(p)} = \zeta(p) - \zeta(p, T+1) \quad (p \ne 1),

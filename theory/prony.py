@@ -63,6 +63,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_bool, as_choice, as_int, as_method_dps, as_real, as_real_array
+from theory._args import FloatOrMp   # the Literal type of the method argument
 
 POLE_CLASSES = ("complex", "real", "pairs")
 AUTO_MP_CONDITION = 1e8
@@ -185,7 +186,7 @@ def _as_poles(poles) -> np.ndarray:
     return lam
 
 
-def vandermonde_condition(poles, T: int, *, normalize: bool = True, method: str = "float",
+def vandermonde_condition(poles, T: int, *, normalize: bool = True, method: FloatOrMp = "float",
                           dps: int | None = None) -> float:
     """2-norm condition number of the Vandermonde matrix ``V_{s i} = lambda_i^s``, ``s < T``.
 
@@ -282,7 +283,7 @@ def _as_samples(h, dps: int | None):
     return out
 
 
-def prony(h, K: int, *, method: str = "float", dps: int | None = None) -> ExpSumFit:
+def prony(h, K: int, *, method: FloatOrMp = "float", dps: int | None = None) -> ExpSumFit:
     r"""Classical Prony: the K-term sum ``h(k) = sum_i c_i lambda_i^k`` from ``N >= 2K`` samples.
 
     The poles are the roots of ``z^K + a_{K-1} z^{K-1} + ... + a_0``, whose coefficients solve the
@@ -571,7 +572,7 @@ def _run_varpro(prob: _Problem, theta0: np.ndarray, max_nfev: int):
 
 
 def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex", skip: bool = False,
-                   method: str = "float", dps: int | None = None,
+                   method: FloatOrMp = "float", dps: int | None = None,
                    starts: Sequence[Sequence[complex]] | None = None, max_nfev: int | None = None) -> ExpSumFit:
     r"""Best m-term exponential-sum fit of ``rho`` in the weighted least-squares norm (multi-start search).
 
@@ -675,6 +676,7 @@ def _continuation(r: np.ndarray, opts: _Options, user: dict):
                 val, total_nfev = float(np.dot(res, res)), total_nfev + nfev
             if best is None or val < best[0]:
                 best = (val, prob, th, ok)
+        assert best is not None          # at least the polished starts were tried
         _, prob, th, ok = best
         best_at[k] = (prob.n_real, prob.n_pair, th)
         yield _Search(prob, th, ok, total_nfev, len(screened), k)
@@ -733,7 +735,7 @@ def _grow(best_at: dict, k: int, allowed: set, T: int) -> list[tuple[int, int, n
 
 def _user_starts(starts, m: int, T: int) -> list[tuple[int, int, np.ndarray]]:
     """The caller's initial pole sets as (n_real, n_pairs, theta), tried before the default starts."""
-    out = []
+    out: list[tuple[int, int, np.ndarray]] = []
     for st in starts or ():
         lam = np.asarray(st, dtype=complex).ravel()
         if lam.size != m or not np.all(np.isfinite(lam)):
@@ -929,7 +931,7 @@ class OrderSelection:
 
 
 def mterm_scan(rho, m_max: int, *, tol: float | None = None, weights: Any = "lag", poles: str = "complex",
-               skip: bool = False, method: str = "float", dps: int | None = None,
+               skip: bool = False, method: FloatOrMp = "float", dps: int | None = None,
                starts: Sequence[Sequence[complex]] | None = None, max_nfev: int | None = None) -> list[ExpSumFit]:
     """Fits with ``m = 1..m_max`` terms: the continuation of :func:`best_mterm_fit` run once, so that
     ``fits[k - 1]`` is ``best_mterm_fit(rho, k, ...)`` and the residuals are non-increasing in m. Stops

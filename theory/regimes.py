@@ -34,6 +34,7 @@ import numpy as np
 
 from ._args import (as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
                     scalar_or_array)
+from ._args import FloatOrExact   # the Literal type of the method argument
 from .signal_energy import _LOG_FLOAT_MAX
 
 __all__ = [
@@ -583,7 +584,7 @@ _FIELDS = ("complex", "real")
 _FF_METHODS = ("float", "exact")
 
 
-def feedforward_mean(n, L, *, method: str = "float"):
+def feedforward_mean(n, L, *, method: FloatOrExact = "float"):
     r"""``E||W_L ... W_1 x||^2 / ||x||^2 = 1`` exactly, for independent layers of the same law.
 
     Source: Seleznova (2026), feedforward contrast (spec ``signal-propagation.md``): each layer
@@ -601,7 +602,7 @@ def feedforward_mean(n, L, *, method: str = "float"):
     return Fraction(1) if method == "exact" else 1.0
 
 
-def feedforward_second_moment(n, L, *, field: str = "complex", method: str = "float"):
+def feedforward_second_moment(n, L, *, field: str = "complex", method: FloatOrExact = "float"):
     r"""``E(||W_L ... W_1 x||^2 / ||x||^2)^2 = (1 + 1/n)^L`` (complex) or ``(1 + 2/n)^L`` (real).
 
     Source: Seleznova (2026), feedforward contrast (spec ``signal-propagation.md``). One layer:

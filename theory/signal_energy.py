@@ -79,6 +79,7 @@ import numpy as np
 import sympy
 
 from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
+from ._args import EnergyMethod, FloatOrMp   # the Literal types of the method argument
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
@@ -362,7 +363,7 @@ def _use_float_direct(n: int, m: int) -> bool:
 # --------------------------------------------------------------------------------------------------
 # Q
 # --------------------------------------------------------------------------------------------------
-def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
+def Q(n: int, k: int, *, method: EnergyMethod = "float", dps: int | None = None):
     r"""Signal energy of the free recurrence, ``Q_{n,k} = (1/n) E tr((W^k)^* W^k)``, ``W = G/sqrt(n)``.
 
     .. math:: Q_{n,k} = \frac{n^{(k+2)} - n_{(k+2)}}{(k+1)(k+2)\, n^{k+1}}
@@ -444,9 +445,10 @@ def _fraction(flint, num, den) -> Fraction:
 
 def _coprime_fraction(p: int, q: int) -> Fraction:
     """A Fraction from a coprime pair (q > 0) without the gcd that ``Fraction(p, q)`` would redo."""
-    if hasattr(Fraction, "_from_coprime_ints"):          # Python >= 3.12
-        return Fraction._from_coprime_ints(p, q)
-    return Fraction(p, q, _normalize=False)              # Python 3.10 / 3.11
+    from_coprime = getattr(Fraction, "_from_coprime_ints", None)     # Python >= 3.12
+    if from_coprime is not None:
+        return from_coprime(p, q)
+    return Fraction(p, q, _normalize=False)  # type: ignore[call-overload]   # Python 3.10 / 3.11
 
 
 def _Q_exact(n: int, k: int) -> Fraction:
@@ -490,7 +492,7 @@ def _Q_ball(n: int, k: int, dps: int):
         prec *= 2
 
 
-def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
+def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None):
     r"""``log Q_{n,k}`` (natural log) as a float, for the range where ``Q`` overflows float64.
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
@@ -530,7 +532,7 @@ def _check_log_method(method, dps):
     return _check_method(method, dps)
 
 
-def Q_all(n: int, t: int, *, method: str = "float", dps: int | None = None):
+def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None):
     r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time (``method="mp"``: a list of mpf).
 
     Cumulative sums of ``log1p(j/n)`` and ``log1p(-j/n)``, then ``Q = (n/((k+1)(k+2))) e^a (1 - e^{b-a})``:
@@ -612,7 +614,7 @@ def _Q_all_fix_overflow(n: int, q: np.ndarray) -> None:
 # --------------------------------------------------------------------------------------------------
 # S
 # --------------------------------------------------------------------------------------------------
-def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
+def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None):
     r"""Signal energy of the driven recurrence, ``S_{n,t} = E||h(t)||^2 / n = sum_{k=0}^{t} Q_{n,k}``.
 
     ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, iid inputs with ``E x x^* = I``; **t + 1 terms** (x(0)
@@ -656,7 +658,7 @@ def S(n: int, t: int, *, method: str = "float", dps: int | None = None):
     return _S_ball(n, t, dps)
 
 
-def log_S(n: int, t: int, *, method: str = "float", dps: int | None = None):
+def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None):
     """``log S_{n,t}`` (natural log) as a float, for the range where ``S`` overflows float64.
 
     ``method="mp"``: an mpmath.mpf correct to ``dps`` digits (the log of the mp path of :func:`S`).

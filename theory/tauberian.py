@@ -69,6 +69,7 @@ import numpy as np
 from scipy import integrate, special
 
 from theory._args import PARAM_MAX, as_method_dps, as_real, as_real_array, scalar_or_array
+from theory._args import FloatOrMp   # the Literal type of the method argument
 
 # Tail exponents are O(1); beyond 100, Gamma(beta) overflows float64 at 171 and inf * 0 gives nan.
 _BETA_MAX = 100.0
@@ -122,7 +123,7 @@ def envelope_from_spectrum(lags: Any, tau: Any, *, weights: Any = None) -> np.nd
 
 
 def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: tuple[float, float] = (0.0,
-                          math.inf), method: str = "float", dps: int | None = None):
+                          math.inf), method: FloatOrMp = "float", dps: int | None = None):
     r"""``f(l) = int exp(-l/tau) p(tau) dtau`` over ``support`` by numerical quadrature.
 
     ``density`` is a callable ``p(tau)`` (need not be normalised: the integral is returned as is).
@@ -192,7 +193,7 @@ def _pareto_params(beta: Any, tau_min: Any) -> tuple[float, float]:
             as_real("tau_min", tau_min, minimum=0.0, open_min=True, maximum=PARAM_MAX))
 
 
-def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: str = "float", dps: int | None = None):
+def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: FloatOrMp = "float", dps: int | None = None):
     r"""Closed-form envelope of the Pareto time-scale density ``beta tau_min^beta tau^(-1-beta)``, ``tau >=
     tau_min``: ``f(l) = beta x^(-beta) gamma(beta, x) = e^(-x) 1F1(1; 1+beta; x)``, ``x = l / tau_min``.
 
