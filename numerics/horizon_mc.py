@@ -98,10 +98,16 @@ def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: i
     field = as_choice("field", field, ("complex", "real"))
     seed = as_int("seed", seed, minimum=0)
     per = samples // batches
-    show = _show_progress(progress, 2.0 * (4 if field == "complex" else 1) * n**3 * max(t - 1, 0) * samples)
+    show = _show_progress(progress, mc_flops(n, t, samples, field))
     bar = tqdm(_batch_seeds(seed, batches), desc=f"Monte Carlo energies n={n} t={t}", unit="batch", disable=not show,
                leave=False, file=sys.stderr)
     return np.array([estimate_Q(n, t, per, field=field, seed=s, progress=False).mean for s in bar])
+
+
+def mc_flops(n: int, t: int, samples: int, field: str) -> float:
+    """Floating-point work of :func:`mc_energies` (``t - 1`` products of n x n matrices per draw): above
+    ``numerics.ginibre``'s progress threshold (a few seconds) the automatic progress bar shows."""
+    return 2.0 * (4 if field == "complex" else 1) * n**3 * max(t - 1, 0) * samples
 
 
 _SE_FIELDS = ("sigma", "deviation", "sigma_low", "sigma_high", "sigma_endpoint", "glorot_deviation")

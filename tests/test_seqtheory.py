@@ -176,3 +176,17 @@ def test_a_torch_command_without_torch_says_so():
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
     assert "needs PyTorch" in res.stderr and "seqtheory[models]" in res.stderr
+
+
+# ----------------------------------------------------------------------------------------------------
+# long runs show progress
+# ----------------------------------------------------------------------------------------------------
+def test_real_weight_monte_carlo_shows_progress(capsys):
+    from numerics import ginibre, horizon_mc
+
+    horizon_mc.mc_energies(4, 3, 8, batches=2, progress=True)
+    assert "Monte Carlo energies n=4" in capsys.readouterr().err          # the bar, on stderr
+    horizon_mc.mc_energies(4, 3, 8, batches=2)                            # automatic: a tiny run shows none
+    assert capsys.readouterr().err == ""
+    # a long real-weight run (n = 256, t = 40, the default 4096 draws: about 5e12 flops) shows it
+    assert horizon_mc.mc_flops(256, 40, 4096, "real") > ginibre._PROGRESS_FLOPS > horizon_mc.mc_flops(4, 3, 8, "real")
