@@ -65,7 +65,7 @@ ESTIMATORS = ("trace", "probe")
 MAX_N = 256              # each product costs 8 n^3 flops per draw: n = 512 is seconds per 16 draws
 MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
 MAX_SAMPLES = 10**6         # ~4 s at n = 3; more: several seeds, combined (validation uses <= 20,000)
-BLOCK = 32                       # draws per random stream: the unit of reproducibility
+BLOCK = 32                       #: draws per random stream, the unit of reproducibility
 _CHUNK_BYTES = 48 << 20          # default memory budget for the matrices of one chunk
 _PROGRESS_FLOPS = 2e10           # progress=None (auto) shows a bar beyond this much matmul work
 
@@ -431,7 +431,7 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
 # --------------------------------------------------------------------------------------------------
 def estimate_feedforward(n: int, L: int, samples: int, *, field: str = "complex", seed=0,
                          chunk: int | None = None, progress: bool | None = None) -> FeedforwardEstimate:
-    r"""Moments of ``R_l = ||W_l ... W_1 u||^2`` (independent layers, unit ``u``), l = 0..L.
+    r"""Moments of ``R_l = ||W_l...W_1 u||^2`` (independent layers, unit ``u``), l = 0..L.
 
     Exact values (Seleznova 2026, feedforward contrast; derivation: each layer multiplies the squared norm
     by an independent ``Gamma(n, 1)/n`` (complex) or ``chi^2_n / n`` (real) factor):

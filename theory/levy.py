@@ -124,7 +124,9 @@ __all__ = [
     "critical_eta_J", "critical_kappa", "phase", "phase_of_beta", "Phi_symbolic", "PHASES", "DRIFTS",
 ]
 
+#: The phase labels of the time-scale spectrum (see :func:`phase`), in one fixed order.
 PHASES = ("collapsed", "concentrated", "extended", "boundary", "unresolved")
+#: The drift models of :func:`phase`: "saturating" (left saturation) or "linear" (OU, no saturation).
 DRIFTS = ("saturating", "linear")
 _SERIES_X = 0.5       # below this |x| = |beta|/lambda the series is used (|x|^2 <= 1/4 per term)
 _SERIES_TERMS = 40    # 0.25^40 ~ 1e-24: float64 converged for every alpha in (0, 2)

@@ -49,6 +49,7 @@ from scipy.special import airy
 
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
 
+#: The four memory-function families of :func:`memory_function`.
 KINDS = ("exp", "poly", "impulse", "airy")
 _MIN_SOLVE_DPS = 15     # the tau / p solves return float64: fewer working digits could not resolve it
 DEFAULT_SAMPLES_PER_PERIOD = 8

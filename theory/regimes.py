@@ -584,7 +584,7 @@ _FF_METHODS = ("float", "exact")
 
 
 def feedforward_mean(n, L, *, method: str = "float"):
-    r"""``E||W_L ... W_1 x||^2 / ||x||^2 = 1`` exactly, for independent layers of the same law.
+    r"""``E||W_L...W_1 x||^2 / ||x||^2 = 1`` exactly, for independent layers of the same law.
 
     Source: Seleznova (2026), feedforward contrast (spec ``signal-propagation.md``): each layer
     multiplies the squared norm by an independent factor of mean 1 (complex or real Gaussian weights
@@ -602,7 +602,7 @@ def feedforward_mean(n, L, *, method: str = "float"):
 
 
 def feedforward_second_moment(n, L, *, field: str = "complex", method: str = "float"):
-    r"""``E(||W_L ... W_1 x||^2 / ||x||^2)^2 = (1 + 1/n)^L`` (complex) or ``(1 + 2/n)^L`` (real).
+    r"""``E(||W_L...W_1 x||^2 / ||x||^2)^2 = (1 + 1/n)^L`` (complex) or ``(1 + 2/n)^L`` (real).
 
     Source: Seleznova (2026), feedforward contrast (spec ``signal-propagation.md``). One layer:
     ``||Wx||^2 = sum_i |y_i|^2`` with iid ``y_i`` of variance ``1/n``; ``E|y|^4 = 2/n^2`` (complex) or

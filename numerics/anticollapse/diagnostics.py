@@ -167,7 +167,7 @@ def one_step_jacobian_remainders(model: GatedRNN, trace: Trace) -> np.ndarray:
 
 
 def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
-    """Bound on the first-order remainder of one window: ``|[J_t ... J_{t-l+1}]_qq - Gamma_{t,l}|``.
+    """Bound on the first-order remainder of one window: ``|[J_t...J_{t-l+1}]_qq - Gamma_{t,l}|``.
 
     Write ``J_p = A_p + E_p`` with ``A_p = diag(a_p)``, ``alpha_p = ||A_p||_inf = max_q a_{p,q}`` and
     ``e_p = ||E_p||_inf``. Expanding the product, the terms with two or more E factors are what Gamma

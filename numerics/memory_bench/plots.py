@@ -1,6 +1,6 @@
 """Figures of a memory-function sweep (matplotlib, Agg): the paper's main plot and a summary heatmap.
 
-Both take the flat rows of :func:`numerics.memory_bench.sweep.collect` and aggregate over seeds by the median
+Both take the flat rows of :func:`numerics.memory_bench.aggregate.collect` and aggregate over seeds by the median
 (robust to the occasional bad initialisation); error bars span the min and max over seeds.
 """
 

@@ -204,7 +204,7 @@ class ConstGate(GatedRNN):
 
 
 class SharedGate(GatedRNN):
-    """One scalar gate ``sigmoid(w_s . x_t + u_s . h_{t-1} + b_s)`` broadcast to all units."""
+    """One scalar gate ``sigmoid(w_s.x_t + u_s.h_{t-1} + b_s)`` broadcast to all units."""
 
     def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
                  init: str = "orthogonal"):

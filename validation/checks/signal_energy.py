@@ -537,7 +537,7 @@ def _breakdown(ctx: Context) -> Outcome:
 
 # ----------------------------------------------------------------------------------------------------
 def feedforward_energies(n: int, L: int, samples: int, *, field: str, rng: np.random.Generator) -> np.ndarray:
-    """``||W_L ... W_1 e_1||^2`` for ``samples`` independent draws of L independent layers ``G / sqrt(n)``.
+    """``||W_L...W_1 e_1||^2`` for ``samples`` independent draws of L independent layers ``G / sqrt(n)``.
 
     Complex layers have iid proper complex Gaussian entries (``E|G_ij|^2 = 1``), real ones iid N(0, 1).
     """
