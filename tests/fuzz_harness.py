@@ -352,7 +352,7 @@ def baselines() -> dict[str, Case]:
                                               kinds={"fig": "object", "path": "path"}, raises=(OSError,)),
     }
     _documented_c_default(cases)
-    for key, case in cases.items():     # "#mp": dps=None means DEFAULT_DPS (theory._args.as_method_dps)
+    for key, case in cases.items():     # "#mp": dps=None means the ambient mpmath.mp.dps (theory._args.as_dps)
         if key.endswith(VARIANT + "mp"):
             case.kinds.setdefault("dps", "int?")
     return cases

@@ -316,9 +316,9 @@ def test_precision_api():
         Phi(0.5, _P, method="ball")
     with pytest.raises(ValueError, match="dps"):
         characteristic_root(_P, method="mp", dps=10**9)
-    from theory._args import DEFAULT_DPS
-    v = jump_symbol(0.5, _P, method="mp")                  # default: theory._args.DEFAULT_DPS digits
-    assert v == jump_symbol(0.5, _P, method="mp", dps=DEFAULT_DPS) != jump_symbol(0.5, _P, method="mp", dps=60)
+    with mpmath.workdps(30):
+        v = jump_symbol(0.5, _P, method="mp")              # default: the ambient mpmath precision
+    assert v == jump_symbol(0.5, _P, method="mp", dps=30) != jump_symbol(0.5, _P, method="mp", dps=60)
     assert isinstance(v, mpmath.mpf) and mpmath.mp.dps == 15
     assert abs(float(v) - jump_symbol(0.5, _P)) < 1e-15 * float(v)
 

@@ -350,10 +350,11 @@ def test_ball_S_large_t_agrees_with_mp():
 
 
 # --- method="mp" for Q_all / log_Q / log_S, the shared precision default ---------------------------------------
-def test_default_dps_is_the_shared_one():
-    from theory._args import DEFAULT_DPS
-    assert se.DEFAULT_DPS == DEFAULT_DPS == 30
-    assert mp_rel(Q(10**4, 50, method="mp"), ref_Q(10**4, 50)) <= mpmath.mpf(10) ** -29
+def test_default_dps_is_the_ambient_precision():
+    # dps=None: mpmath's own convention, the caller's mpmath.mp.dps (tests/test_ambient_precision.py)
+    with mpmath.workdps(30):
+        assert mp_rel(Q(10**4, 50, method="mp"), ref_Q(10**4, 50)) <= mpmath.mpf(10) ** -29
+    assert Q(10**4, 50, method="mp") == Q(10**4, 50, method="mp", dps=mpmath.mp.dps)
     with pytest.raises(ValueError, match="dps"):
         Q(4, 3, method="mp", dps=10**6)
 

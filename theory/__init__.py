@@ -37,13 +37,13 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     the comparison with Glorot (``python -m theory.horizon ... --json``).
 
 ``theory._args``
-    (private) argument checks and the one precision convention (``DEFAULT_DPS``,
+    (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
 
 Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 
 Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
-``dps`` digits (default ``theory._args.DEFAULT_DPS``) in a local mpmath context; bad input raises
+``dps`` digits (default: the ambient ``mpmath.mp.dps``, mpmath's convention) in a local mpmath context; bad input raises
 ``TypeError`` / ``ValueError`` naming the parameter; every closed form's docstring names its source and domain.
 See ARCHITECTURE.md for the layout (theory <- numerics <- validation).
 """

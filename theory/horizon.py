@@ -327,7 +327,7 @@ def scale_from_energies(energies, tol, *, quantity: str = "Q", method: str = "fl
     if method == "mp":
         if exact is None:
             raise ValueError("method 'mp' needs the energies themselves, not their logs")
-        dps = as_dps(30 if dps is None else dps)
+        dps = as_dps(dps)
         sol, glorot = _refine_mp(exact, quantity, tol, sol, dps)
     x_star, dev, x_low, x_high, x_end = sol
     with mpmath.workdps(dps or 15):
@@ -402,7 +402,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
             raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
         return scale_from_energies(("log", log_energies(n, t)), tol, quantity=quantity, n=n,
                                    source="closed form (Seleznova 2026, Thm 2.1)")
-    dps = as_dps(30 if dps is None else dps)
+    dps = as_dps(dps)
     E = [_Q(n, k, method="mp", dps=dps + 10) for k in range(t + 1)]
     return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n,
                                source="closed form (Seleznova 2026, Thm 2.1), mpmath")

@@ -91,7 +91,7 @@ Every function takes the SDE parameters either as one :class:`LevyParams` (first
 ``beta``, the spec that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
 object) or as the keywords ``eta_G, kappa, eta_J, alpha, lam, C`` (never both). Precision follows the
 toolkit's one convention: ``method="float"`` (float64, vectorised over ``beta``) or ``method="mp"`` (an
-``mpmath.mpf`` correct to ``dps`` digits, default :data:`theory._args.DEFAULT_DPS`, in a local mpmath
+``mpmath.mpf`` correct to ``dps`` digits, default the ambient ``mpmath.mp.dps``, in a local mpmath
 context; parameters may then be ints, Fractions or mpf); :func:`Phi_symbolic` gives the sympy form.
 
 >>> p = LevyParams(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)

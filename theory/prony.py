@@ -42,7 +42,7 @@ the lower bound itself.
 Precision
 ---------
 The toolkit's one convention: ``method="float"`` (default) or ``method="mp"`` with ``dps`` digits (default
-:data:`theory._args.DEFAULT_DPS`), local ``workdps`` contexts only. In :func:`best_mterm_fit` the pole search
+the ambient ``mpmath.mp.dps``), local ``workdps`` contexts only. In :func:`best_mterm_fit` the pole search
 is float64; the final coefficients, residual and condition number are recomputed in mpmath when the
 Vandermonde matrix is ill-conditioned (normalised condition ``> 1e8``, also with ``method="float"``) or when
 ``method="mp"``, so that the reported residual is that of the returned exponential sum to full accuracy.

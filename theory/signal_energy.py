@@ -110,8 +110,7 @@ def _check_method(method, dps):
         if dps is not None:
             raise ValueError(f"dps applies only to method 'mp' or 'ball', not {method!r}; got dps={dps!r}")
         return method, None
-    dps = DEFAULT_DPS if dps is None else as_dps(dps)
-    return method, dps
+    return method, as_dps(dps)          # None: the ambient mpmath precision
 
 
 def _check_exact_cost(n: int, k: int, quantity: str) -> None:
@@ -370,9 +369,9 @@ def Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
 
     Source: Seleznova (2026), Theorem 2.1. Domain: integers ``n >= 1``, ``k >= 0``; complex Ginibre
     weights with variance 1/n. ``method``: "exact" (Fraction), "float" (float64, relative error <= 1e-13;
-    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits, default
-    ``theory._args.DEFAULT_DPS`` = 30), "ball"
-    (python-flint arb, certified, ``dps`` digits of relative accuracy).
+    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits; ``dps=None``: the
+    ambient ``mpmath.mp.dps``, as in mpmath), "ball" (python-flint arb, certified, ``dps`` digits of
+    relative accuracy).
 
     >>> Q(1, 3, method="exact")          # n = 1: E|g|^6 = 3! = 6
     Fraction(6, 1)
@@ -496,7 +495,7 @@ def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
     1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. ``method="mp"``: an mpmath.mpf
-    correct to ``dps`` digits (default ``theory._args.DEFAULT_DPS``). Source and domain as :func:`Q`.
+    correct to ``dps`` digits (default: the ambient ``mpmath.mp.dps``). Source and domain as :func:`Q`.
 
     >>> round(log_Q(100, 10**4), 6) > 709        # Q itself overflows float64 here
     True
@@ -526,7 +525,7 @@ def _log_Q(n: int, k: int, dps: int | None = None):
 
 
 def _check_log_method(method, dps):
-    """log_Q / log_S / Q_all: method "float" (no dps) or "mp" (dps digits, default DEFAULT_DPS)."""
+    """log_Q / log_S / Q_all: method "float" (no dps) or "mp" (dps digits, default the ambient precision)."""
     method = as_choice("method", method, ("float", "mp"))
     return _check_method(method, dps)
 

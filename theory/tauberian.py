@@ -128,7 +128,7 @@ def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: 
     ``density`` is a callable ``p(tau)`` (need not be normalised: the integral is returned as is).
     ``method="float"``: scipy ``quad`` on subintervals split at ``l/10, l, 10 l`` (where the integrand of a
     heavy-tailed density has its mass), float64 array out. ``method="mp"``: ``mpmath.quad`` in a local
-    ``workdps(dps)`` context (default :data:`theory._args.DEFAULT_DPS`) with the same split, a list of
+    ``workdps(dps)`` context (default: the ambient ``mpmath.mp.dps``) with the same split, a list of
     ``mpf`` out (``density`` then receives mpf). Domain: ``0 <= support[0] < support[1] <= inf``,
     ``lags >= 0``.
 
