@@ -47,7 +47,7 @@ from numerics.estimators import lognormal_comparison, phase_rule, spectrum_envel
 from numerics.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_increments, cts_increments_cp,
                                     cts_log_cf)
 from numerics.sde import SDEConfig, simulate
-from numerics.plotting import pyplot as _plt, save_figure
+from numerics.plotting import finish, panels
 from theory.levy import LevyParams, Phi, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
@@ -209,10 +209,9 @@ def verdict_tail(data: dict) -> Outcome:
                    data={r["label"]: dict(beta_star=r["beta_star"], beta_hat=r["beta_hat"], se=r["se"]) for r in rows})
 
 
-def plot_tail(path, curves: list[dict], title: str) -> None:
+def plot_tail(path, curves: list[dict], title: str, *, ax=None):
     """The simulated CCDF of zeta per setting with the theory's slope beta* (dashed)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         zs = np.sort(c["zeta"])
         p = (np.arange(zs.size) + 1.0) / zs.size
@@ -225,7 +224,7 @@ def plot_tail(path, curves: list[dict], title: str) -> None:
     ax.set_ylabel("P(zeta < z)")
     ax.set_title(title + "\n(dashed: slope beta* of theory.levy.characteristic_root)", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 def _tail_check(ctx: Context, settings: list[Setting], fig_name: str, title: str) -> Outcome:
@@ -274,10 +273,9 @@ def verdict_samplers(data: dict) -> Outcome:
                    f"{ag.max_abs_z:.2f} (z = {data['z']:.2f})", details=details, data={"max_abs_z": ag.max_abs_z})
 
 
-def plot_samplers(path, data: dict) -> None:
+def plot_samplers(path, data: dict, *, ax=None):
     """z-scores of every compared moment / CF point against the Bonferroni bound."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    fig, ax = panels(ax, figsize=(6.5, 3.8))
     names = ["E X^2", "E X^4", "cos u=0.5", "cos u=1", "cos u=2"]
     for i, r in enumerate(data["rows"]):
         zs = (np.array(r["est"]) - np.array(r["exact"])) / np.array(r["se"])
@@ -289,7 +287,7 @@ def plot_samplers(path, data: dict) -> None:
     ax.set_ylabel("(estimate - closed form) / se")
     ax.set_title(f"CTS samplers vs closed forms (n = {data['n']}; dotted: +-z = {data['z']:.2f})", fontsize=9)
     ax.legend(fontsize=6, ncol=2)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("levy.samplers", paper=PAPER + "; spec 'Sampling the jumps'",
@@ -385,11 +383,10 @@ def verdict_phase_flip(data: dict) -> Outcome:
                    data={"points": [list(map(str, r)) for r in rows]})
 
 
-def plot_phase_diagram(path, data: dict, simulated_phases: list[str]) -> None:
+def plot_phase_diagram(path, data: dict, simulated_phases: list[str], *, ax=None):
     """Left: beta* contours over (eta_G, eta_J), the critical manifold and the simulated points coloured by
     their measured phase; right: beta*(eta_J) at eta_G = 0.25 with the simulated intervals."""
-    plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    fig, axes = panels(ax, 1, 2, figsize=(12, 4.6))
     eg = np.linspace(0.02, 1.2, 48)
     ej = np.linspace(0.0, 3.0, 49)
     B = np.array([[characteristic_root(eta_G=g, kappa=1.0, eta_J=j, alpha=1.5, lam=3.0) if (g > 0 or j > 0)
@@ -424,7 +421,7 @@ def plot_phase_diagram(path, data: dict, simulated_phases: list[str]) -> None:
     ax.set_ylabel("beta")
     ax.set_title(f"eta_G = 0.25: simulated beta_hat +- {data['z']:.2f} se", fontsize=9)
     ax.legend(fontsize=7)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("levy.phase_flip", paper=PAPER + "; spec 'Threshold', 'Phases'",
@@ -484,10 +481,9 @@ def verdict_envelope(data: dict) -> Outcome:
                    data={r[0]: dict(beta_star=r[1], beta_env=r[2], se=r[3], window_ok=bool(r[6])) for r in rows})
 
 
-def plot_envelope(path, curves: list[dict]) -> None:
+def plot_envelope(path, curves: list[dict], *, ax=None):
     """The envelope f(l) = mean exp(-l/tau) of each simulated spectrum with the slope -beta* (dashed)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         lags, tau = c["lags"], c["tau"]
         ll = np.geomspace(lags[0] / 10, lags[-1] * 3, 60)
@@ -500,7 +496,7 @@ def plot_envelope(path, curves: list[dict]) -> None:
     ax.set_ylabel("f(l) = mean exp(-l / tau)")
     ax.set_title("envelope of the simulated spectrum (dashed: slope -beta*; shaded: fit window)", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("levy.envelope_tauberian", paper=PAPER + "; spec 'Tauberian link'",
@@ -567,10 +563,9 @@ def verdict_ou_collapsed(data: dict) -> Outcome:
                    data={f"{r[0]}: {r[1]}": dict(vuong_z=r[3], slope_change=r[6], se=r[7]) for r in rows})
 
 
-def plot_ou_collapsed(path, curves: list[dict]) -> None:
+def plot_ou_collapsed(path, curves: list[dict], *, ax=None):
     """Left tails of zeta, standardised: a Gaussian (linear drift) bends down, an exponential tail stays straight."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         zs = np.sort(c["zeta"])
         zs = (zs - np.median(zs)) / np.std(zs)
@@ -581,7 +576,7 @@ def plot_ou_collapsed(path, curves: list[dict]) -> None:
     ax.set_ylabel("P(zeta < z)")
     ax.set_title("linear (OU) drift: Gaussian left tail (collapsed); saturating drift: exponential tail", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("levy.ou_collapsed", paper=PAPER + "; spec 'Drift F' (saturation switch)",

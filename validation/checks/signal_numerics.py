@@ -36,8 +36,8 @@ from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
 from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.regimes import critical_profile, critical_S_profile
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
-from numerics.plotting import pyplot as _plt, save_figure
-from validation.registry import FAIL, PASS, Context, Outcome, check
+from numerics.plotting import finish, panels, pyplot as _plt, save_figure
+from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
@@ -544,10 +544,9 @@ def verdict_feedforward(data: dict) -> Outcome:
                    data={"max_abs_z": maxz, "z": z, "comparisons": m})
 
 
-def plot_feedforward(ctx: Context, data: dict) -> str:
+def plot_feedforward(path, data: dict, *, ax=None):
     """Second moment of the feedforward product against (1 + a/n)^L, with the recurrent Q_{n,L}."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = panels(ax, figsize=(7, 4.2))
     for i, r in enumerate(data["runs"]):
         ls = np.arange(r["L"] + 1)
         col = f"C{i}"
@@ -560,7 +559,7 @@ def plot_feedforward(ctx: Context, data: dict) -> str:
     ax.set_ylabel("second moment")
     ax.set_title("feedforward: MC vs (1 + a/n)^L (solid); recurrent Q_{n,L} (dotted)", fontsize=9)
     ax.legend(fontsize=6)
-    return _save(ctx, fig, "signal_mc_feedforward.png")
+    return finish(fig, path)
 
 
 @check("signal_mc.feedforward", paper=PAPER + ", feedforward contrast",
@@ -573,6 +572,4 @@ def plot_feedforward(ctx: Context, data: dict) -> str:
        statistic="|MC - exact| <= z se for both moments at every L >= 1, z Bonferroni over all comparisons")
 def _feedforward(ctx: Context) -> Outcome:
     data = _feedforward_data(ctx)
-    out = verdict_feedforward(data)
-    out.figures.append(plot_feedforward(ctx, data))
-    return out
+    return with_figure(ctx, verdict_feedforward(data), "signal_mc_feedforward.png", plot_feedforward, data)
