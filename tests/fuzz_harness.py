@@ -170,7 +170,7 @@ def baselines() -> dict[str, Case]:
                                kinds={"beta": "realarray", "dps": "int?"},
                                allow_inf=True),         # documented: +inf for |beta| > lam
         "theory.levy.Phi#mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30), allow_inf=True),
-        # the float path broadcasts over parameter arrays (issue 13); the mp path takes scalars
+        # the float path broadcasts over parameter arrays; the mp path takes scalars
         "theory.levy.characteristic_root": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
                                                 kinds={"dps": "int?", **{k: "realarray" for k in
                                                                          ("eta_G", "kappa", "eta_J", "alpha",

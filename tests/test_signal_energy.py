@@ -1,7 +1,7 @@
 """Tests of theory.signal_energy against independent references.
 
 References: exact Fractions from the product formula written out here (not the module's code path), the
-spec's printed Hultman rows, Stirling numbers from sympy, ``n = 1`` values ``k!``, and 40+-digit mpmath.
+the Hultman rows printed in docs/papers/signal-propagation.md, Stirling numbers from sympy, ``n = 1`` values ``k!``, and 40+-digit mpmath.
 """
 
 from __future__ import annotations
@@ -275,7 +275,7 @@ def test_hultman_bad_input():
         hultman_row(1.0)
 
 
-# --- exact paths: FLINT and the Python-int fallback (issue 15) ------------------------------------------
+# --- exact paths: FLINT and the Python-int fallback --------------------------------------------------
 def horner_S(n: int, t: int) -> Fraction:
     """S by the plain O(t) Horner loop over integer trace moments (independent of the binary splitting)."""
     num = 0
@@ -387,7 +387,7 @@ def test_mp_method_arguments(fn):
 
 
 def test_S_early_stop_pinned_at_large_t():
-    # issue 14: the top-down float sum stops early; a looser stop gives a 4.1e-13 error here
+    # the top-down float sum stops early; a looser stop gives a 4.1e-13 error here
     s = S(2 * 10**11, 4_000_000)
     with mpmath.workdps(30):
         m = S(2 * 10**11, 4_000_000, method="mp", dps=30)

@@ -269,7 +269,7 @@ def elementwise(fn, dtype, arrays: dict, convert):
 
     ``convert(name, value) -> ndarray`` validates each argument (e.g. :func:`as_int_array`); every element
     goes through the scalar ``fn``, so arrays have exactly the scalar accuracy. A 0-d result is a Python
-    scalar (as numpy ufuncs do). The one home of the array API of the closed forms (issue 13).
+    scalar (as numpy ufuncs do). The one home of the array API of the closed forms.
     """
     if not any(isinstance(v, (np.ndarray, list, tuple)) for v in arrays.values()):
         return None

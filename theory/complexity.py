@@ -144,7 +144,7 @@ def poly_tail_energy(p: float, T: int, s: int, *, method: str = "float", dps: in
     .. math:: C = \frac{\zeta(2p, s+1) - \zeta(2p, T+1)}{\zeta(2p, 1) - \zeta(2p, T+1)}
               \quad (2p \ne 1;\ \text{harmonic numbers at } 2p = 1),
 
-    Hurwitz zeta in a local mpmath context (the spec's ``sum_{t>=s}(1+t)^(-2p) = zeta(2p, s+1)``,
+    Hurwitz zeta in a local mpmath context (``sum_{t>=s}(1+t)^(-2p) = zeta(2p, s+1)``,
     truncated at T). ``method`` and ``dps`` as :func:`exp_tail_energy`.
 
     >>> abs(poly_tail_energy(1.0, 3, 1) - (1/4 + 1/9) / (1 + 1/4 + 1/9)) < 1e-15

@@ -2,7 +2,7 @@ r"""Tempered-stable Levy SDE for the log-rate: the characteristic equation for t
 
 Source: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent
 Neural Networks", arXiv:2606.29519 (2026), the coarse-grained SDE of the log-rate (re-derived in
-``docs/papers/anti-collapse.md``, section "Coarse-grained SDE for the log-rate"; the paper's full text is
+``docs/papers/anti-collapse.md``, section "The Lévy SDE for the log-rate"; the paper's full text is
 not available, so the conventions below are the toolkit's and are stated in full).
 
 Model
@@ -20,7 +20,8 @@ and ``J`` a symmetric tempered alpha-stable (CTS) Levy process with Levy measure
 
     \nu(dy) = \eta_J\, C\, e^{-\lambda |y|}\, |y|^{-1-\alpha}\, dy, \qquad 0 < \alpha < 2,\ \lambda > 0 .
 
-``C`` (the spec's ``C_a``) is a free normalisation, default 1: only the product ``eta_J C`` enters.
+``C`` (``C_a`` in ``docs/papers/anti-collapse.md``) is a free normalisation, default 1: only the product
+``eta_J C`` enters.
 
 Jump symbol
 -----------
@@ -88,7 +89,7 @@ measurement cannot decide (too few tail units, a poor tail fit); :data:`PHASES` 
 Parameters and precision
 ------------------------
 Every function takes the SDE parameters either as one :class:`LevyParams` (first positional argument after
-``beta``, the spec that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
+``beta``, the parameter object that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
 object) or as the keywords ``eta_G, kappa, eta_J, alpha, lam, C`` (never both). Precision follows the
 toolkit's one convention: ``method="float"`` (float64, vectorised over ``beta``) or ``method="mp"`` (an
 ``mpmath.mpf`` correct to ``dps`` digits, default the ambient ``mpmath.mp.dps``, in a local mpmath

@@ -520,7 +520,7 @@ def expected_linear_relmse(rhohat, rho, *, T: int | None = None) -> float:
 
     This is the ratio of expectations, i.e. the limit of the data RelMSE
     ``sum_{b,t}(yhat-y)^2 / sum_{b,t} y^2`` as the number of sequences grows (for N sequences the
-    expected ratio differs by O(1/N)). Source: spec ``memory-functions.md`` (toolkit derivation).
+    expected ratio differs by O(1/N)). Source: ``docs/papers/memory-functions.md`` (toolkit derivation).
 
     >>> expected_linear_relmse([0, 0, 0], [1, 0, 0])
     1.0

@@ -256,8 +256,9 @@ def _as_exact(name: str, v: Any):
 def tauberian_asymptote(lags: Any, *, A: float, beta: float):
     r"""The large-lag envelope ``A Gamma(beta) l^(-beta)`` of a density with ``p(tau) ~ A tau^(-1-beta)``.
 
-    Source: Karamata's Abelian/Tauberian theorem (Feller vol. II, XIII.5), as stated in the spec
-    ("Tauberian link"). Valid as ``l -> inf``; domain ``A > 0``, ``beta > 0``, ``lags > 0``.
+    Source: Karamata's Abelian/Tauberian theorem (Feller vol. II, XIII.5), as stated in
+    ``docs/papers/anti-collapse.md`` ("Tauberian link"). Valid as ``l -> inf``; domain ``A > 0``,
+    ``beta > 0``, ``lags > 0``.
 
     >>> tauberian_asymptote(4.0, A=2.0, beta=0.5) == 2.0 * math.gamma(0.5) / 2.0
     True
@@ -276,8 +277,8 @@ def tauberian_asymptote(lags: Any, *, A: float, beta: float):
 def learnability_kappa(a: float) -> float:
     r"""``kappa_a = a / (a - 1)``: the sample-complexity exponent under alpha-stable noise of index ``a``.
 
-    Source: arXiv:2512.05790 (Livi), as stated in the spec; domain ``1 < a <= 2`` (for ``a <= 1`` the noise
-    has no mean and averaging does not help).
+    Source: arXiv:2512.05790 (Livi), as stated in ``docs/papers/anti-collapse.md``; domain ``1 < a <= 2``
+    (for ``a <= 1`` the noise has no mean and averaging does not help).
 
     >>> learnability_kappa(2.0), learnability_kappa(1.5)
     (2.0, 3.0)

@@ -1,7 +1,8 @@
 """Effective learning rates, time-scale spectra and envelopes of trained gated RNNs.
 
 Source: L. Livi, arXiv:2606.29519 (2026) and the effective-learning-rate (ELR) framework of L. Livi,
-arXiv:2512.05790, as restated in ``spec/anti-collapse.md`` (section "Effective learning rates").
+arXiv:2512.05790, as restated in ``docs/papers/anti-collapse.md`` (section "Effective learning rates, time
+scales, envelope").
 Conventions, for the models of :mod:`numerics.models.gated_rnn` (``h_p = (1 - s_p) h_{p-1} + s_p tanh_p``):
 
 - Leak and first-order term of unit q at step p (from a :class:`~numerics.models.gated_rnn.Trace`):

@@ -471,7 +471,7 @@ def verdict_envelope(data: dict) -> Outcome:
                      "yes" if ok else "NO"))
     details = markdown_table(["setting", "beta*", "beta_env", "se (bootstrap)", "z-score", "AIC choice", "window_ok",
                               "runs p", "phase_rule(envelope CI)", "within z se"], rows)
-    details += ("\n\n`window_ok` is the spec's runs test on the residuals of the power fit; on an envelope "
+    details += ("\n\n`window_ok` is the runs test on the residuals of the power fit; on an envelope "
                 "computed from a large spectrum the residuals are smooth rather than noisy, so the test can "
                 "reject although the exponent agrees (see `numerics.estimators.envelope_fit`).")
     worst = max(abs(r[4]) for r in rows)

@@ -3,7 +3,7 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026); only the seed summary and the abstract are available, so the
 closed forms are those re-derived in ``docs/papers/signal-propagation.md`` (``theory.signal_energy``,
-``theory.regimes``). Every decision rule below was fixed from the asymptotic orders the spec states,
+``theory.regimes``). Every decision rule below was fixed from the asymptotic orders that page states,
 before the numbers were looked at; the measured constants are reported.
 
 The references are independent of the code path under test: exact rationals, certified python-flint
@@ -196,7 +196,7 @@ def _series_data(ctx: Context) -> dict:
     kmax = 40 if ctx.quick else 80
     fails = []
     spec_rows = {0: [0, 1], 1: [0, 0, 1], 2: [0, 1, 0, 1], 3: [0, 0, 5, 0, 1], 4: [0, 8, 0, 15, 0, 1]}
-    fails += [("spec row", k) for k, row in spec_rows.items() if se.hultman_row(k) != row]
+    fails += [("printed row", k) for k, row in spec_rows.items() if se.hultman_row(k) != row]
     for k in range(kmax):
         row = se.hultman_row(k)
         want = [stirling(k + 2, j, kind=1) // math.comb(k + 2, 2) if (k - j) % 2 else 0 for j in range(k + 2)]
@@ -229,7 +229,7 @@ def _series_data(ctx: Context) -> dict:
 def verdict_series(data: dict) -> Outcome:
     """Exact equality everywhere: pass; any mismatch: fail. ``data``: kmax, fails (a list of mismatches)."""
     kmax, fails = data["kmax"], data["fails"]
-    summary = (f"Hultman rows k < {kmax} = Stirling definition and spec rows; 1/n^2 series, S series, "
+    summary = (f"Hultman rows k < {kmax} = Stirling definition and the printed rows; 1/n^2 series, S series, "
                f"symbolic S and EGF equal the exact values" if not fails else f"mismatches: {fails[:6]}")
     return Outcome(FAIL if fails else PASS, summary, data={"kmax": kmax, "failures": len(fails)})
 
@@ -239,8 +239,8 @@ def verdict_series(data: dict) -> Outcome:
              "Q = 1 + C(k+2,4)/n^2 + ...; S = t+1 + C(t+3,5)/n^2 + ...; the EGF is (1-u)^-n - (1+u)^n",
        closed_form="theory.signal_energy.Q_series, theory.signal_energy.S_series, theory.signal_energy.hultman_row, "
                    "theory.signal_energy.S_symbolic, theory.signal_energy.generating_function",
-       numerics="exact Fractions of Q and S; Stirling numbers from sympy; the spec's printed rows; "
-                "sympy series of the EGF",
+       numerics="exact Fractions of Q and S; Stirling numbers from sympy; the rows printed in "
+                "docs/papers/signal-propagation.md; sympy series of the EGF",
        statistic="exact equality of rationals / integers in every case")
 def _series(ctx: Context) -> Outcome:
     return verdict_series(_series_data(ctx))   # exact identities: a table of mismatches, no picture
@@ -323,8 +323,8 @@ def plot_critical_limit(path, data: dict, *, ax=None):
 
 
 @check("signal.critical_limit", paper=PAPER + ", critical regime t ~ c sqrt(n)",
-       claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) with error O(n^-1/2); with the spec's first correction "
-             "the error is O(1/n); S_{n,t} / (sqrt(n) F(c)) - 1 = O(n^-1/2)",
+       claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) with error O(n^-1/2); with the first correction "
+             "(docs/papers/signal-propagation.md) the error is O(1/n); S_{n,t} / (sqrt(n) F(c)) - 1 = O(n^-1/2)",
        closed_form="theory.regimes.critical_profile, theory.regimes.Q_critical_form, "
                    "theory.regimes.critical_S_profile (c = k/sqrt n)",
        numerics="exact energies (theory.signal_energy.Q mp 30 digits, theory.signal_energy.S float) at "

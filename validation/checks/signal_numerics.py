@@ -42,7 +42,7 @@ from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 NS = (8, 16, 32, 64)
-SPEC_REAL = {  # the spec's printed real polynomials (coefficient of n^j at index j)
+SPEC_REAL = {  # the real polynomials printed in docs/papers/signal-propagation.md (coefficient of n^j at j)
     2: [0, 2, 0, 1],
     3: [0, 4, 10, 0, 1],
     4: [0, 48, 28, 28, 0, 1],
@@ -167,9 +167,10 @@ def _real_table_data(ctx: Context) -> dict:
 
 
 def verdict_real_table(data: dict) -> Outcome:
-    """n = 1 value (2k-1)!!, coefficientwise >= the complex row, the spec's rows, the published table and the
-    pure-Python reference (k <= 6): pass if all hold, else fail. ``data``: kmax, rows of dicts (k, real,
-    hultman, published, reference or None, ratios, seconds)."""
+    """n = 1 value (2k-1)!!, coefficientwise >= the complex row, the rows printed in
+    docs/papers/signal-propagation.md, the published table and the pure-Python reference (k <= 6): pass if
+    all hold, else fail. ``data``: kmax, rows of dicts (k, real, hultman, published, reference or None,
+    ratios, seconds)."""
     rows, problems = [], []
     for r in data["rows"]:
         k, real = r["k"], r["real"]
@@ -197,10 +198,11 @@ def verdict_real_table(data: dict) -> Outcome:
 
 @check("wick.real_table", paper=PAPER + ", Sec. 2 (real weights: no closed form; Q^R >= Q)",
        claim="real Gaussian weights: exact polynomials E tr((G^k)^T G^k) from the (2k-1)!! Wick matchings; "
-             "value (2k-1)!! at n = 1; the spec's k = 2..5 polynomials; Q^R_{n,k} >= Q_{n,k} coefficient by "
-             "coefficient",
+             "value (2k-1)!! at n = 1; the printed k = 2..5 polynomials (docs/papers/signal-propagation.md); "
+             "Q^R_{n,k} >= Q_{n,k} coefficient by coefficient",
        closed_form="none known for real weights; compared: Hultman row (theory.signal_energy.hultman_row, complex), "
-                   "(2k-1)!!, the spec's printed polynomials, the table published in numerics.wick",
+                   "(2k-1)!!, the polynomials printed in docs/papers/signal-propagation.md, the table published in "
+                   "numerics.wick",
        numerics="numerics.wick.wick_polynomial(k, 'real'): numba enumeration of perfect matchings; k <= 8 "
                 "(quick), k <= 9 (full, 3.4e7 matchings); pure-Python union-find reference "
                 "(numerics.wick.wick_polynomial_reference) for k <= 6",
