@@ -73,6 +73,9 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     assert _unrendered_markup(html) == []
     _assert_math_served_locally(html)
     assert (html / "results" / "real-weight-rows.html").is_file()       # every committed report is a page
+    for paper in ("signal-propagation", "memory-functions", "anti-collapse"):    # each with its key figures
+        images = re.findall(r'<img [^>]*src="([^"]+)"', (html / "papers" / f"{paper}.html").read_text(encoding="utf-8"))
+        assert images and all((html / "papers" / src).resolve().is_file() for src in images), (paper, images)
 
 
 # reST / MyST markup that reaches the page as text: a directive, a role, display math delimiters
