@@ -74,7 +74,8 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     _assert_math_served_locally(html)
     assert (html / "results" / "real-weight-rows.html").is_file()       # every committed report is a page
     for paper in ("signal-propagation", "memory-functions", "anti-collapse"):    # each with its key figures
-        images = re.findall(r'<img [^>]*src="([^"]+)"', (html / "papers" / f"{paper}.html").read_text(encoding="utf-8"))
+        page = (html / "papers" / f"{paper}.html").read_text(encoding="utf-8")
+        images = re.findall(r'<img [^>]*src="([^"]+)"', page)
         assert images and all((html / "papers" / src).resolve().is_file() for src in images), (paper, images)
 
 
