@@ -80,6 +80,28 @@ def critical_profile(c, *, dps: int | None = None):
     condition number is ``c f'/f ~ c^2``, so that is what rounding ``c^2`` costs.
     ``dps``: an ``mpmath.mpf`` to ``dps`` digits instead (scalar ``c`` only; local precision).
 
+    Parameters
+    ----------
+    c : float or array of float
+        Depth in units of ``sqrt(n)``, ``c = k / sqrt(n)``; any finite real (an int, a Fraction or an
+        ``mpf`` too on the mp path).
+    dps : int, optional
+        None: the float path. Otherwise the mp path at ``dps`` decimal digits (``MIN_DPS..MAX_DPS``).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``f(c)``; ``inf`` past float64's range on the float path.
+
+    Raises
+    ------
+    TypeError
+        ``c`` is not real (or an array of reals), ``dps`` not an integer.
+    ValueError
+        ``c`` is NaN or infinite, ``dps`` out of range.
+
+    Examples
+    --------
     >>> critical_profile(0.0)
     1.0
     >>> abs(critical_profile(2.0) - math.sinh(2.0) / 2.0) < 1e-15
@@ -153,6 +175,28 @@ def critical_S_profile(c, *, dps: int | None = None):
     (``|c| > ~37.9``). ``dps``: the closed form in mpmath (erfi, erf) with guard digits for its
     cancellation, to ``dps`` digits (scalar ``c``).
 
+    Parameters
+    ----------
+    c : float or array of float
+        Depth in units of ``sqrt(n)``, ``c = t / sqrt(n)``; any finite real.
+    dps : int, optional
+        None: the float path. Otherwise the mp path at ``dps`` digits, ``5 <= dps <= 3000`` (erfi costs
+        0.1 s at 3000 digits).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``F(c)``; ``inf`` past float64's range on the float path.
+
+    Raises
+    ------
+    TypeError
+        ``c`` is not real, ``dps`` not an integer.
+    ValueError
+        ``c`` is NaN or infinite, ``dps`` out of range.
+
+    Examples
+    --------
     >>> critical_S_profile(0.0)
     0.0
     >>> abs(critical_S_profile(1.0) - (1 + 1/120 + 1/17280)) < 1e-6     # series, j = 0, 1, 2
@@ -427,6 +471,29 @@ def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITIC
 
     ``n`` and ``t`` may be integer arrays (broadcast; an array of strings out).
 
+    Parameters
+    ----------
+    n : int or array of int
+        Width, ``n >= 1``.
+    t : int or array of int
+        Depth, ``t >= 0``.
+    c_sub, c_super : float
+        The lines between the regimes, ``0 <= c_sub <= c_super`` (defaults 0.5 and 3).
+
+    Returns
+    -------
+    str or numpy.ndarray of str
+        "subcritical", "critical" or "supercritical".
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``t`` not an integer, ``c_sub`` or ``c_super`` not real.
+    ValueError
+        ``n < 1``, ``t < 0``, a negative threshold, or ``c_super < c_sub``.
+
+    Examples
+    --------
     >>> regime(1024, 8), regime(1024, 64), regime(1024, 200)
     ('subcritical', 'critical', 'supercritical')
     >>> regime(1024, np.array([8, 64, 200])).tolist()
@@ -528,6 +595,29 @@ def breakdown_depth(n, tol, *, quantity: str = "S") -> int:
     ``0 < tol <= MAX_BREAKDOWN_TOL = 1e6``, ``quantity`` in ("S", "Q"). ``n`` may be an integer array
     (an int64 array out).
 
+    Parameters
+    ----------
+    n : int or array of int
+        Width, ``1 <= n <= 10**18``.
+    tol : float
+        Tolerance on the relative deviation from infinite width, ``0 < tol <= 1e6``.
+    quantity : {"S", "Q"}
+        The driven energy ``S/(t+1)`` (default) or the free energy ``Q``.
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+        The first depth whose deviation exceeds ``tol``.
+
+    Raises
+    ------
+    TypeError
+        ``n`` not an integer, ``tol`` not real, ``quantity`` not a string.
+    ValueError
+        ``n`` or ``tol`` out of range, an unknown ``quantity``.
+
+    Examples
+    --------
     >>> breakdown_depth(4, 1/16, quantity="Q")    # Q_{4,2} - 1 = 1/16 exactly (not > tol); Q_{4,3} - 1 = 5/16
     3
     >>> t = breakdown_depth(10**18, 1e-3)          # sqrt(n) law: t* / sqrt(n) -> (120 tol)^(1/4)
