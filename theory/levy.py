@@ -317,6 +317,34 @@ def jump_symbol(beta: Any, params: LevyParams | None = None, /, *, eta_J: Any = 
     same shape; ``method="mp"``: scalar ``beta``, an ``mpmath.mpf`` correct to ``dps`` digits
     (``mpmath.inf`` beyond ``lam``), with guard digits for the small-``beta`` cancellation.
 
+    Parameters
+    ----------
+    beta : float or array of float
+        Where to evaluate; finite (a scalar for "mp").
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_J, alpha, lam, C : float
+        Jump intensity ``>= 0``, stable index ``0 < alpha < 2``, tempering ``lam > 0``, normalisation
+        ``C > 0`` (default 1).
+    method : {"float", "mp"}
+        float64, or an ``mpmath.mpf`` correct to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``Psi*(beta)``, ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``.
+
+    Raises
+    ------
+    TypeError
+        A parameter that is not a real number, a missing parameter, or both ``params`` and keywords.
+    ValueError
+        A parameter outside its domain, an unknown ``method`` or a bad ``dps``.
+
+    Examples
+    --------
     >>> jump_symbol([0.0, 3.0], eta_J=1.0, alpha=1.5, lam=2.0).tolist()
     [0.0, inf]
     >>> import math   # alpha = 1/2, beta = lam: Gamma(-1/2) [sqrt(2 lam) - 2 sqrt(lam)]
@@ -378,6 +406,33 @@ def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, ka
     ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``. Its positive root is the tail exponent. ``method``
     and ``dps`` as :func:`jump_symbol`.
 
+    Parameters
+    ----------
+    beta : float or array of float
+        Where to evaluate; finite (a scalar for "mp").
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa : float
+        Gaussian noise intensity ``eta_G >= 0`` and the drift's saturation level ``kappa > 0``.
+    eta_J, alpha, lam, C : float
+        The jump parameters of :func:`jump_symbol`.
+    method : {"float", "mp"}
+        float64, or an ``mpmath.mpf`` correct to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``Phi(beta)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`jump_symbol`.
+
+    Examples
+    --------
     >>> Phi(0.0, eta_G=0.2, kappa=1.0, eta_J=0.5, alpha=0.7, lam=3.0)
     0.0
     >>> Phi(2.0, eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=0.7, lam=3.0)   # Gaussian: root at kappa/eta_G = 4
@@ -416,6 +471,29 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
     Domain: ``eta_G >= 0``, ``kappa > 0``, ``eta_J >= 0``, ``eta_G + eta_J > 0``, ``0 < alpha < 2``,
     ``lam > 0``, ``C > 0``.
 
+    Parameters
+    ----------
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa, eta_J, alpha, lam, C : float or array of float
+        As for :func:`Phi`; arrays broadcast on the float path (one root per element).
+    method : {"float", "mp"}
+        float64 (relative accuracy ~1e-15), or an ``mpmath.mpf`` correct to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``beta_eff = min(beta*, lam)``; ``kappa / eta_G`` when ``eta_J = 0``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`jump_symbol`; also ``eta_G = eta_J = 0`` (no noise: no stationary law).
+
+    Examples
+    --------
     >>> characteristic_root(eta_G=0.2, kappa=0.5, eta_J=0.0, alpha=1.0, lam=1.0)
     2.5
     >>> characteristic_root(eta_G=0.01, kappa=5.0, eta_J=0.01, alpha=0.5, lam=0.3)   # tempering sets it
@@ -479,6 +557,25 @@ def threshold_eta_J(params: LevyParams | None = None, /, *, eta_G: Any = None, k
     at ``lam = 1`` the formula holds and ``beta_eff = 1`` for ``eta_J <= eta_J*``). A :class:`LevyParams`
     may be passed: its ``eta_J`` is ignored.
 
+    Parameters
+    ----------
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa, alpha, lam, C : float
+        As for :func:`Phi` (no ``eta_J``: it is the answer).
+
+    Returns
+    -------
+    float
+        ``eta_J* >= 0``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`jump_symbol`.
+
+    Examples
+    --------
     >>> threshold_eta_J(eta_G=0.5, kappa=0.4, alpha=1.5, lam=2.0)
     0.0
     >>> threshold_eta_J(eta_G=0.1, kappa=1.0, alpha=1.5, lam=0.5)
@@ -561,6 +658,31 @@ def phase(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any 
     phase is :func:`phase_of_beta` of :func:`characteristic_root` ("boundary" within ``tol`` of 1).
     ``drift`` is one of :data:`DRIFTS` (the names :class:`numerics.sde.SDEConfig` uses too).
 
+    Parameters
+    ----------
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa, eta_J, alpha, lam, C : float
+        As for :func:`characteristic_root` (scalars: one point, one label).
+    drift : {"saturating", "linear"}
+        The drift model.
+    tol : float
+        Half-width of the "boundary" band around ``beta = 1``.
+
+    Returns
+    -------
+    str
+        One of :data:`PHASES` ("collapsed", "concentrated", "extended" or "boundary").
+
+    Raises
+    ------
+    TypeError
+        An array parameter, or as for :func:`characteristic_root`.
+    ValueError
+        An unknown ``drift``, or as for :func:`characteristic_root`.
+
+    Examples
+    --------
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)          # beta = 5
     'concentrated'
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0, drift="linear")
