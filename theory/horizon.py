@@ -381,8 +381,41 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 1e7``
     (``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
     ``weights="complex"`` only here (real weights: :func:`numerics.horizon_mc.sigma_for_horizon`).
-    ``method``: "float" or "mp" (``dps`` digits, default 30).
+    ``method``: "float" or "mp" (``dps`` digits; None: the ambient ``mpmath.mp.dps``).
 
+    Parameters
+    ----------
+    n : int
+        Width, ``n >= 1``.
+    t : int
+        The horizon: the depth up to which the energies must stay within ``tol`` of 1,
+        ``1 <= t <= 1e7`` (``<= 5000`` for "mp").
+    tol : float
+        Tolerance, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free recurrence (``sigma^{2j} Q_{n,j}``) or driven recurrence (running mean of those).
+    weights : {"complex"}
+        Complex Ginibre weights ("real" is refused here: see :func:`numerics.horizon_mc.sigma_for_horizon`).
+    method : {"float", "mp"}
+        float64, or mpmath at ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    HorizonScale
+        ``sigma`` (minimax), its deviation, ``sigma_low``/``sigma_high``, ``sigma_endpoint`` and the Glorot
+        deviation; floats, or ``mpmath.mpf`` for "mp".
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``t`` not an integer, ``tol`` not real.
+    ValueError
+        A value out of range, ``weights="real"``, an unknown ``method`` or ``quantity``, ``dps`` with "float".
+
+    Examples
+    --------
     >>> r = sigma_for_horizon(4, 3, 0.5, method="mp", dps=25)
     >>> with mpmath.workdps(25):                       # Q_{4,3} = 21/16, so sigma_end = (16/21)^(1/6)
     ...     bool(abs(r.sigma_endpoint - (mpmath.mpf(16) / 21) ** (mpmath.mpf(1) / 6)) < mpmath.mpf(10) ** -23)
@@ -437,6 +470,35 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", method: str = "float"
     ``tol`` taken at their exact binary values; ``t <= 4000``). Raises ValueError if no violation is found up
     to ``max_t`` (default: the cap, 1e7 or 4000). Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
 
+    Parameters
+    ----------
+    n : int
+        Width, ``n >= 1``.
+    sigma : float
+        Scale of ``W = sigma G / sqrt(n)``, ``sigma > 0``.
+    tol : float
+        Tolerance, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free or driven recurrence, as for :func:`sigma_for_horizon`.
+    method : {"float", "exact"}
+        float64 comparisons, or exact rationals (``t <= 4000``).
+    max_t : int, optional
+        The largest depth searched (default and bound: 1e7, or 4000 for "exact").
+
+    Returns
+    -------
+    int
+        The horizon ``t >= 0`` (``p_0 = 1`` always).
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``max_t`` not an integer, ``sigma`` or ``tol`` not real.
+    ValueError
+        A value out of range, or no violation up to ``max_t``.
+
+    Examples
+    --------
     >>> depth_for_scale(4, 1.0, 1/16, method="exact")                 # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
     2
     >>> t_best, s_best = max_horizon(10**6, 0.01)                        # the minimax scale of that horizon

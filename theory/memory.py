@@ -438,8 +438,36 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
     Keyword parameters: ``area_max`` (default ``T/4``) and ``dps`` for ``"exp"``/``"poly"``;
     ``samples_per_period`` (default 8) for ``"airy"``; none for ``"impulse"``. See the module
     docstring for the formulas and :func:`exp_tau`, :func:`poly_exponent`, :func:`impulse_lag`,
-    :func:`airy_shift_scale` for the scaling ``mu(alpha)``.
+    :func:`airy_shift_scale` for the scaling ``mu(alpha)``. Source: Jiang, Bao, Wang, Li (2025), Sec. 2,
+    with the toolkit's scalings (``docs/papers/memory-functions.md``, "The four memory functions").
 
+    Parameters
+    ----------
+    kind : {"exp", "poly", "impulse", "airy"}
+        The family.
+    alpha : float
+        Temporal strength, ``0 <= alpha <= 1``.
+    T : int
+        Number of lags, ``2 <= T <= MAX_LENGTH``.
+    **params
+        ``area_max`` (``1 <= area_max < T``) and ``dps`` (working digits of the solve) for "exp" and
+        "poly"; ``samples_per_period`` for "airy".
+
+    Returns
+    -------
+    numpy.ndarray
+        ``rho(0), ..., rho(T-1)``, float64.
+
+    Raises
+    ------
+    TypeError
+        ``kind`` not a string, ``alpha`` not real, ``T`` not an integer, or a keyword the family does
+        not take.
+    ValueError
+        An unknown ``kind``, or a value outside its range.
+
+    Examples
+    --------
     >>> memory_function("impulse", 0.5, 5)
     array([0., 0., 1., 0., 0.])
     >>> memory_function("airy", 0.0, 3)
