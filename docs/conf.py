@@ -48,6 +48,7 @@ autodoc_default_options = {"members": True, "undoc-members": True, "show-inherit
                            "ignore-module-all": True}      # every public name, as the autosummary tables list
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+autodoc_typehints_description_target = "documented_params"   # numpydoc sections state their own types
 autodoc_mock_imports: list[str] = []
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
