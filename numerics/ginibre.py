@@ -339,6 +339,42 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
     ``Client.get_executor()``; see ``_run``). Results do not depend on ``chunk``, thread counts or the
     executor.
 
+    Parameters
+    ----------
+    n : int
+        Width, ``1 <= n <= MAX_N``.
+    kmax : int
+        Largest power, ``0 <= kmax <= MAX_KMAX``.
+    samples : int
+        Weight draws, ``2 <= samples <= MAX_SAMPLES``.
+    field : {"complex", "real"}
+        Complex Ginibre or real Gaussian weights.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The random stream (an int >= 0 or a SeedSequence: reproducible; a Generator advances).
+    estimator : {"trace", "probe"}
+        Full trace ``||W^k||_F^2 / n`` (lower variance) or a random unit probe.
+    chunk : int, optional
+        Draws held in memory at once (default about 48 MB of matrices).
+    progress : bool, optional
+        Show a tqdm bar (None: only for long runs).
+    executor : concurrent.futures.Executor, optional
+        Runs the chunks (threads, processes, Dask).
+
+    Returns
+    -------
+    MCEstimate
+        ``.mean`` and ``.se`` (length ``kmax + 1``, the standard error from the same run), ``.samples``,
+        ``.seed``, ``.method`` (the estimator), ``.field``, ``.quantity``.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong kind (a float ``n``, a bool seed, ...).
+    ValueError
+        A value out of its range, an unknown ``field`` or ``estimator``.
+
+    Examples
+    --------
     >>> r = estimate_Q(3, 2, 64, seed=0)
     >>> r.mean.shape, r.se.shape, r.samples, r.method
     ((3,), (3,), 64, 'trace')
@@ -395,6 +431,25 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
     t = 1 compare with ``S_{n,t-1}``). Source: Seleznova (2026), Sec. 2. Arguments as
     :func:`estimate_Q`.
 
+    Parameters
+    ----------
+    n, samples, field, seed, chunk, progress, executor
+        As for :func:`estimate_Q`.
+    tmax : int
+        Last time step, ``0 <= tmax <= MAX_KMAX``.
+
+    Returns
+    -------
+    MCEstimate
+        ``.mean[t]`` estimates ``S_{n,t}``, ``t = 0..tmax``, with ``.se`` from the same run.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`estimate_Q`.
+
+    Examples
+    --------
     >>> r = estimate_S(4, 2, 64, seed=0)
     >>> r.mean.shape, r.quantity
     ((3,), 'S')
