@@ -203,6 +203,33 @@ def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: str = "
     Fractions, mpf kept exact): an ``mpmath.mpf`` to ``dps`` digits with mpmath's incomplete gamma in a local
     context. ``f(0) = 1``; ``beta = 1``: ``(1 - e^(-x)) / x``.
 
+    Parameters
+    ----------
+    lags : float or array of float
+        Lags ``l >= 0`` (a scalar for "mp").
+    beta : float
+        Tail exponent, ``beta > 0``.
+    tau_min : float
+        Smallest time scale, ``tau_min > 0``.
+    method : {"float", "mp"}
+        float64 (vectorised), or an ``mpmath.mpf`` to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``f(l)``, decreasing from ``f(0) = 1``.
+
+    Raises
+    ------
+    TypeError
+        A non-real argument.
+    ValueError
+        A value out of its domain, an unknown ``method`` or a bad ``dps``.
+
+    Examples
+    --------
     >>> pareto_envelope([0.0, 2.0], beta=1.0).round(14).tolist()
     [1.0, 0.43233235838169]
     >>> v = pareto_envelope(2, beta=1, method="mp", dps=40)
