@@ -46,7 +46,7 @@ def test_every_plot_function_takes_ax_and_an_optional_path():
                 assert "ax" in params and params["ax"].default is None, f"{name}.{fname}"
                 assert "path" in params, f"{name}.{fname}"
                 found.append(fname)
-    assert len(found) >= 15
+    assert len(found) >= 18
 
 
 def test_plots_draw_into_the_given_axes_and_return_its_figure(tmp_path):

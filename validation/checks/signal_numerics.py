@@ -36,7 +36,7 @@ from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
 from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.regimes import critical_profile, critical_S_profile
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
-from numerics.plotting import finish, panels, pyplot as _plt, save_figure
+from numerics.plotting import finish, panels
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -48,12 +48,6 @@ SPEC_REAL = {  # the real polynomials printed in docs/papers/signal-propagation.
     4: [0, 48, 28, 28, 0, 1],
     5: [0, 304, 468, 110, 62, 0, 1],
 }
-
-
-def _save(ctx: Context, fig, name: str) -> str:
-    save_figure(fig, ctx.figure_path(name))
-    _plt().close(fig)
-    return name
 
 
 def _points(ax, x, mean, se, decided, color, marker="o", scale=1.0, label=None):
@@ -283,14 +277,13 @@ def verdict_complex_Q_S(data: dict) -> Outcome:
                  "over all of them (p = 1e-6); k, t in (2 sqrt n, 3 sqrt n] reported as diagnostics")
 def _complex_Q_S(ctx: Context) -> Outcome:
     data = _complex_Q_S_data(ctx)
-    out = verdict_complex_Q_S(data)
-    out.figures.append(_figure_Q_S(ctx, data["runs"], "complex"))
-    return out
+    return with_figure(ctx, verdict_complex_Q_S(data), "signal_mc_complex_Q_S.png", plot_Q_S, data["runs"],
+                       "complex")
 
 
-def _figure_Q_S(ctx: Context, runs: dict, field: str) -> str:
-    plt = _plt()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
+def plot_Q_S(path, runs: dict, field: str, *, ax=None):
+    """Q_{n,k} and S_{n,t}/sqrt(n) against c: Monte Carlo points, exact curves and the critical limits."""
+    fig, (a1, a2) = panels(ax, 1, 2, figsize=(12, 4.5))
     cgrid = np.linspace(0.0, 3.05, 200)
     for i, (n, r) in enumerate(sorted(runs.items())):
         col = f"C{i}"
@@ -315,7 +308,7 @@ def _figure_Q_S(ctx: Context, runs: dict, field: str) -> str:
     a2.legend(fontsize=7)
     fig.suptitle(f"{field} Ginibre: Monte Carlo (filled: in the verdict, k <= 2 sqrt n; open: diagnostics) "
                  "vs exact" + (" (Wick enumeration)" if field == "real" else " (Theorem 2.1)"))
-    return _save(ctx, fig, f"signal_mc_{field}_Q_S.png")
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -389,14 +382,13 @@ def verdict_real_Q_S(data: dict) -> Outcome:
                  "over all of them; the rest up to 3 sqrt n are diagnostics")
 def _real_Q_S(ctx: Context) -> Outcome:
     data = _real_Q_S_data(ctx)
-    out = verdict_real_Q_S(data)
-    out.figures.append(_figure_real(ctx, data["runs"], data["kenum"]))
-    return out
+    return with_figure(ctx, verdict_real_Q_S(data), "signal_mc_real_Q.png", plot_real_Q, data["runs"],
+                       data["kenum"])
 
 
-def _figure_real(ctx: Context, runs: dict, kenum) -> str:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def plot_real_Q(path, runs: dict, kenum, *, ax=None):
+    """Real-weight Q^R_{n,k} against c: Monte Carlo, the Wick polynomials and the complex Q."""
+    fig, ax = panels(ax, figsize=(7, 4.5))
     for i, (n, r) in enumerate(sorted(runs.items())):
         col = f"C{i}"
         K = r["q_mean"].size - 1
@@ -414,7 +406,7 @@ def _figure_real(ctx: Context, runs: dict, kenum) -> str:
     ax.set_ylabel("Q^R_{n,k}")
     ax.legend(fontsize=7)
     ax.set_title("real weights: MC (squares), Wick polynomials (solid), complex Q (dotted)", fontsize=9)
-    return _save(ctx, fig, "signal_mc_real_Q.png")
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -479,13 +471,13 @@ def _critical(ctx: Context) -> Outcome:
     out = verdict_critical(data)
     errs = {c: [abs(q - float(critical_profile(c))) for _, _, q in pts] for c, pts in data["exact"].items()}
     mc_pts = [(p["n"], p["c"], p["mean"], p["se"]) for p in data["mc"]]
-    out.figures.append(_figure_critical(ctx, data["cs"], data["ms"], errs, mc_pts))
-    return out
+    return with_figure(ctx, out, "signal_mc_critical_profile.png", plot_critical, data["cs"], data["ms"], errs,
+                       mc_pts)
 
 
-def _figure_critical(ctx, cs, ms, errs, mc_pts) -> str:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def plot_critical(path, cs, ms, errs, mc_pts, *, ax=None):
+    """|Q_{n, c sqrt n} - f(c)| against n (exact and Monte Carlo) with the n^(-1/2) slope."""
+    fig, ax = panels(ax, figsize=(7, 4.5))
     ns = np.array([m * m for m in ms], dtype=float)
     for i, c in enumerate(cs):
         ax.loglog(ns, errs[c], "o-", color=f"C{i}", ms=3, label=f"exact, c = {c}")
@@ -499,7 +491,7 @@ def _figure_critical(ctx, cs, ms, errs, mc_pts) -> str:
     ax.set_ylabel("|Q_{n, c sqrt n} - f(c)|")
     ax.legend(fontsize=7)
     ax.set_title("approach to the critical profile f(c) = (2/c^2) sinh(c^2/2)", fontsize=9)
-    return _save(ctx, fig, "signal_mc_critical_profile.png")
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
