@@ -65,7 +65,7 @@ _SEED_TAG = {"saturating": "tanh", "linear": "ou"}
 
 @dataclasses.dataclass(frozen=True)
 class Setting:
-    """One simulated point: a label, the SDE's LevyParams (the one spec of theory and simulation), a drift."""
+    """One simulated point: a label, the SDE's LevyParams (one object for theory and simulation), a drift."""
 
     label: str
     params: LevyParams
@@ -290,7 +290,7 @@ def plot_samplers(path, data: dict, *, ax=None):
     return finish(fig, path)
 
 
-@check("levy.samplers", paper=PAPER + "; spec 'Sampling the jumps'",
+@check("levy.samplers", paper=PAPER + "; docs/papers/anti-collapse.md 'Sampling the jumps'",
        claim="the exact CTS sampler and the compound-Poisson + Gaussian approximation have the Levy measure "
              "eta_J C exp(-lam|y|)|y|^(-1-a): second and fourth moments and the characteristic function",
        closed_form="numerics.levy_sampling.cts_log_cf, numerics.levy_sampling.cts_cumulant (Gamma-function "
@@ -315,7 +315,7 @@ def _small_cf_correction(u, dt, eps, kw):
 
 
 # ----------------------------------------------------------------------------------------------------
-@check("levy.tail_threshold", paper=PAPER + "; spec 'Root', 'Stationary tail', 'Threshold'",
+@check("levy.tail_threshold", paper=PAPER + "; docs/papers/anti-collapse.md 'Root', 'Stationary tail', 'Threshold'",
        claim="the stationary left tail of zeta is exp(beta* zeta) with beta* the root of Phi, at "
              "eta_J / eta_J* = 0.5, 1, 2 (alpha = 1.5, lam = 3, kappa = 1, eta_G = 0.25; beta* = 1 at eta_J*)",
        closed_form="theory.levy.characteristic_root, theory.levy.threshold_eta_J",
@@ -328,7 +328,7 @@ def _tail_threshold(ctx: Context) -> Outcome:
                        "stationary left tail across the threshold (alpha = 1.5, lam = 3)")
 
 
-@check("levy.tail_alpha", paper=PAPER + "; spec 'Root', 'Stationary tail'",
+@check("levy.tail_alpha", paper=PAPER + "; docs/papers/anti-collapse.md 'Root', 'Stationary tail'",
        claim="the tail exponent is the root of Phi also for alpha < 1 and alpha > 1, other lam, eta_G, C",
        closed_form="theory.levy.characteristic_root (jump symbol theory.levy.jump_symbol)",
        numerics="as levy.tail_threshold (numerics.sde.simulate, numerics.estimators.tail_beta); quick: alpha = 0.7 "
@@ -343,7 +343,7 @@ def _gaussian_settings(quick: bool) -> list[Setting]:
     return [_setting(f"Gaussian only, eta_G = {e}", 1.0, e, 0.0, 1.5, 3.0) for e in etas]
 
 
-@check("levy.gaussian_only", paper=PAPER + "; spec 'Root' (eta_J = 0)",
+@check("levy.gaussian_only", paper=PAPER + "; docs/papers/anti-collapse.md 'Root' (eta_J = 0)",
        claim="with Gaussian noise only the saturated drift already gives a power law: beta = kappa / eta_G",
        closed_form="theory.levy.characteristic_root(eta_J = 0) = kappa / eta_G",
        numerics="numerics.sde.simulate (saturating drift, no jumps), numerics.estimators.tail_beta on tau = exp(-zeta)",
@@ -424,7 +424,7 @@ def plot_phase_diagram(path, data: dict, simulated_phases: list[str], *, ax=None
     return finish(fig, path)
 
 
-@check("levy.phase_flip", paper=PAPER + "; spec 'Threshold', 'Phases'",
+@check("levy.phase_flip", paper=PAPER + "; docs/papers/anti-collapse.md 'Threshold', 'Phases'",
        claim="the phase flips at the threshold: beta > 1 (concentrated) below eta_J*, beta < 1 (extended) above, "
              "beta = 1 on the critical manifold eta_G + Psi*(1) = kappa",
        closed_form="theory.levy.threshold_eta_J, theory.levy.characteristic_root, theory.levy.phase_of_beta, "
@@ -499,7 +499,7 @@ def plot_envelope(path, curves: list[dict], *, ax=None):
     return finish(fig, path)
 
 
-@check("levy.envelope_tauberian", paper=PAPER + "; spec 'Tauberian link'",
+@check("levy.envelope_tauberian", paper=PAPER + "; docs/papers/anti-collapse.md 'Tauberian link'",
        claim="the envelope f(l) = mean exp(-l/tau) of the simulated spectrum decays as l^(-beta*)",
        closed_form="theory.tauberian.tauberian_asymptote (f ~ A Gamma(beta*) l^(-beta*)); beta* from "
                    "theory.levy.characteristic_root",
@@ -579,7 +579,7 @@ def plot_ou_collapsed(path, curves: list[dict], *, ax=None):
     return finish(fig, path)
 
 
-@check("levy.ou_collapsed", paper=PAPER + "; spec 'Drift F' (saturation switch)",
+@check("levy.ou_collapsed", paper=PAPER + "; docs/papers/anti-collapse.md 'Drift F' (saturation switch)",
        claim="a linear (OU) drift gives Gaussian-like zeta, log-normal tau: collapsed (no power-law tail), "
              "while the saturating drift with the same noise gives a power law",
        closed_form="theory.levy.phase (drift 'linear': collapsed; 'saturating': the exponential tail of "

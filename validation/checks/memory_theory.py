@@ -335,7 +335,7 @@ def plot_linear_relmse(path, data: dict, *, ax=None):
     return finish(fig, path)
 
 
-@check("memory_theory.linear_relmse", paper=PAPER + ", Sec. 2 (relative MSE); spec closed form",
+@check("memory_theory.linear_relmse", paper=PAPER + ", Sec. 2 (relative MSE); docs/papers/memory-functions.md",
        claim="the RelMSE of a linear model with memory rhohat on white unit inputs is "
              "sum_s (T-s)(rhohat-rho)^2 / sum_s (T-s) rho^2",
        closed_form="theory.memory.expected_linear_relmse (= theory.prony.best_mterm_fit(...).residual for the fit)",
