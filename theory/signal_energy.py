@@ -78,7 +78,8 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
+# DEFAULT_DPS stays importable from here: the command line (theory.__main__) reads its default digits from it
+from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise  # noqa: F401
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
