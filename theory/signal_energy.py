@@ -78,8 +78,7 @@ import mpmath
 import numpy as np
 import sympy
 
-# DEFAULT_DPS stays importable from here: the command line (theory.__main__) reads its default digits from it
-from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise  # noqa: F401
+from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
 from ._summation import compensated_cumsum
 
 METHODS = ("exact", "float", "mp", "ball")
