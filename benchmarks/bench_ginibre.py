@@ -5,7 +5,7 @@
 For each case the estimator's matrix-multiply rate (useful flops per second: ``kmax - 1`` products of
 n x n matrices per draw) is divided by the rate of ``numpy.matmul`` on a stack of the same shape and
 dtype, measured in the same run and interleaved with it (best of three repetitions each, so a burst of
-load from other processes hits both alike). Target (issue 3): achieved / peak >= 0.5. The remaining time
+load from other processes hits both alike). Target: achieved / peak >= 0.5. The remaining time
 goes to drawing the Gaussians, the Frobenius norms and the per-block statistics.
 
 BLAS runs on one thread unless OPENBLAS_NUM_THREADS is set: on a shared 2-core machine a multi-threaded

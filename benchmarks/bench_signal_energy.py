@@ -1,4 +1,4 @@
-"""Benchmark: the evaluation paths of theory.signal_energy (issue 2's performance targets).
+"""Benchmark: the evaluation paths of theory.signal_energy (the project's performance goals).
 
 Measured side by side in one process (best of a few repeats):
 
@@ -8,7 +8,7 @@ Measured side by side in one process (best of a few repeats):
   its speed-up over the naive O(k) product of ``(n + j)/n`` and ``(n - j)/n`` at the same precision
   (50 digits, the same mpmath): target >= 100x. The two values are compared.
 * ``Q(10**4, 2000, method="exact")`` as a Fraction: target < 1 s.
-* issue 15, python-flint side by side: exact ``Q(10**9, 10**5)`` (a Fraction) against the bare
+* python-flint side by side: exact ``Q(10**9, 10**5)`` (a Fraction) against the bare
   ``fmpz.rising`` + ``fmpq`` computation of the same number, and exact ``S(10**6, 10**4)`` against the bare
   FLINT Horner loop over the integer trace moments (one ``fmpq`` at the end): target ratio <= 2 each;
   certified ``S(10**18, 10**8, method="ball", dps=40)`` against ``method="mp"`` (not certified, same dps):

@@ -5,12 +5,12 @@
     python benchmarks/bench_wick.py --real 11 # real rows by numerics.real_wick up to k = 11 (timed, 2 threads)
     python benchmarks/bench_wick.py --sample 12 --fraction 0.02   # CPU-time extrapolation of real k = 12
 
-Real weights (issue 15): ``numerics.real_wick`` against the enumeration at k = 9 (speed-up, same run), the
+Real weights: ``numerics.real_wick`` against the enumeration at k = 9 (speed-up, same run), the
 targets k = 11 < 5 min and k = 12 < 1 h on 2 cores. ``--sample K`` runs three contiguous blocks of work items
 (a ``fraction`` of row K in all) with the default (memo) kernel in one group and extrapolates the CPU time of the whole row from the exact number of matchings each
 work item completes (a row too long to run on the shared machine is extrapolated, never guessed).
 
-Targets (issue 3, on the project's 2-core machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
+Targets (on the project's 2-core machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
 speed-up over the pure-Python reference at k = 8 >= 50x. Compilation is timed separately (first call).
 """
 

@@ -6,6 +6,7 @@ Build: ``python -m sphinx -W -b html docs docs/_build/html`` (warnings are error
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -24,51 +25,118 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",             # MathJax 3 copied into _static/mathjax: math renders offline
     "sphinx.ext.viewcode",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 DOCS = Path(__file__).resolve().parent
-# Committed result reports (docs/results/<name>/report.md) are pages; anything else under results/ is data.
-_REPORTS = sorted(p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.glob("results/*/report.md"))
+# Committed result reports (docs/results/<name>/report.md, docs/results/<name>.md) are pages; the READMEs
+# under results/ describe the folders for a reader of the repository (cpu-results.md says it for the site).
+_REPORTS = sorted(p.relative_to(DOCS).with_suffix("").as_posix()
+                  for p in [*DOCS.glob("results/*/report.md"), *DOCS.glob("results/*.md")] if p.name != "README.md")
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"] + [
-    p.relative_to(DOCS).as_posix() for p in DOCS.glob("results/**/*.md") if p.name != "report.md"]
+    p.relative_to(DOCS).as_posix() for p in DOCS.glob("results/**/*.md")
+    if p.relative_to(DOCS).with_suffix("").as_posix() not in _REPORTS]
 
 # API reference: one page per module, generated from the docstrings at build time (api/generated is not
-# committed). Docstrings are written for humans reading the source first: their ``code`` and math stay plain.
+# committed). Docstrings are reStructuredText with numpydoc sections (napoleon), ``.. math::`` and roles.
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
+autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True,
+                           "ignore-module-all": True}      # every public name, as the autosummary tables list
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+autodoc_typehints_description_target = "documented_params"   # numpydoc sections state their own types
 autodoc_mock_imports: list[str] = []
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
-# Docstrings name each other by short names; an unresolved short name is not an error of the docs.
-nitpicky = False
+# Parameter types stay the words the docstring writes ("int >= 0", '"exact" | "float"'), not cross-references.
+napoleon_use_param = False
+napoleon_use_rtype = False
+# Every cross-reference must resolve (warnings are errors): short names are looked up among the documented
+# objects, names of other libraries and private helpers are shown as code (no network: no intersphinx).
+nitpicky = True
 suppress_warnings = ["myst.header"]       # the committed result reports start at level-2 sections
 
-_RST_SPECIAL = str.maketrans({c: "\\" + c for c in "\\*`|_[]<>:"})
+# Packages outside this project: their names render as code (the site is built without network access).
+_EXTERNAL = ("numpy", "np", "torch", "nn", "pathlib", "os", "sympy", "fractions", "concurrent", "scipy",
+             "mpmath", "numba", "matplotlib", "dask", "flint", "Path", "Fraction", "Module")
+# Text of a docstring that is not reST markup: ``|x|``, ``||x||^2`` are absolute values and norms.
+_MARKUP = re.compile(r"(``.+?``|:[a-z:]+:`[^`]+`|`[^`]+`_{0,2})")
 
 
-def _docstring_as_text(app, what, name, obj, options, lines):
-    """Show each docstring as the source writes it: a plain summary line, then the text as a literal block.
+def _escape_bars(app, what, name, obj, options, lines):
+    """Escape ``|`` outside literals, roles, directives and doctests: it is math, not a substitution."""
+    block_indent, doctest = None, False
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if block_indent is not None:
+            if not stripped or indent > block_indent:
+                continue
+            block_indent = None
+        if doctest or stripped.startswith(">>>"):
+            doctest = bool(stripped)
+            continue
+        if stripped.startswith(".. "):
+            block_indent = indent
+            continue
+        if stripped.endswith("::"):
+            block_indent = indent
+        parts = _MARKUP.split(line)
+        lines[i] = "".join(p if k % 2 else p.replace("|", "\\|") for k, p in enumerate(parts))
 
-    The toolkit's docstrings are plain text with math (``|y|``, ``E||x||^2``, ``n^(k+2)``) and doctests, written
-    to be read in the source and by ``help()``; parsing them as reStructuredText would mangle the math and
-    turn every ``|`` into a substitution. A literal block keeps them exact and makes the build warning-free
-    whatever a docstring contains.
-    """
-    if not lines or not any(l.strip() for l in lines):
-        return
-    i = next(i for i, l in enumerate(lines) if l.strip())
-    first = lines[i].strip().translate(_RST_SPECIAL)
-    rest = lines[i + 1:]
-    while rest and not rest[0].strip():
-        rest = rest[1:]
-    body = [("    " + l) if l.strip() else "" for l in rest]
-    lines[:] = [first, ""] + (["::", ""] + body + [""] if body else [])
+
+def _shown_as_code(target: str, module: str) -> bool:
+    """True for a name of another library, a private helper, or an undocumented object of this project
+    that exists (a module constant without a doc comment): shown as code, not as a broken link."""
+    import importlib
+    import importlib.util
+
+    parts = target.split(".")
+    if parts[0] in _EXTERNAL or any(p.startswith("_") and not p.startswith("__") for p in parts):
+        return True
+    if parts[0] not in ("theory", "numerics", "validation"):
+        try:
+            if importlib.util.find_spec(parts[0]) is not None:
+                return True
+        except (ImportError, ValueError):
+            pass
+    for full in ([f"{module}.{target}"] if module else []) + [target]:
+        mod, _, attr = full.rpartition(".")
+        try:
+            if mod and hasattr(importlib.import_module(mod), attr):
+                return True
+        except ImportError:
+            continue
+    return False
+
+
+def _resolve_reference(app, env, node, contnode):
+    """Resolve a short name (``Q``, ``ResultStore.claim``) to the one documented object it ends; show the
+    names of other libraries and of private helpers as code."""
+    if node.get("refdomain") != "py":
+        return None
+    from docutils import nodes
+    from sphinx.util.nodes import make_refnode
+
+    target = node["reftarget"].lstrip("~.")
+    objects = env.get_domain("py").objects
+    found = [name for name in objects if name.endswith("." + target) and not objects[name].aliased]
+    if found:
+        here = node.get("py:module") or ""
+        # the candidate nearest the citing module: longest shared dotted prefix, then the shortest name
+        def rank(name):
+            shared = len([a for a, b in zip(name.split("."), here.split(".")) if a == b])
+            return (-shared, len(name))
+        best = min(found, key=rank)
+        entry = objects[best]
+        return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, best)
+    if _shown_as_code(target, node.get("py:module") or ""):
+        return nodes.literal(text=contnode.astext())
+    return None
 
 
 def _results_toctree(app, docname, source):
@@ -82,7 +150,8 @@ def _results_toctree(app, docname, source):
 
 
 def setup(app):
-    app.connect("autodoc-process-docstring", _docstring_as_text)
+    app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("missing-reference", _resolve_reference)
     app.connect("source-read", _results_toctree)
 
 html_theme = "furo"

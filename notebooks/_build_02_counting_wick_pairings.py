@@ -184,7 +184,8 @@ for n in (4, 9, 16, 36):
     ks = [k for k in range(0, 9)]
     ratio = [sum(c * n**j for j, c in enumerate(wick_polynomial(k, "real"))) / trace_moment(n, k) for k in ks]
     ax.plot(np.array(ks) / np.sqrt(n), ratio, "o-", ms=3, label=f"n = {n}")
-ax.set_xlabel("c = k / sqrt(n)"); ax.set_ylabel("Q^R / Q"); ax.legend(); plt.show()
+ax.set_xlabel("c = k / sqrt(n)"); ax.set_ylabel("Q^R / Q")
+ax.set_title("real over complex energy along k = c sqrt(n) (exact)"); ax.legend(); plt.show()
 """)
 
 nb.md(r"""

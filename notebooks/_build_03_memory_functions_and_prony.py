@@ -42,8 +42,9 @@ for ax, kind in zip(axes, KINDS):
     for i, a in enumerate(alphas):
         off = -1.2 * i if kind == "airy" else 0.0
         ax.plot(memory_function(kind, a, T) + off, lw=1, label=f"alpha={a}")
-    ax.set_title(kind); ax.set_xlabel("lag s")
-axes[-1].legend(fontsize=7); plt.show()
+    ax.set_title(kind + (" (offset -1.2 per alpha)" if kind == "airy" else "")); ax.set_xlabel("lag s")
+axes[0].set_ylabel("rho(s)"); axes[-1].legend(fontsize=7)
+fig.suptitle(f"the four memory functions over alpha, T = {T}"); fig.tight_layout(); plt.show()
 """)
 
 nb.md(r"""
@@ -112,10 +113,12 @@ for f in fits:
           f"{f.timescales[-1]:8.3g} {f.timescales[0]:9.3g}")
 ms = [f.m for f in fits]
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.5))
-a1.semilogy(ms, [f.residual for f in fits], "o-"); a1.set_xlabel("m"); a1.set_ylabel("weighted residual")
+a1.semilogy(ms, [f.residual for f in fits], "o-"); a1.set_xlabel("m (number of exponentials)")
+a1.set_ylabel("weighted residual"); a1.set_title("best m-term fit of poly: residual")
 a2.semilogy(ms, [f.condition for f in fits], "o-", label="Vandermonde (column-normalised)")
 a2.semilogy(ms, [gauss_newton_condition(f) for f in fits], "x--", label="Gauss-Newton in (lambda, c)")
-a2.set_xlabel("m"); a2.legend(); plt.show()
+a2.set_xlabel("m (number of exponentials)"); a2.set_ylabel("condition number")
+a2.set_title("conditioning of the fit"); a2.legend(); fig.tight_layout(); plt.show()
 """)
 
 nb.md(r"""
@@ -170,7 +173,8 @@ fig, ax = plt.subplots(figsize=(6, 3.5))
 for kind in ("poly", "airy"):
     for a in (0.25, 1.0):
         ax.semilogy(tail_energy_profile(memory_function(kind, a, T))[:64], label=f"{kind} alpha={a}")
-ax.set_xlabel("s (kept terms)"); ax.set_ylabel("C(rho, s)"); ax.legend(); plt.show()
+ax.set_xlabel("s (kept terms)"); ax.set_ylabel("C(rho, s)")
+ax.set_title("tail-energy complexity: energy beyond the first s lags"); ax.legend(); plt.show()
 print(f"notebook ran in {time.perf_counter() - t_start:.1f} s")
 """)
 

@@ -103,6 +103,7 @@ for arch, run in runs.items():
     ax[1].semilogy(d.envelope.lags, d.envelope.mixture, "--", color=line.get_color())
 ax[0].set(xlabel=r"$\tau_q$", ylabel=r"$P(\tau>x)$", title="time-scale spectrum")
 ax[1].set(xlabel=r"lag $\ell$", ylabel=r"$f(\ell)$", title="mu0 envelope (solid) vs mixture (dashed)")
+ax[0].tick_params(axis="x", which="minor", labelbottom=False)      # less than two decades: no minor labels
 ax[0].legend(); ax[1].legend(); fig.tight_layout()
 """)
 

@@ -72,7 +72,8 @@ fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.plot(j, gain_profile(n, t, 1.0), label="Glorot, sigma = 1")
 ax.plot(j, gain_profile(n, t, r.sigma), label=f"minimax sigma = {r.sigma:.4f}")
 ax.axhspan(1 - tol, 1 + tol, color="0.9", label="tol band")
-ax.set_xlabel("depth j"); ax.set_ylabel("p_j = E||h_j||^2 / ||h_0||^2"); ax.legend(); plt.show()
+ax.set_xlabel("depth j"); ax.set_ylabel("p_j = E||h_j||^2 / ||h_0||^2")
+ax.set_title("energy ratio against depth: Glorot vs the horizon's scale"); ax.legend(); plt.show()
 """)
 
 nb.md(r"""
@@ -134,7 +135,8 @@ phi = memory_function(fam["kind"], fam["alpha"], T)
 w = T - np.arange(T)
 ax.plot(rho, label="your target")
 ax.plot(phi * np.dot(w, rho * phi) / np.dot(w, phi * phi), label=f"nearest: {fam['kind']} (rescaled)")
-ax.set_xlabel("lag s"); ax.legend(); plt.show()
+ax.set_xlabel("lag s"); ax.set_ylabel("memory function rho(s)")
+ax.set_title("your target and its nearest family"); ax.legend(); plt.show()
 """)
 
 nb.md(r"""
@@ -168,9 +170,11 @@ print("phase:", d.phase)
 fig, ax = plt.subplots(1, 2, figsize=(9, 3.5))
 ax[0].loglog(tau_true, d.tau, ".", ms=4); ax[0].plot([2, 4e3], [2, 4e3], "k:", lw=1)
 ax[0].set_xlabel("tau from the gate bias, -1/log z"); ax[0].set_ylabel("measured tau (with r_p)")
+ax[0].set_title("measured vs constructed time scales")
 ax[1].loglog(d.envelope.lags, d.envelope.measured, label="envelope f(l)")
 ax[1].loglog(d.envelope.lags, d.envelope.mixture, "--", label="mean exp(-l/tau)")
-ax[1].set_xlabel("lag l"); ax[1].legend(); plt.tight_layout(); plt.show()
+ax[1].set_xlabel("lag l"); ax[1].set_ylabel("envelope f(l)"); ax[1].set_title("envelope vs mixture of exponentials")
+ax[1].legend(); plt.tight_layout(); plt.show()
 """)
 
 nb.md(r"""

@@ -13,8 +13,8 @@ From a sample of time scales ``tau_1..tau_n`` (one per unit):
   ``#{tau_i > x} / n``; tied values give one point; points with survival 0 are dropped.
 * :func:`hill_beta`: the Hill estimator ``k / sum_{i<k} log(x_(i) / x_(k))`` (descending order statistics
   ``x_(0) >= x_(1) >= ...``) at ``k = max(50, floor(0.08 n))``, capped at ``n - 1``: a cross-check.
-* :func:`lognormal_comparison`: the spec's "never call a straight finite-window CCDF a power law without
-  comparing to a log-normal reference": Vuong's normalised log-likelihood-ratio test of a Pareto tail
+* :func:`lognormal_comparison`: the rule "never call a straight finite-window CCDF a power law without
+  comparing to a log-normal reference" (same page): Vuong's normalised log-likelihood-ratio test of a Pareto tail
   against a truncated log-normal tail above the same lower quantile (Clauset, Shalizi, Newman, SIAM Review
   51 (2009) 661, Sec. 5; Vuong, Econometrica 57 (1989) 307).
 
@@ -52,7 +52,7 @@ __all__ = [
     "spectrum_envelope_fit", "phase_rule", "runs_test", "lognormal_comparison", "MIN_TAIL_SAMPLE", "DegenerateTail",
 ]
 
-MIN_TAIL_SAMPLE = 16            # the spec: a tail fit needs >= 16 finite time scales
+MIN_TAIL_SAMPLE = 16            # a tail fit needs >= 16 finite time scales (docs/papers/anti-collapse.md)
 _MIN_POINTS = 3                 # distinct CCDF points in the window for a slope
 _BOOT_CHUNK_ELEMENTS = 1 << 21  # bootstrap resamples are processed in blocks of about this many values
 _EXACT_FIT_RTOL = 1e-9          # residuals below this (relative to the scale of log f) count as zero
@@ -195,7 +195,9 @@ class DegenerateTail(ValueError):
 
 def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: int = 2000, seed: int = 0,
               level: float = 0.90) -> TailFit:
-    r"""Tail exponent of a time-scale sample from the slope of its empirical CCDF (spec estimator).
+    r"""Tail exponent of a time-scale sample from the slope of its empirical CCDF.
+
+    The estimator of docs/papers/anti-collapse.md ("Estimating beta from data").
 
     ``log P(tau > x) ~ c - beta log x`` is fitted by least squares on the sample values between the
     empirical ``window`` quantiles (numpy linear interpolation); ``beta = max(0, -slope)``. The interval is

@@ -65,7 +65,7 @@ ESTIMATORS = ("trace", "probe")
 MAX_N = 256              # each product costs 8 n^3 flops per draw: n = 512 is seconds per 16 draws
 MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
 MAX_SAMPLES = 10**6         # ~4 s at n = 3; more: several seeds, combined (validation uses <= 20,000)
-BLOCK = 32                       # draws per random stream: the unit of reproducibility
+BLOCK = 32                       #: draws per random stream, the unit of reproducibility
 _CHUNK_BYTES = 48 << 20          # default memory budget for the matrices of one chunk
 _PROGRESS_FLOPS = 2e10           # progress=None (auto) shows a bar beyond this much matmul work
 
@@ -339,6 +339,42 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
     ``Client.get_executor()``; see ``_run``). Results do not depend on ``chunk``, thread counts or the
     executor.
 
+    Parameters
+    ----------
+    n : int
+        Width, ``1 <= n <= MAX_N``.
+    kmax : int
+        Largest power, ``0 <= kmax <= MAX_KMAX``.
+    samples : int
+        Weight draws, ``2 <= samples <= MAX_SAMPLES``.
+    field : {"complex", "real"}
+        Complex Ginibre or real Gaussian weights.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The random stream (an int >= 0 or a SeedSequence: reproducible; a Generator advances).
+    estimator : {"trace", "probe"}
+        Full trace ``||W^k||_F^2 / n`` (lower variance) or a random unit probe.
+    chunk : int, optional
+        Draws held in memory at once (default about 48 MB of matrices).
+    progress : bool, optional
+        Show a tqdm bar (None: only for long runs).
+    executor : concurrent.futures.Executor, optional
+        Runs the chunks (threads, processes, Dask).
+
+    Returns
+    -------
+    MCEstimate
+        ``.mean`` and ``.se`` (length ``kmax + 1``, the standard error from the same run), ``.samples``,
+        ``.seed``, ``.method`` (the estimator), ``.field``, ``.quantity``.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong kind (a float ``n``, a bool seed, ...).
+    ValueError
+        A value out of its range, an unknown ``field`` or ``estimator``.
+
+    Examples
+    --------
     >>> r = estimate_Q(3, 2, 64, seed=0)
     >>> r.mean.shape, r.se.shape, r.samples, r.method
     ((3,), (3,), 64, 'trace')
@@ -395,6 +431,25 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
     t = 1 compare with ``S_{n,t-1}``). Source: Seleznova (2026), Sec. 2. Arguments as
     :func:`estimate_Q`.
 
+    Parameters
+    ----------
+    n, samples, field, seed, chunk, progress, executor
+        As for :func:`estimate_Q`.
+    tmax : int
+        Last time step, ``0 <= tmax <= MAX_KMAX``.
+
+    Returns
+    -------
+    MCEstimate
+        ``.mean[t]`` estimates ``S_{n,t}``, ``t = 0..tmax``, with ``.se`` from the same run.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`estimate_Q`.
+
+    Examples
+    --------
     >>> r = estimate_S(4, 2, 64, seed=0)
     >>> r.mean.shape, r.quantity
     ((3,), 'S')
@@ -431,7 +486,7 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
 # --------------------------------------------------------------------------------------------------
 def estimate_feedforward(n: int, L: int, samples: int, *, field: str = "complex", seed=0,
                          chunk: int | None = None, progress: bool | None = None) -> FeedforwardEstimate:
-    r"""Moments of ``R_l = ||W_l ... W_1 u||^2`` (independent layers, unit ``u``), l = 0..L.
+    r"""Moments of ``R_l = ||W_l...W_1 u||^2`` (independent layers, unit ``u``), l = 0..L.
 
     Exact values (Seleznova 2026, feedforward contrast; derivation: each layer multiplies the squared norm
     by an independent ``Gamma(n, 1)/n`` (complex) or ``chi^2_n / n`` (real) factor):

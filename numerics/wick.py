@@ -362,6 +362,31 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
     170 ns per pairing: complex k = 11 (4.0e7 permutations) 7 s, k = 12 (4.8e8) 80 s, real k = 9
     (3.4e7 matchings) 6 s. ``k <= 16`` is accepted (int64 counts), but k = 13 already takes ~20 minutes.
 
+    Parameters
+    ----------
+    k : int
+        The power, ``0 <= k <= 16``.
+    field : {"complex", "real"}
+        Complex Ginibre (permutations) or real Gaussian (perfect matchings) weights.
+    progress : bool, optional
+        Show a tqdm bar (None: only beyond 1e8 pairings).
+    executor : concurrent.futures.Executor, optional
+        Runs the blocks of work in parallel.
+
+    Returns
+    -------
+    list of int
+        ``k + 2`` exact integer coefficients.
+
+    Raises
+    ------
+    TypeError
+        ``k`` not an integer, ``field`` not a string.
+    ValueError
+        ``k`` out of range, an unknown ``field``.
+
+    Examples
+    --------
     >>> wick_polynomial(2), wick_polynomial(2, "real")     # n^3 + n  and  n^3 + 2n
     ([0, 1, 0, 1], [0, 2, 0, 1])
     >>> sum(wick_polynomial(6)) == math.factorial(6)       # n = 1: E|g|^12 = 6!

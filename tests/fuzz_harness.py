@@ -170,7 +170,7 @@ def baselines() -> dict[str, Case]:
                                kinds={"beta": "realarray", "dps": "int?"},
                                allow_inf=True),         # documented: +inf for |beta| > lam
         "theory.levy.Phi#mp": Case(dict(beta=1.5, eta_G=0.1, kappa=1.0, **LEVY, method="mp", dps=30), allow_inf=True),
-        # the float path broadcasts over parameter arrays (issue 13); the mp path takes scalars
+        # the float path broadcasts over parameter arrays; the mp path takes scalars
         "theory.levy.characteristic_root": Case(dict(eta_G=0.1, kappa=1.0, **LEVY, method="float", dps=None),
                                                 kinds={"dps": "int?", **{k: "realarray" for k in
                                                                          ("eta_G", "kappa", "eta_J", "alpha",
@@ -348,11 +348,15 @@ def baselines() -> dict[str, Case]:
         **_optional_baselines(),
         # numerics.plotting
         "numerics.plotting.pyplot": Case(dict()),
+        "numerics.plotting.subplots": Case(dict(nrows=1, ncols=2)),
+        "numerics.plotting.panels": Case(dict(ax=None, nrows=1, ncols=1), kinds={"ax": "object"}),
+        "numerics.plotting.finish": Case(dict(fig=_fig(), path=None), kinds={"fig": "object", "path": "path?"},
+                                         raises=(OSError,)),
         "numerics.plotting.save_figure": Case(dict(fig=_fig(), path=os.path.join(_tmpdir(), "fig.png")),
                                               kinds={"fig": "object", "path": "path"}, raises=(OSError,)),
     }
     _documented_c_default(cases)
-    for key, case in cases.items():     # "#mp": dps=None means DEFAULT_DPS (theory._args.as_method_dps)
+    for key, case in cases.items():     # "#mp": dps=None means the ambient mpmath.mp.dps (theory._args.as_dps)
         if key.endswith(VARIANT + "mp"):
             case.kinds.setdefault("dps", "int?")
     return cases
@@ -581,6 +585,8 @@ def same(a, b) -> bool:
         return a.bit_generator.state == b.bit_generator.state
     if type(a) is not type(b):
         return False
+    if isinstance(a, np.ndarray) and a.dtype == object:
+        return a.shape == b.shape and all(same(x, y) for x, y in zip(a.flat, b.flat))
     if isinstance(a, np.ndarray):
         return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
     if dataclasses.is_dataclass(a):
@@ -591,6 +597,8 @@ def same(a, b) -> bool:
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
+    if type(a).__module__.startswith("matplotlib."):      # a new figure per call: the same if laid out alike
+        return repr(a) == repr(b)
     try:
         return bool(a == b)
     except Exception:

@@ -93,7 +93,7 @@ def test_int_array():
             as_int_array("n", bad, minimum=0)
 
 
-# --- the conventions built on the helpers (issue 13) -------------------------------------------------
+# --- the conventions built on the helpers -----------------------------------------------------------
 def test_float_paths_broadcast_like_numpy():
     from theory.regimes import Q_critical_form, breakdown_depth, regime
     from theory.signal_energy import Q, S, log_Q, log_S
@@ -154,7 +154,7 @@ def test_numba_boundscheck_switch():
 
 
 def _issue14_cases():
-    """The reproducers of issue 14 (defects, hangs, silently accepted, unnamed): (call, parameter named)."""
+    """Reproducers of past defects (hangs, silently accepted values, unnamed parameters): (call, parameter named)."""
     from numerics.ginibre import block_rng, estimate_Q, sample_ginibre
     from numerics.levy_sampling import cts_increments
     from numerics.sde import SDEConfig, drift, simulate

@@ -83,7 +83,7 @@ def test_entropy_effective_rank_values():
 
 @pytest.mark.parametrize("m", [0, 1, 5, 15])
 def test_toeplitz_shift_has_rank_T_minus_m(m):
-    # the spec's note: the Toeplitz coupling of an impulse is a shift matrix with T - m unit singular values
+    # docs/papers/memory-functions.md: the Toeplitz coupling of an impulse is a shift matrix with T - m unit singular values
     T = 16
     r = np.zeros(T)
     r[m] = 1.0

@@ -4,7 +4,7 @@ Independent references: autograd through the plain one-step recurrence (``GatedR
 hand-written BPTT and for the exact Jacobian products; a bound on the second-order remainder derived in
 ``gated_diagnostics.second_order_bound`` for the first-order transport; hand-derived closed forms
 (constant leak: ``Gamma = (1-s)^l``, ``tau = -1/log(1-s)``; Adam's first step: ``v_hat = g^2``); the
-spec's numbers for the task and the reference configuration.
+numbers of docs/papers/anti-collapse.md for the task and the reference configuration.
 """
 
 from __future__ import annotations

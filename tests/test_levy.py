@@ -1,6 +1,6 @@
 """theory.levy: the CTS jump symbol, the characteristic equation for beta, threshold, phases, mp and sympy
 paths. References are independent of the closed forms: mpmath quadrature of the defining integral, direct
-sign evaluation of Phi, sympy evaluation, and the spec's printed special cases."""
+sign evaluation of Phi, sympy evaluation, and the special cases printed in docs/papers/anti-collapse.md."""
 
 import math
 from fractions import Fraction
@@ -40,7 +40,7 @@ def test_jump_symbol_equals_defining_integral(alpha, beta):
 
 @pytest.mark.parametrize("alpha", [0.4, 1.0, 1.6])
 def test_jump_symbol_matches_spec_bracket_form(alpha):
-    # the spec's printed forms, evaluated directly in mpmath (not the exprel/series form of the module)
+    # the forms printed in docs/papers/anti-collapse.md, evaluated directly in mpmath (not the exprel/series form of the module)
     lam, b = 2.5, 1.3
     with mpmath.workdps(40):
         if alpha == 1.0:
@@ -316,9 +316,9 @@ def test_precision_api():
         Phi(0.5, _P, method="ball")
     with pytest.raises(ValueError, match="dps"):
         characteristic_root(_P, method="mp", dps=10**9)
-    from theory._args import DEFAULT_DPS
-    v = jump_symbol(0.5, _P, method="mp")                  # default: theory._args.DEFAULT_DPS digits
-    assert v == jump_symbol(0.5, _P, method="mp", dps=DEFAULT_DPS) != jump_symbol(0.5, _P, method="mp", dps=60)
+    with mpmath.workdps(30):
+        v = jump_symbol(0.5, _P, method="mp")              # default: the ambient mpmath precision
+    assert v == jump_symbol(0.5, _P, method="mp", dps=30) != jump_symbol(0.5, _P, method="mp", dps=60)
     assert isinstance(v, mpmath.mpf) and mpmath.mp.dps == 15
     assert abs(float(v) - jump_symbol(0.5, _P)) < 1e-15 * float(v)
 
@@ -362,7 +362,7 @@ def test_numpy_scalars_are_accepted_on_both_paths():
 
 
 def test_characteristic_root_broadcasts_over_arrays_with_the_scalar_accuracy():
-    """Issue 13: the float path broadcasts (numpy semantics) and each element equals the scalar call."""
+    """The float path broadcasts (numpy semantics) and each element equals the scalar call."""
     from theory.levy import characteristic_root
 
     kw = dict(eta_G=0.1, kappa=1.0, alpha=1.5, lam=2.0)

@@ -21,7 +21,7 @@ from validation.stats import agreement, z_for_false_alarm
 @given(T=st.integers(4, 4096), alpha=st.floats(1e-6, 1.0), kind=st.sampled_from(["exp", "poly"]))
 def test_area_matches_budget(T, alpha, kind):
     rho = memory_function(kind, alpha, T)
-    A = 1.0 + alpha * (T / 4.0 - 1.0)           # the spec's A(alpha), written out independently
+    A = 1.0 + alpha * (T / 4.0 - 1.0)           # A(alpha) of docs/papers/memory-functions.md, written out
     assert abs(math.fsum(rho) - A) <= 1e-10 * A
     assert rho[0] == 1.0 and np.all(np.diff(rho) <= 0)
 

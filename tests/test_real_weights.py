@@ -1,7 +1,7 @@
 """Tests of numerics.real_wick (real-weight moments) and the real_weights validation verdicts.
 
 References: the Wick enumeration of numerics.wick (a different algorithm), its pure-Python union-find
-reference, the spec's printed rows, the wick docstring table, and synthetic data for the verdicts.
+reference, the rows printed in docs/papers/signal-propagation.md, the wick docstring table, and synthetic data for the verdicts.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tests of theory.regimes against independent references.
 
-References: mpmath at 40-60 digits (sinh, quadrature of the profile, the spec's correction formula written
+References: mpmath at 40-60 digits (sinh, quadrature of the profile, the correction formula of docs/papers/signal-propagation.md written
 out), exact Fractions from the product formula, brute-force scans for the breakdown depth, a fixed-seed
 Monte Carlo for the feedforward moments (verdict |estimate - exact| <= z se).
 """
@@ -91,7 +91,7 @@ def test_S_profile_odd_and_derivative():
 
 # --- correction ----------------------------------------------------------------------------------------
 def mp_corrected(n, k):
-    """The spec's first correction written out literally, 50 digits."""
+    """The first correction of docs/papers/signal-propagation.md written out literally, 50 digits."""
     with mpmath.workdps(50):
         sn = mpmath.sqrt(n)
         c = k / sn

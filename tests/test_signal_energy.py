@@ -1,7 +1,7 @@
 """Tests of theory.signal_energy against independent references.
 
 References: exact Fractions from the product formula written out here (not the module's code path), the
-spec's printed Hultman rows, Stirling numbers from sympy, ``n = 1`` values ``k!``, and 40+-digit mpmath.
+the Hultman rows printed in docs/papers/signal-propagation.md, Stirling numbers from sympy, ``n = 1`` values ``k!``, and 40+-digit mpmath.
 """
 
 from __future__ import annotations
@@ -275,7 +275,7 @@ def test_hultman_bad_input():
         hultman_row(1.0)
 
 
-# --- exact paths: FLINT and the Python-int fallback (issue 15) ------------------------------------------
+# --- exact paths: FLINT and the Python-int fallback --------------------------------------------------
 def horner_S(n: int, t: int) -> Fraction:
     """S by the plain O(t) Horner loop over integer trace moments (independent of the binary splitting)."""
     num = 0
@@ -350,10 +350,11 @@ def test_ball_S_large_t_agrees_with_mp():
 
 
 # --- method="mp" for Q_all / log_Q / log_S, the shared precision default ---------------------------------------
-def test_default_dps_is_the_shared_one():
-    from theory._args import DEFAULT_DPS
-    assert se.DEFAULT_DPS == DEFAULT_DPS == 30
-    assert mp_rel(Q(10**4, 50, method="mp"), ref_Q(10**4, 50)) <= mpmath.mpf(10) ** -29
+def test_default_dps_is_the_ambient_precision():
+    # dps=None: mpmath's own convention, the caller's mpmath.mp.dps (tests/test_ambient_precision.py)
+    with mpmath.workdps(30):
+        assert mp_rel(Q(10**4, 50, method="mp"), ref_Q(10**4, 50)) <= mpmath.mpf(10) ** -29
+    assert Q(10**4, 50, method="mp") == Q(10**4, 50, method="mp", dps=mpmath.mp.dps)
     with pytest.raises(ValueError, match="dps"):
         Q(4, 3, method="mp", dps=10**6)
 
@@ -386,7 +387,7 @@ def test_mp_method_arguments(fn):
 
 
 def test_S_early_stop_pinned_at_large_t():
-    # issue 14: the top-down float sum stops early; a looser stop gives a 4.1e-13 error here
+    # the top-down float sum stops early; a looser stop gives a 4.1e-13 error here
     s = S(2 * 10**11, 4_000_000)
     with mpmath.workdps(30):
         m = S(2 * 10**11, 4_000_000, method="mp", dps=30)

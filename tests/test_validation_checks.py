@@ -184,7 +184,7 @@ def test_verdict_complex_hultman_and_real_table():
     rows[0]["enumerated"] = [0, 2, 0, 1]
     assert sn.verdict_complex_hultman(dict(kmax=2, rows=rows)).verdict == FAIL
     from numerics.wick import polynomial_string
-    real = [0, 2, 0, 1]                                          # the spec's k = 2 row; (2k-1)!! = 3
+    real = [0, 2, 0, 1]                                          # the printed k = 2 row; (2k-1)!! = 3
     row = dict(k=2, real=real, hultman=[0, 1, 0, 1], published=polynomial_string(real), reference=real,
                ratios=[1.0, 1.0], seconds=0.0)
     assert sn.verdict_real_table(dict(kmax=2, rows=[row])).verdict == PASS

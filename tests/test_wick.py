@@ -29,7 +29,7 @@ def test_complex_equals_pure_python_reference(k):
     assert wick_polynomial(k) == wick_polynomial_reference(k)
 
 
-# --- real: the spec's printed polynomials, n = 1, reference ------------------------------------------
+# --- real: the printed polynomials, n = 1, reference ------------------------------------------
 SPEC_REAL = {  # signal-propagation.md, "Where the formula comes from" (coefficient of n^j at index j)
     2: [0, 2, 0, 1],
     3: [0, 4, 10, 0, 1],

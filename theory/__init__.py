@@ -2,33 +2,49 @@
 
 Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 
-``theory.signal_energy``  exact finite-width signal energies of linear recurrences with Ginibre weights
-                          (Seleznova 2026, Theorem 2.1): ``Q(n, k)``, ``S(n, t)`` with methods
-                          "exact" / "float" / "mp" / "ball", ``Q_all``, ``log_Q``, ``log_S``,
-                          ``hultman_row``, the 1/n^2 series and sympy forms.
-``theory.regimes``        the sub-, critical and supercritical regimes: ``critical_profile``
-                          (``(2/c^2) sinh(c^2/2)``), ``critical_S_profile``, the O(n^-1/2) correction,
-                          supercritical and uniform forms, ``regime(n, t)``, ``breakdown_depth(n, tol)``,
-                          and the feedforward contrast.
-``theory.memory``         the four controllable memory-function families (Jiang et al. 2025) and their
-                          scaling mu(alpha); ``expected_linear_relmse``.
-``theory.prony``          Prony / matrix-pencil fits, best m-term exponential-sum fits, order selection.
-``theory.complexity``     tail-energy complexity C(rho, s), effective rank of the coupling matrix.
-``theory.levy``           the anti-collapse Levy SDE (Livi 2026): ``LevyParams``, the jump symbol, ``Phi``,
-                          the tail exponent ``characteristic_root``, ``threshold_eta_J``, phases.
-``theory.tauberian``      envelopes of time-scale spectra, the Tauberian asymptote, learnability horizons.
-``theory.horizon``        initialisation for a horizon: the scale ``sigma`` of ``W = sigma G / sqrt(n)`` that
-                          keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
-                          the comparison with Glorot (``python -m theory.horizon ... --json``).
-``theory._args``          (private) argument checks and the one precision convention (``DEFAULT_DPS``,
-                          ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
-                          ``theory._cli`` (private) the command lines' one-line-error argument parser.
+``theory.signal_energy``
+    exact finite-width signal energies of linear recurrences with Ginibre weights
+    (Seleznova 2026, Theorem 2.1): ``Q(n, k)``, ``S(n, t)`` with methods
+    "exact" / "float" / "mp" / "ball", ``Q_all``, ``log_Q``, ``log_S``,
+    ``hultman_row``, the 1/n^2 series and sympy forms.
 
-Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` (or ``seqtheory energy ...``) prints Q, S,
-c = t/sqrt(n) and the regime. The package ``seqtheory`` re-exports the public API of all three packages.
+``theory.regimes``
+    the sub-, critical and supercritical regimes: ``critical_profile``
+    (``(2/c^2) sinh(c^2/2)``), ``critical_S_profile``, the O(n^-1/2) correction,
+    supercritical and uniform forms, ``regime(n, t)``, ``breakdown_depth(n, tol)``,
+    and the feedforward contrast.
+
+``theory.memory``
+    the four controllable memory-function families (Jiang et al. 2025) and their
+    scaling mu(alpha); ``expected_linear_relmse``.
+
+``theory.prony``
+    Prony / matrix-pencil fits, best m-term exponential-sum fits, order selection.
+
+``theory.complexity``
+    tail-energy complexity C(rho, s), effective rank of the coupling matrix.
+
+``theory.levy``
+    the anti-collapse Levy SDE (Livi 2026): ``LevyParams``, the jump symbol, ``Phi``,
+    the tail exponent ``characteristic_root``, ``threshold_eta_J``, phases.
+
+``theory.tauberian``
+    envelopes of time-scale spectra, the Tauberian asymptote, learnability horizons.
+
+``theory.horizon``
+    initialisation for a horizon: the scale ``sigma`` of ``W = sigma G / sqrt(n)`` that
+    keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
+    the comparison with Glorot (``python -m theory.horizon ... --json``).
+
+``theory._args``
+    (private) argument checks and the one precision convention (``ambient_dps``,
+    ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
+    ``theory._cli`` (private) the command lines' one-line-error argument parser.
+
+Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 
 Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
-``dps`` digits (default ``theory._args.DEFAULT_DPS``) in a local mpmath context; bad input raises
+``dps`` digits (default: the ambient ``mpmath.mp.dps``, mpmath's convention) in a local mpmath context; bad input raises
 ``TypeError`` / ``ValueError`` naming the parameter; every closed form's docstring names its source and domain.
 See ARCHITECTURE.md for the layout (theory <- numerics <- validation).
 """

@@ -43,8 +43,11 @@ def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | Non
 
 
 # One precision convention for every ``method="mp"`` path of the toolkit: ``dps`` decimal digits, evaluated
-# in a local mpmath context. The upper bound keeps a typo (dps=10**8) from hanging a session: 100,000 digits
-# is far beyond any use of these closed forms and still evaluates in seconds.
+# in a local mpmath context; ``dps=None`` is mpmath's own convention, the caller's ambient precision
+# ``mpmath.mp.dps`` at call time (so ``with mpmath.workdps(50): Q(..., method="mp")`` gives 50 digits). The
+# upper bound keeps a typo (dps=10**8) from hanging a session: 100,000 digits is far beyond any use of these
+# closed forms and still evaluates in seconds. DEFAULT_DPS is the working precision of the float paths that
+# evaluate through mpmath (their float64 result needs more digits than it returns) and of the command lines.
 DEFAULT_DPS = 30
 MIN_DPS = 5
 MAX_DPS = 100_000
@@ -65,8 +68,28 @@ def as_length(name: str, value: Any, *, minimum: int = 1, maximum: int = MAX_LEN
     return as_int(name, value, minimum=minimum, maximum=maximum)
 
 
-def as_dps(value: Any, *, name: str = "dps") -> int:
-    """Return a precision in decimal digits, an integer in ``[MIN_DPS, MAX_DPS]`` (bools and floats rejected)."""
+def ambient_dps() -> int:
+    """The caller's mpmath precision, ``mpmath.mp.dps`` now, raised to :data:`MIN_DPS` if below it.
+
+    What ``dps=None`` means on every ``method="mp"`` path (mpmath's own convention). A precision set with
+    ``mpmath.workdps`` / ``mpmath.mp.dps`` above :data:`MAX_DPS` is refused like an explicit one.
+
+    >>> import mpmath
+    >>> with mpmath.workdps(50):
+    ...     ambient_dps()
+    50
+    """
+    import mpmath
+
+    return as_int("dps (None: the ambient mpmath.mp.dps)", max(int(mpmath.mp.dps), MIN_DPS),
+                  minimum=MIN_DPS, maximum=MAX_DPS)
+
+
+def as_dps(value: Any = None, *, name: str = "dps") -> int:
+    """Return a precision in decimal digits, an integer in ``[MIN_DPS, MAX_DPS]`` (bools and floats rejected);
+    ``None`` is the ambient precision, :func:`ambient_dps`."""
+    if value is None:
+        return ambient_dps()
     return as_int(name, value, minimum=MIN_DPS, maximum=MAX_DPS)
 
 
@@ -222,7 +245,8 @@ def _check_range(name: str, value: int, minimum: int | None, maximum: int | None
 def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "mp"),
                   mp_methods: Iterable[str] = ("mp",), max_dps: int = MAX_DPS) -> tuple[Any, Any]:
     """The one precision API: ``method`` one of ``methods``; ``dps`` only for the ``mp_methods``
-    (``None`` there means :data:`DEFAULT_DPS`, checked by :func:`as_dps`), and must be ``None`` otherwise.
+    (``None`` there means the ambient ``mpmath.mp.dps``, :func:`ambient_dps`; checked by :func:`as_dps`),
+    and must be ``None`` otherwise.
 
     ``max_dps``: a tighter upper bound for functions whose cost explodes with the precision (Hurwitz zeta,
     tanh-sinh quadrature); the default is :data:`MAX_DPS`. Returns ``(method, dps)`` with ``dps = None``
@@ -233,12 +257,11 @@ def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "
         if dps is not None:
             raise ValueError(f"dps applies only to method {tuple(mp_methods)}, not {method!r}; got dps={dps!r}")
         return method, None
-    if dps is None:
-        return method, DEFAULT_DPS
-    dps = as_dps(dps)
-    if dps > max_dps:
-        raise ValueError(f"dps must be an integer <= {max_dps} for this function, got {dps}")
-    return method, dps
+    digits = as_dps(dps)
+    if digits > max_dps:
+        raise ValueError(f"dps must be an integer <= {max_dps} for this function, got {digits}"
+                         + (" (the ambient mpmath.mp.dps, dps=None)" if dps is None else ""))
+    return method, digits
 
 
 def scalar_or_array(arr: np.ndarray):
@@ -254,7 +277,7 @@ def elementwise(fn, dtype, arrays: dict, convert):
 
     ``convert(name, value) -> ndarray`` validates each argument (e.g. :func:`as_int_array`); every element
     goes through the scalar ``fn``, so arrays have exactly the scalar accuracy. A 0-d result is a Python
-    scalar (as numpy ufuncs do). The one home of the array API of the closed forms (issue 13).
+    scalar (as numpy ufuncs do). The one home of the array API of the closed forms.
     """
     if not any(isinstance(v, (np.ndarray, list, tuple)) for v in arrays.values()):
         return None

@@ -76,6 +76,29 @@ def tail_energy(rho, s, *, kind: str = "sorted"):
     ``s`` is an integer ``>= 0`` or an array of them (then an array is returned); ``s >= len(rho)``
     gives 0.
 
+    Parameters
+    ----------
+    rho : array_like of float
+        The memory function ``rho(0), ..., rho(T-1)``: a non-empty 1-d array, not identically zero.
+    s : int or array of int
+        Terms kept, ``s >= 0``.
+    kind : {"sorted", "positional"}
+        Keep the ``s`` largest squared entries, or the first ``s`` lags.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The fraction of ``sum rho^2`` not kept, in ``[0, 1]``.
+
+    Raises
+    ------
+    TypeError
+        ``rho`` not an array of reals, ``kind`` not a string, ``s`` not an integer.
+    ValueError
+        ``rho`` empty, not 1-d, non-finite or all zero; ``s < 0``; an unknown ``kind``.
+
+    Examples
+    --------
     >>> tail_energy([3.0, 0.0, 4.0], 1)                      # keep the 4: 9 / 25 remains
     0.36
     >>> tail_energy([3.0, 0.0, 4.0], 1, kind="positional")   # lags >= 1: 16 / 25
@@ -145,7 +168,7 @@ def poly_tail_energy(p: float, T: int, s: int, *, method: FloatOrMp = "float", d
     .. math:: C = \frac{\zeta(2p, s+1) - \zeta(2p, T+1)}{\zeta(2p, 1) - \zeta(2p, T+1)}
               \quad (2p \ne 1;\ \text{harmonic numbers at } 2p = 1),
 
-    Hurwitz zeta in a local mpmath context (the spec's ``sum_{t>=s}(1+t)^(-2p) = zeta(2p, s+1)``,
+    Hurwitz zeta in a local mpmath context (``sum_{t>=s}(1+t)^(-2p) = zeta(2p, s+1)``,
     truncated at T). ``method`` and ``dps`` as :func:`exp_tail_energy`.
 
     >>> abs(poly_tail_energy(1.0, 3, 1) - (1/4 + 1/9) / (1 + 1/4 + 1/9)) < 1e-15
@@ -222,6 +245,27 @@ def effective_rank(rho, *, coupling: str = "toeplitz") -> float:
     ``coupling``: "toeplitz" (default), "hankel" or "lag" (module docstring). Cost: an SVD of a
     ``T x T`` (Toeplitz) or ``T/2 x T/2`` (Hankel) matrix; "lag" is O(T).
 
+    Parameters
+    ----------
+    rho : array_like of float
+        The memory function ``rho(0), ..., rho(T-1)``: a non-empty 1-d array, not identically zero.
+    coupling : {"toeplitz", "hankel", "lag"}
+        The matrix whose singular values are used.
+
+    Returns
+    -------
+    float
+        ``exp`` of the entropy of the normalised singular values, between 1 and the matrix size.
+
+    Raises
+    ------
+    TypeError
+        ``rho`` not an array of reals, ``coupling`` not a string.
+    ValueError
+        ``rho`` empty, not 1-d, non-finite or all zero; an unknown ``coupling``.
+
+    Examples
+    --------
     >>> effective_rank([1.0, 0.0, 0.0, 0.0])               # identity: flat spectrum, full rank
     4.0
     >>> effective_rank([0.0, 0.0, 1.0, 0.0], coupling="lag")

@@ -330,7 +330,7 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: Floa
     if method == "mp":
         if exact is None:
             raise ValueError("method 'mp' needs the energies themselves, not their logs")
-        dps = as_dps(30 if dps is None else dps)
+        dps = as_dps(dps)
         sol, glorot = _refine_mp(exact, quantity, tol, sol, dps)
     x_star, dev, x_low, x_high, x_end = sol
     with mpmath.workdps(dps or 15):
@@ -384,8 +384,41 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 1e7``
     (``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
     ``weights="complex"`` only here (real weights: :func:`numerics.horizon_mc.sigma_for_horizon`).
-    ``method``: "float" or "mp" (``dps`` digits, default 30).
+    ``method``: "float" or "mp" (``dps`` digits; None: the ambient ``mpmath.mp.dps``).
 
+    Parameters
+    ----------
+    n : int
+        Width, ``n >= 1``.
+    t : int
+        The horizon: the depth up to which the energies must stay within ``tol`` of 1,
+        ``1 <= t <= 1e7`` (``<= 5000`` for "mp").
+    tol : float
+        Tolerance, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free recurrence (``sigma^{2j} Q_{n,j}``) or driven recurrence (running mean of those).
+    weights : {"complex"}
+        Complex Ginibre weights ("real" is refused here: see :func:`numerics.horizon_mc.sigma_for_horizon`).
+    method : {"float", "mp"}
+        float64, or mpmath at ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    HorizonScale
+        ``sigma`` (minimax), its deviation, ``sigma_low``/``sigma_high``, ``sigma_endpoint`` and the Glorot
+        deviation; floats, or ``mpmath.mpf`` for "mp".
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``t`` not an integer, ``tol`` not real.
+    ValueError
+        A value out of range, ``weights="real"``, an unknown ``method`` or ``quantity``, ``dps`` with "float".
+
+    Examples
+    --------
     >>> r = sigma_for_horizon(4, 3, 0.5, method="mp", dps=25)
     >>> with mpmath.workdps(25):                       # Q_{4,3} = 21/16, so sigma_end = (16/21)^(1/6)
     ...     bool(abs(r.sigma_endpoint - (mpmath.mpf(16) / 21) ** (mpmath.mpf(1) / 6)) < mpmath.mpf(10) ** -23)
@@ -405,7 +438,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
             raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
         return scale_from_energies(("log", log_energies(n, t)), tol, quantity=quantity, n=n,
                                    source="closed form (Seleznova 2026, Thm 2.1)")
-    dps = as_dps(30 if dps is None else dps)
+    dps = as_dps(dps)
     E = [_Q(n, k, method="mp", dps=dps + 10) for k in range(t + 1)]
     return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n,
                                source="closed form (Seleznova 2026, Thm 2.1), mpmath")
@@ -441,6 +474,35 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     ``tol`` taken at their exact binary values; ``t <= 4000``). Raises ValueError if no violation is found up
     to ``max_t`` (default: the cap, 1e7 or 4000). Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
 
+    Parameters
+    ----------
+    n : int
+        Width, ``n >= 1``.
+    sigma : float
+        Scale of ``W = sigma G / sqrt(n)``, ``sigma > 0``.
+    tol : float
+        Tolerance, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free or driven recurrence, as for :func:`sigma_for_horizon`.
+    method : {"float", "exact"}
+        float64 comparisons, or exact rationals (``t <= 4000``).
+    max_t : int, optional
+        The largest depth searched (default and bound: 1e7, or 4000 for "exact").
+
+    Returns
+    -------
+    int
+        The horizon ``t >= 0`` (``p_0 = 1`` always).
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``max_t`` not an integer, ``sigma`` or ``tol`` not real.
+    ValueError
+        A value out of range, or no violation up to ``max_t``.
+
+    Examples
+    --------
     >>> depth_for_scale(4, 1.0, 1/16, method="exact")                 # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
     2
     >>> t_best, s_best = max_horizon(10**6, 0.01)                        # the minimax scale of that horizon

@@ -2,7 +2,7 @@ r"""Tempered-stable Levy SDE for the log-rate: the characteristic equation for t
 
 Source: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent
 Neural Networks", arXiv:2606.29519 (2026), the coarse-grained SDE of the log-rate (re-derived in
-``docs/papers/anti-collapse.md``, section "Coarse-grained SDE for the log-rate"; the paper's full text is
+``docs/papers/anti-collapse.md``, section "The Lévy SDE for the log-rate"; the paper's full text is
 not available, so the conventions below are the toolkit's and are stated in full).
 
 Model
@@ -20,7 +20,8 @@ and ``J`` a symmetric tempered alpha-stable (CTS) Levy process with Levy measure
 
     \nu(dy) = \eta_J\, C\, e^{-\lambda |y|}\, |y|^{-1-\alpha}\, dy, \qquad 0 < \alpha < 2,\ \lambda > 0 .
 
-``C`` (the spec's ``C_a``) is a free normalisation, default 1: only the product ``eta_J C`` enters.
+``C`` (``C_a`` in ``docs/papers/anti-collapse.md``) is a free normalisation, default 1: only the product
+``eta_J C`` enters.
 
 Jump symbol
 -----------
@@ -88,10 +89,10 @@ measurement cannot decide (too few tail units, a poor tail fit); :data:`PHASES` 
 Parameters and precision
 ------------------------
 Every function takes the SDE parameters either as one :class:`LevyParams` (first positional argument after
-``beta``, the spec that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
+``beta``, the parameter object that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
 object) or as the keywords ``eta_G, kappa, eta_J, alpha, lam, C`` (never both). Precision follows the
 toolkit's one convention: ``method="float"`` (float64, vectorised over ``beta``) or ``method="mp"`` (an
-``mpmath.mpf`` correct to ``dps`` digits, default :data:`theory._args.DEFAULT_DPS`, in a local mpmath
+``mpmath.mpf`` correct to ``dps`` digits, default the ambient ``mpmath.mp.dps``, in a local mpmath
 context; parameters may then be ints, Fractions or mpf); :func:`Phi_symbolic` gives the sympy form.
 
 >>> p = LevyParams(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)
@@ -124,7 +125,9 @@ __all__ = [
     "critical_eta_J", "critical_kappa", "phase", "phase_of_beta", "Phi_symbolic", "PHASES", "DRIFTS",
 ]
 
+#: The phase labels of the time-scale spectrum (see :func:`phase`), in one fixed order.
 PHASES = ("collapsed", "concentrated", "extended", "boundary", "unresolved")
+#: The drift models of :func:`phase`: "saturating" (left saturation) or "linear" (OU, no saturation).
 DRIFTS = ("saturating", "linear")
 _SERIES_X = 0.5       # below this |x| = |beta|/lambda the series is used (|x|^2 <= 1/4 per term)
 _SERIES_TERMS = 40    # 0.25^40 ~ 1e-24: float64 converged for every alpha in (0, 2)
@@ -314,6 +317,34 @@ def jump_symbol(beta: Any, params: LevyParams | None = None, /, *, eta_J: Any = 
     same shape; ``method="mp"``: scalar ``beta``, an ``mpmath.mpf`` correct to ``dps`` digits
     (``mpmath.inf`` beyond ``lam``), with guard digits for the small-``beta`` cancellation.
 
+    Parameters
+    ----------
+    beta : float or array of float
+        Where to evaluate; finite (a scalar for "mp").
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_J, alpha, lam, C : float
+        Jump intensity ``>= 0``, stable index ``0 < alpha < 2``, tempering ``lam > 0``, normalisation
+        ``C > 0`` (default 1).
+    method : {"float", "mp"}
+        float64, or an ``mpmath.mpf`` correct to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``Psi*(beta)``, ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``.
+
+    Raises
+    ------
+    TypeError
+        A parameter that is not a real number, a missing parameter, or both ``params`` and keywords.
+    ValueError
+        A parameter outside its domain, an unknown ``method`` or a bad ``dps``.
+
+    Examples
+    --------
     >>> jump_symbol([0.0, 3.0], eta_J=1.0, alpha=1.5, lam=2.0).tolist()
     [0.0, inf]
     >>> import math   # alpha = 1/2, beta = lam: Gamma(-1/2) [sqrt(2 lam) - 2 sqrt(lam)]
@@ -375,6 +406,33 @@ def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, ka
     ``+inf`` for ``|beta| > lam`` when ``eta_J > 0``. Its positive root is the tail exponent. ``method``
     and ``dps`` as :func:`jump_symbol`.
 
+    Parameters
+    ----------
+    beta : float or array of float
+        Where to evaluate; finite (a scalar for "mp").
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa : float
+        Gaussian noise intensity ``eta_G >= 0`` and the drift's saturation level ``kappa > 0``.
+    eta_J, alpha, lam, C : float
+        The jump parameters of :func:`jump_symbol`.
+    method : {"float", "mp"}
+        float64, or an ``mpmath.mpf`` correct to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``Phi(beta)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`jump_symbol`.
+
+    Examples
+    --------
     >>> Phi(0.0, eta_G=0.2, kappa=1.0, eta_J=0.5, alpha=0.7, lam=3.0)
     0.0
     >>> Phi(2.0, eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=0.7, lam=3.0)   # Gaussian: root at kappa/eta_G = 4
@@ -413,6 +471,29 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
     Domain: ``eta_G >= 0``, ``kappa > 0``, ``eta_J >= 0``, ``eta_G + eta_J > 0``, ``0 < alpha < 2``,
     ``lam > 0``, ``C > 0``.
 
+    Parameters
+    ----------
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa, eta_J, alpha, lam, C : float or array of float
+        As for :func:`Phi`; arrays broadcast on the float path (one root per element).
+    method : {"float", "mp"}
+        float64 (relative accuracy ~1e-15), or an ``mpmath.mpf`` correct to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``beta_eff = min(beta*, lam)``; ``kappa / eta_G`` when ``eta_J = 0``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`jump_symbol`; also ``eta_G = eta_J = 0`` (no noise: no stationary law).
+
+    Examples
+    --------
     >>> characteristic_root(eta_G=0.2, kappa=0.5, eta_J=0.0, alpha=1.0, lam=1.0)
     2.5
     >>> characteristic_root(eta_G=0.01, kappa=5.0, eta_J=0.01, alpha=0.5, lam=0.3)   # tempering sets it
@@ -476,6 +557,25 @@ def threshold_eta_J(params: LevyParams | None = None, /, *, eta_G: Any = None, k
     at ``lam = 1`` the formula holds and ``beta_eff = 1`` for ``eta_J <= eta_J*``). A :class:`LevyParams`
     may be passed: its ``eta_J`` is ignored.
 
+    Parameters
+    ----------
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa, alpha, lam, C : float
+        As for :func:`Phi` (no ``eta_J``: it is the answer).
+
+    Returns
+    -------
+    float
+        ``eta_J* >= 0``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`jump_symbol`.
+
+    Examples
+    --------
     >>> threshold_eta_J(eta_G=0.5, kappa=0.4, alpha=1.5, lam=2.0)
     0.0
     >>> threshold_eta_J(eta_G=0.1, kappa=1.0, alpha=1.5, lam=0.5)
@@ -558,6 +658,31 @@ def phase(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any 
     phase is :func:`phase_of_beta` of :func:`characteristic_root` ("boundary" within ``tol`` of 1).
     ``drift`` is one of :data:`DRIFTS` (the names :class:`numerics.sde.SDEConfig` uses too).
 
+    Parameters
+    ----------
+    params : LevyParams, optional
+        All SDE parameters in one object (positional only); or give them as keywords, never both.
+    eta_G, kappa, eta_J, alpha, lam, C : float
+        As for :func:`characteristic_root` (scalars: one point, one label).
+    drift : {"saturating", "linear"}
+        The drift model.
+    tol : float
+        Half-width of the "boundary" band around ``beta = 1``.
+
+    Returns
+    -------
+    str
+        One of :data:`PHASES` ("collapsed", "concentrated", "extended" or "boundary").
+
+    Raises
+    ------
+    TypeError
+        An array parameter, or as for :func:`characteristic_root`.
+    ValueError
+        An unknown ``drift``, or as for :func:`characteristic_root`.
+
+    Examples
+    --------
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0)          # beta = 5
     'concentrated'
     >>> phase(eta_G=0.1, kappa=0.5, eta_J=0.0, alpha=1.5, lam=3.0, drift="linear")

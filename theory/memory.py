@@ -50,6 +50,7 @@ from scipy.special import airy
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
 
+#: The four memory-function families of :func:`memory_function`.
 KINDS = ("exp", "poly", "impulse", "airy")
 _MIN_SOLVE_DPS = 15     # the tau / p solves return float64: fewer working digits could not resolve it
 DEFAULT_SAMPLES_PER_PERIOD = 8
@@ -438,8 +439,36 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
     Keyword parameters: ``area_max`` (default ``T/4``) and ``dps`` for ``"exp"``/``"poly"``;
     ``samples_per_period`` (default 8) for ``"airy"``; none for ``"impulse"``. See the module
     docstring for the formulas and :func:`exp_tau`, :func:`poly_exponent`, :func:`impulse_lag`,
-    :func:`airy_shift_scale` for the scaling ``mu(alpha)``.
+    :func:`airy_shift_scale` for the scaling ``mu(alpha)``. Source: Jiang, Bao, Wang, Li (2025), Sec. 2,
+    with the toolkit's scalings (``docs/papers/memory-functions.md``, "The four memory functions").
 
+    Parameters
+    ----------
+    kind : {"exp", "poly", "impulse", "airy"}
+        The family.
+    alpha : float
+        Temporal strength, ``0 <= alpha <= 1``.
+    T : int
+        Number of lags, ``2 <= T <= MAX_LENGTH``.
+    **params
+        ``area_max`` (``1 <= area_max < T``) and ``dps`` (working digits of the solve) for "exp" and
+        "poly"; ``samples_per_period`` for "airy".
+
+    Returns
+    -------
+    numpy.ndarray
+        ``rho(0), ..., rho(T-1)``, float64.
+
+    Raises
+    ------
+    TypeError
+        ``kind`` not a string, ``alpha`` not real, ``T`` not an integer, or a keyword the family does
+        not take.
+    ValueError
+        An unknown ``kind``, or a value outside its range.
+
+    Examples
+    --------
     >>> memory_function("impulse", 0.5, 5)
     array([0., 0., 1., 0., 0.])
     >>> memory_function("airy", 0.0, 3)
@@ -520,7 +549,7 @@ def expected_linear_relmse(rhohat, rho, *, T: int | None = None) -> float:
 
     This is the ratio of expectations, i.e. the limit of the data RelMSE
     ``sum_{b,t}(yhat-y)^2 / sum_{b,t} y^2`` as the number of sequences grows (for N sequences the
-    expected ratio differs by O(1/N)). Source: spec ``memory-functions.md`` (toolkit derivation).
+    expected ratio differs by O(1/N)). Source: ``docs/papers/memory-functions.md`` (toolkit derivation).
 
     >>> expected_linear_relmse([0, 0, 0], [1, 0, 0])
     1.0

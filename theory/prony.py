@@ -42,7 +42,7 @@ the lower bound itself.
 Precision
 ---------
 The toolkit's one convention: ``method="float"`` (default) or ``method="mp"`` with ``dps`` digits (default
-:data:`theory._args.DEFAULT_DPS`), local ``workdps`` contexts only. In :func:`best_mterm_fit` the pole search
+the ambient ``mpmath.mp.dps``), local ``workdps`` contexts only. In :func:`best_mterm_fit` the pole search
 is float64; the final coefficients, residual and condition number are recomputed in mpmath when the
 Vandermonde matrix is ill-conditioned (normalised condition ``> 1e8``, also with ``method="float"``) or when
 ``method="mp"``, so that the reported residual is that of the returned exponential sum to full accuracy.
@@ -294,6 +294,31 @@ def prony(h, K: int, *, method: FloatOrMp = "float", dps: int | None = None) -> 
     strings, taken exactly), needed for clustered poles where the Hankel matrix is ill-conditioned.
     ``residual`` is the unweighted relative squared error on the N samples (``weights="uniform"``).
 
+    Parameters
+    ----------
+    h : array_like
+        The samples ``h(0), ..., h(N-1)``, ``N >= 2K`` (for "mp" also ``mpf`` or decimal strings).
+    K : int
+        Number of terms, ``K >= 1``.
+    method : {"float", "mp"}
+        float64, or mpmath at ``dps`` digits throughout.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    ExpSumFit
+        ``poles``, ``coeffs``, ``residual`` and ``condition`` of the fitted sum (``timescales`` derived).
+
+    Raises
+    ------
+    TypeError
+        ``K`` not an integer, samples that are not numbers.
+    ValueError
+        Fewer than ``2K`` samples, non-finite samples, an unknown ``method`` or a bad ``dps``.
+
+    Examples
+    --------
     >>> fit = prony([3.0, 1.5, 0.75, 0.375], 1)
     >>> fit.poles.real.round(12).tolist(), fit.coeffs.real.round(12).tolist()
     ([0.5], [3.0])
@@ -597,6 +622,41 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
     degenerate (coinciding poles, e.g. extra modes on an exponential kernel) the returned sum has fewer
     distinct terms (``fit.m < m``; ``fit.info["requested_m"]`` keeps m).
 
+    Parameters
+    ----------
+    rho : array_like of float
+        The memory function to fit, a 1-d array of ``T`` lags.
+    m : int
+        Number of terms, ``1 <= m <= T // 2``.
+    weights : {"lag", "uniform"} or array_like
+        ``w_s = T - s`` (default), uniform, or an array of ``T`` non-negative weights.
+    poles : {"complex", "real", "pairs"}
+        The class of exponential sums searched.
+    skip : bool
+        Add a free ``D delta_0`` term.
+    method : {"float", "mp"}
+        Where the final coefficients, residual and condition are computed (see above).
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+    starts : sequence of sequences of complex, optional
+        Extra initial pole sets, conjugation-closed, each of length ``m``.
+    max_nfev : int, optional
+        Levenberg-Marquardt evaluations per start.
+
+    Returns
+    -------
+    ExpSumFit
+        The best sum found: ``poles``, ``coeffs``, ``residual`` (exact for it), ``condition``, ``info``.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong kind (e.g. ``starts`` not a list of pole sets).
+    ValueError
+        A value out of its range, an unknown ``weights`` / ``poles`` / ``method``.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> fit = best_mterm_fit(0.9 ** np.arange(64), 1)
     >>> fit.residual < 1e-24, round(float(fit.poles[0].real), 12), round(float(fit.coeffs[0].real), 12)

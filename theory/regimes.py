@@ -68,7 +68,7 @@ def _mp_profile(c, dps):
 def critical_profile(c, *, dps: int | None = None):
     r"""The critical-regime limit of the free energy, ``f(c) = (2/c^2) sinh(c^2/2)``, ``f(0) = 1``.
 
-    Source: Seleznova (2026), critical regime (spec ``signal-propagation.md``, "The three regimes"):
+    Source: Seleznova (2026), critical regime (``docs/papers/signal-propagation.md``, "The three regimes"):
     ``Q_{n,k} -> f(c)`` as ``n -> infinity`` with ``k = c sqrt(n)``. Domain: any real ``c`` (f is even)
     or an array of them; vectorised over numpy arrays (returns an array of the same shape; a scalar
     gives a float). With ``y = c^2/2``:
@@ -81,6 +81,28 @@ def critical_profile(c, *, dps: int | None = None):
     condition number is ``c f'/f ~ c^2``, so that is what rounding ``c^2`` costs.
     ``dps``: an ``mpmath.mpf`` to ``dps`` digits instead (scalar ``c`` only; local precision).
 
+    Parameters
+    ----------
+    c : float or array of float
+        Depth in units of ``sqrt(n)``, ``c = k / sqrt(n)``; any finite real (an int, a Fraction or an
+        ``mpf`` too on the mp path).
+    dps : int, optional
+        None: the float path. Otherwise the mp path at ``dps`` decimal digits (``MIN_DPS..MAX_DPS``).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``f(c)``; ``inf`` past float64's range on the float path.
+
+    Raises
+    ------
+    TypeError
+        ``c`` is not real (or an array of reals), ``dps`` not an integer.
+    ValueError
+        ``c`` is NaN or infinite, ``dps`` out of range.
+
+    Examples
+    --------
     >>> critical_profile(0.0)
     1.0
     >>> abs(critical_profile(2.0) - math.sinh(2.0) / 2.0) < 1e-15
@@ -138,7 +160,7 @@ _F_ASYMPTOTIC_Y = 80.0   # above: F = e^y/c^3 sum (2m+1)!!/c^(2m); the series ne
 def critical_S_profile(c, *, dps: int | None = None):
     r"""The critical-regime limit of the driven energy, ``F(c) = integral_0^c f(x) dx``.
 
-    Source: Seleznova (2026), critical regime (spec ``signal-propagation.md``): ``S_{n,t} ~ sqrt(n) F(c)``
+    Source: Seleznova (2026), critical regime (``docs/papers/signal-propagation.md``): ``S_{n,t} ~ sqrt(n) F(c)``
     with ``c = t/sqrt(n)``, relative error ``O(n^(-1/2))``. Domain: real ``c`` (F is odd) or arrays.
 
     .. math::
@@ -154,6 +176,28 @@ def critical_S_profile(c, *, dps: int | None = None):
     (``|c| > ~37.9``). ``dps``: the closed form in mpmath (erfi, erf) with guard digits for its
     cancellation, to ``dps`` digits (scalar ``c``).
 
+    Parameters
+    ----------
+    c : float or array of float
+        Depth in units of ``sqrt(n)``, ``c = t / sqrt(n)``; any finite real.
+    dps : int, optional
+        None: the float path. Otherwise the mp path at ``dps`` digits, ``5 <= dps <= 3000`` (erfi costs
+        0.1 s at 3000 digits).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``F(c)``; ``inf`` past float64's range on the float path.
+
+    Raises
+    ------
+    TypeError
+        ``c`` is not real, ``dps`` not an integer.
+    ValueError
+        ``c`` is NaN or infinite, ``dps`` out of range.
+
+    Examples
+    --------
     >>> critical_S_profile(0.0)
     0.0
     >>> abs(critical_S_profile(1.0) - (1 + 1/120 + 1/17280)) < 1e-6     # series, j = 0, 1, 2
@@ -231,7 +275,7 @@ def _mp_S_profile(c, dps):
 def critical_correction(c):
     r"""Coefficient ``g(c)`` of the first correction, ``Q_{n,k} = f(c) + g(c)/sqrt(n) + O(1/n)``, ``c = k/sqrt n``.
 
-    Source: spec ``signal-propagation.md`` (critical regime, first correction, re-derived from Theorem 2.1
+    Source: ``docs/papers/signal-propagation.md`` (critical regime, first correction, re-derived from Theorem 2.1
     of Seleznova 2026): with ``y = c^2/2``,
 
     .. math::
@@ -282,7 +326,7 @@ def critical_correction(c):
 def Q_critical_form(n, k, *, corrected: bool = True) -> float:
     r"""The critical-regime approximation of ``Q_{n,k}``: ``f(c)`` or ``f(c) + g(c)/sqrt(n)``, ``c = k/sqrt n``.
 
-    Source: spec ``signal-propagation.md`` (Seleznova 2026, critical regime). Error ``O(n^(-1/2))`` for
+    Source: ``docs/papers/signal-propagation.md`` (Seleznova 2026, critical regime). Error ``O(n^(-1/2))`` for
     ``f`` alone and ``O(1/n)`` with the correction, at fixed ``c``. Domain: integers ``n >= 1``, ``k >= 0``.
 
     Far outside the critical window both terms overflow: the sum is then formed as
@@ -316,7 +360,7 @@ def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
 def S_critical_form(n, t, *, log: bool = False) -> float:
     r"""``sqrt(n) F(t/sqrt n)``: the critical limit of ``S_{n,t}``, also a uniform form for ``t << n^(2/3)``.
 
-    Source: spec ``signal-propagation.md`` (Seleznova 2026, critical and supercritical regimes).
+    Source: ``docs/papers/signal-propagation.md`` (Seleznova 2026, critical and supercritical regimes).
     Relative error ``O(n^(-1/2))`` at fixed ``c``; in the supercritical range it stays accurate while
     ``t << n^(2/3)`` (measured: relative error ~ ``t^3/(6n^2)``). Domain: integers ``n >= 1``, ``t >= 0``
     (``t >= 1`` with ``log``); ``inf`` past float64 unless ``log`` (natural log, via the mp closed form
@@ -344,7 +388,7 @@ def S_critical_form(n, t, *, log: bool = False) -> float:
 def S_subcritical_deviation(n, t) -> float:
     r"""Leading relative deviation of ``S`` from infinite width, ``t^4 / (120 n^2)``.
 
-    Source: spec ``signal-propagation.md`` (subcritical regime): ``S_{n,t} = t + 1 + C(t+3,5)/n^2 + ...``
+    Source: ``docs/papers/signal-propagation.md`` (subcritical regime): ``S_{n,t} = t + 1 + C(t+3,5)/n^2 + ...``
     so ``S/(t+1) - 1 = C(t+3,5)/((t+1) n^2) + O(t^8/n^4) ~ t^4/(120 n^2)`` for ``1 << t << sqrt(n)``.
     Domain: integers ``n >= 1``, ``t >= 0``.
 
@@ -359,8 +403,8 @@ def S_subcritical_deviation(n, t) -> float:
 def S_supercritical_form(n, t, *, log: bool = False) -> float:
     r"""The plain supercritical asymptotics ``S ~ (n^2/t^3) exp(t^2/(2n))`` (natural log if ``log``).
 
-    Source: Seleznova (2026), supercritical regime (spec ``signal-propagation.md``). Caveats verified in
-    the spec: relative corrections ~ ``3n/t^2`` (slow), and as a *ratio* it holds only for
+    Source: Seleznova (2026), supercritical regime (``docs/papers/signal-propagation.md``). Caveats (same
+    page): relative corrections ~ ``3n/t^2`` (slow), and as a *ratio* it holds only for
     ``sqrt(n) << t << n^(2/3)``; beyond, a factor ``exp(-t^3/(6n^2))`` matters and the form is right
     only on a log scale (for ``t << n``). Prefer :func:`S_geometric_form`. Domain: ``n >= 1``, ``t >= 1``.
 
@@ -381,7 +425,7 @@ def _rho(n: int, t: int) -> Fraction:
 def S_geometric_form(n, t, *, log: bool = False) -> float:
     r"""Uniform supercritical form ``S ~ Q_{n,t} rho/(rho - 1)``, ``rho = (n+t+1) t / (n (t+2))``.
 
-    Source: spec ``signal-propagation.md`` (Seleznova 2026, supercritical regime, "better uniform forms").
+    Source: ``docs/papers/signal-propagation.md`` (Seleznova 2026, supercritical regime, "Supercritical caveats").
     ``rho`` is the ratio ``Q_{n,t}/Q_{n,t-1}`` without the falling-factorial term, so this is the
     geometric sum of the last terms; valid for all ``t >> sqrt(n)`` (requires ``rho > 1``, i.e.
     ``t(t+1) > 2n``). ``Q_{n,t}`` is exact (:func:`theory.signal_energy.Q` / ``log_Q``). Natural log if
@@ -414,7 +458,7 @@ def _exp_or_raise(log_value: float, name: str, n: int, t: int) -> float:
 def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITICAL) -> str:
     r"""Which depth-width regime ``(n, t)`` is in, by ``c = t/sqrt(n)``.
 
-    The regimes are asymptotic (Seleznova 2026; spec ``signal-propagation.md``): subcritical
+    The regimes are asymptotic (Seleznova 2026; ``docs/papers/signal-propagation.md``): subcritical
     ``t = o(sqrt n)``, critical ``t ~ c sqrt n``, supercritical ``t >> sqrt n``. At finite size the
     toolkit draws the lines at
 
@@ -428,6 +472,29 @@ def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITIC
 
     ``n`` and ``t`` may be integer arrays (broadcast; an array of strings out).
 
+    Parameters
+    ----------
+    n : int or array of int
+        Width, ``n >= 1``.
+    t : int or array of int
+        Depth, ``t >= 0``.
+    c_sub, c_super : float
+        The lines between the regimes, ``0 <= c_sub <= c_super`` (defaults 0.5 and 3).
+
+    Returns
+    -------
+    str or numpy.ndarray of str
+        "subcritical", "critical" or "supercritical".
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``t`` not an integer, ``c_sub`` or ``c_super`` not real.
+    ValueError
+        ``n < 1``, ``t < 0``, a negative threshold, or ``c_super < c_sub``.
+
+    Examples
+    --------
     >>> regime(1024, 8), regime(1024, 64), regime(1024, 200)
     ('subcritical', 'critical', 'supercritical')
     >>> regime(1024, np.array([8, 64, 200])).tolist()
@@ -514,7 +581,7 @@ def breakdown_depth(n, tol, *, quantity: str = "S") -> int:
 
     ``t*(n, tol) = min{t >= 0 : |S_{n,t}/(t+1) - 1| > tol}`` (``quantity="S"``, driven recurrence) or
     ``min{k : |Q_{n,k} - 1| > tol}`` (``quantity="Q"``, free recurrence); exact closed forms of
-    Seleznova (2026), Theorem 2.1 (spec ``signal-propagation.md``, "Practical question").
+    Seleznova (2026), Theorem 2.1 (``docs/papers/signal-propagation.md``, "Breakdown depth").
 
     Both deviations are non-decreasing in t (``Q_{n,k}`` increases with k and ``S/(t+1)`` is the mean of
     ``Q_{n,0..t}``), so the set is an interval ``[t*, inf)``. The search starts at the critical-limit
@@ -529,6 +596,29 @@ def breakdown_depth(n, tol, *, quantity: str = "S") -> int:
     ``0 < tol <= MAX_BREAKDOWN_TOL = 1e6``, ``quantity`` in ("S", "Q"). ``n`` may be an integer array
     (an int64 array out).
 
+    Parameters
+    ----------
+    n : int or array of int
+        Width, ``1 <= n <= 10**18``.
+    tol : float
+        Tolerance on the relative deviation from infinite width, ``0 < tol <= 1e6``.
+    quantity : {"S", "Q"}
+        The driven energy ``S/(t+1)`` (default) or the free energy ``Q``.
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+        The first depth whose deviation exceeds ``tol``.
+
+    Raises
+    ------
+    TypeError
+        ``n`` not an integer, ``tol`` not real, ``quantity`` not a string.
+    ValueError
+        ``n`` or ``tol`` out of range, an unknown ``quantity``.
+
+    Examples
+    --------
     >>> breakdown_depth(4, 1/16, quantity="Q")    # Q_{4,2} - 1 = 1/16 exactly (not > tol); Q_{4,3} - 1 = 5/16
     3
     >>> t = breakdown_depth(10**18, 1e-3)          # sqrt(n) law: t* / sqrt(n) -> (120 tol)^(1/4)
@@ -585,9 +675,9 @@ _FF_METHODS = ("float", "exact")
 
 
 def feedforward_mean(n, L, *, method: FloatOrExact = "float"):
-    r"""``E||W_L ... W_1 x||^2 / ||x||^2 = 1`` exactly, for independent layers of the same law.
+    r"""``E||W_L...W_1 x||^2 / ||x||^2 = 1`` exactly, for independent layers of the same law.
 
-    Source: Seleznova (2026), feedforward contrast (spec ``signal-propagation.md``): each layer
+    Source: Seleznova (2026), feedforward contrast (``docs/papers/signal-propagation.md``): each layer
     multiplies the squared norm by an independent factor of mean 1 (complex or real Gaussian weights
     with variance 1/n), so there is **no** finite-width correction in the mean at any depth, unlike the
     recurrent ``Q_{n,k} = 1 + C(k+2,4)/n^2 + ...``. Domain: integers ``n >= 1``, ``L >= 0``.
@@ -603,9 +693,9 @@ def feedforward_mean(n, L, *, method: FloatOrExact = "float"):
 
 
 def feedforward_second_moment(n, L, *, field: str = "complex", method: FloatOrExact = "float"):
-    r"""``E(||W_L ... W_1 x||^2 / ||x||^2)^2 = (1 + 1/n)^L`` (complex) or ``(1 + 2/n)^L`` (real).
+    r"""``E(||W_L...W_1 x||^2 / ||x||^2)^2 = (1 + 1/n)^L`` (complex) or ``(1 + 2/n)^L`` (real).
 
-    Source: Seleznova (2026), feedforward contrast (spec ``signal-propagation.md``). One layer:
+    Source: Seleznova (2026), feedforward contrast (``docs/papers/signal-propagation.md``). One layer:
     ``||Wx||^2 = sum_i |y_i|^2`` with iid ``y_i`` of variance ``1/n``; ``E|y|^4 = 2/n^2`` (complex) or
     ``3/n^2`` (real) gives ``1 + 1/n`` or ``1 + 2/n``; layers multiply independent factors. The second
     moment departs from 1 only at depth ``L ~ n`` (recurrent: ``t ~ sqrt n``). Domain: integers

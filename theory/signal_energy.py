@@ -99,6 +99,7 @@ _LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max)
 __all__ = [
     "Q", "S", "Q_all", "log_Q", "log_S", "trace_moment", "hultman_row", "stirling1_row", "Q_series",
     "S_series", "trace_moment_symbolic", "Q_symbolic", "S_symbolic", "generating_function", "METHODS",
+    "DEFAULT_DPS",            # the command line's default digits (theory.__main__ imports it from here)
 ]
 
 
@@ -111,8 +112,7 @@ def _check_method(method, dps):
         if dps is not None:
             raise ValueError(f"dps applies only to method 'mp' or 'ball', not {method!r}; got dps={dps!r}")
         return method, None
-    dps = DEFAULT_DPS if dps is None else as_dps(dps)
-    return method, dps
+    return method, as_dps(dps)          # None: the ambient mpmath precision
 
 
 def _check_exact_cost(n: int, k: int, quantity: str) -> None:
@@ -202,6 +202,25 @@ def hultman_row(k: int) -> list[int]:
     count of the commutator of a permutation of ``S_k`` with the long cycle. Row polynomial:
     ``sum_j H_{k,j} x^j = (x^(k+2) - x_(k+2)) / ((k+1)(k+2))``. Source: Seleznova (2026), Sec. 2.
 
+    Parameters
+    ----------
+    k : int
+        The power, ``0 <= k <= MAX_SERIES_K`` (1000).
+
+    Returns
+    -------
+    list of int
+        ``k + 2`` exact integers; their sum is ``k!`` (the value at ``n = 1``).
+
+    Raises
+    ------
+    TypeError
+        ``k`` is not an integer.
+    ValueError
+        ``k`` outside ``0..MAX_SERIES_K``.
+
+    Examples
+    --------
     >>> hultman_row(0), hultman_row(2), hultman_row(4)
     ([0, 1], [0, 1, 0, 1], [0, 8, 0, 15, 0, 1])
     >>> sum(hultman_row(6)) == math.factorial(6)    # n = 1
@@ -369,11 +388,40 @@ def Q(n: int, k: int, *, method: EnergyMethod = "float", dps: int | None = None)
     .. math:: Q_{n,k} = \frac{n^{(k+2)} - n_{(k+2)}}{(k+1)(k+2)\, n^{k+1}}
 
     Source: Seleznova (2026), Theorem 2.1. Domain: integers ``n >= 1``, ``k >= 0``; complex Ginibre
-    weights with variance 1/n. ``method``: "exact" (Fraction), "float" (float64, relative error <= 1e-13;
-    OverflowError past float64's range), "mp" (mpmath.mpf to ``dps`` digits, default
-    ``theory._args.DEFAULT_DPS`` = 30), "ball"
-    (python-flint arb, certified, ``dps`` digits of relative accuracy).
+    weights with variance 1/n.
 
+    Parameters
+    ----------
+    n : int or array of int
+        Width, ``n >= 1``. Integer arrays broadcast against ``k`` (numpy rules) on the float path.
+    k : int or array of int
+        Depth (the power of ``W``), ``k >= 0``.
+    method : {"float", "exact", "mp", "ball"}
+        "float": float64, relative error <= 1e-13; "exact": a ``Fraction``; "mp": an ``mpmath.mpf``
+        correct to ``dps`` digits; "ball": a certified python-flint ``arb`` with ``dps`` digits of
+        relative accuracy (needs the ``certified`` extra).
+    dps : int, optional
+        Decimal digits for "mp" and "ball" (``MIN_DPS..MAX_DPS`` of ``theory._args``). None: the ambient
+        ``mpmath.mp.dps`` at call time (mpmath's convention; see docs/conventions.md). Must be None for
+        "float" and "exact".
+
+    Returns
+    -------
+    float, numpy.ndarray, fractions.Fraction, mpmath.mpf or flint.arb
+        ``Q_{n,k}`` (an array of the broadcast shape for array arguments).
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``k`` is not an integer (bools and floats are rejected), or ``method`` is not a string.
+    ValueError
+        ``n < 1``, ``k < 0``, an unknown ``method``, ``dps`` out of range or given for "float"/"exact",
+        or an exact result too large to compute in seconds (``MAX_EXACT_BITS``; use "mp").
+    OverflowError
+        "float" past float64's range (``log Q > 709.78``); use :func:`log_Q` or "mp".
+
+    Examples
+    --------
     >>> Q(1, 3, method="exact")          # n = 1: E|g|^6 = 3! = 6
     Fraction(6, 1)
     >>> Q(4, 2, method="exact")          # 1 + C(4,4)/n^2
@@ -497,8 +545,29 @@ def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
     1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. ``method="mp"``: an mpmath.mpf
-    correct to ``dps`` digits (default ``theory._args.DEFAULT_DPS``). Source and domain as :func:`Q`.
+    correct to ``dps`` digits (default: the ambient ``mpmath.mp.dps``). Source and domain as :func:`Q`.
 
+    Parameters
+    ----------
+    n, k : int or array of int
+        As for :func:`Q` (arrays broadcast on the float path).
+    method : {"float", "mp"}
+        float64 or an ``mpmath.mpf``.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        The natural logarithm of ``Q_{n,k}``; finite for every valid ``(n, k)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`Q`.
+
+    Examples
+    --------
     >>> round(log_Q(100, 10**4), 6) > 709        # Q itself overflows float64 here
     True
     """
@@ -527,7 +596,7 @@ def _log_Q(n: int, k: int, dps: int | None = None):
 
 
 def _check_log_method(method, dps):
-    """log_Q / log_S / Q_all: method "float" (no dps) or "mp" (dps digits, default DEFAULT_DPS)."""
+    """log_Q / log_S / Q_all: method "float" (no dps) or "mp" (dps digits, default the ambient precision)."""
     method = as_choice("method", method, ("float", "mp"))
     return _check_method(method, dps)
 
@@ -543,6 +612,29 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     ``method="mp"``: the products ``n^(m)/n^m`` and ``n_(m)/n^m`` updated term by term at ``dps`` digits
     plus guard bits for their difference (``log2 n`` bits at small m) and the ``t`` roundings; O(t).
 
+    Parameters
+    ----------
+    n : int
+        Width, ``n >= 1``.
+    t : int
+        Last depth, ``0 <= t <= MAX_LENGTH - 2`` (the array has ``t + 1`` entries).
+    method : {"float", "mp"}
+        A float64 array, or a list of ``mpmath.mpf``.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    numpy.ndarray or list of mpmath.mpf
+        ``Q_{n,k}`` for ``k = 0..t``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`Q`; ``t`` beyond the array bound.
+
+    Examples
+    --------
     >>> np.allclose(Q_all(4, 3), [1, 1, 17/16, 21/16], rtol=1e-14, atol=0)
     True
     >>> [str(q) for q in Q_all(4, 3, method="mp", dps=10)]
@@ -636,6 +728,31 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
 
     Domain: integers ``n >= 1``, ``t >= 0``.
 
+    Parameters
+    ----------
+    n : int or array of int
+        Width, ``n >= 1`` (integer arrays broadcast against ``t`` on the float path).
+    t : int or array of int
+        Last time step, ``t >= 0``: the sum has ``t + 1`` terms.
+    method : {"float", "exact", "mp", "ball"}
+        As for :func:`Q`.
+    dps : int, optional
+        Decimal digits for "mp" and "ball"; None: the ambient ``mpmath.mp.dps``. As for :func:`Q`.
+
+    Returns
+    -------
+    float, numpy.ndarray, fractions.Fraction, mpmath.mpf or flint.arb
+        ``S_{n,t}``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`Q` (with ``t`` for ``k``).
+    OverflowError
+        "float" past float64's range; use :func:`log_S` or "mp".
+
+    Examples
+    --------
     >>> S(4, 2, method="exact")        # 1 + 1 + (1 + 1/16)
     Fraction(49, 16)
     >>> S(10**6, 0)
@@ -662,7 +779,29 @@ def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     """``log S_{n,t}`` (natural log) as a float, for the range where ``S`` overflows float64.
 
     ``method="mp"``: an mpmath.mpf correct to ``dps`` digits (the log of the mp path of :func:`S`).
+    Source and domain as :func:`S`.
 
+    Parameters
+    ----------
+    n, t : int or array of int
+        As for :func:`S`.
+    method : {"float", "mp"}
+        float64 or an ``mpmath.mpf``.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        The natural logarithm of ``S_{n,t}`` (``>= log(t + 1)``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`S`.
+
+    Examples
+    --------
     >>> log_S(100, 10**4) > 709
     True
     >>> import mpmath

@@ -129,7 +129,7 @@ def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: 
     ``density`` is a callable ``p(tau)`` (need not be normalised: the integral is returned as is).
     ``method="float"``: scipy ``quad`` on subintervals split at ``l/10, l, 10 l`` (where the integrand of a
     heavy-tailed density has its mass), float64 array out. ``method="mp"``: ``mpmath.quad`` in a local
-    ``workdps(dps)`` context (default :data:`theory._args.DEFAULT_DPS`) with the same split, a list of
+    ``workdps(dps)`` context (default: the ambient ``mpmath.mp.dps``) with the same split, a list of
     ``mpf`` out (``density`` then receives mpf). Domain: ``0 <= support[0] < support[1] <= inf``,
     ``lags >= 0``.
 
@@ -204,6 +204,33 @@ def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: FloatOr
     Fractions, mpf kept exact): an ``mpmath.mpf`` to ``dps`` digits with mpmath's incomplete gamma in a local
     context. ``f(0) = 1``; ``beta = 1``: ``(1 - e^(-x)) / x``.
 
+    Parameters
+    ----------
+    lags : float or array of float
+        Lags ``l >= 0`` (a scalar for "mp").
+    beta : float
+        Tail exponent, ``beta > 0``.
+    tau_min : float
+        Smallest time scale, ``tau_min > 0``.
+    method : {"float", "mp"}
+        float64 (vectorised), or an ``mpmath.mpf`` to ``dps`` digits.
+    dps : int, optional
+        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+
+    Returns
+    -------
+    float, numpy.ndarray or mpmath.mpf
+        ``f(l)``, decreasing from ``f(0) = 1``.
+
+    Raises
+    ------
+    TypeError
+        A non-real argument.
+    ValueError
+        A value out of its domain, an unknown ``method`` or a bad ``dps``.
+
+    Examples
+    --------
     >>> pareto_envelope([0.0, 2.0], beta=1.0).round(14).tolist()
     [1.0, 0.43233235838169]
     >>> v = pareto_envelope(2, beta=1, method="mp", dps=40)
@@ -257,8 +284,9 @@ def _as_exact(name: str, v: Any):
 def tauberian_asymptote(lags: Any, *, A: float, beta: float):
     r"""The large-lag envelope ``A Gamma(beta) l^(-beta)`` of a density with ``p(tau) ~ A tau^(-1-beta)``.
 
-    Source: Karamata's Abelian/Tauberian theorem (Feller vol. II, XIII.5), as stated in the spec
-    ("Tauberian link"). Valid as ``l -> inf``; domain ``A > 0``, ``beta > 0``, ``lags > 0``.
+    Source: Karamata's Abelian/Tauberian theorem (Feller vol. II, XIII.5), as stated in
+    ``docs/papers/anti-collapse.md`` ("Tauberian link"). Valid as ``l -> inf``; domain ``A > 0``,
+    ``beta > 0``, ``lags > 0``.
 
     >>> tauberian_asymptote(4.0, A=2.0, beta=0.5) == 2.0 * math.gamma(0.5) / 2.0
     True
@@ -277,8 +305,8 @@ def tauberian_asymptote(lags: Any, *, A: float, beta: float):
 def learnability_kappa(a: float) -> float:
     r"""``kappa_a = a / (a - 1)``: the sample-complexity exponent under alpha-stable noise of index ``a``.
 
-    Source: arXiv:2512.05790 (Livi), as stated in the spec; domain ``1 < a <= 2`` (for ``a <= 1`` the noise
-    has no mean and averaging does not help).
+    Source: arXiv:2512.05790 (Livi), as stated in ``docs/papers/anti-collapse.md``; domain ``1 < a <= 2``
+    (for ``a <= 1`` the noise has no mean and averaging does not help).
 
     >>> learnability_kappa(2.0), learnability_kappa(1.5)
     (2.0, 3.0)

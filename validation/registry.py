@@ -7,15 +7,26 @@ decides, and a verdict. Check modules live in ``validation/checks/``; each regis
 
 Verdicts
 --------
-``pass``            the numerics agree with the closed form / the claim holds under our conventions.
-``fail``            a closed form disagrees with its numerics: a bug in the toolkit (exit code 1).
-``not reproduced``  a *paper's* claim does not hold under the toolkit's documented conventions; the
-                    report gives the numbers. This is an honest scientific outcome, not a toolkit bug.
-``inconclusive``    the experiment did not test the claim (training not converged, seeds disagreeing more
-                    than the effect, a spectrum not resolved at this scale); the summary states the reason.
-                    Not a failure and not a finding: counted separately.
-``not run``         the check belongs to a larger profile than the one requested (e.g. GPU-scale).
-``error``           the check raised; counted as a failure.
+``pass``
+    the numerics agree with the closed form / the claim holds under our conventions.
+
+``fail``
+    a closed form disagrees with its numerics: a bug in the toolkit (exit code 1).
+
+``not reproduced``
+    a *paper's* claim does not hold under the toolkit's documented conventions; the
+    report gives the numbers. This is an honest scientific outcome, not a toolkit bug.
+
+``inconclusive``
+    the experiment did not test the claim (training not converged, seeds disagreeing more
+    than the effect, a spectrum not resolved at this scale); the summary states the reason.
+    Not a failure and not a finding: counted separately.
+
+``not run``
+    the check belongs to a larger profile than the one requested (e.g. GPU-scale).
+
+``error``
+    the check raised; counted as a failure.
 """
 
 from __future__ import annotations
@@ -73,8 +84,8 @@ class Context:
 
     @property
     def quick(self) -> bool:
-        """Small sizes for the theory and Monte Carlo checks: in the quick and the cpu profiles alike
-        (the cpu profile scales up the trained-model experiments only; those checks read ``profile``)."""
+        """Whether the theory and Monte Carlo checks use small sizes; true in the quick and the cpu profiles
+        alike (the cpu profile scales up the trained-model experiments only; those checks read ``profile``)."""
         return self.profile in ("quick", "cpu")
 
     def figure_path(self, name: str) -> Path:

@@ -9,5 +9,6 @@ from _common import load_rows
 from numerics.memory_bench.plots import plot_heatmap, plot_learning_curves
 
 rows, out, study = load_rows(__doc__.splitlines()[0])
-print(f"wrote {plot_heatmap(rows, out / f'{study}_heatmap.png', title=study)}")
-print(f"wrote {plot_learning_curves(rows, out / f'{study}_learning_curves.png', title=study)}")
+for plot, name in ((plot_heatmap, "heatmap"), (plot_learning_curves, "learning_curves")):
+    plot(rows, out / f"{study}_{name}.png", title=study)
+    print(f"wrote {out / f'{study}_{name}.png'}")

@@ -10,5 +10,6 @@ from _common import load_rows
 from numerics.memory_bench.plots import plot_alpha_curves
 
 rows, out, study = load_rows(__doc__.splitlines()[0])
-path = plot_alpha_curves(rows, out / f"{study}_relmse_vs_alpha.png", title=study)
+path = out / f"{study}_relmse_vs_alpha.png"
+plot_alpha_curves(rows, path, title=study)
 print(f"wrote {path}")

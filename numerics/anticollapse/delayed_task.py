@@ -1,6 +1,7 @@
 """The delayed linear-regression task of the anti-collapse experiments, with heavy-tailed (Pareto) lags.
 
-Source: L. Livi, arXiv:2606.29519 (2026), experiments section, as restated in ``spec/anti-collapse.md``:
+Source: L. Livi, arXiv:2606.29519 (2026), experiments section, as restated in
+``docs/papers/anti-collapse.md`` ("The gated-RNN experiment"):
 
     y_t = sum_{k=0}^{K-1} c_k  u . x_{t - l_k}  +  eps_t,     x_t ~ N(0, I_D),  eps_t ~ N(0, sigma^2),
 

@@ -1,7 +1,8 @@
 """Effective learning rates, time-scale spectra and envelopes of trained gated RNNs.
 
 Source: L. Livi, arXiv:2606.29519 (2026) and the effective-learning-rate (ELR) framework of L. Livi,
-arXiv:2512.05790, as restated in ``spec/anti-collapse.md`` (section "Effective learning rates").
+arXiv:2512.05790, as restated in ``docs/papers/anti-collapse.md`` (section "Effective learning rates, time
+scales, envelope").
 Conventions, for the models of :mod:`numerics.models.gated_rnn` (``h_p = (1 - s_p) h_{p-1} + s_p tanh_p``):
 
 - Leak and first-order term of unit q at step p (from a :class:`~numerics.models.gated_rnn.Trace`):
@@ -159,7 +160,7 @@ def one_step_jacobian_remainders(model: GatedRNN, trace: Trace) -> np.ndarray:
 
 
 def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
-    """Bound on the first-order remainder of one window: ``|[J_t ... J_{t-l+1}]_qq - Gamma_{t,l}|``.
+    """Bound on the first-order remainder of one window: ``|[J_t...J_{t-l+1}]_qq - Gamma_{t,l}|``.
 
     Write ``J_p = A_p + E_p`` with ``A_p = diag(a_p)``, ``alpha_p = ||A_p||_inf = max_q a_{p,q}`` and
     ``e_p = ||E_p||_inf``. Expanding the product, the terms with two or more E factors are what Gamma

@@ -1,6 +1,7 @@
 """AdamW training of the gated RNNs on the delayed-regression task, with heavy-tailed forcing and checkpoints.
 
-Source: L. Livi, arXiv:2606.29519 (2026), experiments 1 and 2, as restated in ``spec/anti-collapse.md``.
+Source: L. Livi, arXiv:2606.29519 (2026), experiments 1 and 2, as restated in
+``docs/papers/anti-collapse.md`` ("The gated-RNN experiment").
 One run = one :class:`GatedConfig` and one seed: draw the task (lags, u), the training and diagnostic
 sequences, initialise the model, train with AdamW (MSE loss, gradient-norm clipping, no schedule) and
 measure the time-scale spectrum with :func:`numerics.anticollapse.diagnostics.diagnose` at epoch 0, every
@@ -67,7 +68,8 @@ def _ints(obj, names: tuple[tuple[str, int], ...]) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class TaskSpec:
-    """The delayed-regression task and the data (defaults: the reference scale of the spec).
+    """The delayed-regression task and the data (defaults: the reference scale of
+    docs/papers/anti-collapse.md, "The gated-RNN experiment").
 
     ``lag_range=None`` means :func:`~numerics.anticollapse.delayed_task.scaled_lag_range` (``[8, 640]`` at
     T = 1280, scaled with T). ``lag_seed`` draws the lags once for every training seed (the author's

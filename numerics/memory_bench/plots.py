@@ -1,7 +1,8 @@
-"""Figures of a memory-function sweep (matplotlib, Agg): the paper's main plot and a summary heatmap.
+"""Figures of a memory-function sweep: the paper's main plot, a summary heatmap, learning curves.
 
-Both take the flat rows of :func:`numerics.memory_bench.sweep.collect` and aggregate over seeds by the median
-(robust to the occasional bad initialisation); error bars span the min and max over seeds.
+Both take the flat rows of :func:`numerics.memory_bench.aggregate.collect` and aggregate over seeds by the median
+(robust to the occasional bad initialisation); error bars span the min and max over seeds. Each takes
+``ax=`` (the axes to draw into; one per panel) and returns the figure; ``path=None`` draws without saving.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from numerics.plotting import pyplot, save_figure
+from numerics.plotting import finish, panels, pyplot
 
 from .aggregate import kind_scores
 from .runs import KINDS
@@ -21,13 +22,12 @@ def _label(r: dict) -> str:
     return r["model"] if r["train_variant"] == "default" else f"{r['model']} ({r['train_variant']})"
 
 
-def plot_alpha_curves(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
+def plot_alpha_curves(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """RelMSE against alpha, one panel per memory kind, one line per architecture (median over seeds)."""
-    plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows]
     kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
     labels = list(dict.fromkeys(r["label"] for r in rows))
-    fig, axes = plt.subplots(1, len(kinds), figsize=(3.6 * len(kinds), 3.4), sharey=True, squeeze=False)
+    fig, axes = panels(ax, 1, len(kinds), figsize=(3.6 * len(kinds), 3.4), sharey=True, squeeze=False)
     for ax, kind in zip(axes[0], kinds):
         for lab in labels:
             sel = [r for r in rows if r["kind"] == kind and r["label"] == lab and r["relmse"] is not None]
@@ -47,19 +47,18 @@ def plot_alpha_curves(rows: list[dict], path: str | Path, *, title: str = "") ->
     axes[0][-1].legend(fontsize=7)
     if title:
         fig.suptitle(title)
-    return save_figure(fig, path)
+    return finish(fig, path)
 
 
-def plot_heatmap(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
+def plot_heatmap(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """log10 RelMSE per (architecture, memory kind): mean over alphas of the median over seeds."""
-    plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows]
     scores = kind_scores(rows, label="label")
     labels = list(dict.fromkeys(r["label"] for r in rows))
     kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
     M = np.array([[scores.get((lab, kind), np.nan) for kind in kinds] for lab in labels])
     shown = np.where(np.isfinite(M), M, np.nan)      # a diverged cell (+inf) is drawn blank, labelled "div."
-    fig, ax = plt.subplots(figsize=(1.3 * len(kinds) + 2.5, 0.5 * len(labels) + 1.5))
+    fig, ax = panels(ax, figsize=(1.3 * len(kinds) + 2.5, 0.5 * len(labels) + 1.5))
     im = ax.imshow(shown, cmap="viridis_r", aspect="auto")
     lo, hi = (np.nanmin(shown), np.nanmax(shown)) if np.isfinite(shown).any() else (0.0, 1.0)
     ax.set_xticks(range(len(kinds)), kinds)
@@ -75,16 +74,15 @@ def plot_heatmap(rows: list[dict], path: str | Path, *, title: str = "") -> Path
             ax.text(j, i, text, ha="center", va="center", color="k" if light else "w", fontsize=8)
     fig.colorbar(im, ax=ax, label=r"mean$_\alpha$ log$_{10}$ median RelMSE")
     ax.set_title(title or "approximation error by memory type")
-    return save_figure(fig, path)
+    return finish(fig, path)
 
 
-def plot_learning_curves(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
+def plot_learning_curves(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """Minibatch RelMSE against step for every run (one colour per architecture): optimisation dynamics."""
-    plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows if r.get("curve_steps")]
     labels = list(dict.fromkeys(r["label"] for r in rows))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    fig, ax = plt.subplots(figsize=(5, 3.4))
+    colours = pyplot().rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, ax = panels(ax, figsize=(5, 3.4))
     for i, lab in enumerate(labels):
         for k, r in enumerate(r for r in rows if r["label"] == lab):
             ax.plot(r["curve_steps"], r["curve_loss"], color=colours[i % len(colours)], alpha=0.6, lw=1,
@@ -94,19 +92,18 @@ def plot_learning_curves(rows: list[dict], path: str | Path, *, title: str = "")
     ax.set_ylabel("minibatch RelMSE")
     ax.legend(fontsize=7)
     ax.set_title(title)
-    return save_figure(fig, path)
+    return finish(fig, path)
 
 
-def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: str | Path, *,
-                     title: str = "") -> Path:
+def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: str | Path | None = None, *,
+                     title: str = "", ax=None):
     """Learning curves (mean minibatch RelMSE per logging window) of every seed, one panel per cell (``keys``),
     with the median full-data RelMSE at half and full budget and the cell's converged status
     (``numerics.memory_bench.aggregate.convergence``) in the panel title (red: not converged)."""
-    plt = pyplot()
     cells = list(conv)
     ncol = min(6, max(1, len(cells)))
     nrow = max(1, math.ceil(len(cells) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
+    fig, axes = panels(ax, nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
     for ax, c in zip(axes.flat, cells):
         sel = [r for r in rows if tuple(r[k] for k in keys) == c]
         for r in sel:
@@ -125,4 +122,4 @@ def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: 
         ax.axis("off")
     if title:
         fig.suptitle(f"{title}: learning curves; bars = median full-data RelMSE at half and full budget", fontsize=9)
-    return save_figure(fig, path)
+    return finish(fig, path)

@@ -2,7 +2,7 @@
 
 The objective is the relative MSE of the minibatch, ``sum (yhat - y)^2 / sum y^2`` (scale-free across memory
 types and strengths). The *approximation error* of a run is the final training RelMSE on the whole data set
-(the spec: a data set large enough that overfitting is not the issue), computed with
+(a data set large enough that overfitting is not the issue: ``docs/papers/memory-functions.md``), computed with
 ``numerics.targets.relative_mse``. Optimisation dynamics are kept as the learning curve (mean minibatch
 loss per logging window).
 

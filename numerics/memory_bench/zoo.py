@@ -103,7 +103,7 @@ def build_model(spec: dict, seq_len: int | None = None):
     S4D's default task-scaled time steps).
 
     Initialised from torch's global RNG exactly as the constructor called directly would be
-    (validating the spec does not consume random numbers), so ``torch.manual_seed(s)`` fixes it.
+    (validating the model description does not consume random numbers), so ``torch.manual_seed(s)`` fixes it.
     """
     return _build(normalize_model_spec(spec), 1, 1, seq_len=seq_len)
 

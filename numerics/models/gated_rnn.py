@@ -1,7 +1,7 @@
 """The gated RNNs of the anti-collapse experiments: ConstGate, SharedGate and DiagGate.
 
 Source: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent Neural
-Networks", arXiv:2606.29519 (2026), experiments section, as restated in ``spec/anti-collapse.md``. All
+Networks", arXiv:2606.29519 (2026), experiments section, as restated in ``docs/papers/anti-collapse.md``. All
 three share the leaky-integrator update (elementwise)
 
     h_t = (1 - s_t) * h_{t-1} + s_t * tanh(W_x x_t + W_h h_{t-1} + b),        h_{-1} = 0,
@@ -204,7 +204,7 @@ class ConstGate(GatedRNN):
 
 
 class SharedGate(GatedRNN):
-    """One scalar gate ``sigmoid(w_s . x_t + u_s . h_{t-1} + b_s)`` broadcast to all units."""
+    """One scalar gate ``sigmoid(w_s.x_t + u_s.h_{t-1} + b_s)`` broadcast to all units."""
 
     def __init__(self, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,
                  init: str = "orthogonal"):

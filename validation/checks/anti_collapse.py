@@ -47,7 +47,7 @@ from numerics.estimators import lognormal_comparison, phase_rule, spectrum_envel
 from numerics.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_increments, cts_increments_cp,
                                     cts_log_cf)
 from numerics.sde import SDEConfig, simulate
-from numerics.plotting import pyplot as _plt, save_figure
+from numerics.plotting import finish, panels
 from theory.levy import LevyParams, Phi, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
@@ -65,7 +65,7 @@ _SEED_TAG = {"saturating": "tanh", "linear": "ou"}
 
 @dataclasses.dataclass(frozen=True)
 class Setting:
-    """One simulated point: a label, the SDE's LevyParams (the one spec of theory and simulation), a drift."""
+    """One simulated point: a label, the SDE's LevyParams (one object for theory and simulation), a drift."""
 
     label: str
     params: LevyParams
@@ -209,10 +209,9 @@ def verdict_tail(data: dict) -> Outcome:
                    data={r["label"]: dict(beta_star=r["beta_star"], beta_hat=r["beta_hat"], se=r["se"]) for r in rows})
 
 
-def plot_tail(path, curves: list[dict], title: str) -> None:
+def plot_tail(path, curves: list[dict], title: str, *, ax=None):
     """The simulated CCDF of zeta per setting with the theory's slope beta* (dashed)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         zs = np.sort(c["zeta"])
         p = (np.arange(zs.size) + 1.0) / zs.size
@@ -225,7 +224,7 @@ def plot_tail(path, curves: list[dict], title: str) -> None:
     ax.set_ylabel("P(zeta < z)")
     ax.set_title(title + "\n(dashed: slope beta* of theory.levy.characteristic_root)", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 def _tail_check(ctx: Context, settings: list[Setting], fig_name: str, title: str) -> Outcome:
@@ -274,10 +273,9 @@ def verdict_samplers(data: dict) -> Outcome:
                    f"{ag.max_abs_z:.2f} (z = {data['z']:.2f})", details=details, data={"max_abs_z": ag.max_abs_z})
 
 
-def plot_samplers(path, data: dict) -> None:
+def plot_samplers(path, data: dict, *, ax=None):
     """z-scores of every compared moment / CF point against the Bonferroni bound."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    fig, ax = panels(ax, figsize=(6.5, 3.8))
     names = ["E X^2", "E X^4", "cos u=0.5", "cos u=1", "cos u=2"]
     for i, r in enumerate(data["rows"]):
         zs = (np.array(r["est"]) - np.array(r["exact"])) / np.array(r["se"])
@@ -289,10 +287,10 @@ def plot_samplers(path, data: dict) -> None:
     ax.set_ylabel("(estimate - closed form) / se")
     ax.set_title(f"CTS samplers vs closed forms (n = {data['n']}; dotted: +-z = {data['z']:.2f})", fontsize=9)
     ax.legend(fontsize=6, ncol=2)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
-@check("levy.samplers", paper=PAPER + "; spec 'Sampling the jumps'",
+@check("levy.samplers", paper=PAPER + "; docs/papers/anti-collapse.md 'Sampling the jumps'",
        claim="the exact CTS sampler and the compound-Poisson + Gaussian approximation have the Levy measure "
              "eta_J C exp(-lam|y|)|y|^(-1-a): second and fourth moments and the characteristic function",
        closed_form="numerics.levy_sampling.cts_log_cf, numerics.levy_sampling.cts_cumulant (Gamma-function "
@@ -317,7 +315,7 @@ def _small_cf_correction(u, dt, eps, kw):
 
 
 # ----------------------------------------------------------------------------------------------------
-@check("levy.tail_threshold", paper=PAPER + "; spec 'Root', 'Stationary tail', 'Threshold'",
+@check("levy.tail_threshold", paper=PAPER + "; docs/papers/anti-collapse.md 'Root', 'Stationary tail', 'Threshold'",
        claim="the stationary left tail of zeta is exp(beta* zeta) with beta* the root of Phi, at "
              "eta_J / eta_J* = 0.5, 1, 2 (alpha = 1.5, lam = 3, kappa = 1, eta_G = 0.25; beta* = 1 at eta_J*)",
        closed_form="theory.levy.characteristic_root, theory.levy.threshold_eta_J",
@@ -330,7 +328,7 @@ def _tail_threshold(ctx: Context) -> Outcome:
                        "stationary left tail across the threshold (alpha = 1.5, lam = 3)")
 
 
-@check("levy.tail_alpha", paper=PAPER + "; spec 'Root', 'Stationary tail'",
+@check("levy.tail_alpha", paper=PAPER + "; docs/papers/anti-collapse.md 'Root', 'Stationary tail'",
        claim="the tail exponent is the root of Phi also for alpha < 1 and alpha > 1, other lam, eta_G, C",
        closed_form="theory.levy.characteristic_root (jump symbol theory.levy.jump_symbol)",
        numerics="as levy.tail_threshold (numerics.sde.simulate, numerics.estimators.tail_beta); quick: alpha = 0.7 "
@@ -345,7 +343,7 @@ def _gaussian_settings(quick: bool) -> list[Setting]:
     return [_setting(f"Gaussian only, eta_G = {e}", 1.0, e, 0.0, 1.5, 3.0) for e in etas]
 
 
-@check("levy.gaussian_only", paper=PAPER + "; spec 'Root' (eta_J = 0)",
+@check("levy.gaussian_only", paper=PAPER + "; docs/papers/anti-collapse.md 'Root' (eta_J = 0)",
        claim="with Gaussian noise only the saturated drift already gives a power law: beta = kappa / eta_G",
        closed_form="theory.levy.characteristic_root(eta_J = 0) = kappa / eta_G",
        numerics="numerics.sde.simulate (saturating drift, no jumps), numerics.estimators.tail_beta on tau = exp(-zeta)",
@@ -385,11 +383,10 @@ def verdict_phase_flip(data: dict) -> Outcome:
                    data={"points": [list(map(str, r)) for r in rows]})
 
 
-def plot_phase_diagram(path, data: dict, simulated_phases: list[str]) -> None:
+def plot_phase_diagram(path, data: dict, simulated_phases: list[str], *, ax=None):
     """Left: beta* contours over (eta_G, eta_J), the critical manifold and the simulated points coloured by
     their measured phase; right: beta*(eta_J) at eta_G = 0.25 with the simulated intervals."""
-    plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    fig, axes = panels(ax, 1, 2, figsize=(12, 4.6))
     eg = np.linspace(0.02, 1.2, 48)
     ej = np.linspace(0.0, 3.0, 49)
     B = np.array([[characteristic_root(eta_G=g, kappa=1.0, eta_J=j, alpha=1.5, lam=3.0) if (g > 0 or j > 0)
@@ -424,10 +421,10 @@ def plot_phase_diagram(path, data: dict, simulated_phases: list[str]) -> None:
     ax.set_ylabel("beta")
     ax.set_title(f"eta_G = 0.25: simulated beta_hat +- {data['z']:.2f} se", fontsize=9)
     ax.legend(fontsize=7)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
-@check("levy.phase_flip", paper=PAPER + "; spec 'Threshold', 'Phases'",
+@check("levy.phase_flip", paper=PAPER + "; docs/papers/anti-collapse.md 'Threshold', 'Phases'",
        claim="the phase flips at the threshold: beta > 1 (concentrated) below eta_J*, beta < 1 (extended) above, "
              "beta = 1 on the critical manifold eta_G + Psi*(1) = kappa",
        closed_form="theory.levy.threshold_eta_J, theory.levy.characteristic_root, theory.levy.phase_of_beta, "
@@ -474,7 +471,7 @@ def verdict_envelope(data: dict) -> Outcome:
                      "yes" if ok else "NO"))
     details = markdown_table(["setting", "beta*", "beta_env", "se (bootstrap)", "z-score", "AIC choice", "window_ok",
                               "runs p", "phase_rule(envelope CI)", "within z se"], rows)
-    details += ("\n\n`window_ok` is the spec's runs test on the residuals of the power fit; on an envelope "
+    details += ("\n\n`window_ok` is the runs test on the residuals of the power fit; on an envelope "
                 "computed from a large spectrum the residuals are smooth rather than noisy, so the test can "
                 "reject although the exponent agrees (see `numerics.estimators.envelope_fit`).")
     worst = max(abs(r[4]) for r in rows)
@@ -484,10 +481,9 @@ def verdict_envelope(data: dict) -> Outcome:
                    data={r[0]: dict(beta_star=r[1], beta_env=r[2], se=r[3], window_ok=bool(r[6])) for r in rows})
 
 
-def plot_envelope(path, curves: list[dict]) -> None:
+def plot_envelope(path, curves: list[dict], *, ax=None):
     """The envelope f(l) = mean exp(-l/tau) of each simulated spectrum with the slope -beta* (dashed)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         lags, tau = c["lags"], c["tau"]
         ll = np.geomspace(lags[0] / 10, lags[-1] * 3, 60)
@@ -500,10 +496,10 @@ def plot_envelope(path, curves: list[dict]) -> None:
     ax.set_ylabel("f(l) = mean exp(-l / tau)")
     ax.set_title("envelope of the simulated spectrum (dashed: slope -beta*; shaded: fit window)", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
-@check("levy.envelope_tauberian", paper=PAPER + "; spec 'Tauberian link'",
+@check("levy.envelope_tauberian", paper=PAPER + "; docs/papers/anti-collapse.md 'Tauberian link'",
        claim="the envelope f(l) = mean exp(-l/tau) of the simulated spectrum decays as l^(-beta*)",
        closed_form="theory.tauberian.tauberian_asymptote (f ~ A Gamma(beta*) l^(-beta*)); beta* from "
                    "theory.levy.characteristic_root",
@@ -567,10 +563,9 @@ def verdict_ou_collapsed(data: dict) -> Outcome:
                    data={f"{r[0]}: {r[1]}": dict(vuong_z=r[3], slope_change=r[6], se=r[7]) for r in rows})
 
 
-def plot_ou_collapsed(path, curves: list[dict]) -> None:
+def plot_ou_collapsed(path, curves: list[dict], *, ax=None):
     """Left tails of zeta, standardised: a Gaussian (linear drift) bends down, an exponential tail stays straight."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         zs = np.sort(c["zeta"])
         zs = (zs - np.median(zs)) / np.std(zs)
@@ -581,10 +576,10 @@ def plot_ou_collapsed(path, curves: list[dict]) -> None:
     ax.set_ylabel("P(zeta < z)")
     ax.set_title("linear (OU) drift: Gaussian left tail (collapsed); saturating drift: exponential tail", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
-@check("levy.ou_collapsed", paper=PAPER + "; spec 'Drift F' (saturation switch)",
+@check("levy.ou_collapsed", paper=PAPER + "; docs/papers/anti-collapse.md 'Drift F' (saturation switch)",
        claim="a linear (OU) drift gives Gaussian-like zeta, log-normal tau: collapsed (no power-law tail), "
              "while the saturating drift with the same noise gives a power law",
        closed_form="theory.levy.phase (drift 'linear': collapsed; 'saturating': the exponential tail of "

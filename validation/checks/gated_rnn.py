@@ -27,6 +27,7 @@ Decision rules (fixed before any run was looked at; intervals are 90% bootstrap 
   ``beta_env(measured) - beta_env(Pareto mixture with the measured tail beta and tau range)`` (same
   estimator, same grid; bootstrap over units and over the tail fit's replicates) contains 0. A tail fit
   with R^2 < 0.90 has no beta to compare: ``inconclusive``. The window gate's outcome is reported alongside.
+
 A claim that fails its rule at a resolving scale is ``not reproduced`` with the numbers; every seed counts.
 """
 
@@ -227,9 +228,9 @@ def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
 
 
 def spectrum_figure(path, finals: dict) -> None:
-    """(a) tau CCDFs with the tail window's upper end and the longest envelope lag (resolution check);
-    (b) measured envelopes, their gate windows shaded; (c) beta intervals (tail, envelope, calibrated) and
-    the phase of each model. ``finals``: label -> final ``GatedDiagnostics``."""
+    """Three panels: (a) tau CCDFs with the tail window's upper end and the longest envelope lag
+    (resolution check); (b) measured envelopes, their gate windows shaded; (c) beta intervals (tail,
+    envelope, calibrated) and the phase of each model. ``finals``: label -> final ``GatedDiagnostics``."""
     plt = _plt()
     fig, ax = plt.subplots(1, 3, figsize=(16, 4.5))
     for i, (label, d) in enumerate(finals.items()):

@@ -23,7 +23,7 @@ from theory.complexity import COUPLINGS, effective_rank, exp_tail_energy, poly_t
 from theory.memory import (KINDS, airy_phase_rate, airy_shift_scale, area_target, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, poly_exponent)
 from theory.prony import best_mterm_fit, gauss_newton_condition, mterm_scan
-from numerics.plotting import pyplot as _plt, save_figure
+from numerics.plotting import finish, panels
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -72,10 +72,9 @@ def verdict_families(data: dict) -> Outcome:
                    data={"worst_area_error": worst})
 
 
-def plot_families(path, T: int = 256) -> None:
+def plot_families(path, T: int = 256, *, ax=None):
     """The four families over alpha at one T."""
-    plt = _plt()
-    fig, axes = plt.subplots(1, 4, figsize=(16, 3.4))
+    fig, axes = panels(ax, 1, 4, figsize=(16, 3.4))
     for ax, kind in zip(axes, KINDS):
         for i, a in enumerate(ALPHAS):
             # Airy kernels overlap: stack them with vertical offsets
@@ -88,7 +87,7 @@ def plot_families(path, T: int = 256) -> None:
     axes[0].set_ylabel("rho(s)")
     axes[-1].legend(fontsize=7)
     fig.suptitle(f"memory functions over alpha (T = {T}; toolkit convention A_max = T/4, m = round(alpha (T-1)))")
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("memory_theory.families", paper=PAPER + ", Sec. 2 (memory functions, scaling mu(alpha))",
@@ -130,10 +129,9 @@ def verdict_exp_one_mode(data: dict) -> Outcome:
                                           table), data={"worst_residual": worst})
 
 
-def plot_exp_one_mode(path, data: dict) -> None:
+def plot_exp_one_mode(path, data: dict, *, ax=None):
     """Residual and pole error of the 1-term fits against the pass line 1e-12."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    fig, ax = panels(ax, figsize=(6.5, 3.8))
     for T in sorted({r["T"] for r in data["rows"]}):
         sel = [r for r in data["rows"] if r["T"] == T]
         ax.semilogy([r["alpha"] for r in sel], [max(r["residual"], 1e-40) for r in sel], "o-", label=f"residual T={T}")
@@ -143,7 +141,7 @@ def plot_exp_one_mode(path, data: dict) -> None:
     ax.set_xlabel("alpha")
     ax.set_title("exponential memory: best 1-term fit (dotted: 1e-12; zeros drawn at 1e-40)", fontsize=9)
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("memory_theory.exp_one_mode", paper=PAPER + ", Sec. 3.1 (Prony series analysis)",
@@ -239,11 +237,10 @@ def verdict_prony_poly(data: dict) -> Outcome:
                          "m_star": {str(a): (s["m"] if s else None) for a, s in star_big.items()}})
 
 
-def plot_prony_poly(path, data: dict) -> None:
+def plot_prony_poly(path, data: dict, *, ax=None):
     """Residual and conditioning against the number of modes m."""
     Ts, tol = data["Ts"], data["tol"]
-    plt = _plt()
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (ax1, ax2) = panels(ax, 1, 2, figsize=(11, 4))
     for (T, a), fits in data["scans"].items():
         ms = [f["m"] for f in fits]
         ax1.semilogy(ms, [f["residual"] for f in fits], "o-", ms=3, label=f"poly T={T} alpha={a}")
@@ -259,7 +256,7 @@ def plot_prony_poly(path, data: dict) -> None:
     ax1.legend(fontsize=6)
     ax2.legend(fontsize=6)
     fig.suptitle("Prony fits of polynomial memory: residual and conditioning vs m")
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("memory_theory.prony_poly", paper=PAPER + ", Sec. 3.1 (Prony series analysis)",
@@ -322,10 +319,9 @@ def verdict_linear_relmse(data: dict) -> Outcome:
                    data={"max_abs_z": agr.max_abs_z, "z": z})
 
 
-def plot_linear_relmse(path, data: dict) -> None:
+def plot_linear_relmse(path, data: dict, *, ax=None):
     """Monte Carlo RelMSE (+- z se) against the closed form, one point per target/model pair."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    fig, ax = panels(ax, figsize=(5.5, 4.5))
     for r in data["rows"]:
         ax.errorbar(r["closed"], r["mc"], yerr=data["z"] * r["se"], fmt="o", ms=4, label=f"{r['kind']}: {r['model']}")
     lo = min(min(r["closed"], r["mc"]) for r in data["rows"])
@@ -336,10 +332,10 @@ def plot_linear_relmse(path, data: dict) -> None:
     ax.set_xlabel("closed form (theory.memory.expected_linear_relmse)")
     ax.set_ylabel(f"Monte Carlo (N = {data['N']}), +- z se")
     ax.legend(fontsize=6)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
-@check("memory_theory.linear_relmse", paper=PAPER + ", Sec. 2 (relative MSE); spec closed form",
+@check("memory_theory.linear_relmse", paper=PAPER + ", Sec. 2 (relative MSE); docs/papers/memory-functions.md",
        claim="the RelMSE of a linear model with memory rhohat on white unit inputs is "
              "sum_s (T-s)(rhohat-rho)^2 / sum_s (T-s) rho^2",
        closed_form="theory.memory.expected_linear_relmse (= theory.prony.best_mterm_fit(...).residual for the fit)",
@@ -403,10 +399,10 @@ def verdict_tail_energy(data: dict) -> Outcome:
                    data={"table": [list(r) for r in rows], "headers": _COMPLEXITY_HEADERS, "T": T})
 
 
-def _plot_table_columns(path, data: dict, columns: list[tuple[int, str]], title: str, log: bool) -> None:
+def _plot_table_columns(path, data: dict, columns: list[tuple[int, str]], title: str, log: bool, *,
+                        ax=None):
     """One panel per column of the complexity table, a line per kind over alpha."""
-    plt = _plt()
-    fig, axes = plt.subplots(1, len(columns), figsize=(4.2 * len(columns), 3.6))
+    fig, axes = panels(ax, 1, len(columns), figsize=(4.2 * len(columns), 3.6))
     for ax, (col, name) in zip(np.atleast_1d(axes), columns):
         for kind in KINDS:
             sel = [r for r in data["rows"] if r[0] == kind]
@@ -415,7 +411,7 @@ def _plot_table_columns(path, data: dict, columns: list[tuple[int, str]], title:
         ax.set_title(name, fontsize=9)
     np.atleast_1d(axes)[0].legend(fontsize=7)
     fig.suptitle(f"{title} (T = {data['T']})")
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("memory_theory.tail_energy", paper=PAPER + ", Sec. 3.2 (TCN, tail-energy complexity)",

@@ -23,10 +23,10 @@ from fractions import Fraction
 import numpy as np
 
 from numerics.ginibre import estimate_Q
-from numerics.plotting import pyplot as _plt, save_figure
+from numerics.plotting import finish, panels
 from numerics.real_wick import DATA_FILE, published_rows, real_wick_polynomial, row_identities
 from numerics.wick import polynomial_string, wick_polynomial
-from validation.registry import FAIL, PASS, Context, Outcome, check
+from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights)"
@@ -77,9 +77,9 @@ def verdict_identities(rows: dict) -> Outcome:
 # --------------------------------------------------------------------------------------------------
 # figure and the checks
 # --------------------------------------------------------------------------------------------------
-def plot_rows_mc(ctx: Context, cases) -> str:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+def plot_rows_mc(path, cases, *, ax=None):
+    """z-scores of the Monte Carlo estimates against the exact rows, one marker series per width n."""
+    fig, ax = panels(ax, figsize=(6.5, 4))
     for i, n in enumerate(MC_NS):
         sel = [c for c in cases if c[0] == n]
         ax.plot([c[1] for c in sel], [(c[2] - c[4]) / c[3] for c in sel], "o", color=f"C{i}", label=f"n = {n}")
@@ -88,9 +88,7 @@ def plot_rows_mc(ctx: Context, cases) -> str:
     ax.set_ylabel("(MC - exact) / se")
     ax.set_title("real-weight rows vs Monte Carlo (z-scores)", fontsize=9)
     ax.legend(fontsize=8)
-    path = ctx.figure_path("real_rows_mc.png")
-    save_figure(fig, path)
-    return path.name
+    return finish(fig, path)
 
 
 @check("real.rows_reproduce", paper=PAPER,
@@ -125,9 +123,7 @@ def _rows_mc(ctx: Context) -> Outcome:
         draws = (2000 if n == 32 else 1000) * (1 if ctx.quick else 5)
         est = estimate_Q(n, K, draws, field="real", seed=ctx.seed + n, progress=False)
         cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(_row_value(rows[k], n))) for k in range(1, K + 1)]
-    out = verdict_rows_mc(cases)
-    out.figures = [plot_rows_mc(ctx, cases)]
-    return out
+    return with_figure(ctx, verdict_rows_mc(cases), "real_rows_mc.png", plot_rows_mc, cases)
 
 
 @check("real.identities", paper=PAPER,

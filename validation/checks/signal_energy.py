@@ -3,7 +3,7 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026); only the seed summary and the abstract are available, so the
 closed forms are those re-derived in ``docs/papers/signal-propagation.md`` (``theory.signal_energy``,
-``theory.regimes``). Every decision rule below was fixed from the asymptotic orders the spec states,
+``theory.regimes``). Every decision rule below was fixed from the asymptotic orders that page states,
 before the numbers were looked at; the measured constants are reported.
 
 The references are independent of the code path under test: exact rationals, certified python-flint
@@ -25,7 +25,7 @@ import numpy as np
 
 from theory import regimes as rg
 from theory import signal_energy as se
-from numerics.plotting import pyplot as _plt, save_figure
+from numerics.plotting import finish, panels
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
@@ -47,11 +47,11 @@ def _slope(ns, errs) -> float:
     return float(np.polyfit(np.log(np.asarray(ns, float)), np.log(np.asarray(errs, float)), 1)[0])
 
 
-def _err_figure(path, rows: list[dict], series: dict[str, str], thresholds: dict[str, float], title: str) -> None:
+def _err_figure(path, rows: list[dict], series: dict[str, str], thresholds: dict[str, float], title: str, *,
+                ax=None):
     """Relative errors per case (one marker series per method) against their pass lines (dotted); exact zeros
     are drawn on a floor ten decades below the lowest line."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig, ax = panels(ax, figsize=(7, 3.8))
     x = np.arange(len(rows))
     floor = min(thresholds.values()) * 1e-10
     for key, label in series.items():
@@ -65,7 +65,7 @@ def _err_figure(path, rows: list[dict], series: dict[str, str], thresholds: dict
     ax.set_ylabel("relative error")
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=6, ncol=3)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ def _series_data(ctx: Context) -> dict:
     kmax = 40 if ctx.quick else 80
     fails = []
     spec_rows = {0: [0, 1], 1: [0, 0, 1], 2: [0, 1, 0, 1], 3: [0, 0, 5, 0, 1], 4: [0, 8, 0, 15, 0, 1]}
-    fails += [("spec row", k) for k, row in spec_rows.items() if se.hultman_row(k) != row]
+    fails += [("printed row", k) for k, row in spec_rows.items() if se.hultman_row(k) != row]
     for k in range(kmax):
         row = se.hultman_row(k)
         want = [stirling(k + 2, j, kind=1) // math.comb(k + 2, 2) if (k - j) % 2 else 0 for j in range(k + 2)]
@@ -229,7 +229,7 @@ def _series_data(ctx: Context) -> dict:
 def verdict_series(data: dict) -> Outcome:
     """Exact equality everywhere: pass; any mismatch: fail. ``data``: kmax, fails (a list of mismatches)."""
     kmax, fails = data["kmax"], data["fails"]
-    summary = (f"Hultman rows k < {kmax} = Stirling definition and spec rows; 1/n^2 series, S series, "
+    summary = (f"Hultman rows k < {kmax} = Stirling definition and the printed rows; 1/n^2 series, S series, "
                f"symbolic S and EGF equal the exact values" if not fails else f"mismatches: {fails[:6]}")
     return Outcome(FAIL if fails else PASS, summary, data={"kmax": kmax, "failures": len(fails)})
 
@@ -239,8 +239,8 @@ def verdict_series(data: dict) -> Outcome:
              "Q = 1 + C(k+2,4)/n^2 + ...; S = t+1 + C(t+3,5)/n^2 + ...; the EGF is (1-u)^-n - (1+u)^n",
        closed_form="theory.signal_energy.Q_series, theory.signal_energy.S_series, theory.signal_energy.hultman_row, "
                    "theory.signal_energy.S_symbolic, theory.signal_energy.generating_function",
-       numerics="exact Fractions of Q and S; Stirling numbers from sympy; the spec's printed rows; "
-                "sympy series of the EGF",
+       numerics="exact Fractions of Q and S; Stirling numbers from sympy; the rows printed in "
+                "docs/papers/signal-propagation.md; sympy series of the EGF",
        statistic="exact equality of rationals / integers in every case")
 def _series(ctx: Context) -> Outcome:
     return verdict_series(_series_data(ctx))   # exact identities: a table of mismatches, no picture
@@ -301,10 +301,9 @@ def verdict_critical_limit(data: dict) -> Outcome:
                    data={"slopes": [list(r[:4]) for r in rate_rows]})
 
 
-def plot_critical_limit(path, data: dict) -> None:
+def plot_critical_limit(path, data: dict, *, ax=None):
     """Q against k/sqrt(n) converging to the sinh profile; the error rates."""
-    plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig, axes = panels(ax, 1, 2, figsize=(11, 4))
     ax = axes[0]
     cgrid = np.linspace(0, 3.5, 300)
     for n in (4, 16, 64, 256, 4096, 10**6):
@@ -320,12 +319,12 @@ def plot_critical_limit(path, data: dict) -> None:
         ax.loglog(data["ns"], e1s, "s--", ms=3, label=f"|Q - f - g/sqrt n|, c={c0}")
     ax.set_xlabel("n"), ax.set_ylabel("error"), ax.legend(fontsize=6, ncol=2)
     ax.set_title("critical-limit error: slopes -1/2 and -1")
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("signal.critical_limit", paper=PAPER + ", critical regime t ~ c sqrt(n)",
-       claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) with error O(n^-1/2); with the spec's first correction "
-             "the error is O(1/n); S_{n,t} / (sqrt(n) F(c)) - 1 = O(n^-1/2)",
+       claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) with error O(n^-1/2); with the first correction "
+             "(docs/papers/signal-propagation.md) the error is O(1/n); S_{n,t} / (sqrt(n) F(c)) - 1 = O(n^-1/2)",
        closed_form="theory.regimes.critical_profile, theory.regimes.Q_critical_form, "
                    "theory.regimes.critical_S_profile (c = k/sqrt n)",
        numerics="exact energies (theory.signal_energy.Q mp 30 digits, theory.signal_energy.S float) at "
@@ -368,10 +367,9 @@ def verdict_subcritical(data: dict) -> Outcome:
                                            "|dev - C(t+3,5)/((t+1)n^2)|"], table))
 
 
-def plot_subcritical(path, data: dict) -> None:
+def plot_subcritical(path, data: dict, *, ax=None):
     """(ratio - 1) t against t: -> 4 (the next order of C(t+3,5)/(t+1))."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    fig, ax = panels(ax, figsize=(5.5, 3.8))
     for n in sorted({r["n"] for r in data["rows"]}):
         sel = [r for r in data["rows"] if r["n"] == n]
         ax.semilogx([r["t"] for r in sel], [(r["ratio"] - 1) * r["t"] for r in sel], "o-", ms=3, label=f"n = {n:.0e}")
@@ -380,7 +378,7 @@ def plot_subcritical(path, data: dict) -> None:
     ax.set_ylabel("(ratio - 1) t")
     ax.set_title("subcritical: (S/(t+1) - 1) / (t^4/120n^2) = 1 + 4/t + ...", fontsize=9)
     ax.legend(fontsize=7)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("signal.subcritical", paper=PAPER + ", subcritical regime t = o(sqrt n)",
@@ -434,10 +432,9 @@ def verdict_supercritical(data: dict) -> Outcome:
     return Outcome(FAIL if bad else PASS, summary, details=details)
 
 
-def plot_supercritical(path, data: dict) -> None:
+def plot_supercritical(path, data: dict, *, ax=None):
     """(geometric ratio - 1) t^2/n and the plain form's log error against its model, over c = t/sqrt n."""
-    plt = _plt()
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+    fig, (ax1, ax2) = panels(ax, 1, 2, figsize=(11, 3.8))
     for n in sorted({r["n"] for r in data["rows"]}):
         sel = [r for r in data["rows"] if r["n"] == n]
         ax1.semilogx([r["c"] for r in sel], [r["e_geo"] * r["t"] ** 2 / n for r in sel], "o-", ms=3, label=f"n={n:.0e}")
@@ -449,7 +446,7 @@ def plot_supercritical(path, data: dict) -> None:
     ax2.set_xlabel("|t^3/6n^2| + 3n/t^2 (stated corrections)"), ax2.set_ylabel("|log(plain / S)|")
     ax2.legend(fontsize=7)
     fig.suptitle("supercritical forms against exact log S", fontsize=10)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("signal.supercritical", paper=PAPER + ", supercritical regime t >> sqrt(n)",
@@ -509,17 +506,16 @@ def verdict_breakdown(data: dict) -> Outcome:
                                            "boundary (40-digit mp)"], rows))
 
 
-def plot_breakdown(path, data: dict) -> None:
+def plot_breakdown(path, data: dict, *, ax=None):
     """The breakdown depth t* against the width n, with sqrt(n)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5.5, 4))
+    fig, ax = panels(ax, figsize=(5.5, 4))
     for quantity, tol in _BREAKDOWN_CASES:
         sel = [r for r in data["rows"] if r["quantity"] == quantity and r["tol"] == tol]
         ax.loglog([r["n"] for r in sel], [r["t"] for r in sel], "o-", ms=3, label=f"{quantity}, tol={tol}")
     ns = np.logspace(2, 18, 50)
     ax.loglog(ns, np.sqrt(ns), "k:", label="sqrt(n)")
     ax.set_xlabel("width n"), ax.set_ylabel("breakdown depth t*"), ax.legend(fontsize=7)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("signal.breakdown_sqrt_n", paper=PAPER + ", abstract (infinite width lasts t ~ sqrt(n))",
@@ -537,7 +533,7 @@ def _breakdown(ctx: Context) -> Outcome:
 
 # ----------------------------------------------------------------------------------------------------
 def feedforward_energies(n: int, L: int, samples: int, *, field: str, rng: np.random.Generator) -> np.ndarray:
-    """``||W_L ... W_1 e_1||^2`` for ``samples`` independent draws of L independent layers ``G / sqrt(n)``.
+    """``||W_L...W_1 e_1||^2`` for ``samples`` independent draws of L independent layers ``G / sqrt(n)``.
 
     Complex layers have iid proper complex Gaussian entries (``E|G_ij|^2 = 1``), real ones iid N(0, 1).
     """
@@ -597,10 +593,9 @@ def verdict_feedforward(data: dict) -> Outcome:
                    data={"max_abs_z": ag.max_abs_z})
 
 
-def plot_feedforward(path, data: dict) -> None:
+def plot_feedforward(path, data: dict, *, ax=None):
     """z-scores of the Monte Carlo moments against the closed forms, with the Bonferroni bound."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    fig, ax = panels(ax, figsize=(6.5, 3.6))
     rows, z = data["rows"], data["z"]
     labels = [f"{r['field'][0]} n={r['n']} L={r['L']}" for r in rows]
     ax.plot(range(len(rows)), [(r["mean"] - 1) / r["mean_se"] for r in rows], "o", label="mean - 1")
@@ -612,7 +607,7 @@ def plot_feedforward(path, data: dict) -> None:
     ax.set_ylabel("z-score")
     ax.set_title(f"feedforward Ginibre products vs closed forms (dotted: +-z = {z:.2f})", fontsize=9)
     ax.legend(fontsize=7)
-    save_figure(fig, path)
+    return finish(fig, path)
 
 
 @check("signal.feedforward_contrast", paper=PAPER + ", feedforward contrast (seed headline claim)",

@@ -36,24 +36,18 @@ from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
 from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.regimes import critical_profile, critical_S_profile
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
-from numerics.plotting import pyplot as _plt, save_figure
-from validation.registry import FAIL, PASS, Context, Outcome, check
+from numerics.plotting import finish, panels
+from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.stats import agreement, markdown_table, z_for_false_alarm
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 NS = (8, 16, 32, 64)
-SPEC_REAL = {  # the spec's printed real polynomials (coefficient of n^j at index j)
+SPEC_REAL = {  # the real polynomials printed in docs/papers/signal-propagation.md (coefficient of n^j at j)
     2: [0, 2, 0, 1],
     3: [0, 4, 10, 0, 1],
     4: [0, 48, 28, 28, 0, 1],
     5: [0, 304, 468, 110, 62, 0, 1],
 }
-
-
-def _save(ctx: Context, fig, name: str) -> str:
-    save_figure(fig, ctx.figure_path(name))
-    _plt().close(fig)
-    return name
 
 
 def _points(ax, x, mean, se, decided, color, marker="o", scale=1.0, label=None):
@@ -167,16 +161,17 @@ def _real_table_data(ctx: Context) -> dict:
 
 
 def verdict_real_table(data: dict) -> Outcome:
-    """n = 1 value (2k-1)!!, coefficientwise >= the complex row, the spec's rows, the published table and the
-    pure-Python reference (k <= 6): pass if all hold, else fail. ``data``: kmax, rows of dicts (k, real,
-    hultman, published, reference or None, ratios, seconds)."""
+    """n = 1 value (2k-1)!!, coefficientwise >= the complex row, the rows printed in
+    docs/papers/signal-propagation.md, the published table and the pure-Python reference (k <= 6): pass if
+    all hold, else fail. ``data``: kmax, rows of dicts (k, real, hultman, published, reference or None,
+    ratios, seconds)."""
     rows, problems = [], []
     for r in data["rows"]:
         k, real = r["k"], r["real"]
         checks = {
             "n=1": sum(real) == _double_factorial(2 * k - 1),
             ">= complex": all(a >= c for a, c in zip(real, r["hultman"])),
-            "spec": SPEC_REAL.get(k, real) == real,
+            "printed": SPEC_REAL.get(k, real) == real,
             "published": r["published"] == polynomial_string(real),
             "reference": r["reference"] is None or real == r["reference"],
         }
@@ -189,7 +184,7 @@ def verdict_real_table(data: dict) -> Outcome:
                + markdown_table(["k", "E tr((G^k)^T G^k)", "(2k-1)!!", "Q^R/Q at n=8", "Q^R/Q at n=64",
                                  "checks", "seconds"], rows))
     return Outcome(FAIL if problems else PASS,
-                   f"k = 0..{data['kmax']}: n=1 values, spec k=2..5, coefficientwise Q^R >= Q, published table"
+                   f"k = 0..{data['kmax']}: n=1 values, printed k=2..5, coefficientwise Q^R >= Q, published table"
                    + (f"; problems: {problems}" if problems else ": all hold"),
                    details=details,
                    data={"real_polynomials": {r["k"]: list(r["real"]) for r in data["rows"]}, "problems": problems})
@@ -197,10 +192,11 @@ def verdict_real_table(data: dict) -> Outcome:
 
 @check("wick.real_table", paper=PAPER + ", Sec. 2 (real weights: no closed form; Q^R >= Q)",
        claim="real Gaussian weights: exact polynomials E tr((G^k)^T G^k) from the (2k-1)!! Wick matchings; "
-             "value (2k-1)!! at n = 1; the spec's k = 2..5 polynomials; Q^R_{n,k} >= Q_{n,k} coefficient by "
-             "coefficient",
+             "value (2k-1)!! at n = 1; the printed k = 2..5 polynomials (docs/papers/signal-propagation.md); "
+             "Q^R_{n,k} >= Q_{n,k} coefficient by coefficient",
        closed_form="none known for real weights; compared: Hultman row (theory.signal_energy.hultman_row, complex), "
-                   "(2k-1)!!, the spec's printed polynomials, the table published in numerics.wick",
+                   "(2k-1)!!, the polynomials printed in docs/papers/signal-propagation.md, the table published in "
+                   "numerics.wick",
        numerics="numerics.wick.wick_polynomial(k, 'real'): numba enumeration of perfect matchings; k <= 8 "
                 "(quick), k <= 9 (full, 3.4e7 matchings); pure-Python union-find reference "
                 "(numerics.wick.wick_polynomial_reference) for k <= 6",
@@ -281,14 +277,13 @@ def verdict_complex_Q_S(data: dict) -> Outcome:
                  "over all of them (p = 1e-6); k, t in (2 sqrt n, 3 sqrt n] reported as diagnostics")
 def _complex_Q_S(ctx: Context) -> Outcome:
     data = _complex_Q_S_data(ctx)
-    out = verdict_complex_Q_S(data)
-    out.figures.append(_figure_Q_S(ctx, data["runs"], "complex"))
-    return out
+    return with_figure(ctx, verdict_complex_Q_S(data), "signal_mc_complex_Q_S.png", plot_Q_S, data["runs"],
+                       "complex")
 
 
-def _figure_Q_S(ctx: Context, runs: dict, field: str) -> str:
-    plt = _plt()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
+def plot_Q_S(path, runs: dict, field: str, *, ax=None):
+    """Q_{n,k} and S_{n,t}/sqrt(n) against c: Monte Carlo points, exact curves and the critical limits."""
+    fig, (a1, a2) = panels(ax, 1, 2, figsize=(12, 4.5))
     cgrid = np.linspace(0.0, 3.05, 200)
     for i, (n, r) in enumerate(sorted(runs.items())):
         col = f"C{i}"
@@ -313,7 +308,7 @@ def _figure_Q_S(ctx: Context, runs: dict, field: str) -> str:
     a2.legend(fontsize=7)
     fig.suptitle(f"{field} Ginibre: Monte Carlo (filled: in the verdict, k <= 2 sqrt n; open: diagnostics) "
                  "vs exact" + (" (Wick enumeration)" if field == "real" else " (Theorem 2.1)"))
-    return _save(ctx, fig, f"signal_mc_{field}_Q_S.png")
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -387,14 +382,13 @@ def verdict_real_Q_S(data: dict) -> Outcome:
                  "over all of them; the rest up to 3 sqrt n are diagnostics")
 def _real_Q_S(ctx: Context) -> Outcome:
     data = _real_Q_S_data(ctx)
-    out = verdict_real_Q_S(data)
-    out.figures.append(_figure_real(ctx, data["runs"], data["kenum"]))
-    return out
+    return with_figure(ctx, verdict_real_Q_S(data), "signal_mc_real_Q.png", plot_real_Q, data["runs"],
+                       data["kenum"])
 
 
-def _figure_real(ctx: Context, runs: dict, kenum) -> str:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def plot_real_Q(path, runs: dict, kenum, *, ax=None):
+    """Real-weight Q^R_{n,k} against c: Monte Carlo, the Wick polynomials and the complex Q."""
+    fig, ax = panels(ax, figsize=(7, 4.5))
     for i, (n, r) in enumerate(sorted(runs.items())):
         col = f"C{i}"
         K = r["q_mean"].size - 1
@@ -412,7 +406,7 @@ def _figure_real(ctx: Context, runs: dict, kenum) -> str:
     ax.set_ylabel("Q^R_{n,k}")
     ax.legend(fontsize=7)
     ax.set_title("real weights: MC (squares), Wick polynomials (solid), complex Q (dotted)", fontsize=9)
-    return _save(ctx, fig, "signal_mc_real_Q.png")
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -477,13 +471,13 @@ def _critical(ctx: Context) -> Outcome:
     out = verdict_critical(data)
     errs = {c: [abs(q - float(critical_profile(c))) for _, _, q in pts] for c, pts in data["exact"].items()}
     mc_pts = [(p["n"], p["c"], p["mean"], p["se"]) for p in data["mc"]]
-    out.figures.append(_figure_critical(ctx, data["cs"], data["ms"], errs, mc_pts))
-    return out
+    return with_figure(ctx, out, "signal_mc_critical_profile.png", plot_critical, data["cs"], data["ms"], errs,
+                       mc_pts)
 
 
-def _figure_critical(ctx, cs, ms, errs, mc_pts) -> str:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def plot_critical(path, cs, ms, errs, mc_pts, *, ax=None):
+    """|Q_{n, c sqrt n} - f(c)| against n (exact and Monte Carlo) with the n^(-1/2) slope."""
+    fig, ax = panels(ax, figsize=(7, 4.5))
     ns = np.array([m * m for m in ms], dtype=float)
     for i, c in enumerate(cs):
         ax.loglog(ns, errs[c], "o-", color=f"C{i}", ms=3, label=f"exact, c = {c}")
@@ -497,7 +491,7 @@ def _figure_critical(ctx, cs, ms, errs, mc_pts) -> str:
     ax.set_ylabel("|Q_{n, c sqrt n} - f(c)|")
     ax.legend(fontsize=7)
     ax.set_title("approach to the critical profile f(c) = (2/c^2) sinh(c^2/2)", fontsize=9)
-    return _save(ctx, fig, "signal_mc_critical_profile.png")
+    return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -544,10 +538,9 @@ def verdict_feedforward(data: dict) -> Outcome:
                    data={"max_abs_z": maxz, "z": z, "comparisons": m})
 
 
-def plot_feedforward(ctx: Context, data: dict) -> str:
+def plot_feedforward(path, data: dict, *, ax=None):
     """Second moment of the feedforward product against (1 + a/n)^L, with the recurrent Q_{n,L}."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = panels(ax, figsize=(7, 4.2))
     for i, r in enumerate(data["runs"]):
         ls = np.arange(r["L"] + 1)
         col = f"C{i}"
@@ -560,7 +553,7 @@ def plot_feedforward(ctx: Context, data: dict) -> str:
     ax.set_ylabel("second moment")
     ax.set_title("feedforward: MC vs (1 + a/n)^L (solid); recurrent Q_{n,L} (dotted)", fontsize=9)
     ax.legend(fontsize=6)
-    return _save(ctx, fig, "signal_mc_feedforward.png")
+    return finish(fig, path)
 
 
 @check("signal_mc.feedforward", paper=PAPER + ", feedforward contrast",
@@ -573,6 +566,4 @@ def plot_feedforward(ctx: Context, data: dict) -> str:
        statistic="|MC - exact| <= z se for both moments at every L >= 1, z Bonferroni over all comparisons")
 def _feedforward(ctx: Context) -> Outcome:
     data = _feedforward_data(ctx)
-    out = verdict_feedforward(data)
-    out.figures.append(plot_feedforward(ctx, data))
-    return out
+    return with_figure(ctx, verdict_feedforward(data), "signal_mc_feedforward.png", plot_feedforward, data)
