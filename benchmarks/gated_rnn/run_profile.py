@@ -3,6 +3,16 @@ write the report with its provenance.
 
     python benchmarks/gated_rnn/run_profile.py cpu --report docs/results/cpu-gated --cache /tmp/gated-cpu
     python benchmarks/gated_rnn/run_profile.py reference --device cuda --report gated-reference --cache ckpts
+    python benchmarks/gated_rnn/run_profile.py cpu --report docs/results/cpu-gated --cache /tmp/gated-long \
+        --rediagnose-from /path/to/trained    # diagnose runs trained elsewhere at the profile's long horizon
+
+With a ``long_diagnosis`` section in the profile (cpu.json) every checkpoint's weights are kept and
+re-diagnosed at the long horizon (forward passes only, :mod:`numerics.anticollapse.long_horizon`); the
+checks decide on those diagnoses. ``--rediagnose-from DIR`` takes the trained runs from DIR
+(``<profile>_<run>_seed<k>.pt`` and ``<profile>_<run>_seed<k>_ckpts/ckpt_*.pt``, as written by
+``train_gated(save_dir=...)``) instead of training, and writes the long diagnoses to ``--cache``
+(``<profile>_<run>_seed<k>_long.pt``); provenance records the commit that trained (DIR/trained_at.json)
+and the one that diagnosed.
 
 Every finished run is saved to ``--cache`` (``<run>_seed<k>.pt``, the whole GatedRun: weights, optimiser,
 diagnostics) before the next one starts, so an interrupted profile resumes where it stopped (rerun the same
@@ -60,6 +70,31 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     return {(run, s): torch.load(path(run, s), weights_only=False) for s in seeds for run in prof.configs}
 
 
+def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict, workers: int) -> dict:
+    """``{(run, seed): {"ours": [...], "author": [...], "seconds": s}}``, the long-horizon diagnoses of every
+    checkpoint (both variants), computed only where ``cache`` does not hold them yet."""
+    import torch
+
+    from numerics.anticollapse.long_horizon import load_states, rediagnose_in_worker
+    from numerics.anticollapse.train import load_profile
+
+    spec = load_profile(prof_name).long
+    path = lambda run, s: cache / f"{prof_name}_{run}_seed{s}_long.pt"  # noqa: E731
+    todo = [k for k in runs if not path(*k).exists()]
+    print(f"{len(todo)} run(s) to re-diagnose at T = {spec.T}", flush=True)
+    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        fut = {}
+        for run, s in todo:
+            states = load_states(src / f"{prof_name}_{run}_seed{s}_ckpts") if src is not None else None
+            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], spec, states, 1, ("ours", "author"))] = (run, s)
+        for f in cf.as_completed(fut):
+            run, s = fut[f]
+            torch.save(f.result(), path(run, s))
+            print(f"re-diagnosed {run} seed {s} in {f.result()['seconds']:.0f} s ({time.strftime('%H:%M:%S')})",
+                  flush=True)
+    return {k: torch.load(path(*k), weights_only=False) for k in runs}
+
+
 def _git(*a) -> str:
     return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
@@ -68,13 +103,14 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def _provenance(runs: dict, wall: float, device: str, cache: Path) -> dict:
+def _provenance(runs: dict, wall: float, device: str, cache: Path, long: dict | None = None,
+                src: Path | None = None) -> dict:
     import numpy
     import scipy
     import torch
 
     git = _git
-    stamp = cache / "trained_at.json"
+    stamp = (src if src is not None else cache) / "trained_at.json"
 
     cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
                 if ln.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
@@ -89,6 +125,10 @@ def _provenance(runs: dict, wall: float, device: str, cache: Path) -> dict:
         "runs": {f"{run}/seed{s}": {"seconds": round(r.seconds, 1), "relative_loss": r.relative_loss,
                                     "steps": len(r.step_loss), "task_lags": r.task.lags.tolist()}
                  for (run, s), r in runs.items()},
+        **({"long_diagnosis": {"diagnosed_at": git("rev-parse", "HEAD"), "trained_in": str(src or cache),
+                               "seconds": {f"{run}/seed{s}": round(v["seconds"], 1) for (run, s), v in long.items()},
+                               "cpu_seconds_total": round(sum(v["seconds"] for v in long.values()), 1)}}
+           if long else {}),
     }
 
 
@@ -100,6 +140,8 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", type=int, nargs="*")
     p.add_argument("--device", default="cpu")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--rediagnose-from", type=Path, default=None,
+                   help="folder of runs trained elsewhere (with _ckpts/ weights): diagnose them, do not train")
     a = p.parse_args(argv)
 
     from numerics.anticollapse.train import load_profile
@@ -109,7 +151,11 @@ def main(argv=None) -> int:
 
     t0 = time.perf_counter()
     seeds = tuple(a.seeds) if a.seeds else load_profile(a.profile).seeds
-    runs = _train(a.profile, seeds, Path(a.cache), a.device, a.workers)
+    src = a.rediagnose_from
+    runs = _load(a.profile, seeds, src) if src is not None else _train(a.profile, seeds, Path(a.cache), a.device,
+                                                                       a.workers)
+    prof = load_profile(a.profile)
+    long = _rediagnose(a.profile, seeds, src, Path(a.cache), runs, a.workers) if prof.long is not None else None
     out = Path(a.report) / "results.json"
     if a.profile == "reference":                       # the three decision rules on the reference runs
         o = g.verdict_reference(g.collect(runs))
@@ -121,16 +167,34 @@ def main(argv=None) -> int:
         g._CACHE[("profile", a.profile)] = _with_seeds(load_profile(a.profile), seeds)
         for (run, s), r in runs.items():
             g._CACHE[(a.profile, run, s)] = r
+            if long is not None:
+                g._CACHE[("long", a.profile, run, s)] = long[(run, s)]
         checks = [c for c in select(discover(), "gated_rnn.*") if c.name != "gated_rnn.reference_scale"]
         results = run_checks(checks, ctx, progress=False)
         print_table(results)
         write_report(results, ctx)
         data = {"checks": json.loads(out.read_text()) if out.exists() else []}
-    data["provenance"] = _provenance(runs, time.perf_counter() - t0, a.device, Path(a.cache))
+    data["provenance"] = _provenance(runs, time.perf_counter() - t0, a.device, Path(a.cache), long, src)
     data["profile"] = {"name": a.profile, "seeds": list(seeds), "file": f"benchmarks/gated_rnn/{a.profile}.json"}
     out.write_text(json.dumps(data, indent=1, default=float))
     print("wrote", out)
     return 0
+
+
+def _load(prof_name: str, seeds, src: Path) -> dict:
+    """The trained runs in ``src`` (``<profile>_<run>_seed<k>.pt``); a missing one is a one-line error."""
+    import torch
+
+    from numerics.anticollapse.train import load_profile
+
+    out = {}
+    for s in seeds:
+        for run in load_profile(prof_name).configs:
+            f = src / f"{prof_name}_{run}_seed{s}.pt"
+            if not f.is_file():
+                raise SystemExit(f"--rediagnose-from {src}: missing {f.name}")
+            out[(run, s)] = torch.load(f, weights_only=False)
+    return out
 
 
 def _with_seeds(prof, seeds):

@@ -57,7 +57,10 @@ import numpy as np
 from scipy import stats
 
 from numerics.estimators import MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
-from theory._args import as_int, as_real, as_real_array
+from theory._args import as_choice, as_int, as_real, as_real_array
+
+VARIANTS = ("ours", "author")   # the same names as numerics.anticollapse.diagnostics.VARIANTS
+AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
            "resolution_check", "pareto_mixture_taus", "tempered_beta", "envelope_beta_bootstrap",
@@ -163,8 +166,12 @@ def _window(best: str, params: dict, l: np.ndarray) -> tuple[np.ndarray, float, 
 
 
 def window_gate(lags: Any, f: Any, *, beta_min: float = 0.10, min_points: int = 8, min_fraction: float = 0.05,
-                runs_alpha: float = 0.05) -> WindowGate:
+                runs_alpha: float = 0.05, variant: str = "ours") -> WindowGate:
     """The author's power-law-window gate on an envelope ``f`` (see the module docstring).
+
+    ``variant="author"`` fits ``log(max(f, 1e-30))`` as the author's code does (``f >= 0`` accepted): an
+    envelope that falls below 1e-30 becomes flat there, which can turn an ``ell_star_undefined_or_below_grid``
+    failure into a pass; ``"ours"`` (default) fits ``log f`` and needs ``f > 0``.
 
     >>> l = np.linspace(4, 384, 128)
     >>> noise = 1e-3 * np.random.default_rng(0).standard_normal(l.size)
@@ -181,6 +188,8 @@ def window_gate(lags: Any, f: Any, *, beta_min: float = 0.10, min_points: int = 
     min_points = as_int("min_points", min_points, minimum=2)
     min_fraction = as_real("min_fraction", min_fraction, minimum=0.0, maximum=1.0)
     runs_alpha = as_real("runs_alpha", runs_alpha, minimum=0.0, maximum=1.0, open_max=True)
+    if as_choice("variant", variant, VARIANTS) == "author":
+        f = np.maximum(as_real_array("f", f, minimum=0.0), AUTHOR_FLOOR)
     l, y = _check_envelope(lags, f, minimum=6)
     params, rss, _, _ = _fit_log_models(l, y)
     aic = {m: float(l.size * math.log(rss[m] / l.size + 1e-30) + 2 * _K[m]) for m in _MODELS}

@@ -1,0 +1,132 @@
+"""Long-horizon diagnosis: trained gated RNNs re-diagnosed at a longer T from their checkpoint weights.
+
+Why: at the training length (cpu profile: T = 512, envelope lags to 256) the envelope stops before the
+slowest units decay (tau of 450-3,000 steps), so the resolution check fails. The diagnosis needs only
+forward passes, so training stays short and the *same weights* are diagnosed at T = 8192 (cpu profile:
+rate lags 416..2464, the training grid 26..154 times T / 512; envelope ``linspace(2, 4096, 128)``; every
+64th window end; 64 fresh sequences). Source of the quantities: ``docs/papers/anti-collapse.md``.
+
+Inputs: the diagnostic sequences come from the run's own diagnostic stream (``SeedSequence([seed])``'s
+third child, as in :mod:`numerics.anticollapse.train`) at the long length; the optimiser's base rate
+from the optimiser state saved with the weights. Besides the first-order time scales (the rate fit at the
+long lags) every diagnosis carries the leak-only time scales ``-1 / E log a`` (``RateFit.tau_leak``).
+
+The spec lives in the profile file as ``"long_diagnosis": {"T", "n_diag", "diag_batch", "window_stride",
+"rate_lags", "envelope_lags", "n_boot"}`` (:class:`LongDiagnosisSpec`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from numerics._config import dataclass_from_dict, setter
+from theory._args import as_int
+
+from .diagnostics import GatedDiagnostics, diagnose
+from numerics.models.gated_rnn import build_gated_rnn
+
+__all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_state", "rediagnose_state",
+           "rediagnose_run", "load_states"]
+
+
+@dataclasses.dataclass(frozen=True)
+class LongDiagnosisSpec:
+    """Length, sequences, batching, window stride and the two lag grids ``(lo, hi, n)`` (linear)."""
+
+    T: int = 8192
+    n_diag: int = 64
+    diag_batch: int = 16
+    window_stride: int = 64
+    rate_lags: tuple[int, int, int] = (416, 2464, 24)
+    envelope_lags: tuple[int, int, int] = (2, 4096, 128)
+    n_boot: int = 2000
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        for name, lo in (("T", 16), ("n_diag", 2), ("diag_batch", 1), ("window_stride", 1), ("n_boot", 1)):
+            f(name, as_int(name, getattr(self, name), minimum=lo))
+        for name in ("rate_lags", "envelope_lags"):
+            v = tuple(getattr(self, name))
+            if len(v) != 3:
+                raise ValueError(f"long_diagnosis.{name} must be (lo, hi, n), got {v!r}")
+            lo = as_int(f"long_diagnosis.{name}[0]", v[0], minimum=1)
+            hi = as_int(f"long_diagnosis.{name}[1]", v[1], minimum=lo + 1, maximum=self.T - 1)
+            f(name, (lo, hi, as_int(f"long_diagnosis.{name}[2]", v[2], minimum=4)))
+
+    def grid(self, which: str) -> np.ndarray:
+        lo, hi, n = getattr(self, which)
+        return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
+
+
+def long_spec(d: Any) -> LongDiagnosisSpec:
+    """From the profile's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
+    return dataclass_from_dict(LongDiagnosisSpec, d, "long_diagnosis", tuples=("rate_lags", "envelope_lags"))
+
+
+def diagnostic_inputs(run, T: int, n: int) -> torch.Tensor:
+    """``n`` sequences of length ``T`` of the run's task, from the run's diagnostic stream (float32)."""
+    s_diag = np.random.SeedSequence([run.seed]).spawn(6)[2]
+    return torch.as_tensor(run.task.sample(n, T, rng=np.random.default_rng(s_diag))[0])
+
+
+def model_from_state(config, state: dict):
+    """``(model, optimizer)`` of ``config`` with the saved ``state`` ({"model", "optimizer"}) loaded."""
+    from .train import _make_optimizer
+
+    m = config.model
+    model = build_gated_rnn(m.arch, config.task.d_in, m.hidden, 1, init_s=m.init_s, init=m.init)
+    model.load_state_dict(state["model"])
+    opt = _make_optimizer(config.train, model)
+    opt.load_state_dict(state["optimizer"])
+    return model, opt
+
+
+def rediagnose_state(run, state: dict, spec: LongDiagnosisSpec, x: torch.Tensor | None = None,
+                     variant: str = "ours") -> GatedDiagnostics:
+    """The long-horizon diagnosis of one checkpoint ``state`` of ``run`` (a ``GatedRun``)."""
+    x = diagnostic_inputs(run, spec.T, spec.n_diag) if x is None else x
+    model, opt = model_from_state(run.config, state)
+    return diagnose(model, x, optimizer=opt, rate_lags=spec.grid("rate_lags"),
+                    envelope_lags=spec.grid("envelope_lags"), envelope=run.config.diagnostics.envelope,
+                    n_boot=spec.n_boot, seed=run.seed, batch=spec.diag_batch, window_stride=spec.window_stride,
+                    epoch=int(state.get("epoch", 0)), step=int(state.get("step", 0)), variant=variant)
+
+
+def rediagnose_run(run, states: list[dict], spec: LongDiagnosisSpec, variant: str = "ours") -> list[GatedDiagnostics]:
+    """Every checkpoint of ``run`` at the long horizon, in order (one set of diagnostic sequences)."""
+    if not states:
+        raise ValueError("states is empty: the run kept no checkpoint weights (train_gated(keep_states=True) "
+                         "or save_dir=...)")
+    x = diagnostic_inputs(run, spec.T, spec.n_diag)
+    return [rediagnose_state(run, s, spec, x, variant) for s in states]
+
+
+def load_states(folder: str | Path) -> list[dict]:
+    """The checkpoint states ``ckpt_<epoch>.pt`` written by ``train_gated(save_dir=folder)``, by epoch."""
+    files = sorted(Path(folder).glob("ckpt_*.pt"))
+    if not files:
+        raise ValueError(f"no ckpt_*.pt in {folder}")
+    return [torch.load(f, map_location="cpu", weights_only=True) for f in files]
+
+
+def summaries_json(diags: list[GatedDiagnostics]) -> str:
+    return json.dumps([d.summary() for d in diags], indent=1, default=float)
+
+
+def rediagnose_in_worker(run, spec: LongDiagnosisSpec, states: list[dict] | None = None, threads: int = 1,
+                         variants: tuple[str, ...] = ("ours",)) -> dict:
+    """:func:`rediagnose_run` for a process-pool worker: ``{variant: [GatedDiagnostics], "seconds": s}``
+    (``states`` default: ``run.states``)."""
+    import time
+
+    torch.set_num_threads(as_int("threads", threads, minimum=1))
+    t0 = time.perf_counter()
+    out = {v: rediagnose_run(run, run.states if states is None else states, spec, v) for v in variants}
+    out["seconds"] = time.perf_counter() - t0
+    return out
