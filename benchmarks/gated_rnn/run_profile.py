@@ -71,8 +71,9 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
 
 
 def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict, workers: int) -> dict:
-    """``{(run, seed): {"ours": [...], "author": [...], "seconds": s}}``, the long-horizon diagnoses of every
-    checkpoint (both variants), computed only where ``cache`` does not hold them yet."""
+    """``{(run, seed): {name: [GatedDiagnostics per checkpoint], "seconds": {name: s}}}`` for the names of
+    ``SPECS`` (long horizon and training length, ours and the author's floors), computed only where
+    ``cache`` does not hold them yet."""
     import torch
 
     from numerics.anticollapse.long_horizon import load_states, rediagnose_in_worker
@@ -86,11 +87,13 @@ def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict
         fut = {}
         for run, s in todo:
             states = load_states(src / f"{prof_name}_{run}_seed{s}_ckpts") if src is not None else None
-            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], spec, states, 1, ("ours", "author"))] = (run, s)
+            specs = {"long": (spec, "ours"), "long_author": (spec, "author"), "train": (None, "ours"),
+                     "train_author": (None, "author")}
+            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], specs, states, 1)] = (run, s)
         for f in cf.as_completed(fut):
             run, s = fut[f]
             torch.save(f.result(), path(run, s))
-            print(f"re-diagnosed {run} seed {s} in {f.result()['seconds']:.0f} s ({time.strftime('%H:%M:%S')})",
+            print(f"re-diagnosed {run} seed {s} in {sum(f.result()['seconds'].values()):.0f} s ({time.strftime('%H:%M:%S')})",
                   flush=True)
     return {k: torch.load(path(*k), weights_only=False) for k in runs}
 
@@ -126,8 +129,10 @@ def _provenance(runs: dict, wall: float, device: str, cache: Path, long: dict | 
                                     "steps": len(r.step_loss), "task_lags": r.task.lags.tolist()}
                  for (run, s), r in runs.items()},
         **({"long_diagnosis": {"diagnosed_at": git("rev-parse", "HEAD"), "trained_in": str(src or cache),
-                               "seconds": {f"{run}/seed{s}": round(v["seconds"], 1) for (run, s), v in long.items()},
-                               "cpu_seconds_total": round(sum(v["seconds"] for v in long.values()), 1)}}
+                               "seconds": {f"{run}/seed{s}": {k: round(x, 1) for k, x in v["seconds"].items()}
+                                           for (run, s), v in long.items()},
+                               "cpu_seconds_total": {k: round(sum(v["seconds"][k] for v in long.values()), 1)
+                                                     for k in next(iter(long.values()))["seconds"]}}}
            if long else {}),
     }
 

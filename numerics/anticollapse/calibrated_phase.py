@@ -65,6 +65,7 @@ class CalibratedPhase:
     n: int
     reason: str
     envelope_consistent: bool | None = None
+    beta_hi_max: float = BETA_HI_MAX    # the threshold this label was decided with
 
     def summary(self) -> dict:
         return {"phase_calibrated": self.label, "calibrated_heavy_tailed": self.heavy_tailed,
@@ -176,12 +177,13 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     nan2 = (math.nan, math.nan)
     if t.size < MIN_TAIL_SAMPLE:
         return CalibratedPhase("unresolved", False, math.nan, nan2, math.nan, math.nan, sigma, int(t.size),
-                               f"only {t.size} finite time scales (< {MIN_TAIL_SAMPLE})", envelope_agree)
+                               f"only {t.size} finite time scales (< {MIN_TAIL_SAMPLE})", envelope_agree,
+                               beta_hi_max)
     try:
         tail = tail if tail is not None else tail_beta(t, n_boot=n_boot, seed=seed, level=level)
     except DegenerateTail:
         return CalibratedPhase("collapsed", False, math.nan, nan2, 0.0, 1.0, sigma, int(t.size),
-                               "too few distinct time scales for a tail fit", envelope_agree)
+                               "too few distinct time scales for a tail fit", envelope_agree, beta_hi_max)
     s, p = few_exponential_gof(t, sigma if math.isfinite(sigma) else 0.0, n_sim=n_sim, seed=seed)
     ci = (float(tail.ci[0]), float(tail.ci[1]))
     rejected, light = p < p_null, not ci[1] < beta_hi_max
@@ -189,4 +191,16 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     why = "; ".join(w for w, on in ((f"few-exponential null not rejected (p = {p:.3g})", not rejected),
                                     (f"tail interval upper end {ci[1]:.3g} >= {beta_hi_max:.3g}", light)) if on)
     label = phase_rule(ci, True) if heavy else "collapsed"
-    return CalibratedPhase(label, heavy, float(tail.beta), ci, s, p, sigma, int(t.size), why, envelope_agree)
+    return CalibratedPhase(label, heavy, float(tail.beta), ci, s, p, sigma, int(t.size), why, envelope_agree,
+                           beta_hi_max)
+
+
+def ensure_calibrated(diags) -> None:
+    """(Re)decide the calibrated label of each ``GatedDiagnostics`` whose label was decided with another
+    threshold than the current :data:`BETA_HI_MAX` (e.g. diagnoses saved before a recalibration)."""
+    from .diagnostics import _calibrated
+
+    for d in diags:
+        c = getattr(d, "calibrated", None)
+        if c is None or getattr(c, "beta_hi_max", None) != BETA_HI_MAX:
+            d.calibrated = _calibrated(d.rates, d.comparison, 0)

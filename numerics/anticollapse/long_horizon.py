@@ -119,14 +119,26 @@ def summaries_json(diags: list[GatedDiagnostics]) -> str:
     return json.dumps([d.summary() for d in diags], indent=1, default=float)
 
 
-def rediagnose_in_worker(run, spec: LongDiagnosisSpec, states: list[dict] | None = None, threads: int = 1,
-                         variants: tuple[str, ...] = ("ours",)) -> dict:
-    """:func:`rediagnose_run` for a process-pool worker: ``{variant: [GatedDiagnostics], "seconds": s}``
-    (``states`` default: ``run.states``)."""
+def training_spec(config) -> LongDiagnosisSpec:
+    """The run's own diagnosis settings (training length and grids) as a :class:`LongDiagnosisSpec`:
+    re-diagnosing with it reproduces the training-time checkpoints (or applies another variant to them)."""
+    dg, t = config.diagnostics, config.task
+    return LongDiagnosisSpec(T=t.T, n_diag=t.n_diag, diag_batch=dg.diag_batch, window_stride=dg.window_stride,
+                             rate_lags=dg.rate_lags, envelope_lags=dg.envelope_lags, n_boot=dg.n_boot)
+
+
+def rediagnose_in_worker(run, specs: dict, states: list[dict] | None = None, threads: int = 1) -> dict:
+    """:func:`rediagnose_run` for a process-pool worker. ``specs``: ``{name: (LongDiagnosisSpec | None,
+    variant)}`` (None: :func:`training_spec`); returns ``{name: [GatedDiagnostics], "seconds": {name: s}}``;
+    ``states`` default ``run.states``."""
     import time
 
     torch.set_num_threads(as_int("threads", threads, minimum=1))
-    t0 = time.perf_counter()
-    out = {v: rediagnose_run(run, run.states if states is None else states, spec, v) for v in variants}
-    out["seconds"] = time.perf_counter() - t0
+    out, secs = {}, {}
+    for name, (spec, variant) in specs.items():
+        t0 = time.perf_counter()
+        out[name] = rediagnose_run(run, run.states if states is None else states,
+                                   training_spec(run.config) if spec is None else spec, variant)
+        secs[name] = time.perf_counter() - t0
+    out["seconds"] = secs
     return out

@@ -67,3 +67,49 @@ def measure_spectrum(tau: np.ndarray, spec, *, gate_noise: float = 0.3, n_seq: i
         window_stride=spec.window_stride)
     return calibrated_phase(rates.tau, rates.tau_halves, seed=seed,
                             beta_hi_max=BETA_HI_MAX if beta_hi_max is None else beta_hi_max)
+
+
+# ---------------------------------------------------------------------------------------------- the author's gate
+GATE_BETAS = (0.5, 0.8, 1.2)
+GATE_KS = (1, 2, 3, 5)
+
+
+def _mixture(lags: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    return np.mean(np.exp(-lags[:, None] / tau[None, :]), axis=1)
+
+
+def gate_pass_rates(lags, *, draws: int = 200, H: int = 128, seed: int = 0, variant: str = "author") -> dict:
+    """Pass counts of the author's window gate (:func:`~numerics.anticollapse.envelope_gate.window_gate`,
+    ``variant`` floors) on exact mixtures ``f(l) = mean_q exp(-l / tau_q)`` over ``lags``:
+
+    - ``pareto_quantiles``: per beta in :data:`GATE_BETAS`, the H midpoint quantiles
+      ``tau_min (1 - u)^(-1/beta)`` for 9 values of tau_min geometric on [l_min / 2, 4 l_min] (noiseless);
+    - ``pareto_draws``: per beta, ``draws`` spectra of H Pareto draws, tau_min log-uniform on that range;
+    - ``few``: per k in :data:`GATE_KS`, ``draws`` spectra of k time scales log-uniform on
+      [l_min, l_max], the H units split evenly (a collapsed spectrum).
+
+    Returns ``{family: {param: {"passed": k, "n": n}}}``.
+    """
+    from .envelope_gate import window_gate
+
+    lags = np.asarray(lags, dtype=np.float64)
+    draws = as_int("draws", draws, minimum=1)
+    rng = np.random.default_rng(as_int("seed", seed, minimum=0))
+    lo, hi = float(lags.min()), float(lags.max())
+    tmins = np.geomspace(lo / 2.0, 4.0 * lo, 9)
+    u = (np.arange(H) + 0.5) / H
+
+    def passed(tau) -> bool:
+        return bool(window_gate(lags, _mixture(lags, tau), variant=variant).passed)
+
+    out = {"pareto_quantiles": {}, "pareto_draws": {}, "few": {}}
+    for b in GATE_BETAS:
+        out["pareto_quantiles"][str(b)] = {"passed": sum(passed(t * (1 - u) ** (-1 / b)) for t in tmins),
+                                           "n": tmins.size}
+        k = sum(passed(pareto_taus(b, H, float(np.exp(rng.uniform(np.log(tmins[0]), np.log(tmins[-1])))), rng))
+                for _ in range(draws))
+        out["pareto_draws"][str(b)] = {"passed": int(k), "n": draws}
+    for kk in GATE_KS:
+        k = sum(passed(few_exponential_taus(kk, H, hi / lo, lo, rng)) for _ in range(draws))
+        out["few"][str(kk)] = {"passed": int(k), "n": draws}
+    return out
