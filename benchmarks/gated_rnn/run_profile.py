@@ -87,7 +87,7 @@ def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict
         fut = {}
         for run, s in todo:
             states = load_states(src / f"{prof_name}_{run}_seed{s}_ckpts") if src is not None else None
-            specs = {"long": (spec, "ours"), "long_author": (spec, "author"), "train": (None, "ours"),
+            specs = {"long": (spec, "ours"), "train": (None, "ours"),
                      "train_author": (None, "author")}
             fut[pool.submit(rediagnose_in_worker, runs[(run, s)], specs, states, 1)] = (run, s)
         for f in cf.as_completed(fut):

@@ -93,7 +93,7 @@ def _train_all(name: str, seeds, device: str = "cpu", workers: int = 2) -> dict:
     return out
 
 
-LONG_SPECS = ("long", "long_author", "train", "train_author")   # names of the re-diagnoses kept per run
+LONG_SPECS = ("long", "train", "train_author")   # names of the re-diagnoses kept per run
 
 
 def _long_all(name: str, runs: dict, workers: int = 2) -> None:
@@ -104,7 +104,7 @@ def _long_all(name: str, runs: dict, workers: int = 2) -> None:
     from numerics.anticollapse.long_horizon import rediagnose_in_worker
 
     spec = _profile(name).long
-    specs = {"long": (spec, "ours"), "long_author": (spec, "author"), "train": (None, "ours"),
+    specs = {"long": (spec, "ours"), "train": (None, "ours"),
              "train_author": (None, "author")}
     todo = [k for k in runs if ("long", name, *k) not in _CACHE]
     if not todo:
@@ -352,8 +352,6 @@ def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = No
     if _profile(name).long is not None:
         out.data["training_length"] = {seed: {r: by_run[r] for r in runs}
                                        for seed, by_run in collect(trained, "train", name).items()}
-        out.data["author_floors"] = {seed: {r: by_run[r] for r in runs}
-                                     for seed, by_run in collect(trained, "long_author", name).items()}
         out.data["author_floors_training_length"] = {
             seed: {r: by_run[r] for r in runs} for seed, by_run in collect(trained, "train_author", name).items()}
     if fig is not None:
