@@ -132,7 +132,7 @@ def _markdown(out: dict) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--draws", type=int, default=60, help="Pareto spectra per beta (few-exponential: half)")
+    p.add_argument("--draws", type=int, default=40, help="Pareto spectra per beta (few-exponential: half)")
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "results" / "gated-calibration")
     p.add_argument("--workers", type=int, default=2)
     a = p.parse_args(argv)
