@@ -70,32 +70,41 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     return {(run, s): torch.load(path(run, s), weights_only=False) for s in seeds for run in prof.configs}
 
 
+SPECS = ("long", "train_author")   # re-diagnoses: T = 8192 (ours); the training length with the author's floors
+
+
 def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict, workers: int) -> dict:
-    """``{(run, seed): {name: [GatedDiagnostics per checkpoint], "seconds": {name: s}}}`` for the names of
-    ``SPECS`` (long horizon and training length, ours and the author's floors), computed only where
-    ``cache`` does not hold them yet."""
+    """``{(run, seed): {name: [GatedDiagnostics per checkpoint], "seconds": {name: s}, "cpu_seconds": ...}}``
+    for the names of ``SPECS``: every checkpoint at the profile's long horizon (ours) and at the training
+    length with the author's floors (the training-time checkpoints are ours at the training length). One job
+    per run and name, each saved to ``cache`` as it finishes (``<profile>_<run>_seed<k>_<name>.pt``)."""
     import torch
 
     from numerics.anticollapse.long_horizon import load_states, rediagnose_in_worker
     from numerics.anticollapse.train import load_profile
 
     spec = load_profile(prof_name).long
-    path = lambda run, s: cache / f"{prof_name}_{run}_seed{s}_long.pt"  # noqa: E731
-    todo = [k for k in runs if not path(*k).exists()]
-    print(f"{len(todo)} run(s) to re-diagnose at T = {spec.T}", flush=True)
+    specs = {"long": (spec, "ours"), "train_author": (None, "author")}
+    path = lambda run, s, n: cache / f"{prof_name}_{run}_seed{s}_{n}.pt"  # noqa: E731
+    cache.mkdir(parents=True, exist_ok=True)
+    todo = [(k, n) for n in SPECS for k in runs if not path(*k, n).exists()]
+    print(f"{len(todo)} re-diagnosis job(s) ({', '.join(SPECS)}; long: T = {spec.T})", flush=True)
     with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         fut = {}
-        for run, s in todo:
+        for (run, s), n in todo:
             states = load_states(src / f"{prof_name}_{run}_seed{s}_ckpts") if src is not None else None
-            specs = {"long": (spec, "ours"), "train": (None, "ours"),
-                     "train_author": (None, "author")}
-            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], specs, states, 1)] = (run, s)
+            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], {n: specs[n]}, states, 1)] = (run, s, n)
         for f in cf.as_completed(fut):
-            run, s = fut[f]
-            torch.save(f.result(), path(run, s))
-            print(f"re-diagnosed {run} seed {s} in {sum(f.result()['seconds'].values()):.0f} s ({time.strftime('%H:%M:%S')})",
-                  flush=True)
-    return {k: torch.load(path(*k), weights_only=False) for k in runs}
+            torch.save(f.result(), path(*fut[f]))
+            print(f"re-diagnosed {' '.join(map(str, fut[f]))}: {f.result()['cpu_seconds'][fut[f][2]]:.0f} CPU-s "
+                  f"({time.strftime('%H:%M:%S')})", flush=True)
+    out = {}
+    for k in runs:
+        parts = [torch.load(path(*k, n), weights_only=False) for n in SPECS]
+        out[k] = {n: p[n] for n, p in zip(SPECS, parts)}
+        out[k]["seconds"] = {n: p["seconds"][n] for n, p in zip(SPECS, parts)}
+        out[k]["cpu_seconds"] = {n: p["cpu_seconds"][n] for n, p in zip(SPECS, parts)}
+    return out
 
 
 def _git(*a) -> str:
@@ -129,10 +138,12 @@ def _provenance(runs: dict, wall: float, device: str, cache: Path, long: dict | 
                                     "steps": len(r.step_loss), "task_lags": r.task.lags.tolist()}
                  for (run, s), r in runs.items()},
         **({"long_diagnosis": {"diagnosed_at": git("rev-parse", "HEAD"), "trained_in": str(src or cache),
-                               "seconds": {f"{run}/seed{s}": {k: round(x, 1) for k, x in v["seconds"].items()}
-                                           for (run, s), v in long.items()},
-                               "cpu_seconds_total": {k: round(sum(v["seconds"][k] for v in long.values()), 1)
-                                                     for k in next(iter(long.values()))["seconds"]}}}
+                               "wall_seconds": {f"{run}/seed{s}": {k: round(x, 1) for k, x in v["seconds"].items()}
+                                                for (run, s), v in long.items()},
+                               "cpu_seconds": {f"{run}/seed{s}": {k: round(x, 1) for k, x in v["cpu_seconds"].items()}
+                                               for (run, s), v in long.items()},
+                               "cpu_seconds_total": {k: round(sum(v["cpu_seconds"][k] for v in long.values()), 1)
+                                                     for k in next(iter(long.values()))["cpu_seconds"]}}}
            if long else {}),
     }
 

@@ -93,7 +93,7 @@ def _train_all(name: str, seeds, device: str = "cpu", workers: int = 2) -> dict:
     return out
 
 
-LONG_SPECS = ("long", "train", "train_author")   # names of the re-diagnoses kept per run
+LONG_SPECS = ("long", "train_author")   # re-diagnoses kept per run ("train": the training-time checkpoints)
 
 
 def _long_all(name: str, runs: dict, workers: int = 2) -> None:
@@ -104,8 +104,7 @@ def _long_all(name: str, runs: dict, workers: int = 2) -> None:
     from numerics.anticollapse.long_horizon import rediagnose_in_worker
 
     spec = _profile(name).long
-    specs = {"long": (spec, "ours"), "train": (None, "ours"),
-             "train_author": (None, "author")}
+    specs = {"long": (spec, "ours"), "train_author": (None, "author")}
     todo = [k for k in runs if ("long", name, *k) not in _CACHE]
     if not todo:
         return
