@@ -85,11 +85,12 @@ tiny = {"task": dict(T=128, n_train=256, n_diag=32),
 def config(arch, **train):
     return GatedConfig.from_dict({**tiny, "model": {**tiny["model"], "arch": arch},
                                   "train": {**tiny["train"], **train}})
+from numerics.anticollapse.diagnostics import author_label_text
 runs = {arch: train_gated(config(arch), seed=0, keep_states=True) for arch in ("const", "shared", "diag")}
 for arch, run in runs.items():
     s = run.final.summary()
     print(f"{arch:7s} loss/Var(y) = {run.relative_loss:.3f}   tau median {s['tau_median']:.1f}, "
-          f"q90/q10 = {s['tau_spread_q90_q10']:.2f}\n        author's label: {s['phase']} "
+          f"q90/q10 = {s['tau_spread_q90_q10']:.2f}\n        author's label: {author_label_text(s['phase'])} "
           f"(gate: {s['envelope_gate_reason'] or 'passed'}); calibrated label: {s['phase_calibrated']}; "
           f"envelope lags reach the tau tail: {s['resolved']}")
 """)
@@ -140,7 +141,7 @@ the mixture of exponentials, then ours):
 
 nb.code(r"""
 for arch, run in runs.items():
-    print(arch, [(c["epoch"], c["phase"], c["phase_mixture"], c["phase_calibrated"],
+    print(arch, [(c["epoch"], author_label_text(c["phase"]), author_label_text(c["phase_mixture"]), c["phase_calibrated"],
                   round(c.get("beta_tail", float("nan")), 2)) for c in run.phase_trajectory()])
 """)
 
@@ -157,7 +158,7 @@ forced = train_gated(config("const", forcing=1.0), seed=0)
 print("forcing:", forced.forcing_stats)
 for name, run in (("ConstGate", runs["const"]), ("ConstGate + forcing", forced)):
     s = run.final.summary()
-    print(f"{name:20s} tau q90/q10 = {s['tau_spread_q90_q10']:.2f}, author's label: {s['phase']}, "
+    print(f"{name:20s} tau q90/q10 = {s['tau_spread_q90_q10']:.2f}, author's label: {author_label_text(s['phase'])}, "
           f"calibrated label: {s['phase_calibrated']}")
 """)
 
@@ -181,7 +182,7 @@ spec = LongDiagnosisSpec(T=1024, n_diag=16, diag_batch=8, window_stride=8, rate_
 for d in rediagnose_run(runs["diag"], runs["diag"].states, spec):
     s = d.summary()
     print(f"epoch {d.epoch}: tau q99 {s['tau_q99']:.0f}, envelope lags to {s['lag_max']:.0f}, resolved {s['resolved']}; "
-          f"author's label {s['phase']}, calibrated label {s['phase_calibrated']}; leak-only tau median "
+          f"author's label {author_label_text(s['phase'])}, calibrated label {s['phase_calibrated']}; leak-only tau median "
           f"{s['tau_leak_median']:.1f}")
 """)
 

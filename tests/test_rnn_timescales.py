@@ -202,7 +202,7 @@ def test_labels_are_consistent_and_large_first_order_term_warns(capsys):
     assert s["phase_calibrated"] in ("collapsed", "extended", "boundary", "concentrated", "unresolved")
     fake = dict(s, phase="unresolved", first_order_size_median=0.1)
     assert rt.first_order_warning(fake) == ""
-    assert "beta unresolved" in rt._PHASE_WORDS[fake["phase"]]
+    assert "unresolved beta" in rt.author_label_text(fake["phase"])
 
 
 def _save(tmp_path, obj, name="m.pt"):

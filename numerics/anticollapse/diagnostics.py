@@ -560,6 +560,17 @@ def _calibrated(rates: RateFit, comparison, seed: int = 0):
                             envelope_agree=None if comparison is None else bool(comparison.agree))
 
 
+def author_label_text(label: str) -> str:
+    """The author's phase label in words: ``"unresolved"`` (the window gate passed but the tail fit has
+    R^2 < 0.90) is the author's "anti-collapsed (unresolved beta)", not a statement about the resolution
+    check (envelope lags reaching the tau tail).
+
+    >>> author_label_text("unresolved"), author_label_text("collapsed")
+    ('anti-collapsed (unresolved beta)', 'collapsed')
+    """
+    return "anti-collapsed (unresolved beta)" if label == "unresolved" else label
+
+
 def _label(gate, tail) -> str:
     from numerics.estimators import phase_rule
 

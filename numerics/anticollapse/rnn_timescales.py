@@ -75,7 +75,7 @@ from theory._args import as_choice, as_int, as_real
 
 from numerics.models.gated_rnn import GatedRNN, build_gated_rnn
 
-from .diagnostics import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, diagnose,
+from .diagnostics import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, author_label_text, diagnose,
                           diagnose_rates, rates_and_envelope_from_leaks, scaled_lag_grid)
 
 __all__ = ["CELLS", "RNNWeights", "RNNTimescales", "weights_from_state_dict", "load_state_dict", "as_rnn",
@@ -437,7 +437,6 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
 # ---------------------------------------------------------------------------------------------- command line
 FIRST_ORDER_WARN = 0.5     # median |sum_W r/a| above this: the first-order expansion is no longer small
 
-_PHASE_WORDS = {"unresolved": "anti-collapsed, beta unresolved (tail fit R^2 < 0.90)"}
 
 
 def first_order_warning(s: dict) -> str:
@@ -467,8 +466,8 @@ def _text(res: RNNTimescales) -> str:
                   f"{s.get('tau_leak_median', float('nan')):.4g}",
                   f"  {tail}; envelope gate {gate}, beta_env = {s.get('beta_env', float('nan')):.3g}",
                   f"  envelope lags reach the tau tail (spectrum resolved): {res_line}",
-                  f"  author's phase label: {_PHASE_WORDS.get(s['phase'], s['phase'])} "
-                  f"(mixture rule: {_PHASE_WORDS.get(s['phase_mixture'], s['phase_mixture'])})",
+                  f"  author's phase label: {author_label_text(s['phase'])} "
+                  f"(mixture rule: {author_label_text(s['phase_mixture'])})",
                   f"  calibrated phase label: {cal} (few-exponential GOF p = {s.get('calibrated_gof_p', float('nan')):.3g}"
                   f"{'; ' + why if why else ''})"]
         warn = first_order_warning(s)

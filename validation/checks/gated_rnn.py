@@ -271,12 +271,15 @@ _HEAD = ["run", "epoch", "author: envelope", "author: mixture", "calibrated", "G
 
 
 def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
+    from numerics.anticollapse.diagnostics import author_label_text
+
     nan = float("nan")
     rows = []
     for seed, by_run in data.items():
         for run in runs:
             for c in by_run[run]:
-                rows.append([f"{run} {seed}", c["epoch"], c["phase"], c["phase_mixture"],
+                rows.append([f"{run} {seed}", c["epoch"], author_label_text(c["phase"]),
+                             author_label_text(c["phase_mixture"]),
                              c.get("phase_calibrated", "-"), c.get("calibrated_gof_p", nan), c["resolved"],
                              c.get("beta_tail", nan), _ci(c.get("beta_tail_ci")), c.get("beta_tail_r2", nan),
                              c.get("beta_env", nan), _ci(c.get("beta_env_ci")), c.get("beta_env_calibrated", nan),
