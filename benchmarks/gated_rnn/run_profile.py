@@ -70,7 +70,8 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     return {(run, s): torch.load(path(run, s), weights_only=False) for s in seeds for run in prof.configs}
 
 
-SPECS = ("long", "train_author")   # re-diagnoses: T = 8192 (ours); the training length with the author's floors
+SPECS = ("long", "train_author")   # re-diagnoses: T = 8192 (ours); the final checkpoint at the training length
+#                                    with the author's floors
 
 
 def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict, workers: int) -> dict:
@@ -93,7 +94,7 @@ def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict
         fut = {}
         for (run, s), n in todo:
             states = load_states(src / f"{prof_name}_{run}_seed{s}_ckpts") if src is not None else None
-            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], {n: specs[n]}, states, 1)] = (run, s, n)
+            fut[pool.submit(rediagnose_in_worker, runs[(run, s)], {n: specs[n]}, states, 1, ("train_author",))] = (run, s, n)
         for f in cf.as_completed(fut):
             torch.save(f.result(), path(*fut[f]))
             print(f"re-diagnosed {' '.join(map(str, fut[f]))}: {f.result()['cpu_seconds'][fut[f][2]]:.0f} CPU-s "

@@ -127,17 +127,20 @@ def training_spec(config) -> LongDiagnosisSpec:
                              rate_lags=dg.rate_lags, envelope_lags=dg.envelope_lags, n_boot=dg.n_boot)
 
 
-def rediagnose_in_worker(run, specs: dict, states: list[dict] | None = None, threads: int = 1) -> dict:
+def rediagnose_in_worker(run, specs: dict, states: list[dict] | None = None, threads: int = 1,
+                         final_only: tuple[str, ...] = ()) -> dict:
     """:func:`rediagnose_run` for a process-pool worker. ``specs``: ``{name: (LongDiagnosisSpec | None,
     variant)}`` (None: :func:`training_spec`); returns ``{name: [GatedDiagnostics], "seconds": {name: s}}``;
-    ``states`` default ``run.states``; ``"cpu_seconds"``: the same in process CPU time."""
+    ``states`` default ``run.states``; ``"cpu_seconds"``: the same in process CPU time; names in
+    ``final_only``: the final checkpoint only."""
     import time
 
     torch.set_num_threads(as_int("threads", threads, minimum=1))
     out, secs, cpu = {}, {}, {}
     for name, (spec, variant) in specs.items():
         t0, c0 = time.perf_counter(), time.process_time()
-        out[name] = rediagnose_run(run, run.states if states is None else states,
+        todo = run.states if states is None else states
+        out[name] = rediagnose_run(run, todo[-1:] if name in final_only else todo,
                                    training_spec(run.config) if spec is None else spec, variant)
         secs[name], cpu[name] = time.perf_counter() - t0, time.process_time() - c0
     out["seconds"], out["cpu_seconds"] = secs, cpu

@@ -109,7 +109,7 @@ def _long_all(name: str, runs: dict, workers: int = 2) -> None:
     if not todo:
         return
     with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        fut = {pool.submit(rediagnose_in_worker, runs[k], specs, None, 1): k for k in todo}
+        fut = {pool.submit(rediagnose_in_worker, runs[k], specs, None, 1, ("train_author",)): k for k in todo}
         for f in cf.as_completed(fut):
             _CACHE[("long", name, *fut[f])] = f.result()
 
