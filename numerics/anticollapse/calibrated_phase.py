@@ -44,7 +44,7 @@ from theory._args import as_int, as_real
 
 K_NULL = 5              # the null allows up to this many distinct time scales
 P_NULL = 0.05           # rejection level of the few-exponential null
-BETA_HI_MAX = 3.2       # from docs/results/gated-calibration/calibration.json ("beta_hi_max")
+BETA_HI_MAX = 3.87509   # docs/results/gated-calibration/calibration.json ("beta_hi_max" = 3.875086, rounded up)
 N_BOOT = 1000
 N_SIM = 200
 SIGMA_FLOOR = 1e-6      # log-tau noise floor (identical halves, e.g. a constant gate)
