@@ -195,12 +195,20 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
                            beta_hi_max)
 
 
+def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
+    """The decision on a ``diagnostics.RateFit`` (its ``tau`` and ``tau_halves``), with the calibrated
+    tail-vs-envelope ``comparison`` (or None) as the consistency check; seed 0 always, so a saved diagnosis
+    re-decided later gets the same bootstrap and null draws."""
+    halves = getattr(rates, "tau_halves", None)
+    halves = np.full((2, rates.tau.size), np.nan) if halves is None else halves
+    return calibrated_phase(rates.tau, halves, seed=0,
+                            envelope_agree=None if comparison is None else bool(comparison.agree))
+
+
 def ensure_calibrated(diags) -> None:
     """(Re)decide the calibrated label of each ``GatedDiagnostics`` whose label was decided with another
     threshold than the current :data:`BETA_HI_MAX` (e.g. diagnoses saved before a recalibration)."""
-    from .diagnostics import _calibrated
-
     for d in diags:
         c = getattr(d, "calibrated", None)
         if c is None or getattr(c, "beta_hi_max", None) != BETA_HI_MAX:
-            d.calibrated = _calibrated(d.rates, d.comparison, 0)
+            d.calibrated = calibrated_from_rates(d.rates, d.comparison)

@@ -550,16 +550,6 @@ def _gate_or_none(lags: np.ndarray, f: np.ndarray, variant: str = "ours"):
     return window_gate(lags.astype(np.float64), f, variant=variant) if ok else None
 
 
-def _calibrated(rates: RateFit, comparison, seed: int = 0):
-    """Our calibrated label (:mod:`numerics.anticollapse.calibrated_phase`); seed 0 always, so a saved
-    diagnosis re-decided later gets the same bootstrap and null draws."""
-    from .calibrated_phase import calibrated_phase
-
-    halves = rates.tau_halves if rates.tau_halves is not None else np.full((2, rates.tau.size), np.nan)
-    return calibrated_phase(rates.tau, halves, seed=seed,
-                            envelope_agree=None if comparison is None else bool(comparison.agree))
-
-
 def author_label_text(label: str) -> str:
     """The author's phase label in words: ``"unresolved"`` (the window gate passed but the tail fit has
     R^2 < 0.90) is the author's "anti-collapsed (unresolved beta)", not a statement about the resolution
@@ -627,7 +617,9 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
             boot = envelope_beta_bootstrap(env.unit_mu0, env.lags, n_boot=n_boot, seed=seed)
             out.comparison = calibrated_comparison(out.gate.beta_env, boot, out.tail, tf, env.lags, level=level)
     out.phase, out.phase_mixture = _label(out.gate, out.tail), _label(out.gate_mixture, out.tail)
-    out.calibrated = _calibrated(rates, out.comparison)
+    from .calibrated_phase import calibrated_from_rates
+
+    out.calibrated = calibrated_from_rates(rates, out.comparison)
     return out
 
 

@@ -12,12 +12,11 @@ from the optimiser state saved with the weights. Besides the first-order time sc
 long lags) every diagnosis carries the leak-only time scales ``-1 / E log a`` (``RateFit.tau_leak``).
 
 The spec lives in the profile file as ``"long_diagnosis": {"T", "n_diag", "diag_batch", "window_stride",
-"rate_lags", "envelope_lags", "n_boot"}`` (:class:`LongDiagnosisSpec`).
+"rate_lags", "envelope_lags", "n_boot"}`` (:class:`numerics.anticollapse.train.LongDiagnosisSpec`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -25,48 +24,14 @@ from typing import Any
 import numpy as np
 import torch
 
-from numerics._config import dataclass_from_dict, setter
 from theory._args import as_int
 
 from .diagnostics import GatedDiagnostics, diagnose
+from .train import LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the spec is part of a profile
 from numerics.models.gated_rnn import build_gated_rnn
 
 __all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_state", "rediagnose_state",
            "rediagnose_run", "load_states"]
-
-
-@dataclasses.dataclass(frozen=True)
-class LongDiagnosisSpec:
-    """Length, sequences, batching, window stride and the two lag grids ``(lo, hi, n)`` (linear)."""
-
-    T: int = 8192
-    n_diag: int = 64
-    diag_batch: int = 16
-    window_stride: int = 64
-    rate_lags: tuple[int, int, int] = (416, 2464, 24)
-    envelope_lags: tuple[int, int, int] = (2, 4096, 128)
-    n_boot: int = 2000
-
-    def __post_init__(self) -> None:
-        f = setter(self)
-        for name, lo in (("T", 16), ("n_diag", 2), ("diag_batch", 1), ("window_stride", 1), ("n_boot", 1)):
-            f(name, as_int(name, getattr(self, name), minimum=lo))
-        for name in ("rate_lags", "envelope_lags"):
-            v = tuple(getattr(self, name))
-            if len(v) != 3:
-                raise ValueError(f"long_diagnosis.{name} must be (lo, hi, n), got {v!r}")
-            lo = as_int(f"long_diagnosis.{name}[0]", v[0], minimum=1)
-            hi = as_int(f"long_diagnosis.{name}[1]", v[1], minimum=lo + 1, maximum=self.T - 1)
-            f(name, (lo, hi, as_int(f"long_diagnosis.{name}[2]", v[2], minimum=4)))
-
-    def grid(self, which: str) -> np.ndarray:
-        lo, hi, n = getattr(self, which)
-        return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
-
-
-def long_spec(d: Any) -> LongDiagnosisSpec:
-    """From the profile's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
-    return dataclass_from_dict(LongDiagnosisSpec, d, "long_diagnosis", tuples=("rate_lags", "envelope_lags"))
 
 
 def diagnostic_inputs(run, T: int, n: int) -> torch.Tensor:
@@ -77,8 +42,6 @@ def diagnostic_inputs(run, T: int, n: int) -> torch.Tensor:
 
 def model_from_state(config, state: dict):
     """``(model, optimizer)`` of ``config`` with the saved ``state`` ({"model", "optimizer"}) loaded."""
-    from .train import _make_optimizer
-
     m = config.model
     model = build_gated_rnn(m.arch, config.task.d_in, m.hidden, 1, init_s=m.init_s, init=m.init)
     model.load_state_dict(state["model"])

@@ -185,6 +185,41 @@ class DiagnosticsSpec:
         return np.unique(np.round(np.geomspace(lo, hi, n) if geometric else np.linspace(lo, hi, n)).astype(np.int64))
 
 
+@dataclasses.dataclass(frozen=True)
+class LongDiagnosisSpec:
+    """The long-horizon re-diagnosis of a profile (:mod:`numerics.anticollapse.long_horizon`): length,
+    sequences, batching, window stride and the two lag grids ``(lo, hi, n)`` (linear)."""
+
+    T: int = 8192
+    n_diag: int = 64
+    diag_batch: int = 16
+    window_stride: int = 64
+    rate_lags: tuple[int, int, int] = (416, 2464, 24)
+    envelope_lags: tuple[int, int, int] = (2, 4096, 128)
+    n_boot: int = 2000
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        for name, lo in (("T", 16), ("n_diag", 2), ("diag_batch", 1), ("window_stride", 1), ("n_boot", 1)):
+            f(name, as_int(name, getattr(self, name), minimum=lo))
+        for name in ("rate_lags", "envelope_lags"):
+            v = tuple(getattr(self, name))
+            if len(v) != 3:
+                raise ValueError(f"long_diagnosis.{name} must be (lo, hi, n), got {v!r}")
+            lo = as_int(f"long_diagnosis.{name}[0]", v[0], minimum=1)
+            hi = as_int(f"long_diagnosis.{name}[1]", v[1], minimum=lo + 1, maximum=self.T - 1)
+            f(name, (lo, hi, as_int(f"long_diagnosis.{name}[2]", v[2], minimum=4)))
+
+    def grid(self, which: str) -> np.ndarray:
+        lo, hi, n = getattr(self, which)
+        return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
+
+
+def long_spec(d: Any) -> LongDiagnosisSpec:
+    """From the profile's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
+    return dataclass_from_dict(LongDiagnosisSpec, d, "long_diagnosis", tuples=("rate_lags", "envelope_lags"))
+
+
 _SPECS = {"task": TaskSpec, "model": ModelSpec, "train": TrainSpec, "diagnostics": DiagnosticsSpec}
 
 
@@ -264,10 +299,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     configs = {run: GatedConfig.from_dict(_merge(raw["defaults"], over, f"runs.{run}"))
                for run, over in raw["runs"].items()}
     seeds = tuple(as_int("seed", s, minimum=0) for s in raw["seeds"])
-    long = None
-    if raw.get("long_diagnosis") is not None:
-        from .long_horizon import long_spec
-        long = long_spec(raw["long_diagnosis"])
+    long = long_spec(raw["long_diagnosis"]) if raw.get("long_diagnosis") is not None else None
     return Profile(raw["name"], raw.get("description", ""), configs, seeds, long)
 
 
