@@ -47,6 +47,7 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     from numerics.anticollapse.train import load_profile, train_gated, train_gated_in_worker
 
     prof = load_profile(prof_name)
+    keep = prof.long is not None                  # keep every checkpoint's weights for the long diagnosis
     cache.mkdir(parents=True, exist_ok=True)
     path = lambda run, s: cache / f"{prof.name}_{run}_seed{s}.pt"  # noqa: E731
     todo = [(run, s) for s in seeds for run in prof.configs if not path(run, s).exists()]
@@ -58,11 +59,11 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     print(f"{len(todo)} run(s) to train, {len(seeds) * len(prof.configs) - len(todo)} cached", flush=True)
     if device != "cpu" or workers == 1:
         for run, s in todo:
-            torch.save(train_gated(prof.configs[run], seed=s, device=device), path(run, s))
+            torch.save(train_gated(prof.configs[run], seed=s, device=device, keep_states=keep), path(run, s))
             print(f"done {run} seed {s}", flush=True)
     elif todo:
         with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            fut = {pool.submit(train_gated_in_worker, prof.configs[run], s, 1): (run, s) for run, s in todo}
+            fut = {pool.submit(train_gated_in_worker, prof.configs[run], s, 1, keep): (run, s) for run, s in todo}
             for f in cf.as_completed(fut):
                 run, s = fut[f]
                 torch.save(f.result(), path(run, s))

@@ -102,7 +102,7 @@ def rediagnose_in_worker(run, specs: dict, states: list[dict] | None = None, thr
     out, secs, cpu = {}, {}, {}
     for name, (spec, variant) in specs.items():
         t0, c0 = time.perf_counter(), time.process_time()
-        todo = run.states if states is None else states
+        todo = (getattr(run, "states", None) or []) if states is None else states
         out[name] = rediagnose_run(run, todo[-1:] if name in final_only else todo,
                                    training_spec(run.config) if spec is None else spec, variant)
         secs[name], cpu[name] = time.perf_counter() - t0, time.process_time() - c0
