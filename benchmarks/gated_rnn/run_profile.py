@@ -139,7 +139,7 @@ def _provenance(runs: dict, wall: float, device: str, cache: Path, long: dict | 
         "runs": {f"{run}/seed{s}": {"seconds": round(r.seconds, 1), "relative_loss": r.relative_loss,
                                     "steps": len(r.step_loss), "task_lags": r.task.lags.tolist()}
                  for (run, s), r in runs.items()},
-        **({"long_diagnosis": {"diagnosed_at": git("rev-parse", "HEAD"), "trained_in": str(src or cache),
+        **({"long_diagnosis": {"diagnosed_at": git("rev-parse", "HEAD"), "trained_in": Path(src or cache).name,
                                "wall_seconds": {f"{run}/seed{s}": {k: round(x, 1) for k, x in v["seconds"].items()}
                                                 for (run, s), v in long.items()},
                                "cpu_seconds": {f"{run}/seed{s}": {k: round(x, 1) for k, x in v["cpu_seconds"].items()}
