@@ -46,8 +46,13 @@ Conventions, for the models of :mod:`numerics.models.gated_rnn` (``h_p = (1 - s_
   (``phase``, the author's end-of-training rule) and on the mixture (``phase_mixture``, the author's rule at
   checkpoints).
 - Precision: float64 throughout. The author's code casts the transport to float32 and clamps at 1e-30
-  before the log, which inflates fast units' tau (0.15-0.64 become 1.2-71 on identical weights); ours
-  does not (see :mod:`numerics.anticollapse.envelope_gate`).
+  before the log, which inflates tau of every unit faster than about (largest rate lag) / 69 (0.15-0.64
+  become 1.2-71 on identical weights); ours does not. ``variant="author"`` reproduces the clamp (and the
+  envelope fit's floor ``log(max(f, 1e-30))``), not the float32 cast
+  (see :mod:`numerics.anticollapse.envelope_gate`).
+- Besides the rate-fit tau: ``RateFit.tau_leak = -1 / E log a`` (the leak alone) and ``RateFit.tau_halves``
+  (the rate fit on the even / odd diagnostic sequences: the measurement noise the calibrated phase
+  decision, :mod:`numerics.anticollapse.calibrated_phase`, uses).
 """
 
 from __future__ import annotations

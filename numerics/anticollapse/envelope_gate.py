@@ -41,10 +41,12 @@ not monotone in the true exponent there and cannot be inverted.) Intervals are p
 over units for the measured envelope (per-unit envelopes resampled), over the tail fit's bootstrap
 replicates for the calibrated value; the two agree when the interval of their paired difference contains 0.
 
-Float precision: ours computes time scales in float64 throughout. The author's code casts the transport
-``mu`` to float32 and clamps ``|mu|`` at 1e-30 before the log, so units faster than about
-``l_min / 69`` (float32 underflow) get flattened slopes: measured on identical weights, fast units with
-tau 0.15-0.64 come out as 1.2-71 there. Slow units (tau > 10) agree to 3e-8.
+Float precision and the floors: ours computes time scales in float64 throughout. The author's code casts
+the transport ``mu`` to float32 and clamps ``|mu|`` at 1e-30 before the log, so every unit with tau below
+about ``(largest rate lag) / 69`` (where ``exp(-l / tau) < 1e-30``) gets a flattened slope: measured on
+identical weights, fast units with tau 0.15-0.64 come out as 1.2-71 there. Slow units (tau > 10) agree to
+3e-8. ``variant="author"`` (here: the envelope floor; in :mod:`numerics.anticollapse.diagnostics`: the
+transport clamp) reproduces both 1e-30 floors, not the float32 cast.
 """
 
 from __future__ import annotations
