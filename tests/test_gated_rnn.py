@@ -396,8 +396,9 @@ from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS  # noqa: E402
 
 
 def _ckpt(epoch=40, phase="collapsed", mixture="collapsed", resolved=True, tail=(1.5, 2.5), r2=0.95,
-          q90=2.0, agree=True, gate=False):
+          q90=2.0, agree=True, gate=False, calibrated="collapsed"):
     c = {"epoch": epoch, "phase": phase, "phase_mixture": mixture, "resolved": resolved,
+         "phase_calibrated": calibrated, "calibrated_gof_p": 0.5,
          "resolution_reason": "" if resolved else "envelope lags reach 256 < tau tail 3.3e+03 (the 0.995 quantile)",
          "note": "", "tau_median": 10.0, "tau_q90": 10.0 * q90, "tau_max": 50.0,
          "envelope_gate_passed": gate, "envelope_gate_reason": "" if gate else "power_window_residual_structure"}
@@ -421,7 +422,9 @@ def test_verdict_constgate():
     assert checks.verdict_constgate(_data()).verdict == PASS
     o = checks.verdict_constgate(_data(const=[_ckpt(0), _ckpt(20, phase="extended"), _ckpt()]))
     assert o.verdict == NOT_REPRODUCED and "epoch 20" in o.summary
-    assert checks.verdict_constgate(_data(const_forced=[_ckpt(), _ckpt(tail=(0.8, 1.4))])).verdict == NOT_REPRODUCED
+    # our calibrated label counts beside the author's: a heavy-tailed ConstGate spectrum is evidence against
+    o = checks.verdict_constgate(_data(const_forced=[_ckpt(), _ckpt(tail=(0.8, 1.4), calibrated="boundary")]))
+    assert o.verdict == NOT_REPRODUCED and "calibrated boundary" in o.summary
     assert checks.verdict_constgate(_data(const=[_ckpt(mixture="boundary")])).verdict == NOT_REPRODUCED
     u = checks.verdict_constgate(_data(const=[_ckpt(), _ckpt(resolved=False)]))
     assert u.verdict == INCONCLUSIVE and "not resolved" in u.summary and "256" in u.summary
@@ -447,6 +450,24 @@ def test_verdict_tail_envelope():
     assert o.verdict == INCONCLUSIVE and "0.881" in o.summary
     u = checks.verdict_tail_envelope(_data(diag=[_ckpt(tail=(0.5, 0.9), resolved=False)]))
     assert u.verdict == INCONCLUSIVE and "not a verdict" in u.summary and "difference [-0.1, 0.1]" in u.summary
+
+
+def _gate(pareto, few):
+    fam = lambda k, keys: {str(b): {"passed": k, "n": 200} for b in keys}  # noqa: E731
+    return {"passed": {"pareto_draws": fam(pareto, (0.5, 0.8, 1.2)), "pareto_quantiles": fam(0, (0.5, 0.8, 1.2)),
+                       "few": fam(few, (1, 2, 3, 5))}}
+
+
+def test_verdict_gate_discrimination():
+    # a gate that passes 80% of heavy-tailed and 10% of few-exponential spectra separates them
+    assert checks.verdict_gate_discrimination({"a": _gate(160, 20)["passed"]}).verdict == PASS
+    # equal rates, or a small difference, do not
+    o = checks.verdict_gate_discrimination({"a": _gate(12, 12)["passed"]})
+    assert o.verdict == NOT_REPRODUCED and "binomial p" in o.summary
+    assert checks.verdict_gate_discrimination({"a": _gate(60, 20)["passed"]}).verdict == NOT_REPRODUCED
+    # every grid must separate
+    two = {"a": _gate(160, 20)["passed"], "b": _gate(5, 5)["passed"]}
+    assert checks.verdict_gate_discrimination(two).verdict == NOT_REPRODUCED
 
 
 def test_verdict_reference_uses_all_three_rules():

@@ -172,7 +172,37 @@ def test_cli_json_round_trip(tmp_path, capsys):
     assert out == json.loads(json.dumps(ref))
     assert out["cell"] == "lstm" and out["layers"][0]["n_units"] == 6 and len(out["layers"][0]["tau"]) == 6
     assert rt.main([str(tmp_path / "lstm.pt"), "--T", "32", "--batch", "2", "--n-boot", "30"]) == 0
-    assert "phase:" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "author's phase label:" in text and "calibrated phase label:" in text
+    assert "resolved: True" not in text and "envelope lags reach the tau tail (spectrum resolved):" in text
+
+
+@pytest.mark.parametrize("layout", ["bare", "model_state_dict", "state_dict", "model"])
+def test_checkpoint_layouts(tmp_path, layout):
+    torch.manual_seed(2)
+    m = nn.GRU(3, 5, batch_first=True)
+    sd = m.state_dict()
+    obj = sd if layout == "bare" else {layout: sd, "epoch": 7, "optimizer": {"state": {}, "param_groups": []}}
+    x = np.random.default_rng(1).standard_normal((2, 40, 3))
+    got = rt.rnn_timescales(_save(tmp_path, obj), x, n_boot=20)
+    assert np.array_equal(got.layers[0].tau, rt.rnn_timescales(m, x, n_boot=20).layers[0].tau)
+
+
+def test_labels_are_consistent_and_large_first_order_term_warns(capsys):
+    """An untrained GRU: its time scales carry a first-order term of size O(1), so the text warns; the author's
+    "unresolved" (beta) is never printed next to a bare "resolved" (the envelope reaching the tail)."""
+    torch.manual_seed(0)
+    gru = nn.GRU(4, 32, batch_first=True)
+    res = rt.rnn_timescales(gru, np.random.default_rng(0).standard_normal((8, 256, 4)), n_boot=100)
+    s = res.layers[0].summary()
+    assert s["first_order_size_median"] > rt.FIRST_ORDER_WARN
+    text = rt._text(res)
+    assert "warning: the first-order term is large" in text and "leak-only tau median" in text
+    assert res.to_dict()["layers"][0]["warning"].startswith("warning:")
+    assert s["phase_calibrated"] in ("collapsed", "extended", "boundary", "concentrated", "unresolved")
+    fake = dict(s, phase="unresolved", first_order_size_median=0.1)
+    assert rt.first_order_warning(fake) == ""
+    assert "unresolved beta" in rt.author_label_text(fake["phase"])
 
 
 def _save(tmp_path, obj, name="m.pt"):

@@ -47,8 +47,13 @@ Conventions, for the models of :mod:`numerics.models.gated_rnn` (``h_p = (1 - s_
   (``phase``, the author's end-of-training rule) and on the mixture (``phase_mixture``, the author's rule at
   checkpoints).
 - Precision: float64 throughout. The author's code casts the transport to float32 and clamps at 1e-30
-  before the log, which inflates fast units' tau (0.15-0.64 become 1.2-71 on identical weights); ours
-  does not (see :mod:`numerics.anticollapse.envelope_gate`).
+  before the log, which inflates tau of every unit faster than about (largest rate lag) / 69 (0.15-0.64
+  become 1.2-71 on identical weights); ours does not. ``variant="author"`` reproduces the clamp (and the
+  envelope fit's floor ``log(max(f, 1e-30))``), not the float32 cast
+  (see :mod:`numerics.anticollapse.envelope_gate`).
+- Besides the rate-fit tau: ``RateFit.tau_leak = -1 / E log a`` (the leak alone) and ``RateFit.tau_halves``
+  (the rate fit on the even / odd diagnostic sequences: the measurement noise the calibrated phase
+  decision, :mod:`numerics.anticollapse.calibrated_phase`, uses).
 """
 
 from __future__ import annotations
@@ -63,6 +68,8 @@ import torch
 from theory._args import as_choice, as_int, as_real, as_same_shape
 
 from numerics.models.gated_rnn import GatedRNN, Trace
+
+from .envelope_gate import AUTHOR_FLOOR, VARIANTS   # "author": both of the author's 1e-30 floors
 
 REFERENCE_T = 1280
 REFERENCE_RATE_LAGS = (64, 384, 32)        # (lo, hi, number of lags) at T = 1280
@@ -242,6 +249,9 @@ class RateFit:
     n_floored: int
     first_order_size: np.ndarray = None  # (H,) mean |sum_W r_p/a_p| at the largest rate lag
     method: str = "mubar_q = -LS slope of E_{b,t} log|Gamma_{t,l}| vs l; tau_q = 1/mubar_q"
+    tau_leak: np.ndarray = None         # (H,) -1 / E log a_p: the leak alone (first-order term left out)
+    tau_halves: np.ndarray = None       # (2, H) tau from the even / odd diagnostic sequences (noise estimate)
+    variant: str = "ours"               # "author": |Gamma| clamped at 1e-30 before the log
 
     @property
     def zeta(self) -> np.ndarray:
@@ -297,6 +307,8 @@ class GatedDiagnostics:
     phase: str = "unresolved"
     phase_mixture: str = "unresolved"
     note: str = ""
+    calibrated: Any = None      # numerics.anticollapse.calibrated_phase.CalibratedPhase (our decision)
+    variant: str = "ours"       # "author": both of the author's 1e-30 floors
 
     @property
     def tau(self) -> np.ndarray:
@@ -310,7 +322,14 @@ class GatedDiagnostics:
                "envelope_mixture_max_abs_log_ratio": self.envelope.max_abs_log_ratio,
                "n_floored": int(self.rates.n_floored),
                "first_order_size_median": float(np.median(self.rates.first_order_size)),
-               "first_order_size_max": float(np.max(self.rates.first_order_size))}
+               "first_order_size_max": float(np.max(self.rates.first_order_size)),
+               "variant": getattr(self, "variant", "ours")}
+        tl = getattr(self.rates, "tau_leak", None)
+        if tl is not None:
+            out.update({f"tau_leak_{k[4:]}": v for k, v in _tau_summary(tl[np.isfinite(tl)]).items()
+                        if k in ("tau_min", "tau_median", "tau_q90", "tau_max")})
+        if getattr(self, "calibrated", None) is not None:
+            out.update(self.calibrated.summary())
         r = self.resolution
         out.update(resolved=bool(r.resolved), resolution_reason=r.reason, tau_tail_hi=r.tau_hi, lag_max=r.lag_max)
         out.update(_gate_summary("envelope", self.gate), **_gate_summary("mixture", self.gate_mixture))
@@ -357,16 +376,42 @@ class _Sums:
     abs_ratio: np.ndarray       # (H,) |sum_W r/a| at the largest rate lag
     n_abs: int = 0
     n_floored: int = 0
+    log_gamma_half: np.ndarray = None   # (2, L_rate, H): even / odd sequences
+    n_log_half: np.ndarray = None       # (2, L_rate)
+    log_a: np.ndarray = None            # (H,) sum of log a_p over sequences and steps
+    n_steps: int = 0
+
+    @classmethod
+    def zeros(cls, n_rate: int, n_env: int, H: int) -> "_Sums":
+        return cls(np.zeros((n_rate, H)), np.zeros(n_rate), np.zeros((n_env, H)), np.zeros(n_env), np.zeros(n_env),
+                   np.zeros(H), log_gamma_half=np.zeros((2, n_rate, H)), n_log_half=np.zeros((2, n_rate)),
+                   log_a=np.zeros(H))
 
 
-def _accumulate(sums: _Sums, pre: _Prefix, rl: np.ndarray, el: np.ndarray, wn: np.ndarray, stride: int) -> None:
+def _log_abs_gamma(la: np.ndarray, sr: np.ndarray, variant: str) -> tuple[np.ndarray, int]:
+    """``log |Gamma|`` of windows and the count of floored ``|1 + sum r/a|``. ``"author"`` also clamps
+    ``|Gamma|`` at 1e-30 before the log (``log(clamp(|mu|, 1e-30))`` in the author's ``diagnostics.py``):
+    every window whose transport is below 1e-30 reads as exactly 1e-30."""
+    g = np.abs(1.0 + sr)
+    lg = la + np.log(np.maximum(g, _LOG_FLOOR))
+    if variant == "author":
+        lg = np.maximum(la + np.log(np.maximum(g, np.finfo(float).tiny)), math.log(AUTHOR_FLOOR))
+    return lg, int(np.count_nonzero(g < _LOG_FLOOR))
+
+
+def _accumulate(sums: _Sums, pre: _Prefix, rl: np.ndarray, el: np.ndarray, wn: np.ndarray, stride: int,
+                variant: str = "ours") -> None:
+    sums.log_a += pre.log_a[:, -1].sum(axis=0)
+    sums.n_steps += pre.log_a.shape[0] * pre.T
     for j, lag in enumerate(rl):
         la, sr = pre.window(int(lag), stride)
-        g = np.abs(1.0 + sr)
-        sums.n_floored += int(np.count_nonzero(g < _LOG_FLOOR))
-        lg = la + np.log(np.maximum(g, _LOG_FLOOR))
+        lg, n_fl = _log_abs_gamma(la, sr, variant)
+        sums.n_floored += n_fl
         sums.log_gamma[j] += lg.sum(axis=(0, 1))
         sums.n_log[j] += lg.shape[0] * lg.shape[1]
+        for h in (0, 1):                    # even / odd sequences: two independent halves
+            sums.log_gamma_half[h, j] += lg[h::2].sum(axis=(0, 1))
+            sums.n_log_half[h, j] += lg[h::2].shape[0] * lg.shape[1]
         if j == rl.size - 1:
             sums.abs_ratio += np.abs(sr).sum(axis=(0, 1))
             sums.n_abs += sr.shape[0] * sr.shape[1]
@@ -378,9 +423,8 @@ def _accumulate(sums: _Sums, pre: _Prefix, rl: np.ndarray, el: np.ndarray, wn: n
         sums.n_env[j] += mu0.shape[0] * mu0.shape[1]
 
 
-def _rate_fit(rl: np.ndarray, sums: _Sums) -> RateFit:
-    """Per-unit least-squares line of ``E log|Gamma|`` against the lag: ``mubar = -slope``."""
-    mlg = sums.log_gamma / sums.n_log[:, None]
+def _slopes(rl: np.ndarray, mlg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(mubar, tau, r2)`` of the per-unit least-squares lines of ``mlg`` (L, H) against the lags."""
     A = np.vstack([np.ones(rl.size), rl.astype(np.float64)]).T
     coef, *_ = np.linalg.lstsq(A, mlg, rcond=None)
     resid = mlg - A @ coef
@@ -389,13 +433,28 @@ def _rate_fit(rl: np.ndarray, sums: _Sums) -> RateFit:
         r2 = np.where(ss_tot > 0, 1.0 - np.sum(resid ** 2, axis=0) / ss_tot, 1.0)
         mubar = -coef[1]
         tau = np.where(mubar > 0, 1.0 / np.where(mubar > 0, mubar, 1.0), np.inf)
+    return mubar, tau, r2
+
+
+def _rate_fit(rl: np.ndarray, sums: _Sums, variant: str = "ours") -> RateFit:
+    """Per-unit least-squares line of ``E log|Gamma|`` against the lag: ``mubar = -slope``; the same on the
+    two halves of the sequences, and the leak-only time scale ``-1 / E log a``."""
+    mlg = sums.log_gamma / sums.n_log[:, None]
+    mubar, tau, r2 = _slopes(rl, mlg)
+    halves = np.full((2, tau.size), np.nan)
+    if np.all(sums.n_log_half > 0):
+        halves = np.stack([_slopes(rl, sums.log_gamma_half[h] / sums.n_log_half[h][:, None])[1] for h in (0, 1)])
+    mean_log_a = sums.log_a / sums.n_steps
+    with np.errstate(divide="ignore"):
+        tau_leak = np.where(mean_log_a < 0, -1.0 / np.minimum(mean_log_a, -1e-300), np.inf)
     return RateFit(lags=rl, mean_log_gamma=mlg, mubar=mubar, tau=tau, r2=r2, n_floored=sums.n_floored,
-                   first_order_size=sums.abs_ratio / sums.n_abs)
+                   first_order_size=sums.abs_ratio / sums.n_abs, tau_leak=tau_leak, tau_halves=halves,
+                   variant=variant)
 
 
 def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[int], envelope_lags: Sequence[int],
                        base_rate: np.ndarray | None = None, envelope: str = "mu0", batch: int = 64,
-                       window_stride: int = 1) -> tuple[RateFit, Envelope]:
+                       window_stride: int = 1, variant: str = "ours") -> tuple[RateFit, Envelope]:
     """Per-unit rates and the envelopes of ``model`` on the diagnostic sequences ``x`` (B, T, d_in).
 
     Sequences are processed ``batch`` at a time; the means are over sequences and over the windows ending
@@ -421,20 +480,22 @@ def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[
 
     return rates_and_envelope_from_leaks(leaks(), T=x.shape[1], hidden=model.hidden, rate_lags=rate_lags,
                                          envelope_lags=envelope_lags, base_rate=base_rate, envelope=envelope,
-                                         window_stride=window_stride)
+                                         window_stride=window_stride, variant=variant)
 
 
 def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]], *, T: int, hidden: int,
                                   rate_lags: Sequence[int], envelope_lags: Sequence[int],
                                   base_rate: np.ndarray | None = None, envelope: str = "mu0",
-                                  window_stride: int = 1) -> tuple[RateFit, Envelope]:
+                                  window_stride: int = 1, variant: str = "ours") -> tuple[RateFit, Envelope]:
     """Per-unit rates and the envelopes from leak traces: the model-free core of :func:`rates_and_envelope`.
 
     ``leaks`` yields ``(a, r)`` pairs, each of shape (B_i, T, hidden): the leak ``a_p`` and the first-order
     term ``r_p`` of a batch of sequences (for the toolkit's models :func:`leak_and_first_order`; any RNN
     whose one-step Jacobian has the diagonal ``a_p + r_p`` fits, e.g. :mod:`numerics.anticollapse.rnn_timescales`
     for ``torch.nn.GRU``/``LSTM``). Leaks are floored at ``LEAK_FLOOR``. The means are over all sequences
-    of all batches and the windows described in :func:`rates_and_envelope`.
+    of all batches and the windows described in :func:`rates_and_envelope`. ``variant="author"`` clamps
+    ``|Gamma|`` at 1e-30 before the log, as the author's code does (it inflates tau of units faster than
+    about (largest rate lag) / 69, where ``exp(-l / tau)`` falls below 1e-30); ``"ours"`` does not.
     """
     T = as_int("T", T, minimum=2)
     H = as_int("hidden", hidden, minimum=1)
@@ -442,19 +503,19 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
     envelope = as_choice("envelope", envelope, ENVELOPES)
     stride = as_int("window_stride", window_stride, minimum=1)
+    variant = as_choice("variant", variant, VARIANTS)
     w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
     if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
         raise ValueError(f"base_rate must be {H} positive finite numbers")
-    sums = _Sums(np.zeros((rl.size, H)), np.zeros(rl.size), np.zeros((el.size, H)), np.zeros(el.size),
-                 np.zeros(el.size), np.zeros(H))
+    sums = _Sums.zeros(rl.size, el.size, H)
     for a, r in leaks:
         a, r = _check_ar(a, r)
         if a.shape[1:] != (T, H):
             raise ValueError(f"leak traces must have shape (B, T, hidden) = (B, {T}, {H}), got {a.shape}")
-        _accumulate(sums, _Prefix(np.maximum(a, LEAK_FLOOR), r), rl, el, w / w.sum(), stride)
+        _accumulate(sums, _Prefix(np.maximum(a, LEAK_FLOOR), r), rl, el, w / w.sum(), stride, variant)
     if sums.n_abs == 0:
         raise ValueError("leaks yielded no sequences")
-    rates = _rate_fit(rl, sums)
+    rates = _rate_fit(rl, sums, variant)
     unit_mu0 = (sums.unit_mu0 / sums.n_env[:, None]).T
     gelr = sums.gelr / sums.n_env
     tf = rates.finite_tau
@@ -480,11 +541,22 @@ def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray |
     return envelope_from_spectrum(lags, tau, weights=weights)
 
 
-def _gate_or_none(lags: np.ndarray, f: np.ndarray):
+def _gate_or_none(lags: np.ndarray, f: np.ndarray, variant: str = "ours"):
     from .envelope_gate import window_gate
 
-    ok = np.all(np.isfinite(f) & (f > 0))
-    return window_gate(lags.astype(np.float64), f) if ok else None
+    ok = np.all(np.isfinite(f) & ((f >= 0) if variant == "author" else (f > 0)))
+    return window_gate(lags.astype(np.float64), f, variant=variant) if ok else None
+
+
+def author_label_text(label: str) -> str:
+    """The author's phase label in words: ``"unresolved"`` (the window gate passed but the tail fit has
+    R^2 < 0.90) is the author's "anti-collapsed (unresolved beta)", not a statement about the resolution
+    check (envelope lags reaching the tau tail).
+
+    >>> author_label_text("unresolved"), author_label_text("collapsed")
+    ('anti-collapsed (unresolved beta)', 'collapsed')
+    """
+    return "anti-collapsed (unresolved beta)" if label == "unresolved" else label
 
 
 def _label(gate, tail) -> str:
@@ -499,31 +571,35 @@ def _label(gate, tail) -> str:
 def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimizer | None = None,
              rate_lags: Sequence[int], envelope_lags: Sequence[int], envelope: str = "mu0", n_boot: int = 2000,
              level: float = 0.90, window: tuple[float, float] = (0.75, 0.995), seed: int = 0, batch: int = 64,
-             window_stride: int = 1, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
-    """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases."""
+             window_stride: int = 1, epoch: int = 0, step: int = 0, variant: str = "ours") -> GatedDiagnostics:
+    """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases
+    (the author's labels and our calibrated one); ``variant="author"``: both of the author's 1e-30 floors."""
     n_boot = as_int("n_boot", n_boot, minimum=1)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     lam, lam_method = optimizer_base_rate(model, optimizer)
     rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags, base_rate=lam,
-                                    envelope=envelope, batch=batch, window_stride=window_stride)
+                                    envelope=envelope, batch=batch, window_stride=window_stride, variant=variant)
     return diagnose_rates(rates, env, arch=model.arch, base_rate=lam, base_rate_method=lam_method, n_boot=n_boot,
-                          level=level, window=window, seed=seed, epoch=epoch, step=step)
+                          level=level, window=window, seed=seed, epoch=epoch, step=step, variant=variant)
 
 
 def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.ndarray, base_rate_method: str,
                    n_boot: int = 2000, level: float = 0.90, window: tuple[float, float] = (0.75, 0.995),
-                   seed: int = 0, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
+                   seed: int = 0, epoch: int = 0, step: int = 0, variant: str = "ours") -> GatedDiagnostics:
     """The model-free second half of :func:`diagnose`: window gates, resolution, tail and envelope beta and
-    the phase labels from measured rates and envelopes (:func:`rates_and_envelope_from_leaks`)."""
+    the phase labels (the author's and the calibrated one) from measured rates and envelopes
+    (:func:`rates_and_envelope_from_leaks`); ``variant`` as in :func:`diagnose` (the envelope-fit floor)."""
     from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, hill_beta, tail_beta
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
     n_boot = as_int("n_boot", n_boot, minimum=1)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    variant = as_choice("variant", variant, VARIANTS)
     out = GatedDiagnostics(epoch=epoch, step=step, arch=arch, rates=rates, base_rate=base_rate,
-                           base_rate_method=base_rate_method, envelope=env, gate=_gate_or_none(env.lags, env.measured),
-                           gate_mixture=_gate_or_none(env.lags, env.mixture),
+                           base_rate_method=base_rate_method, envelope=env,
+                           gate=_gate_or_none(env.lags, env.measured, variant),
+                           gate_mixture=_gate_or_none(env.lags, env.mixture, variant), variant=variant,
                            resolution=resolution_check(rates.tau, env.lags, q_hi=window[1]))
     tf = rates.finite_tau
     if tf.size >= MIN_TAIL_SAMPLE:
@@ -539,6 +615,9 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
             boot = envelope_beta_bootstrap(env.unit_mu0, env.lags, n_boot=n_boot, seed=seed)
             out.comparison = calibrated_comparison(out.gate.beta_env, boot, out.tail, tf, env.lags, level=level)
     out.phase, out.phase_mixture = _label(out.gate, out.tail), _label(out.gate_mixture, out.tail)
+    from .calibrated_phase import calibrated_from_rates
+
+    out.calibrated = calibrated_from_rates(rates, out.comparison)
     return out
 
 

@@ -41,10 +41,12 @@ not monotone in the true exponent there and cannot be inverted.) Intervals are p
 over units for the measured envelope (per-unit envelopes resampled), over the tail fit's bootstrap
 replicates for the calibrated value; the two agree when the interval of their paired difference contains 0.
 
-Float precision: ours computes time scales in float64 throughout. The author's code casts the transport
-``mu`` to float32 and clamps ``|mu|`` at 1e-30 before the log, so units faster than about
-``l_min / 69`` (float32 underflow) get flattened slopes: measured on identical weights, fast units with
-tau 0.15-0.64 come out as 1.2-71 there. Slow units (tau > 10) agree to 3e-8.
+Float precision and the floors: ours computes time scales in float64 throughout. The author's code casts
+the transport ``mu`` to float32 and clamps ``|mu|`` at 1e-30 before the log, so every unit with tau below
+about ``(largest rate lag) / 69`` (where ``exp(-l / tau) < 1e-30``) gets a flattened slope: measured on
+identical weights, fast units with tau 0.15-0.64 come out as 1.2-71 there. Slow units (tau > 10) agree to
+3e-8. ``variant="author"`` (here: the envelope floor; in :mod:`numerics.anticollapse.diagnostics`: the
+transport clamp) reproduces both 1e-30 floors, not the float32 cast.
 """
 
 from __future__ import annotations
@@ -57,7 +59,10 @@ import numpy as np
 from scipy import stats
 
 from numerics.estimators import MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
-from theory._args import as_int, as_real, as_real_array
+from theory._args import as_choice, as_int, as_real, as_real_array
+
+VARIANTS = ("ours", "author")   # the same names as numerics.anticollapse.diagnostics.VARIANTS
+AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
            "resolution_check", "pareto_mixture_taus", "tempered_beta", "envelope_beta_bootstrap",
@@ -163,8 +168,12 @@ def _window(best: str, params: dict, l: np.ndarray) -> tuple[np.ndarray, float, 
 
 
 def window_gate(lags: Any, f: Any, *, beta_min: float = 0.10, min_points: int = 8, min_fraction: float = 0.05,
-                runs_alpha: float = 0.05) -> WindowGate:
+                runs_alpha: float = 0.05, variant: str = "ours") -> WindowGate:
     """The author's power-law-window gate on an envelope ``f`` (see the module docstring).
+
+    ``variant="author"`` fits ``log(max(f, 1e-30))`` as the author's code does (``f >= 0`` accepted): an
+    envelope that falls below 1e-30 becomes flat there, which can turn an ``ell_star_undefined_or_below_grid``
+    failure into a pass; ``"ours"`` (default) fits ``log f`` and needs ``f > 0``.
 
     >>> l = np.linspace(4, 384, 128)
     >>> noise = 1e-3 * np.random.default_rng(0).standard_normal(l.size)
@@ -181,6 +190,8 @@ def window_gate(lags: Any, f: Any, *, beta_min: float = 0.10, min_points: int = 
     min_points = as_int("min_points", min_points, minimum=2)
     min_fraction = as_real("min_fraction", min_fraction, minimum=0.0, maximum=1.0)
     runs_alpha = as_real("runs_alpha", runs_alpha, minimum=0.0, maximum=1.0, open_max=True)
+    if as_choice("variant", variant, VARIANTS) == "author":
+        f = np.maximum(as_real_array("f", f, minimum=0.0), AUTHOR_FLOOR)
     l, y = _check_envelope(lags, f, minimum=6)
     params, rss, _, _ = _fit_log_models(l, y)
     aic = {m: float(l.size * math.log(rss[m] / l.size + 1e-30) + 2 * _K[m]) for m in _MODELS}

@@ -47,7 +47,8 @@ stacks and LSTM ``proj_size > 0``. Inputs are batch-first ``(B, T, input_size)``
 float64 (the weights are cast), recomputed step by step from the weights and checked against the
 module's own outputs in ``tests/test_rnn_timescales.py``.
 
-Loading: :func:`load_state_dict` reads a file written by ``torch.save(model.state_dict())`` with
+Loading: :func:`load_state_dict` reads a file written by ``torch.save(model.state_dict())`` (or a
+checkpoint holding one under ``"model_state_dict"``, ``"state_dict"`` or ``"model"``) with
 ``torch.load(path, weights_only=True)``; the cell and sizes are inferred from the weight shapes
 (``weight_hh_l0`` is (3H, H) for a GRU and (4H, H) for an LSTM; a toolkit model is recognised by its
 ``W_h.weight``). ``prefix`` selects a submodule's entries (``"rnn."`` for ``model.rnn``). Anything that
@@ -74,7 +75,7 @@ from theory._cli import OneLineParser
 
 from numerics.models.gated_rnn import GatedRNN, build_gated_rnn
 
-from .diagnostics import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, diagnose,
+from .diagnostics import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, author_label_text, diagnose,
                           diagnose_rates, rates_and_envelope_from_leaks, scaled_lag_grid)
 
 __all__ = ["CELLS", "RNNWeights", "RNNTimescales", "weights_from_state_dict", "load_state_dict", "as_rnn",
@@ -113,7 +114,21 @@ def _tensor(name: str, v: Any) -> torch.Tensor:
     return t
 
 
+CHECKPOINT_KEYS = ("model_state_dict", "state_dict", "model")   # common checkpoint layouts around a state dict
+
+
+def unwrap_checkpoint(sd: Any) -> Any:
+    """The state dict inside a checkpoint ``{"model_state_dict": sd, ...}``, ``{"state_dict": sd, ...}`` or
+    ``{"model": sd, ...}`` (the toolkit's ``ckpt_<epoch>.pt``); a bare state dict is returned as it is."""
+    if isinstance(sd, Mapping) and not any(isinstance(v, torch.Tensor) for v in sd.values()):
+        for key in CHECKPOINT_KEYS:
+            if isinstance(sd.get(key), Mapping):
+                return sd[key]
+    return sd
+
+
 def _entries(sd: Mapping, prefix: str) -> dict:
+    sd = unwrap_checkpoint(sd)
     if not isinstance(sd, Mapping):
         raise ValueError(f"expected a state dict (a mapping of names to tensors), got {type(sd).__name__}; "
                          "save one with torch.save(model.state_dict(), path)")
@@ -361,8 +376,8 @@ class RNNTimescales:
         rows = []
         for k, d in self.layers.items():
             s = {key: v for key, v in d.summary().items() if key not in ("epoch", "step", "arch")}
-            rows.append({"layer": k, **s, "rate_lags": d.rates.lags, "envelope_lags": d.envelope.lags,
-                         "tau": d.tau})
+            rows.append({"layer": k, **s, "warning": first_order_warning(s).strip(), "rate_lags": d.rates.lags,
+                         "envelope_lags": d.envelope.lags, "tau": d.tau})
         head = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "layers"}
         return _jsonable({**head, "layers": rows})
 
@@ -420,6 +435,21 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
 
 
 # ---------------------------------------------------------------------------------------------- command line
+FIRST_ORDER_WARN = 0.5     # median |sum_W r/a| above this: the first-order expansion is no longer small
+
+
+
+def first_order_warning(s: dict) -> str:
+    """A warning line when the first-order term at the largest rate lag is large (median ``|sum r/a|`` above
+    :data:`FIRST_ORDER_WARN`): tau then carries a large correction to the leak; '' otherwise."""
+    m = s.get("first_order_size_median", 0.0)
+    if not m > FIRST_ORDER_WARN:
+        return ""
+    return (f"  warning: the first-order term is large (median |sum r/a| = {m:.3g} > {FIRST_ORDER_WARN} at the "
+            f"largest rate lag): tau includes a large first-order correction; leak-only tau median "
+            f"{s.get('tau_leak_median', float('nan')):.4g}")
+
+
 def _text(res: RNNTimescales) -> str:
     lines = [f"{res.cell} stack: input_size {res.input_size}, hidden {res.hidden}, {res.num_layers} layer(s); "
              f"{res.n_sequences} sequences of T = {res.T}", f"leak: {res.leak}"]
@@ -428,11 +458,20 @@ def _text(res: RNNTimescales) -> str:
         tail = (f"beta_tail = {s['beta_tail']:.3g} [{s['beta_tail_ci'][0]:.3g}, {s['beta_tail_ci'][1]:.3g}] "
                 f"(R^2 {s['beta_tail_r2']:.3f})") if d.tail is not None else d.note
         gate = "passed" if s["envelope_gate_passed"] else f"failed ({s['envelope_gate_reason']})"
+        res_line = ("yes" if s["resolved"] else "no -- " + s["resolution_reason"])
+        cal = s.get("phase_calibrated", "-")
+        why = s.get("calibrated_reason", "")
         lines += [f"layer {k}: tau median {s['tau_median']:.4g}, q90 {s['tau_q90']:.4g}, max {s['tau_max']:.4g} "
-                  f"({s['n_finite_tau']} finite of {s['n_units']})",
+                  f"({s['n_finite_tau']} finite of {s['n_units']}); leak-only tau median "
+                  f"{s.get('tau_leak_median', float('nan')):.4g}",
                   f"  {tail}; envelope gate {gate}, beta_env = {s.get('beta_env', float('nan')):.3g}",
-                  f"  resolved: {s['resolved']}{'' if s['resolved'] else ' -- ' + s['resolution_reason']}",
-                  f"  phase: {s['phase']} (mixture rule: {s['phase_mixture']})"]
+                  f"  envelope lags reach the tau tail (spectrum resolved): {res_line}",
+                  f"  author's phase label: {author_label_text(s['phase'])} "
+                  f"(mixture rule: {author_label_text(s['phase_mixture'])})",
+                  f"  calibrated phase label: {cal} (few-exponential GOF p = {s.get('calibrated_gof_p', float('nan')):.3g}"
+                  f"{'; ' + why if why else ''})"]
+        warn = first_order_warning(s)
+        lines += [warn] if warn else []
     return "\n".join(lines)
 
 

@@ -37,6 +37,7 @@ profile file (``benchmarks/gated_rnn/*.json``, :func:`load_profile`) holds ``def
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import math
@@ -186,6 +187,41 @@ class DiagnosticsSpec:
         return np.unique(np.round(np.geomspace(lo, hi, n) if geometric else np.linspace(lo, hi, n)).astype(np.int64))
 
 
+@dataclasses.dataclass(frozen=True)
+class LongDiagnosisSpec:
+    """The long-horizon re-diagnosis of a profile (:mod:`numerics.anticollapse.long_horizon`): length,
+    sequences, batching, window stride and the two lag grids ``(lo, hi, n)`` (linear)."""
+
+    T: int = 8192
+    n_diag: int = 64
+    diag_batch: int = 16
+    window_stride: int = 64
+    rate_lags: tuple[int, int, int] = (416, 2464, 24)
+    envelope_lags: tuple[int, int, int] = (2, 4096, 128)
+    n_boot: int = 2000
+
+    def __post_init__(self) -> None:
+        f = setter(self)
+        for name, lo in (("T", 16), ("n_diag", 2), ("diag_batch", 1), ("window_stride", 1), ("n_boot", 1)):
+            f(name, as_int(name, getattr(self, name), minimum=lo))
+        for name in ("rate_lags", "envelope_lags"):
+            v = tuple(getattr(self, name))
+            if len(v) != 3:
+                raise ValueError(f"long_diagnosis.{name} must be (lo, hi, n), got {v!r}")
+            lo = as_int(f"long_diagnosis.{name}[0]", v[0], minimum=1)
+            hi = as_int(f"long_diagnosis.{name}[1]", v[1], minimum=lo + 1, maximum=self.T - 1)
+            f(name, (lo, hi, as_int(f"long_diagnosis.{name}[2]", v[2], minimum=4)))
+
+    def grid(self, which: str) -> np.ndarray:
+        lo, hi, n = getattr(self, which)
+        return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
+
+
+def long_spec(d: Any) -> LongDiagnosisSpec:
+    """From the profile's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
+    return dataclass_from_dict(LongDiagnosisSpec, d, "long_diagnosis", tuples=("rate_lags", "envelope_lags"))
+
+
 _SPECS = {"task": TaskSpec, "model": ModelSpec, "train": TrainSpec, "diagnostics": DiagnosticsSpec}
 
 
@@ -245,6 +281,7 @@ class Profile:
     description: str
     configs: dict[str, GatedConfig]
     seeds: tuple[int, ...]
+    long: Any = None        # numerics.anticollapse.long_horizon.LongDiagnosisSpec, or None
 
 
 def load_profile(name_or_path: str | Path) -> Profile:
@@ -264,7 +301,8 @@ def load_profile(name_or_path: str | Path) -> Profile:
     configs = {run: GatedConfig.from_dict(_merge(raw["defaults"], over, f"runs.{run}"))
                for run, over in raw["runs"].items()}
     seeds = tuple(as_int("seed", s, minimum=0) for s in raw["seeds"])
-    return Profile(raw["name"], raw.get("description", ""), configs, seeds)
+    long = long_spec(raw["long_diagnosis"]) if raw.get("long_diagnosis") is not None else None
+    return Profile(raw["name"], raw.get("description", ""), configs, seeds, long)
 
 
 @dataclasses.dataclass
@@ -283,6 +321,7 @@ class GatedRun:
     forcing_stats: dict
     seconds: float
     method: str = "AdamW on MSE, grad-norm clip; diagnostics at checkpoints"
+    states: list = None         # per checkpoint {"model", "optimizer", "epoch", "step"} (keep_states=True)
 
     @property
     def final(self) -> GatedDiagnostics:
@@ -377,16 +416,18 @@ def _setup(cfg: GatedConfig, seed: int, dev: torch.device) -> _State:
                   np.random.default_rng(s_batch), np.random.default_rng(s_force))
 
 
-def _checkpoint(st: _State, epoch: int, save: Path | None) -> None:
+def _checkpoint(st: _State, epoch: int, save: Path | None, keep: list | None = None) -> None:
     dg = st.cfg.diagnostics
     d = diagnose(st.model, st.x_dg, optimizer=st.opt, rate_lags=st.cfg.lag_grid("rate_lags"),
                  envelope_lags=st.cfg.lag_grid("envelope_lags"), envelope=dg.envelope, n_boot=dg.n_boot,
                  seed=st.seed, batch=dg.diag_batch, window_stride=dg.window_stride, epoch=epoch, step=st.step)
     st.checkpoints.append(d)
     st.slow_sets.append(slow_units(d.tau, st.cfg.n_slow).tolist())
+    state = {"model": st.model.state_dict(), "optimizer": st.opt.state_dict(), "epoch": epoch, "step": st.step}
+    if keep is not None:
+        keep.append(copy.deepcopy(state))
     if save is not None:
-        torch.save({"model": st.model.state_dict(), "optimizer": st.opt.state_dict(), "epoch": epoch,
-                    "step": st.step}, save / f"ckpt_{epoch:05d}.pt")
+        torch.save(state, save / f"ckpt_{epoch:05d}.pt")
         (save / f"ckpt_{epoch:05d}.json").write_text(json.dumps(d.summary(), indent=1, default=float))
     st.model.train()
 
@@ -418,11 +459,12 @@ def _optimizer_step(st: _State, idx: torch.Tensor) -> float:
 
 
 def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = False, device: str = "cpu",
-                save_dir: str | Path | None = None) -> GatedRun:
+                save_dir: str | Path | None = None, keep_states: bool = False) -> GatedRun:
     """Train one model (see the module docstring); returns a :class:`GatedRun`.
 
     ``save_dir``: if given, every checkpoint writes ``ckpt_<epoch>.pt`` (model and optimiser state) and
-    ``ckpt_<epoch>.json`` (the diagnostics summary) there.
+    ``ckpt_<epoch>.json`` (the diagnostics summary) there. ``keep_states``: the run also carries those
+    states (``GatedRun.states``), for the long-horizon diagnosis (:mod:`numerics.anticollapse.long_horizon`).
     """
     cfg = GatedConfig.from_dict(config)
     st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(device))
@@ -432,7 +474,8 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
     t0 = time.perf_counter()
     step_loss: list[float] = []
     epoch_loss: list[float] = []
-    _checkpoint(st, 0, save)
+    keep = [] if keep_states else None
+    _checkpoint(st, 0, save, keep)
     tr, n = cfg.train, cfg.task.n_train
     bar = tqdm(range(1, tr.epochs + 1), desc=f"train {cfg.model.arch}", disable=not progress, file=sys.stderr, leave=False)
     for epoch in bar:
@@ -442,12 +485,12 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
         epoch_loss.append(float(np.mean(losses)))
         bar.set_postfix_str(f"loss={epoch_loss[-1]:.3g}")
         if epoch % tr.checkpoint_every == 0 or epoch == tr.epochs:
-            _checkpoint(st, epoch, save)
+            _checkpoint(st, epoch, save, keep)
     return GatedRun(cfg, st.seed, st.task, st.model, st.opt, step_loss, epoch_loss, st.checkpoints, st.slow_sets,
-                    st.forcing_stats, time.perf_counter() - t0)
+                    st.forcing_stats, time.perf_counter() - t0, states=keep)
 
 
-def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 1) -> GatedRun:
+def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 1, keep_states: bool = False) -> GatedRun:
     """:func:`train_gated` with ``threads`` torch threads: the entry point for a process-pool worker.
 
     At the CPU profile's widths one training step is a chain of small matrix products, which a single
@@ -455,5 +498,5 @@ def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 
     uses both cores of a small machine instead.
     """
     torch.set_num_threads(as_int("threads", threads, minimum=1))
-    return train_gated(config, seed=seed)
+    return train_gated(config, seed=seed, keep_states=keep_states)
 

@@ -1,0 +1,142 @@
+"""The calibrated phase decision (numerics.anticollapse.calibrated_phase) and its committed calibration table."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from numerics.anticollapse import calibrated_phase as cp  # noqa: E402
+from numerics.anticollapse.synthetic_spectra import few_exponential_taus, measure_spectrum, pareto_taus  # noqa: E402
+
+TABLE = ROOT / "docs" / "results" / "gated-calibration" / "calibration.json"
+
+
+def _brute_kmeans(x, k):
+    """Every split of the sorted sample into k contiguous non-empty groups (the optimum is contiguous in 1-d)."""
+    x = np.sort(x)
+    best = np.inf
+    for cuts in itertools.combinations(range(1, x.size), k - 1):
+        groups = np.split(x, cuts)
+        best = min(best, sum(float(((g - g.mean()) ** 2).sum()) for g in groups))
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-5, 5, allow_nan=False), min_size=4, max_size=9), st.integers(1, 3))
+def test_kmeans_1d_is_optimal(xs, k):
+    x = np.array(xs)
+    w, lab = cp.kmeans_1d(x, k)
+    assert abs(w - _brute_kmeans(x, k)) <= 1e-9 * (1 + abs(w))
+    xs_sorted = np.sort(x)                   # the labels describe a partition with that cost
+    cost = sum(float(((xs_sorted[lab == c] - xs_sorted[lab == c].mean()) ** 2).sum()) for c in np.unique(lab))
+    assert abs(cost - w) <= 1e-9 * (1 + abs(w))
+
+
+def test_measurement_sigma():
+    rng = np.random.default_rng(3)
+    tau = np.geomspace(1, 100, 4000)
+    sig_half = 0.02                          # each half: log tau + N(0, sig_half^2); full sample: sig_half / sqrt 2
+    halves = tau * np.exp(sig_half * rng.standard_normal((2, tau.size)))
+    s = cp.measurement_sigma(halves)
+    se = sig_half / np.sqrt(2) / np.sqrt(2 * tau.size)        # se of a sd estimated from n draws
+    assert abs(s - sig_half / np.sqrt(2)) <= 4.5 * se
+    assert np.isnan(cp.measurement_sigma(np.full((2, 3), np.inf)))
+    with pytest.raises(ValueError, match="tau_halves"):
+        cp.measurement_sigma(np.ones((3, 4)))
+
+
+def test_gof_p_value_is_valid_under_the_null():
+    """Under the null (5 time scales, known noise) the simulated p-value is (super-)uniform: P(p < 0.05) <= 0.05
+    up to binomial noise, z from a stated false-alarm rate."""
+    from validation.stats import z_for_false_alarm
+
+    rng = np.random.default_rng(5)
+    n_rep, hits = 60, 0
+    for i in range(n_rep):
+        centres = np.repeat(np.exp(rng.uniform(0, 6, 5)), 26)[:128]
+        hits += cp.few_exponential_gof(centres * np.exp(0.01 * rng.standard_normal(128)), 0.01, n_sim=49,
+                                       seed=i)[1] < 0.05
+    z = z_for_false_alarm(1e-6)
+    assert hits <= n_rep * 0.05 + z * np.sqrt(n_rep * 0.05 * 0.95)
+
+
+def _halves(tau, sigma, rng):
+    return tau * np.exp(sigma * np.sqrt(2) * rng.standard_normal((2, tau.size)))
+
+
+def test_it_can_say_each_label():
+    rng = np.random.default_rng(0)
+    u = (np.arange(512) + 0.5) / 512
+    for beta, want in ((0.4, "extended"), (1.0, "boundary"), (2.0, "concentrated")):
+        tau = 2.0 * (1 - u) ** (-1 / beta) * np.exp(0.003 * rng.standard_normal(u.size))
+        r = cp.calibrated_phase(tau, _halves(tau, 0.003, rng), n_boot=300, n_sim=49)
+        assert r.label == want and r.heavy_tailed, (beta, r)
+    few = np.repeat([3.0, 40.0, 500.0], 43)[:128] * np.exp(0.003 * rng.standard_normal(128))
+    r = cp.calibrated_phase(few, _halves(few, 0.003, rng), n_boot=300, n_sim=49)
+    assert r.label == "collapsed" and "not rejected" in r.reason
+    narrow = 80.0 * np.exp(0.05 * rng.standard_normal(128))   # continuous but light: rejected null, steep tail
+    r = cp.calibrated_phase(narrow, _halves(narrow, 0.001, rng), n_boot=300, n_sim=49)
+    assert r.label == "collapsed" and "upper end" in r.reason
+    r = cp.calibrated_phase(np.arange(1.0, 10.0), np.ones((2, 9)))
+    assert r.label == "unresolved" and "finite time scales" in r.reason
+    assert set(cp.LABELS) == {"collapsed", "extended", "boundary", "concentrated", "unresolved"}
+
+
+def test_threshold_is_the_committed_table():
+    out = json.loads(TABLE.read_text())
+    assert cp.BETA_HI_MAX == pytest.approx(out["beta_hi_max"], rel=1e-3)
+    assert (out["p_null"], out["k_null"], out["n_boot"], out["n_sim"]) == (cp.P_NULL, cp.K_NULL, cp.N_BOOT, cp.N_SIM)
+    worst = max(r["rate"] for r in out["table"]["false_collapse"].values())
+    assert worst <= out["target_false_collapse"]
+
+
+def _upper_count(n, p_hi):
+    """The largest count of n fresh draws compatible with a true rate <= p_hi (false alarm 1e-6)."""
+    return int(stats.binom.ppf(1.0 - 1e-6, n, p_hi))
+
+
+def test_fresh_spectra_reproduce_the_table():
+    """Fresh synthetic spectra (seeds the table did not use) through the same pipeline: the false-collapse count
+    at the hardest beta and the false-heavy-tail count of the most exposed mixture stay within the table's
+    95% intervals (a binomial bound at false-alarm rate 1e-6 on the interval's upper end)."""
+    from numerics.anticollapse.train import load_profile
+
+    out = json.loads(TABLE.read_text())
+    s = out["settings"]
+    spec = load_profile("cpu").long
+    fc = out["table"]["false_collapse"][str(max(s["betas"]))]
+    key, fh = max(out["table"]["false_heavy_tail"].items(), key=lambda kv: kv[1]["rate"])
+    k_mix, span = int(key.split(",")[0].split("=")[1]), float(key.split("=")[-1])
+    n = 6
+    coll = heavy = 0
+    for i in range(n):
+        rng = np.random.default_rng([10 ** 6 + i, 7])
+        r = measure_spectrum(pareto_taus(max(s["betas"]), s["H"], s["tau_min"], rng), spec,
+                             gate_noise=s["gate_noise"], n_seq=s["n_seq"], seed=10 ** 6 + i)
+        coll += r.label == "collapsed"
+        r = measure_spectrum(few_exponential_taus(k_mix, s["H"], span, s["tau_min"], rng), spec,
+                             gate_noise=s["gate_noise"], n_seq=s["n_seq"], seed=10 ** 6 + i)
+        heavy += r.label != "collapsed"
+    assert coll <= _upper_count(n, fc["ci95"][1]), (coll, fc)
+    assert heavy <= _upper_count(n, fh["ci95"][1]), (heavy, key, fh)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="tau"):
+        cp.few_exponential_gof([1.0, 2.0], 0.1)
+    with pytest.raises(ValueError, match="sigma"):
+        cp.few_exponential_gof(np.arange(1.0, 30.0), -1.0)
+    with pytest.raises(ValueError, match="k"):
+        cp.kmeans_1d([1.0, 2.0], 0)
