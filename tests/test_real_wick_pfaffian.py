@@ -168,3 +168,13 @@ def test_verdict_mc():
     ok = [(2, k, 16.0 + 0.01, 0.01, 16.0) for k in range(1, 4)]
     assert verdict_mc(ok, ["m", "k"]).verdict == PASS
     assert verdict_mc(ok + [(2, 4, 2600.0, 1.0, 2560.0)], ["m", "k"]).verdict == FAIL
+
+
+def test_theory_loader_reads_the_same_rows():
+    from theory.real_rows import real_Q, real_row, real_rows_max_k
+    rows = published_rows()
+    assert real_rows_max_k() == max(rows) == 30
+    assert all(list(real_row(k)) == rows[k] for k in rows)
+    assert real_Q(3, 4) == Fraction(3**5 + 28 * 3**3 + 28 * 9 + 48 * 3, 3**5)
+    with pytest.raises(ValueError, match="k"):
+        real_row(31)

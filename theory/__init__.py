@@ -20,6 +20,7 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory.horizon``        initialisation for a horizon: the scale ``sigma`` of ``W = sigma G / sqrt(n)`` that
                           keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
                           the comparison with Glorot (``python -m theory.horizon ... --json``).
+``theory.real_rows``      exact real-weight energies ``real_Q(n, k)`` (k <= 30) read from the committed rows.
 ``theory._args``          (private) argument checks and the one precision convention (``DEFAULT_DPS``,
                           ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
 
