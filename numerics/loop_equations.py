@@ -88,11 +88,18 @@ def _moment(state: tuple[str, ...], memo: dict) -> list[int]:
     return acc
 
 
-def word_moment(*words: str) -> list[int]:
-    """``E prod_r tr(W_r)`` for words given as strings over "0" (``G``) and "1" (``G^T``), read left to right;
-    an empty word is ``tr(I) = n``. Total length must be even (odd moments vanish); at most 40 letters."""
-    if not words or not all(isinstance(w, str) and set(w) <= {"0", "1"} for w in words):
-        raise ValueError(f"words must be strings over '0' (G) and '1' (G^T), got {words!r}")
+def word_moment(words) -> list[int]:
+    """``E prod_r tr(W_r)`` for ``words``: one word or a sequence of words, each a string over "0" (``G``)
+    and "1" (``G^T``) read left to right; an empty word is ``tr(I) = n``. Total length must be even (odd
+    moments vanish); at most 40 letters (the recursion is exponential)."""
+    words = (words,) if isinstance(words, str) else words
+    if (isinstance(words, (bytes, dict)) or not hasattr(words, "__iter__")
+            or not all(isinstance(w, str) and set(w) <= {"0", "1"} for w in words)):
+        raise TypeError(f"words must be a string over '0' (G) and '1' (G^T), or a sequence of such strings, "
+                        f"got {words!r:.80}")
+    words = tuple(words)
+    if not words:
+        raise ValueError("words must hold at least one word (an empty word is tr I = n)")
     total = sum(len(w) for w in words)
     if total > 40:
         raise ValueError(f"words must have at most 40 letters in total (the recursion is exponential), got {total}")

@@ -20,7 +20,7 @@ import numpy as np
 
 from theory._args import as_int, as_seed_sequence
 
-__all__ = ["quaternion_ginibre", "quaternion_moments", "QuaternionMoments"]
+__all__ = ["quaternion_moments", "QuaternionMoments"]
 
 _CHUNK = 4096
 
@@ -35,7 +35,7 @@ class QuaternionMoments:
     m: int
 
 
-def quaternion_ginibre(m: int, size: int, rng: np.random.Generator) -> np.ndarray:
+def _quaternion_ginibre(m: int, size: int, rng: np.random.Generator) -> np.ndarray:
     """``size`` draws of the m x m quaternion Ginibre matrix as ``(size, 2m, 2m)`` complex arrays."""
     def cgauss():
         return (rng.standard_normal((size, m, m)) + 1j * rng.standard_normal((size, m, m))) / np.sqrt(2)
@@ -59,7 +59,7 @@ def quaternion_moments(m: int, kmax: int, samples: int, *, seed=0) -> Quaternion
     done = 0
     while done < samples:
         size = min(_CHUNK, samples - done)
-        Q = quaternion_ginibre(m, size, rng)
+        Q = _quaternion_ginibre(m, size, rng)
         P = np.broadcast_to(np.eye(2 * m, dtype=complex), Q.shape).copy()
         for k in range(kmax + 1):
             if k:

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from theory._args import as_int, as_real
+from theory._args import as_int, as_real, as_real_array
 from theory.real_rows import real_row, real_rows_max_k
 from theory.regimes import critical_profile
 from theory.signal_energy import hultman_row
@@ -78,22 +78,30 @@ def _extrapolate(c: Fraction, value, points: int, degree: int) -> tuple[float, f
     return float(0.5 * (ests[0][1] + ests[1][1])), float(err)
 
 
+def _fit_args(points, degree) -> tuple[int, int]:
+    degree = as_int("degree", degree, minimum=1, maximum=8)
+    points = as_int("points", points, minimum=degree + 2, maximum=14)
+    return points, degree
+
+
 def real_correction(c, *, points: int = 10, degree: int = 5) -> tuple[float, float]:
     """``(D(c), err)``: ``lim sqrt(n) (Q^R - Q^C)`` along ``k = c sqrt(n)``, extrapolated from the exact
     values k <= 30 (:func:`_extrapolate`; ``sqrt(n) = k / c`` exactly)."""
     c = _as_c(c)
+    points, degree = _fit_args(points, degree)
     return _extrapolate(c, lambda k, n, qr, qc: Fraction(k) / c * (qr - qc), points, degree)
 
 
 def real_limit(c, *, points: int = 10, degree: int = 5) -> tuple[float, float]:
     """``(lim Q^R_{n,k}, err)`` along ``k = c sqrt(n)``, extrapolated like :func:`real_correction`."""
     c = _as_c(c)
+    points, degree = _fit_args(points, degree)
     return _extrapolate(c, lambda k, n, qr, qc: qr, points, degree)
 
 
 def series_correction(c) -> float:
     """``sum_h d_h c^(2h-1)`` over :data:`CORRECTION_SERIES` (truncated; accurate for small c)."""
-    c = as_real("c", c, minimum=0.0)
+    c = as_real("c", c, minimum=0.0, maximum=8.0)
     return float(sum(d * c ** (2 * h - 1) for h, d in CORRECTION_SERIES.items()))
 
 
@@ -102,8 +110,11 @@ RAYS = (0.5, 1.0, 2.0)
 
 def regimes_data(rays=RAYS) -> dict:
     """Per ray: the exact ratios ``(k, n, Q^R / Q^C)``, the extrapolated limit and correction, ``f(c)``."""
+    rays = as_real_array("rays", rays, minimum=0.0).ravel()
+    if not np.all((rays > 0) & (rays <= 8)):
+        raise ValueError(f"rays must hold values c with 0 < c <= 8, got {rays.tolist()!r:.80}")
     out = {}
-    for c in rays:
+    for c in rays.tolist():
         rows = ratio_along_ray(c)
         out[c] = {"ratios": [(k, float(n), float(qr / qc)) for k, n, qr, qc in rows],
                   "min_ratio_exact_ge_1": all(qr >= qc for _, _, qr, qc in rows),

@@ -451,7 +451,7 @@ METHODS = ("pfaffian", "enumerate")
 def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> list[int]:
     r"""Integer coefficients of ``E tr((G^k)^T G^k)`` (real ``G``, iid ``N(0, 1)``), entry j of ``n**j``.
 
-    ``method="pfaffian"`` (default, k <= 80): the polynomial-time route of :mod:`numerics.real_wick_pfaffian`
+    ``method="pfaffian"`` (default, k <= 64): the polynomial-time route of :mod:`numerics.real_wick_pfaffian`
     (quaternion duality, Pfaffian average, modular arithmetic and CRT); every row k <= 30 in seconds.
     ``method="enumerate"`` (k <= 16, the reference): the matching reformulation with an incremental
     cycle count and the order-4 symmetry (module docstring), an algorithm independent of

@@ -63,7 +63,7 @@ from theory._args import as_int
 __all__ = ["real_wick_rows", "pfaffian_real_wick_polynomial", "pfaffian_values", "value_bound",
            "interpolate_row", "K_MAX_PFAFFIAN"]
 
-K_MAX_PFAFFIAN = 80        # k = 80: 2 x 81 = 162-point Pfaffians, series of length 163 (minutes; see the benchmark)
+K_MAX_PFAFFIAN = 64        # k = 40 takes ~30 CPU-s, the cost grows like k^7 (k = 64: ~ half an hour)
 _PRIME_BITS = 27           # p < 2^27: products < 2^54, 512 of them fit an int64 before one reduction
 
 
@@ -233,6 +233,8 @@ def _moments_mod(K: int, p: int, omega: int) -> np.ndarray:
 def value_bound(k: int, m: int) -> int:
     """``(2k-1)!! (2m)^(k+1)``, a proved bound on ``|P_k(-2m)|``: the coefficients are non-negative
     (they count matchings) and sum to ``P_k(1) = (2k-1)!!``, and ``|(-2m)^j| <= (2m)^(k+1)`` for j <= k+1."""
+    k = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
+    m = as_int("m", m, minimum=1, maximum=K_MAX_PFAFFIAN + 1)
     return math.prod(range(2 * k - 1, 0, -2)) * (2 * m) ** (k + 1)
 
 
@@ -270,6 +272,10 @@ def _crt(residues: list[int], primes: list[int], modulus: int) -> int:
 def interpolate_row(k: int, values: list[int]) -> list[int]:
     """Integer coefficients of the degree-(k+1) polynomial with ``P(0) = 0`` and ``P(-2m) = values[m-1]``,
     m = 1..k+1 (Newton interpolation of ``P(n) / n`` in exact rationals); ValueError if not integral."""
+    k = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or len(values) != k + 1:
+        raise TypeError(f"values must be a sequence of k + 1 = {k + 1} integers, got {values!r:.80}")
+    values = [as_int("values", v, minimum=None) for v in values]
     nodes = [Fraction(-2 * m) for m in range(1, k + 2)]
     coef = [Fraction(v) / x for v, x in zip(values, nodes)]        # divided differences of P(n) / n
     for lvl in range(1, k + 1):

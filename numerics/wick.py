@@ -354,7 +354,7 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
     r"""Integer coefficients of ``E tr((G^k)^* G^k)`` in n, exact.
 
     ``method``: ``"enumerate"`` (the Wick enumeration below; the default for complex weights, k <= 16) or
-    ``"pfaffian"`` (real weights only, the default there, k <= 80: the polynomial-time route of
+    ``"pfaffian"`` (real weights only, the default there, k <= 64: the polynomial-time route of
     :mod:`numerics.real_wick_pfaffian`; ``progress`` and ``executor`` apply to the enumeration only).
 
     Entry j is the coefficient of ``n**j``, j = 0..k+1 (the indexing of

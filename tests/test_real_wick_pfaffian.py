@@ -112,8 +112,8 @@ def test_word_moments_by_hand():
     assert word_moment("0") == [0]                       # odd moments vanish
     assert word_moment("00") == [0, 1]                   # E tr(G^2) = sum_ij E G_ij G_ji = n
     assert word_moment("01") == [0, 0, 1]                # E tr(G G^T) = n^2
-    assert word_moment("0", "1") == [0, 1]               # E tr(G) tr(G^T) = E (sum G_ii)^2 = n
-    assert word_moment("0", "0", "", "") == [0, 0, 0, 1]  # n^2 E tr(G)^2
+    assert word_moment(["0", "1"]) == [0, 1]               # E tr(G) tr(G^T) = E (sum G_ii)^2 = n
+    assert word_moment(["0", "0", "", ""]) == [0, 0, 0, 1]  # n^2 E tr(G)^2
     # E tr(G^4), G_ab G_bc G_cd G_da: pairs (12)(34) force a = b = c = d (n), so do (14)(23) (n); (13)(24)
     # only a = c, b = d (n^2)
     assert word_moment("0000") == [0, 2, 1]
@@ -127,8 +127,10 @@ def test_word_moment_is_invariant_under_rotation_and_transpose():
 
 
 def test_loop_equations_bad_input():
-    with pytest.raises(ValueError, match="words"):
+    with pytest.raises(TypeError, match="words"):
         word_moment("012")
+    with pytest.raises(ValueError, match="words"):
+        word_moment([])
     with pytest.raises(ValueError, match="40 letters"):
         word_moment("01" * 21)
     with pytest.raises(ValueError, match="k"):

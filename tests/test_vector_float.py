@@ -77,3 +77,24 @@ def test_stirling_remainder_against_mp(y):
         Y = mpmath.mpf(y)
         ref = mpmath.loggamma(Y) - (Y - 0.5) * mpmath.log(Y) + Y - mpmath.log(2 * mpmath.pi) / 2
         assert abs(got - ref) <= 2e-15 * max(1.0, abs(float(ref))) if y < 10 else abs(got - ref) <= 1e-17 + 1e-15 * abs(ref)
+
+
+@pytest.mark.parametrize("n_value, t_max", [(10, 250), (1000, 1300), (10**6, 3000), (10**18, 3000)])
+def test_S_over_an_array_of_depths_against_mp(n_value, t_max):
+    from theory.signal_energy import S
+    t = np.arange(0, t_max, 37)
+    got = S(np.full(t.shape, n_value), t)
+    worst = max(float(abs(mpmath.mpf(float(v)) / S(n_value, int(tt), method="mp", dps=40) - 1)) for v, tt in zip(got, t))
+    assert worst <= 1e-13                      # the scalar float path's stated accuracy
+
+
+def test_S_array_paths_agree_with_the_scalar_path():
+    from theory.signal_energy import S
+    n = np.array([[10**9], [10**10], [10**12]])
+    t = np.array([0, 3, 40, 70000])             # t = 70000 > 2^16: the element-by-element path
+    got = S(n, t)
+    assert got.shape == (3, 4)
+    for i in range(3):
+        for j in range(4):
+            ref = S(int(n[i, 0]), int(t[j]))
+            assert abs(got[i, j] - ref) <= 1e-13 * ref
