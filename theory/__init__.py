@@ -23,7 +23,8 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory.real_rows``      exact real-weight energies ``real_Q(n, k)`` (k <= 30) read from the committed rows.
 ``theory._args``          (private) argument checks and the one precision convention (``DEFAULT_DPS``,
                           ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
-                          ``theory._vector_float`` (private) the vectorised float ``Q`` over arrays.
+                          ``theory._vector_float`` (private) the vectorised float ``Q`` over arrays;
+                          ``theory._ball_super`` (private) the certified supercritical ``S`` ball.
 
 Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 

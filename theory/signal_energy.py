@@ -80,6 +80,7 @@ import sympy
 
 from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
 from ._summation import compensated_cumsum
+from . import _ball_super
 from ._vector_float import Q_float_array
 
 METHODS = ("exact", "float", "mp", "ball")
@@ -998,6 +999,13 @@ def _S_ball(n: int, t: int, dps: int):
         return _S_ball_series(n, t, G, int(dps * 3.33) + 40)
     arb = flint.arb
     target = int(dps * 3.33) + 4
+    if _ball_super.applies(n, t, target):       # supercritical: the top terms and a proved tail bound
+        prec = target + 2 * int(math.log2(t + 2)) + 40
+        for _ in range(3):                      # not accurate after that: the bounds are too loose here
+            ball = _ball_super.S_ball_super(flint, n, t, target, prec)
+            if ball.rel_accuracy_bits() >= target:
+                return ball
+            prec *= 2
     prec = target + int(math.log2(n)) + int(math.log2(t + 2)) + 24
     while True:
         with flint.ctx.workprec(prec):
