@@ -92,9 +92,8 @@ for q in ("Q", "S"):
 
 nb.md(r"""
 Real Gaussian weights have larger energies ($Q^R_{n,k} \ge Q_{n,k}$) and no closed form:
-`numerics.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact Wick rows up to depth 8
-and Monte Carlo with jackknife standard errors beyond (not run here: the first Wick enumeration compiles
-numba code).
+`numerics.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact rows up to depth 30
+(`theory.real_rows`) and Monte Carlo with jackknife standard errors beyond (not run here).
 
 ## 2. Memory profile of a target
 

@@ -9,9 +9,8 @@ closed form does not cover. Source of the energies: Seleznova (2026), arXiv:2605
 Real weights ``W = sigma G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries: no closed form is known, and
 ``Q^R_{n,k} >= Q_{n,k}`` (coefficient by coefficient). The energies are
 
-* exact for ``k <= exact_max_k`` (default 8, at most 9): ``Q^R_{n,k} = P_k(n) / n^(k+1)`` with the Wick
-  polynomial ``P_k = numerics.wick.wick_polynomial(k, "real")`` (``(2k-1)!!`` pairings; k = 9 takes
-  seconds);
+* exact for ``k <= exact_max_k`` (default and maximum 30): ``Q^R_{n,k} = P_k(n) / n^(k+1)`` with the
+  committed rows ``P_k`` of :mod:`theory.real_rows` (computed by :mod:`numerics.real_wick_pfaffian`);
 * Monte Carlo beyond: the full-trace estimator ``||G^k||_F^2 / n^(k+1)`` (:func:`numerics.ginibre.estimate_Q`)
   in ``batches`` independent batches; the reported quantities come from the pooled means, and their
   standard errors (``HorizonScale.se``) from the **jackknife over batches** (leave one batch out), which
@@ -31,7 +30,6 @@ import dataclasses
 import math
 import sys
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 from tqdm import tqdm
@@ -40,34 +38,29 @@ from numerics.ginibre import MAX_KMAX, MAX_N, MAX_SAMPLES, _show_progress, estim
 from theory import horizon as _th
 from theory._args import MAX_LENGTH, as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
+from theory.real_rows import real_energies as _real_energies
 
 __all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
            "simulate_energies", "main"]
 
-EXACT_REAL_MAX_K = 8          # default: rows k <= 8 take < 1 s; k = 9 takes seconds (34 million pairings)
-_WICK_MAX_K = 9
+EXACT_REAL_MAX_K = 30         # the committed exact rows (theory.real_rows): Monte Carlo only beyond
+_WICK_MAX_K = 30
 _METHODS = ("float", "mp", "mc")
-
-
-@lru_cache(maxsize=16)
-def _real_row(k: int) -> tuple[int, ...]:
-    from numerics.wick import wick_polynomial
-
-    return tuple(wick_polynomial(k, "real"))
+_EXACT_SOURCE = "exact real Wick rows (theory.real_rows)"
 
 
 def real_energies(n, kmax) -> list[Fraction]:
-    r"""Exact ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)``, k = 0..kmax, real Gaussian weights (Wick rows).
+    r"""Exact ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)``, k = 0..kmax, real Gaussian weights.
 
-    Domain: ``n >= 1``, ``0 <= kmax <= 9``. Source: Seleznova (2026), Sec. 2; rows from
-    :func:`numerics.wick.wick_polynomial` (``n^3 + 2n`` at k = 2, so ``Q^R_{n,2} = 1 + 2/n^2``).
+    Domain: ``n >= 1``, ``0 <= kmax <= 30``. Source: Seleznova (2026), Sec. 2; the committed rows of
+    :mod:`theory.real_rows` (``n^3 + 2n`` at k = 2, so ``Q^R_{n,2} = 1 + 2/n^2``).
 
     >>> real_energies(2, 2)
     [Fraction(1, 1), Fraction(1, 1), Fraction(3, 2)]
     """
     n = as_int("n", n, minimum=1)
     kmax = as_int("kmax", kmax, minimum=0, maximum=_WICK_MAX_K)
-    return [Fraction(sum(c * n**j for j, c in enumerate(_real_row(k))), n ** (k + 1)) for k in range(kmax + 1)]
+    return _real_energies(n, kmax)
 
 
 def _batch_seeds(seed: int, batches: int) -> list[int]:
@@ -151,7 +144,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
       (``samples`` draws in ``batches`` batches, ``seed``); ``result.se`` holds jackknife standard errors.
     * ``progress``: the Monte Carlo's bar (:func:`mc_energies`; ``None``: only for long runs).
 
-    Domain: as theory's, plus ``0 <= exact_max_k <= 9``, ``samples >= 2 batches``.
+    Domain: as theory's, plus ``0 <= exact_max_k <= 30``, ``samples >= 2 batches``.
 
     >>> r = sigma_for_horizon(16, 6, 0.05, weights="real")          # exact rows: no Monte Carlo, no se
     >>> r.source.startswith("exact real Wick rows"), r.se
@@ -168,7 +161,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
     if weights == "real" and t <= exact_max_k and method != "mc":
         return scale_from_energies(real_energies(n, t), tol, quantity=quantity, method=method, dps=dps, n=n,
-                                   weights="real", source="exact real Wick rows (numerics.wick)")
+                                   weights="real", source=_EXACT_SOURCE)
     if method == "mp":
         raise ValueError(f"method 'mp' needs exact energies: real weights have them only for t <= exact_max_k "
                          f"= {exact_max_k}, got t = {t}")
@@ -202,7 +195,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     Raises ValueError if no violation occurs up to ``max_t``.
 
     >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
-    {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (numerics.wick)'}
+    {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (theory.real_rows)'}
     """
     weights = as_choice("weights", weights, ("complex", "real"))
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
@@ -216,7 +209,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     exact = np.array([float(e) for e in real_energies(n, exact_max_k)])
     j = _first_violation(exact, sigma, tol, quantity)
     if j is not None:
-        return {"depth": j - 1, "se": 0.0, "source": "exact real Wick rows (numerics.wick)"}
+        return {"depth": j - 1, "se": 0.0, "source": _EXACT_SOURCE}
     if max_t is None:
         max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
     max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_KMAX)

@@ -68,7 +68,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import Dict
 
-from theory._args import as_int
+from theory._args import as_choice, as_int
 
 __all__ = ["real_wick_polynomial", "real_work_items", "real_counts", "K_MAX"]
 
@@ -445,18 +445,32 @@ def _chunk_task(args):
     return real_counts(k, items)
 
 
-def real_wick_polynomial(k: int, *, executor=None) -> list[int]:
+METHODS = ("pfaffian", "enumerate")
+
+
+def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> list[int]:
     r"""Integer coefficients of ``E tr((G^k)^T G^k)`` (real ``G``, iid ``N(0, 1)``), entry j of ``n**j``.
 
-    By the matching reformulation with an incremental cycle count and the order-4 symmetry (module
-    docstring); an algorithm independent of :func:`numerics.wick.wick_polynomial`, which it reproduces.
-    ``executor``: any :class:`concurrent.futures.Executor` (a Dask ``Client.get_executor()`` included);
-    the result is bit-identical with or without it and for any thread count. Cost on the project's
-    2-core machine: ``benchmarks/bench_wick.py`` and ``numerics/data/real_wick_rows.json``.
+    ``method="pfaffian"`` (default, k <= 64): the polynomial-time route of :mod:`numerics.real_wick_pfaffian`
+    (quaternion duality, Pfaffian average, modular arithmetic and CRT); every row k <= 30 in seconds.
+    ``method="enumerate"`` (k <= 16, the reference): the matching reformulation with an incremental
+    cycle count and the order-4 symmetry (module docstring), an algorithm independent of
+    :func:`numerics.wick.wick_polynomial`'s enumeration, which it reproduces; ``executor`` (any
+    :class:`concurrent.futures.Executor`, a Dask ``Client.get_executor()`` included) distributes it, with
+    bit-identical results for any executor and thread count. Cost: ``benchmarks/bench_wick.py`` and
+    ``numerics/data/real_wick_rows.json``.
 
     >>> real_wick_polynomial(4)                 # n^5 + 28 n^3 + 28 n^2 + 48 n
     [0, 48, 28, 28, 0, 1]
+    >>> real_wick_polynomial(9, method="enumerate") == real_wick_polynomial(9)
+    True
     """
+    method = as_choice("method", method, METHODS)
+    if method == "pfaffian":
+        if executor is not None:
+            raise TypeError("executor applies to method='enumerate' only (the Pfaffian route takes seconds)")
+        from numerics.real_wick_pfaffian import pfaffian_real_wick_polynomial
+        return pfaffian_real_wick_polynomial(k)
     k = as_int("k", k, minimum=0, maximum=K_MAX)
     if executor is not None and not callable(getattr(executor, "map", None)):
         raise TypeError(f"executor must be a concurrent.futures.Executor (anything with .map) or None, "
@@ -482,7 +496,8 @@ DATA_FILE = __import__("pathlib").Path(__file__).with_name("data") / "real_wick_
 
 
 def published_rows() -> dict[int, list[int]]:
-    """The rows of ``numerics/data/real_wick_rows.json`` (computed by :func:`real_wick_polynomial`)."""
+    """The rows of ``numerics/data/real_wick_rows.json`` (k <= 30 by the Pfaffian route, k <= 12 also by the
+    enumeration; ``benchmarks/bench_real_wick_pfaffian.py --write`` regenerates them)."""
     import json
     data = json.loads(DATA_FILE.read_text())
     return {int(r["k"]): [int(c) for c in r["coefficients"]] for r in data["rows"]}
@@ -505,13 +520,17 @@ def row_identities(k: int, coeffs) -> list[tuple[str, str, bool]]:
     * coefficient-wise ``>= `` the complex (Hultman) row: the ``k!`` matchings that pair every letter of
       ``G^k`` with one of ``(G^T)^k`` are exactly the complex Wick pairings, the others add ``n^j`` terms.
 
-    Observed on every computed row (not proved here):
+    Observed on every computed row, k <= 30 (not proved here):
 
     * the coefficient of ``n^k`` is 0 (as in the complex case, whose row has only ``n^(k+1-2g)``);
+    * the coefficient of ``n^(k-1)`` is ``C(k+2, 4) + (4k^3 - 2k^2 - 4k + 1 - (-1)^k) / 16`` (k >= 2): the
+      complex genus-1 count (Hultman) plus a cubic, fitted on k = 2..9 (eight values, eight unknowns of a
+      quartic plus ``(-1)^k`` times a quadratic), then holding on every row k = 10..30;
     * all coefficients of ``n^1 .. n^(k-1)`` are positive (k >= 2);
-    * at ``n = -2`` the value is ``(-1)^(k+1) 2 (k+1)!``: the real/quaternionic duality ``n -> -2n`` of
-      Gaussian matrix integrals would map it to a 1 x 1 quaternionic Gaussian, whose ``E|q|^(2k)`` is
-      ``(k+1)!`` with ``E|q|^2 = 2``; only checked, not derived, here.
+    * at ``n = -2`` the value is ``(-1)^(k+1) 2 (k+1)!``: the real/quaternionic duality ``n -> -2n``
+      (cited; ``docs/results/real-weight-pfaffian.md``) maps it to the 1 x 1 quaternion Gaussian ``q``,
+      ``E tr (q q^*)^k = 2 E|q|^(2k) = 2 (k+1)!``; the Pfaffian route uses ``n = -2`` as a node, so on its
+      rows this identity tests the duality's m = 1 case, not the rows.
     """
     from theory.signal_energy import hultman_row
     c = [int(v) for v in coeffs]
@@ -524,6 +543,9 @@ def row_identities(k: int, coeffs) -> list[tuple[str, str, bool]]:
         ("coefficient-wise >= complex Hultman row", "proved",
          len(c) == len(hult) and all(a >= h for a, h in zip(c, hult))),
         ("coefficient of n^k is 0", "observed", k == 0 or (len(c) == k + 2 and c[k] == 0)),
+        ("coefficient of n^(k-1) is C(k+2,4) + (4k^3-2k^2-4k+1-(-1)^k)/16", "observed",
+         k < 2 or (len(c) == k + 2 and 16 * c[k - 1] == 16 * math.comb(k + 2, 4) + 4 * k**3 - 2 * k**2 - 4 * k + 1
+                   - (-1) ** k)),
         ("coefficients of n^1..n^(k-1) positive", "observed", all(a > 0 for a in c[1:k])),
         ("value at n = -2 is (-1)^(k+1) 2 (k+1)!", "observed", at(-2) == (-1) ** (k + 1) * 2 * math.factorial(k + 1)),
     ]

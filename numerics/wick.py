@@ -346,9 +346,16 @@ def count_pairings(k: int, field: str = "complex", *, progress: bool | None = No
         numba.set_num_threads(before)
 
 
+METHODS = ("enumerate", "pfaffian")
+
+
 def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = None,
-                    executor=None) -> list[int]:
-    r"""Integer coefficients of ``E tr((G^k)^* G^k)`` in n, by exact Wick enumeration.
+                    executor=None, method: str | None = None) -> list[int]:
+    r"""Integer coefficients of ``E tr((G^k)^* G^k)`` in n, exact.
+
+    ``method``: ``"enumerate"`` (the Wick enumeration below; the default for complex weights, k <= 16) or
+    ``"pfaffian"`` (real weights only, the default there, k <= 64: the polynomial-time route of
+    :mod:`numerics.real_wick_pfaffian`; ``progress`` and ``executor`` apply to the enumeration only).
 
     Entry j is the coefficient of ``n**j``, j = 0..k+1 (the indexing of
     ``theory.signal_energy.hultman_row``). ``field="complex"``: complex Ginibre ``G`` (iid proper complex
@@ -389,9 +396,22 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
     --------
     >>> wick_polynomial(2), wick_polynomial(2, "real")     # n^3 + n  and  n^3 + 2n
     ([0, 1, 0, 1], [0, 2, 0, 1])
+    >>> wick_polynomial(7, "real") == wick_polynomial(7, "real", method="enumerate")
+    True
     >>> sum(wick_polynomial(6)) == math.factorial(6)       # n = 1: E|g|^12 = 6!
     True
     """
+    field = as_choice("field", field, FIELDS)
+    method = as_choice("method", "pfaffian" if method is None and field == "real" else method or "enumerate",
+                       METHODS)
+    if method == "pfaffian":
+        if field != "real":
+            raise ValueError("method='pfaffian' is the real-weight route; use field='real' (the complex row is "
+                             "theory.signal_energy.hultman_row)")
+        if executor is not None:
+            raise TypeError("executor applies to method='enumerate' only (the Pfaffian route takes seconds)")
+        from numerics.real_wick_pfaffian import pfaffian_real_wick_polynomial
+        return pfaffian_real_wick_polynomial(k)
     hist = count_pairings(k, field, progress=progress, executor=executor)
     return [int(v) for v in hist.sum(axis=0)]
 

@@ -53,6 +53,7 @@ RESULT_TYPES = {
     "numerics.estimators.LognormalComparison", "numerics.ginibre.MCEstimate", "numerics.ginibre.Checkpoints",
     "numerics.ginibre.FeedforwardEstimate", "numerics.levy_sampling.CTSParams", "numerics.levy_sampling.CPParams",
     "theory.horizon.HorizonScale", "numerics.memory_profile.MemoryProfile", "numerics.memory_profile.BenchCell",
+    "numerics.quaternion_ginibre.QuaternionMoments",
 }
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -391,6 +392,27 @@ def _optional_baselines() -> dict:
                                                         max_t=None), kinds={"max_t": "int?"}),
             "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
             "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
+        })
+    if _present("numerics.real_wick_pfaffian"):
+        out.update({
+            "numerics.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3)),
+            "numerics.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
+            "numerics.real_wick_pfaffian.pfaffian_values": Case(dict(K=3)),
+            "numerics.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
+            "numerics.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
+            "numerics.loop_equations.loop_equation_polynomial": Case(dict(k=3)),
+            "numerics.loop_equations.word_moment": Case(dict(words="0011"), kinds={"words": "any"}),
+            "numerics.quaternion_ginibre.quaternion_moments": Case(dict(m=1, kmax=2, samples=64, seed=0),
+                                                                   kinds={"seed": "seed"}),
+            "numerics.real_regimes.ratio_along_ray": Case(dict(c=1.0, kmax=4), kinds={"kmax": "int?"}),
+            "numerics.real_regimes.real_correction": Case(dict(c=1.0, points=10, degree=5)),
+            "numerics.real_regimes.real_limit": Case(dict(c=1.0, points=10, degree=5)),
+            "numerics.real_regimes.series_correction": Case(dict(c=1.0)),
+            "numerics.real_regimes.regimes_data": Case(dict(rays=[1.0]), kinds={"rays": "realarray"}),
+            "theory.real_rows.real_row": Case(dict(k=3)),
+            "theory.real_rows.real_Q": Case(dict(n=4, k=2)),
+            "theory.real_rows.real_energies": Case(dict(n=4, kmax=2)),
+            "theory.real_rows.real_rows_max_k": Case(dict()),
         })
     if _present("numerics.horizon_mc"):
         out.update({

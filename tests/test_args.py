@@ -103,7 +103,9 @@ def test_float_paths_broadcast_like_numpy():
     for fn in (Q, S, log_Q, log_S, Q_critical_form):
         out = fn(n, k)
         assert out.shape == (3, 3) and out.dtype == np.float64
-        assert all(out[i, j] == fn(int(n[i, 0]), int(k[j])) for i in range(3) for j in range(3))   # same bits
+        # same bits, except Q and S, whose array paths are vectorised (theory._vector_float): same accuracy
+        tol = 1e-14 if fn in (Q, S) else 0.0
+        assert all(abs(out[i, j] - fn(int(n[i, 0]), int(k[j]))) <= tol * out[i, j] for i in range(3) for j in range(3))
         assert isinstance(fn(16, 4), float) and isinstance(fn(np.int64(16), 4), float)
         assert fn(np.array(16), 4) == fn(16, 4)                          # 0-d in: a scalar out
     assert regime(n.ravel(), 8).tolist() == [regime(int(v), 8) for v in n.ravel()]

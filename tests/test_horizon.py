@@ -16,6 +16,7 @@ import theory.horizon as th
 from theory.horizon import depth_for_scale, gain_profile, max_horizon, sigma_for_horizon
 from theory.regimes import breakdown_depth
 from theory.signal_energy import trace_moment
+from theory.real_rows import real_energies
 from validation.stats import z_for_false_alarm
 
 
@@ -188,10 +189,19 @@ def test_monte_carlo_path_against_exact(weights):
 
 
 def test_real_beyond_rows_uses_monte_carlo():
-    r = hmc.sigma_for_horizon(20, 11, 0.3, weights="real", samples=512, batches=8, seed=1)
-    assert "Monte Carlo beyond" in r.source and r.se["sigma"] > 0
+    r = hmc.sigma_for_horizon(64, 32, 0.3, weights="real", samples=256, batches=8, seed=1)
+    assert "Monte Carlo beyond" in r.source and r.se["sigma_endpoint"] > 0       # p_32 comes from the MC
     with pytest.raises(ValueError, match="exact_max_k"):
-        hmc.sigma_for_horizon(20, 11, 0.3, weights="real", method="mp")
+        hmc.sigma_for_horizon(64, 32, 0.3, weights="real", method="mp")
+
+
+def test_real_rows_to_30_are_exact_in_theory_and_numerics():
+    """Every t <= 30 uses the committed exact rows (no Monte Carlo, no se), the same in both floors."""
+    for quantity in ("Q", "S"):
+        a = sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
+        b = hmc.sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
+        assert a == b and a.se == {} and a.source.startswith("exact real Wick rows")
+    assert hmc.real_energies(400, 30) == real_energies(400, 30)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -206,12 +216,12 @@ def test_real_beyond_rows_uses_monte_carlo():
     (lambda: sigma_for_horizon(8, 5, 0.1, quantity="R"), ValueError, "quantity"),
     (lambda: sigma_for_horizon(8, 5, 0.1, method="exact"), ValueError, "method"),
     (lambda: sigma_for_horizon(8, 5, 0.1, dps=30), ValueError, "dps"),
-    (lambda: sigma_for_horizon(8, 5, 0.1, weights="real"), ValueError, "numerics.horizon_mc"),
+    (lambda: sigma_for_horizon(8, 31, 0.1, weights="real"), ValueError, "numerics.horizon_mc"),
     (lambda: sigma_for_horizon(8, 5, 0.1, weights="quaternion"), ValueError, "weights"),
     (lambda: depth_for_scale(8, -1.0, 0.1), ValueError, "sigma"),
     (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
     (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6), ValueError, "max_t"),
-    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=12), ValueError, "exact_max_k"),
+    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=31), ValueError, "exact_max_k"),
     (lambda: hmc.mc_energies(8, 5, 10, batches=8), ValueError, "samples"),
     (lambda: th.scale_from_energies([1, -1, 2], 0.1), ValueError, "energies"),
 ])
@@ -242,7 +252,7 @@ def test_cli_bad_input(capsys):
         th.main(["sigma", "--n", "16", "--t", "5", "--tol", "2"])
     assert e.value.code == 2 and "tol" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"])   # theory: complex only
+        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"])   # the MC-free CLI: complex
 
 
 # ----------------------------------------------------------------------------------------------------

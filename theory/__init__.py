@@ -36,10 +36,15 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
     the comparison with Glorot (``python -m theory.horizon ... --json``).
 
+``theory.real_rows``
+    exact real-weight energies ``real_Q(n, k)`` (k <= 30) read from the committed rows.
+
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
-    ``theory._cli`` (private) the command lines' one-line-error argument parser.
+    ``theory._cli`` (private) the command lines' one-line-error argument parser;
+    ``theory._vector_float`` (private) the vectorised float ``Q`` over arrays;
+    ``theory._ball_super`` (private) the certified supercritical ``S`` ball.
 
 Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 

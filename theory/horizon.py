@@ -52,8 +52,8 @@ only the variance enters these second moments). For reference, PyTorch's ``nn.RN
 ``U(-1/sqrt n, 1/sqrt n)`` has variance ``1/(3n)``, i.e. ``sigma = 1/sqrt 3``; He/Kaiming (fan-in) has
 ``sigma = sqrt 2``.
 
-Conventions and domain: complex Ginibre weights (real weights: :mod:`numerics.horizon_mc`, exact Wick rows
-and Monte Carlo); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
+Conventions and domain: complex Ginibre weights (real weights: exact rows for t <= 30 here and in
+:mod:`numerics.horizon_mc`, which adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
 ``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
 dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
 no finite-width correction of this kind.
@@ -383,8 +383,9 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     (``quantity="Q"``: free recurrence ``sigma^{2j} Q_{n,j}``; ``"S"``: driven, running mean). Exact
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 1e7``
     (``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
-    ``weights="complex"`` only here (real weights: :func:`numerics.horizon_mc.sigma_for_horizon`).
-    ``method``: "float" or "mp" (``dps`` digits; None: the ambient ``mpmath.mp.dps``).
+    ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for ``t <= 30`` (beyond:
+    :func:`numerics.horizon_mc.sigma_for_horizon`, Monte Carlo). ``method``: "float" or "mp" (``dps``
+    digits; None: the ambient ``mpmath.mp.dps``).
 
     Parameters
     ----------
@@ -397,8 +398,9 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
         Free recurrence (``sigma^{2j} Q_{n,j}``) or driven recurrence (running mean of those).
-    weights : {"complex"}
-        Complex Ginibre weights ("real" is refused here: see :func:`numerics.horizon_mc.sigma_for_horizon`).
+    weights : {"complex", "real"}
+        Complex Ginibre weights, or real ones (exact rows, ``t <= 30``; beyond:
+        :func:`numerics.horizon_mc.sigma_for_horizon`).
     method : {"float", "mp"}
         float64, or mpmath at ``dps`` digits.
     dps : int, optional
@@ -415,7 +417,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     TypeError
         ``n`` or ``t`` not an integer, ``tol`` not real.
     ValueError
-        A value out of range, ``weights="real"``, an unknown ``method`` or ``quantity``, ``dps`` with "float".
+        A value out of range, ``weights="real"`` with ``t > 30``, an unknown ``method`` or ``quantity``, ``dps`` with "float".
 
     Examples
     --------
@@ -427,8 +429,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     n = as_int("n", n, minimum=1)
     weights = as_choice("weights", weights, ("complex", "real"))
     if weights == "real":
-        raise ValueError("weights='real' needs the Wick enumeration / Monte Carlo of numerics: use "
-                         "numerics.horizon_mc.sigma_for_horizon (theory holds the complex closed forms only)")
+        return _real_sigma_for_horizon(n, t, tol, quantity, method, dps)
     method = as_choice("method", method, METHODS)
     t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _MAX_T)
     tol = _as_tol(tol)
@@ -442,6 +443,20 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     E = [_Q(n, k, method="mp", dps=dps + 10) for k in range(t + 1)]
     return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n,
                                source="closed form (Seleznova 2026, Thm 2.1), mpmath")
+
+
+def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
+    """Real weights from the exact committed rows (t <= 30); beyond them Monte Carlo lives in numerics."""
+    from .real_rows import real_energies, real_rows_max_k
+
+    kmax = real_rows_max_k()
+    t = as_int("t", t, minimum=1)
+    if t > kmax:
+        raise ValueError(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
+                         f"numerics.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
+    return scale_from_energies(real_energies(n, t), _as_tol(tol), quantity=as_choice("quantity", quantity, QUANTITIES),
+                               method=as_choice("method", method, METHODS), dps=dps, n=n, weights="real",
+                               source="exact real Wick rows (theory.real_rows)")
 
 
 def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:

@@ -2,11 +2,13 @@
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2 (real weights: no closed form). The rows come from
-``numerics.real_wick`` (the Z/2N matching reformulation; ``numerics/data/real_wick_rows.json`` with the
-time each took). Three checks, each able to fail:
+``numerics.real_wick_pfaffian`` (k <= 30; ``numerics/data/real_wick_rows.json`` with the time each took;
+the checks of that route against independent ones are in ``validation/checks/real_pfaffian.py``). Three
+checks here, each able to fail:
 
-* ``real.rows_reproduce``: the published rows equal a fresh run of ``real_wick_polynomial`` and, where it
-  runs, the independent enumeration ``numerics.wick.wick_polynomial(k, "real")``;
+* ``real.rows_reproduce``: the published rows equal the matching enumeration ``numerics.real_wick``
+  (``method="enumerate"``) and the Wick enumeration ``numerics.wick.wick_polynomial(k, "real",
+  method="enumerate")`` where they run;
 * ``real.rows_mc``: every published row (k >= 1) against Monte Carlo ``numerics.ginibre.estimate_Q`` with
   real weights at n = 32 and 64 (k <= 2 sqrt n), ``|MC - exact| <= z se`` with se from the same run and
   a Bonferroni z over all comparisons (family false-alarm rate 1e-6, z >= 4.5);
@@ -92,20 +94,21 @@ def plot_rows_mc(path, cases, *, ax=None):
 
 
 @check("real.rows_reproduce", paper=PAPER,
-       claim="the published real-weight rows are what the algorithm computes, and equal the Wick enumeration",
+       claim="the published real-weight rows equal the matching enumeration and the Wick enumeration",
        closed_form="numerics/data/real_wick_rows.json",
-       numerics="numerics.real_wick.real_wick_polynomial (k <= 9 quick, 10 full); numerics.wick enumeration "
-                "(k <= 7 quick, 9 full)",
+       numerics="numerics.real_wick.real_wick_polynomial(method='enumerate') (k <= 9 quick, 11 full); "
+                "numerics.wick.wick_polynomial(method='enumerate') (k <= 7 quick, 9 full)",
        statistic="exact integer equality")
 def _rows_reproduce(ctx: Context) -> Outcome:
     published = published_rows()
-    recomputed = {k: real_wick_polynomial(k) for k in range(0, (9 if ctx.quick else 10) + 1)}
-    enumerated = {k: wick_polynomial(k, "real") for k in range(0, (7 if ctx.quick else 9) + 1)}
+    recomputed = {k: real_wick_polynomial(k, method="enumerate") for k in range(0, (9 if ctx.quick else 11) + 1)}
+    enumerated = {k: wick_polynomial(k, "real", method="enumerate") for k in range(0, (7 if ctx.quick else 9) + 1)}
     out = verdict_rows(published, recomputed, enumerated)
     data = json.loads(DATA_FILE.read_text())
-    table = [(r["k"], polynomial_string(r["coefficients"]), r["seconds"], r["cpu_seconds"]) for r in data["rows"]]
-    out.details = (f"Rows (time on {data['machine']}):\n\n"
-                   + markdown_table(["k", "E tr((G^k)^T G^k)", "seconds", "cpu seconds"], table))
+    table = [(r["k"], polynomial_string(r["coefficients"]), r["pfaffian_cpu_seconds"],
+              r.get("enumeration_cpu_seconds", "")) for r in data["rows"]]
+    out.details = (f"Rows (time on {data['machine']}; {data['seconds']}):\n\n"
+                   + markdown_table(["k", "E tr((G^k)^T G^k)", "Pfaffian CPU s", "enumeration CPU s"], table))
     return out
 
 
@@ -113,13 +116,13 @@ def _rows_reproduce(ctx: Context) -> Outcome:
        claim="every published real-weight row matches Monte Carlo with real Gaussian weights",
        closed_form="Q^R_{n,k} = row(n) / n^(k+1) from numerics/data/real_wick_rows.json",
        numerics="numerics.ginibre.estimate_Q(field='real'), n in {32, 64}, full-trace estimator; 2000 / 1000 "
-                "draws (quick), 5x that (full); k <= min(kmax, 2 sqrt n)",
+                "draws (quick), 5x that (full); k <= min(12, 2 sqrt n)",
        statistic="|MC - exact| <= z se, se from the same run, Bonferroni z over all comparisons (1e-6 family)")
 def _rows_mc(ctx: Context) -> Outcome:
     rows = published_rows()
     cases = []
     for n in MC_NS:
-        K = min(max(rows), int(2 * math.sqrt(n)))
+        K = min(12, int(2 * math.sqrt(n)))     # k > 12: real.rows_mc_large_k (smaller k / sqrt n)
         draws = (2000 if n == 32 else 1000) * (1 if ctx.quick else 5)
         est = estimate_Q(n, K, draws, field="real", seed=ctx.seed + n, progress=False)
         cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(_row_value(rows[k], n))) for k in range(1, K + 1)]
@@ -128,7 +131,7 @@ def _rows_mc(ctx: Context) -> Outcome:
 
 @check("real.identities", paper=PAPER,
        claim="the real rows satisfy the proved identities (n = 1 value, degree, leading 1, >= Hultman) and the "
-             "observed ones (no n^k term, positive middle coefficients, value at n = -2)",
+             "observed ones (no n^k term, the n^(k-1) formula, positive middle coefficients, value at n = -2)",
        closed_form="numerics.real_wick.row_identities",
        numerics="numerics/data/real_wick_rows.json",
        statistic="exact integer identities")

@@ -1,0 +1,63 @@
+r"""Exact real-weight energies ``Q^R_{n,k}`` from the committed rows (data, not computation).
+
+``P_k(n) = E tr((G^k)^T G^k)`` for an ``n x n`` matrix ``G`` with iid ``N(0, 1)`` entries is a polynomial in
+n with integer coefficients; ``Q^R_{n,k} = P_k(n) / n^(k+1)`` is the real-weight counterpart of
+:func:`theory.signal_energy.Q` (Seleznova 2026, arXiv:2605.05113, Sec. 2: no closed form is known, and
+``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 30 are computed by ``numerics.real_wick_pfaffian`` (the
+polynomial-time Pfaffian route, checked against the matching enumeration, the loop equations and Monte
+Carlo) and committed in ``numerics/data/real_wick_rows.json``; this module only reads that file, so the
+theory floor can use exact real energies without importing numerics. Entry j of a row multiplies ``n**j``.
+
+>>> real_row(2)                      # n^3 + 2n
+(0, 2, 0, 1)
+>>> real_Q(4, 2)                     # 1 + 2 / 16
+Fraction(9, 8)
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+from ._args import as_int
+
+__all__ = ["ROWS_FILE", "real_rows_max_k", "real_row", "real_Q", "real_energies"]
+
+ROWS_FILE = Path(__file__).resolve().parents[1] / "numerics" / "data" / "real_wick_rows.json"
+
+
+@lru_cache(maxsize=1)
+def _rows() -> dict[int, tuple[int, ...]]:
+    data = json.loads(ROWS_FILE.read_text())
+    return {int(r["k"]): tuple(int(c) for c in r["coefficients"]) for r in data["rows"]}
+
+
+def real_rows_max_k() -> int:
+    """The largest k with a committed row (30)."""
+    return max(_rows())
+
+
+def real_row(k) -> tuple[int, ...]:
+    """Coefficients of ``E tr((G^k)^T G^k)`` (entry j: ``n**j``), ``0 <= k <= real_rows_max_k()``."""
+    k = as_int("k", k, minimum=0, maximum=real_rows_max_k())
+    return _rows()[k]
+
+
+def real_Q(n, k) -> Fraction:
+    """Exact ``Q^R_{n,k} = P_k(n) / n^(k+1)``; integers ``n >= 1``, ``0 <= k <= real_rows_max_k()``."""
+    n = as_int("n", n, minimum=1)
+    row = real_row(k)
+    return Fraction(sum(c * n**j for j, c in enumerate(row)), n ** (len(row) - 1))
+
+
+def real_energies(n, kmax) -> list[Fraction]:
+    """``[Q^R_{n,0}, ..., Q^R_{n,kmax}]`` exactly; ``n >= 1``, ``0 <= kmax <= real_rows_max_k()``.
+
+    >>> real_energies(2, 2)
+    [Fraction(1, 1), Fraction(1, 1), Fraction(3, 2)]
+    """
+    n = as_int("n", n, minimum=1)
+    kmax = as_int("kmax", kmax, minimum=0, maximum=real_rows_max_k())
+    return [real_Q(n, k) for k in range(kmax + 1)]
