@@ -285,7 +285,9 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
     ``f`` alone and ``O(1/n)`` with the correction, at fixed ``c``. Domain: integers ``n >= 1``, ``k >= 0``.
 
     Far outside the critical window both terms overflow: the sum is then formed as
-    ``f (1 + (g/f)/sqrt(n))`` with the large-c ratio ``g/f = 3c/2 - 3/c - c^3/6`` (+-inf, never nan).
+    ``f (1 + (g/f)/sqrt(n))`` with the large-c ratio ``g/f = 3c/2 - 3/c - c^3/6`` (+inf, never nan).
+    With ``corrected``, the domain also requires ``|g/f| / sqrt(n) <= 1/2`` (the correction at most half the
+    leading term, about ``k^3 <= 3 n^2``); beyond, the expansion has broken down and a ValueError is raised.
     ``n`` and ``k`` may be integer arrays (broadcast; a float64 array out).
 
     >>> Q_critical_form(10**6, 0, corrected=False)
@@ -305,11 +307,23 @@ def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
     f = critical_profile(c)
     if not corrected:
         return f
-    out = f + critical_correction(c) / math.sqrt(n)
+    g = critical_correction(c)
+    out = f + g / math.sqrt(n)
     if math.isnan(out):         # inf - inf past float64: f (1 + (g/f)/sqrt n), g/f from the y > 20 forms
         ratio = 1.5 * c - 3.0 / c - c**3 / 6.0
         out = f * (1.0 + ratio / math.sqrt(n))
+    else:
+        ratio = g / f if math.isfinite(f) and f else 0.0
+    if abs(ratio) / math.sqrt(n) > _MAX_CORRECTION:
+        raise ValueError(f"n={n}, k={k} is outside the domain of the corrected critical form: its correction is "
+                         f"{ratio / math.sqrt(n):+.3g} times the leading term (allowed: |g/f|/sqrt(n) <= "
+                         f"{_MAX_CORRECTION}, about k^3 <= 3 n^2); use corrected=False or theory.signal_energy.Q")
     return out
+
+
+# the first-order expansion is used only while its correction is at most half the leading term: beyond, the
+# expansion has broken down (at n=1, k=32 it would give -1.2e223 for Q = 2.6e35)
+_MAX_CORRECTION = 0.5
 
 
 def S_critical_form(n, t, *, log: bool = False) -> float:
