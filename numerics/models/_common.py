@@ -8,7 +8,24 @@ from __future__ import annotations
 
 from torch import nn
 
-from theory._args import as_int
+from theory._args import MAX_PARAMETERS, as_int, check_budget
+
+# Stacks deeper than this are typos, not experiments (and building 10**7 layers would take hours): the stated
+# maximum of every ``layers`` / ``levels`` argument of the models.
+MAX_LAYERS = 1024
+# TCN dilations are 2**level: 2**40 lags is far past any sequence a model sees
+MAX_TCN_LEVELS = 40
+
+
+def as_layers(name: str, value, *, maximum: int = MAX_LAYERS) -> int:
+    """A layer count in ``[1, maximum]`` (default :data:`MAX_LAYERS`)."""
+    return as_int(name, value, minimum=1, maximum=maximum)
+
+
+def check_parameters(name: str, value, estimate: float) -> None:
+    """Refuse, before any allocation, a model whose parameter count ``estimate`` exceeds
+    :data:`theory._args.MAX_PARAMETERS`; ``name=value`` is the argument that makes it large."""
+    check_budget(name, estimate, MAX_PARAMETERS, unit="parameters", value=value)
 
 
 class SeqModel(nn.Module):

@@ -45,7 +45,7 @@ from torch import nn
 
 from theory._args import as_choice, as_int, as_real
 
-from ._common import SeqModel
+from ._common import SeqModel, as_layers, check_parameters
 
 
 DT_RANGES = ("task", "reference")
@@ -188,7 +188,10 @@ class S4D(SeqModel):
         if dt_min is None:
             dt_min, dt_max = dt_bounds(dt_range, seq_len)
         width = as_int("width", width, minimum=1)
-        layers = as_int("layers", layers, minimum=1)
+        layers = as_layers("layers", layers)
+        state = as_int("state", state, minimum=2)
+        big = ("width", width) if 2 * width >= 3 * state else ("state", state)
+        check_parameters(*big, layers * (2 * width * width + 3 * width * state) + 2 * width)
         self.linear = bool(linear)
         self.encoder = nn.Linear(self.d_in, width, bias=not self.linear)
         self.layers = nn.ModuleList(

@@ -23,7 +23,7 @@ from torch import nn
 
 from theory._args import as_int
 
-from ._common import SeqModel
+from ._common import MAX_TCN_LEVELS, SeqModel, as_layers, check_parameters
 
 
 class CausalConv1d(nn.Conv1d):
@@ -51,8 +51,10 @@ class TCN(SeqModel):
     def __init__(self, channels: int = 16, levels: int = 6, kernel_size: int = 2, *, d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
         self.channels = as_int("channels", channels, minimum=1)
-        self.levels = as_int("levels", levels, minimum=1)
+        self.levels = as_layers("levels", levels, maximum=MAX_TCN_LEVELS)
         self.kernel_size = as_int("kernel_size", kernel_size, minimum=2)
+        c = self.channels
+        check_parameters("channels", channels, 2 * self.levels * self.kernel_size * c * (c + self.d_in + 1))
         self.blocks = nn.Sequential(*(
             TemporalBlock(self.d_in if i == 0 else self.channels, self.channels, self.kernel_size, 2 ** i)
             for i in range(self.levels)))
