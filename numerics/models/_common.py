@@ -61,3 +61,24 @@ def make_batchable(model: nn.Module) -> nn.Module:
         if isinstance(m, SeqModel):
             m.batchable = True
     return model
+
+
+def as_device(value, *, name: str = "device") -> str:
+    """A torch device given as a string (``"cpu"``, ``"cuda"``, ``"cuda:1"``) or ``torch.device``, returned as
+    a string; an unknown name or an accelerator this machine does not have is a ``ValueError`` up front
+    (not a RuntimeError deep inside a training run)."""
+    import torch
+
+    if not isinstance(value, (str, torch.device)):
+        raise TypeError(f"{name} must be a torch device name such as 'cpu' or 'cuda', got {type(value).__name__} "
+                        f"{value!r:.60}")
+    try:
+        dev = torch.device(value)
+    except (RuntimeError, ValueError):
+        raise ValueError(f"{name} must be a torch device name such as 'cpu', 'cuda' or 'cuda:0', got {value!r:.60}") from None
+    if dev.type == "cuda" and not (torch.cuda.is_available() and (dev.index or 0) < torch.cuda.device_count()):
+        raise ValueError(f"{name}={value!r}: no such CUDA device on this machine "
+                         f"({torch.cuda.device_count()} available)")
+    if dev.type not in ("cpu", "cuda", "mps") or (dev.type == "mps" and not torch.backends.mps.is_available()):
+        raise ValueError(f"{name}={value!r}: not an available device here (use 'cpu' or 'cuda')")
+    return str(dev)
