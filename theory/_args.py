@@ -206,9 +206,17 @@ def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
 
 def _check_range(name: str, value: int, minimum: int | None, maximum: int | None) -> None:
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short(value)}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be an integer <= {maximum}, got {value}")
+        raise ValueError(f"{name} must be an integer <= {_short(maximum)}, got {_short(value)}")
+
+
+def _short(value: int) -> str:
+    # a 1000-digit integer in a one-line message: its order of magnitude (math.log10 takes any int)
+    if abs(value) < 10**30:
+        return str(value)
+    e = math.log10(abs(value))
+    return f"{'-' if value < 0 else ''}{10 ** (e - math.floor(e)):.3f}e+{math.floor(e)}"
 
 
 def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "mp"),
@@ -301,3 +309,7 @@ def _fmt_cost(x: float, unit: str) -> str:
     if unit == "bytes":
         return f"{x / 2**30:.3g} GiB"
     return f"{x:.3g} {unit}"
+
+# Integers that a float64 closed form converts to float (widths, depths): at most 10**300, inside float64's
+# range with room for the products of the formulas (exact and mp paths take any size).
+FLOAT_INT_MAX = 10**300

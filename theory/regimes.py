@@ -32,7 +32,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import (as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
+from ._args import (FLOAT_INT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
                     scalar_or_array)
 from .signal_energy import _LOG_FLOAT_MAX
 
@@ -299,7 +299,7 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
     out = _elementwise(lambda n, k: _Q_critical_form(n, k, corrected), np.float64, n=n, k=k)
     if out is not None:
         return out
-    return _Q_critical_form(as_int("n", n, minimum=1), as_int("k", k, minimum=0), corrected)
+    return _Q_critical_form(as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX), as_int("k", k, minimum=0, maximum=FLOAT_INT_MAX), corrected)
 
 
 def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
@@ -342,8 +342,8 @@ def S_critical_form(n, t, *, log: bool = False) -> float:
     True
     """
     log = as_bool("log", log)
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=1 if log else 0)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=1 if log else 0, maximum=FLOAT_INT_MAX)
     c = t / math.sqrt(n)
     F = critical_S_profile(c)
     if not log:
@@ -364,8 +364,8 @@ def S_subcritical_deviation(n, t) -> float:
     >>> S_subcritical_deviation(10**4, 10) == 10**4 / (120 * 10**8)
     True
     """
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX)
     return t**4 / (120.0 * n * n)
 
 
@@ -381,8 +381,8 @@ def S_supercritical_form(n, t, *, log: bool = False) -> float:
     True
     """
     log = as_bool("log", log)
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=1, maximum=FLOAT_INT_MAX)
     value = 2.0 * math.log(n) - 3.0 * math.log(t) + t * (t / (2.0 * n))
     return value if log else _exp_or_raise(value, "S_supercritical_form", n, t)
 
@@ -406,8 +406,8 @@ def S_geometric_form(n, t, *, log: bool = False) -> float:
     from .signal_energy import log_Q
 
     log = as_bool("log", log)
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=1, maximum=FLOAT_INT_MAX)
     if t * (t + 1) <= 2 * n:
         raise ValueError(f"t must satisfy t(t+1) > 2n (rho > 1) for the geometric form; got n={n}, t={t}")
     rho = _rho(n, t)
@@ -453,7 +453,7 @@ def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITIC
     out = _elementwise(lambda n, t: _regime(n, t, c_sub, c_super), "<U13", n=n, t=t)
     if out is not None:
         return out
-    return _regime(as_int("n", n, minimum=1), as_int("t", t, minimum=0), c_sub, c_super)
+    return _regime(as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX), as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX), c_sub, c_super)
 
 
 def _regime(n: int, t: int, c_sub: float, c_super: float) -> str:
