@@ -61,6 +61,7 @@ import torch
 
 from theory._args import as_choice, as_int, as_real, as_same_shape
 
+from numerics.estimators import MAX_BOOT
 from numerics.models.gated_rnn import GatedRNN, Trace
 
 REFERENCE_T = 1280
@@ -508,7 +509,7 @@ def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimiz
              level: float = 0.90, window: tuple[float, float] = (0.75, 0.995), seed: int = 0, batch: int = 64,
              window_stride: int = 1, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
     """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases."""
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     lam, lam_method = optimizer_base_rate(model, optimizer)
     rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags, base_rate=lam,
@@ -526,7 +527,7 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     out = GatedDiagnostics(epoch=epoch, step=step, arch=arch, rates=rates, base_rate=base_rate,
                            base_rate_method=base_rate_method, envelope=env, gate=_gate_or_none(env.lags, env.measured),

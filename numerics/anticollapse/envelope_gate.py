@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from numerics.estimators import MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
+from numerics.estimators import MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
 from theory._args import as_int, as_real, as_real_array
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
@@ -257,7 +257,7 @@ def envelope_beta_bootstrap(unit_envelopes: Any, lags: Any, *, n_boot: int = 200
     F = as_real_array("unit_envelopes", unit_envelopes, minimum=0.0)
     if F.ndim != 2 or F.shape[1] != np.size(lags):
         raise ValueError(f"unit_envelopes must have shape (units, {np.size(lags)}), got {F.shape}")
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     H = F.shape[0]
     counts = np.stack([np.bincount(rng.integers(0, H, H), minlength=H) for _ in range(n_boot)])
