@@ -515,6 +515,8 @@ def log_Q(n: int, k: int, *, method: str = "float", dps: int | None = None):
 
 
 def _log_Q(n: int, k: int, dps: int | None = None):
+    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
+        return 0.0 if dps is None else mpmath.mpf(0)
     m = k + 2
     prec = 90 if dps is None else int(dps * 3.33) + 10
     # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
