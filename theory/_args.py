@@ -313,3 +313,12 @@ def _fmt_cost(x: float, unit: str) -> str:
 # Integers that a float64 closed form converts to float (widths, depths): at most 10**300, inside float64's
 # range with room for the products of the formulas (exact and mp paths take any size).
 FLOAT_INT_MAX = 10**300
+
+
+def as_instance(name: str, value: Any, cls: type | tuple, what: str | None = None):
+    """Return ``value`` if it is an instance of ``cls`` (a model, a trace, a fit), else a TypeError naming the
+    parameter and the expected kind (instead of an AttributeError deep inside)."""
+    if not isinstance(value, cls):
+        kinds = what or " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise TypeError(f"{name} must be a {kinds}, got {type(value).__name__} {value!r:.60}")
+    return value

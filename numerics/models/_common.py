@@ -13,6 +13,8 @@ from theory._args import MAX_PARAMETERS, as_int, check_budget
 # Stacks deeper than this are typos, not experiments (and building 10**7 layers would take hours): the stated
 # maximum of every ``layers`` / ``levels`` argument of the models.
 MAX_LAYERS = 1024
+# input / output features of one time step
+MAX_FEATURES = 1 << 20
 # TCN dilations are 2**level: 2**40 lags is far past any sequence a model sees
 MAX_TCN_LEVELS = 40
 
@@ -22,10 +24,11 @@ def as_layers(name: str, value, *, maximum: int = MAX_LAYERS) -> int:
     return as_int(name, value, minimum=1, maximum=maximum)
 
 
-def check_parameters(name: str, value, estimate: float) -> None:
+def check_parameters(sizes: dict, estimate: float) -> None:
     """Refuse, before any allocation, a model whose parameter count ``estimate`` exceeds
-    :data:`theory._args.MAX_PARAMETERS`; ``name=value`` is the argument that makes it large."""
-    check_budget(name, estimate, MAX_PARAMETERS, unit="parameters", value=value)
+    :data:`theory._args.MAX_PARAMETERS`; ``sizes`` (name -> value) are the arguments that set it."""
+    check_budget(", ".join(f"{k}={v!r:.30}" for k, v in sizes.items()), estimate, MAX_PARAMETERS,
+                 unit="parameters")
 
 
 class SeqModel(nn.Module):
@@ -41,8 +44,8 @@ class SeqModel(nn.Module):
 
     def __init__(self, d_in: int = 1, d_out: int = 1):
         super().__init__()
-        self.d_in = as_int("d_in", d_in, minimum=1)
-        self.d_out = as_int("d_out", d_out, minimum=1)
+        self.d_in = as_int("d_in", d_in, minimum=1, maximum=MAX_FEATURES)
+        self.d_out = as_int("d_out", d_out, minimum=1, maximum=MAX_FEATURES)
 
     @property
     def n_params(self) -> int:

@@ -24,7 +24,8 @@ class LSTM(SeqModel):
         self.width = as_int("width", width, minimum=1)
         self.layers = as_layers("layers", layers)
         w = self.width
-        check_parameters("width", width, 4 * w * (max(self.d_in, w) + w + 2) * self.layers)
+        check_parameters({"width": width, "layers": layers, "d_in": d_in},
+                         4 * w * (max(self.d_in, w) + w + 2) * self.layers)
         self.rnn = nn.LSTM(self.d_in, self.width, num_layers=self.layers, batch_first=True)
         with torch.no_grad():
             for name, p in self.rnn.named_parameters():

@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from theory._args import as_choice, as_int, as_real
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real
 
 from ._common import SeqModel, as_layers, check_parameters
 
@@ -73,6 +73,7 @@ def dt_bounds(name: str = "task", seq_len: int | None = None) -> tuple[float, fl
 def ssm_parameter_names(model: nn.Module) -> list[str]:
     """Names (as in ``model.named_parameters()``) of every S4D kernel's SSM parameters (``SSM_PARAMETERS``):
     the reference trains them with ``lr = min(1e-3, lr)`` and no weight decay (``TrainSpec.ssm_group``)."""
+    as_instance("model", model, nn.Module, "torch.nn.Module")
     out = []
     for prefix, mod in model.named_modules():
         if isinstance(mod, S4DKernel):
@@ -135,6 +136,10 @@ def fft_causal_conv(u: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
 
     u: (B, H, L), k: (H, L) -> (B, H, L).
     """
+    as_instance("u", u, torch.Tensor, "torch.Tensor (B, H, L)")
+    as_instance("k", k, torch.Tensor, "torch.Tensor (H, L)")
+    if u.ndim != 3 or k.ndim != 2:
+        raise ValueError(f"u must have shape (B, H, L) and k (H, L); got u {tuple(u.shape)}, k {tuple(k.shape)}")
     L = u.shape[-1]
     k_f = torch.fft.rfft(k, n=2 * L)
     u_f = torch.fft.rfft(u, n=2 * L)
@@ -149,8 +154,8 @@ class S4DLayer(nn.Module):
                  linear: bool = False, skip: bool = True):
         super().__init__()
         self.kernel = S4DKernel(H, N, init=init, dt_min=dt_min, dt_max=dt_max)
-        self.D = nn.Parameter(torch.randn(H)) if skip else None
-        self.linear = bool(linear)
+        self.D = nn.Parameter(torch.randn(H)) if as_bool("skip", skip) else None
+        self.linear = as_bool("linear", linear)
         if not self.linear:
             self.mix = nn.Sequential(nn.GELU(), nn.Linear(H, 2 * H), nn.GLU(dim=-1))
             self.norm = nn.LayerNorm(H)
@@ -190,9 +195,10 @@ class S4D(SeqModel):
         width = as_int("width", width, minimum=1)
         layers = as_layers("layers", layers)
         state = as_int("state", state, minimum=2)
-        big = ("width", width) if 2 * width >= 3 * state else ("state", state)
-        check_parameters(*big, layers * (2 * width * width + 3 * width * state) + 2 * width)
-        self.linear = bool(linear)
+        check_parameters({"width": width, "state": state, "layers": layers},
+                         layers * (2 * width * width + 3 * width * state) + 2 * width)
+        self.linear = as_bool("linear", linear)
+        as_bool("skip", skip)
         self.encoder = nn.Linear(self.d_in, width, bias=not self.linear)
         self.layers = nn.ModuleList(
             S4DLayer(width, state, init=init, dt_min=dt_min, dt_max=dt_max, linear=linear, skip=skip)

@@ -45,7 +45,8 @@ class Transformer(SeqModel):
         ffn_mult = as_int("ffn_mult", ffn_mult, minimum=1)
         layers = as_layers("layers", layers)
         d = self.d_model
-        check_parameters("d_model", d_model, layers * (4 + 2 * ffn_mult) * d * (d + 1) + self.max_len * d)
+        check_parameters({"d_model": d_model, "layers": layers, "ffn_mult": ffn_mult, "max_len": max_len},
+                         layers * (4 + 2 * ffn_mult) * d * (d + 1) + self.max_len * d)
         self.embed = nn.Linear(self.d_in, self.d_model)
         if self.pos == "learned":
             self.pos_table = nn.Parameter(0.02 * torch.randn(self.max_len, self.d_model))
