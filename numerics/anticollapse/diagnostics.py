@@ -59,7 +59,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import torch
 
-from theory._args import as_choice, as_int, as_real, as_same_shape
+from theory._args import MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_real, as_same_shape
 
 from numerics.estimators import MAX_BOOT
 from numerics.models.gated_rnn import GatedRNN, Trace
@@ -81,8 +81,9 @@ def scaled_lag_grid(T: int, lo: int, hi: int, n: int, *, geometric: bool = False
     >>> scaled_lag_grid(256, 64, 384, 32)[[0, -1]].tolist()
     [13, 77]
     """
-    T = as_int("T", T, minimum=2)
-    n = as_int("n", n, minimum=2)
+    T = as_int("T", T, minimum=2, maximum=MAX_LENGTH)
+    n = as_int("n", n, minimum=2, maximum=MAX_LENGTH)
+    geometric = as_bool("geometric", geometric)
     f = T / as_int("reference_T", reference_T, minimum=2)
     a = max(1, int(round(lo * f)))
     b = min(T - 1, max(a + 1, int(round(hi * f))))
@@ -104,6 +105,7 @@ def _check_lags(name: str, lags: Any, T: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- local terms
 def leak_and_first_order(model: GatedRNN, trace: Trace) -> tuple[np.ndarray, np.ndarray]:
     """``(a, r)``, float64 arrays of shape (B, T, H): the leak ``1 - s_p`` and the first-order term ``r_p``."""
+    _check_model_trace(model, trace)
     wh, us = (v.double().cpu().numpy() for v in model.recurrent_diagonals())
     s, c, hp = (v.detach().double().cpu().numpy() for v in (trace.s, trace.tanh, trace.h_prev))
     a = 1.0 - s
@@ -151,9 +153,16 @@ def _check_ar(a, r):
     return as_same_shape(("a", "r"), a, r, ndim=3, shape="(B, T, H)")
 
 
+def _check_model_trace(model, trace=None) -> None:
+    as_instance("model", model, GatedRNN, "numerics.models.gated_rnn.GatedRNN")
+    if trace is not None:
+        as_instance("trace", trace, Trace, "numerics.models.gated_rnn.Trace (GatedRNN.run(x, trace=True))")
+
+
 def one_step_jacobian_remainders(model: GatedRNN, trace: Trace) -> np.ndarray:
     """``e_p = ||J_p - diag(a_p)||_inf`` for every step p and sequence, shape (B, T), from the closed-form
     Jacobian ``J_p = diag(a_p) + diag(s_p (1 - tanh_p^2)) W_h + diag(tanh_p - h_{p-1}) ds_p/dh_{p-1}``."""
+    _check_model_trace(model, trace)
     with torch.no_grad():
         Wh = model.W_h.weight.detach().double()
         s = trace.s.double()
@@ -211,6 +220,9 @@ def optimizer_base_rate(model: GatedRNN, optimizer: torch.optim.Optimizer | None
     and gate rows, as the author does), then over the row ``q``; plain SGD: ``lr``. Before Adam's first
     step there is no second moment, and ``None`` as optimiser: the uniform rate 1 (method says so).
     """
+    _check_model_trace(model)
+    if optimizer is not None:
+        as_instance("optimizer", optimizer, torch.optim.Optimizer, "torch.optim.Optimizer or None")
     H = model.hidden
     if optimizer is None:
         return np.ones(H), "uniform (no optimiser)"
@@ -412,6 +424,8 @@ def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[
     returned as ``Envelope.measured`` (both are computed). The model-free part is
     :func:`rates_and_envelope_from_leaks`.
     """
+    _check_model_trace(model)
+    as_instance("x", x, torch.Tensor, "torch.Tensor (B, T, d_in)")
     if not isinstance(x, torch.Tensor) or x.ndim != 3:
         raise ValueError("x must be a tensor of shape (B, T, d_in)")
     batch = as_int("batch", batch, minimum=1)
@@ -509,6 +523,8 @@ def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimiz
              level: float = 0.90, window: tuple[float, float] = (0.75, 0.995), seed: int = 0, batch: int = 64,
              window_stride: int = 1, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
     """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases."""
+    _check_model_trace(model)
+    as_instance("x", x, torch.Tensor, "torch.Tensor (B, T, d_in)")
     n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     lam, lam_method = optimizer_base_rate(model, optimizer)
@@ -523,6 +539,8 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
                    seed: int = 0, epoch: int = 0, step: int = 0) -> GatedDiagnostics:
     """The model-free second half of :func:`diagnose`: window gates, resolution, tail and envelope beta and
     the phase labels from measured rates and envelopes (:func:`rates_and_envelope_from_leaks`)."""
+    as_instance("rates", rates, RateFit)
+    as_instance("env", env, Envelope)
     from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, hill_beta, tail_beta
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check

@@ -57,7 +57,7 @@ import numpy as np
 from scipy import stats
 
 from numerics.estimators import MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
-from theory._args import as_int, as_real, as_real_array
+from theory._args import as_instance, as_int, as_real, as_real_array
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
            "resolution_check", "pareto_mixture_taus", "tempered_beta", "envelope_beta_bootstrap",
@@ -303,6 +303,7 @@ def calibrated_comparison(measured_beta: float, measured_boot: Any, tail: TailFi
     ``measured_boot``: replicates of the measured ``beta_env`` (:func:`envelope_beta_bootstrap`); each tail
     bootstrap replicate gives one calibrated replicate; ``tau``: the measured time scales (+inf ignored).
     """
+    as_instance("tail", tail, TailFit, "numerics.estimators.TailFit (tail_beta)")
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     t = np.asarray(tau, dtype=np.float64).ravel()
     t = t[np.isfinite(t) & (t > 0)]

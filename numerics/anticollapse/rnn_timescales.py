@@ -70,7 +70,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from theory._args import MAX_MEMORY_BYTES, as_choice, as_int, as_real, check_budget
+from theory._args import MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_real, check_budget
 
 from numerics.models.gated_rnn import GatedRNN, build_gated_rnn
 
@@ -285,6 +285,7 @@ def _lstm_leaks(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor,
 def run_layer(w: RNNWeights, k: int, x: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Layer ``k`` of the stack on its inputs ``x`` (B, T, d_k): ``(h, a, r)`` as float64 tensors (B, T, H),
     the outputs, the leak and the first-order term (module docstring)."""
+    as_instance("w", w, RNNWeights, "RNNWeights (weights_from_state_dict)")
     k = as_int("layer", k, minimum=0, maximum=w.num_layers - 1)
     x = torch.as_tensor(x, dtype=torch.float64)
     with torch.no_grad():
