@@ -588,6 +588,8 @@ def same(a, b) -> bool:
         return a.bit_generator.state == b.bit_generator.state
     if type(a) is not type(b):
         return False
+    if hasattr(a, "named_parameters") and hasattr(a, "state_dict"):
+        return repr(a) == repr(b)       # torch modules: same architecture (the initial weights are random)
     if isinstance(a, np.ndarray):
         return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
     if dataclasses.is_dataclass(a):

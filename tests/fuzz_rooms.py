@@ -27,6 +27,18 @@ ROOM_RESULT_TYPES = {
 
 OBJ = "object"
 
+# Functions whose baseline trains a network or renders a figure (about a second or more per call): the fuzz
+# gives them a tenth of the examples of the others (the long run) or one (CI)
+HEAVY = {
+    "numerics.memory_bench.grouped.train_group", "numerics.memory_bench.runs.execute_run",
+    "numerics.memory_bench.runs.execute_group", "numerics.memory_bench.sweep.run_sweep",
+    "numerics.memory_bench.trainer.train", "numerics.anticollapse.train.train_gated",
+    "numerics.anticollapse.train.train_gated_in_worker", "numerics.memory_bench.plots.plot_alpha_curves",
+    "numerics.memory_bench.plots.plot_heatmap", "numerics.memory_bench.plots.plot_learning_curves",
+    "numerics.memory_bench.plots.plot_convergence", "numerics.memory_bench.probe.memory_probe",
+    "numerics.anticollapse.rnn_timescales.rnn_timescales", "numerics.anticollapse.diagnostics.diagnose",
+}
+
 
 def _tmp(name: str) -> str:
     import tempfile
@@ -440,7 +452,8 @@ def run_cli_case(argv: list[str], root: str, timeout: float = CLI_TIMEOUT_S) -> 
                               cwd=root, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return "hang", f"no exit within {timeout} s"
-    err = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
+    # argparse's own usage errors print the usage block before their one error line: the block is not counted
+    err = [ln for ln in proc.stderr.strip().splitlines() if ln.strip() and not ln.startswith(("usage:", " "))]
     if "Traceback" in proc.stderr:
         return "crash", f"traceback: {err[-1] if err else ''}"
     if proc.returncode == 0:
