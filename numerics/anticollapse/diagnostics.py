@@ -59,7 +59,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import torch
 
-from theory._args import MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_real, as_same_shape
+from theory._args import (MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_int_array, as_real, as_real_array,
+                          as_same_shape)
 
 from numerics.estimators import MAX_BOOT
 from numerics.models.gated_rnn import GatedRNN, Trace
@@ -197,8 +198,8 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
     >>> second_order_bound(np.array([0.1, 0.1, 0.1]), np.array([0.5, 0.5, 0.5]))   # 3 e^2 alpha + e^3
     0.016
     """
-    e = np.asarray(e, dtype=np.float64)
-    alpha = np.ones_like(e) if alpha is None else np.asarray(alpha, dtype=np.float64)
+    e = as_real_array("e", e)
+    alpha = np.ones_like(e) if alpha is None else as_real_array("alpha", alpha)
     if alpha.shape != e.shape or np.any(alpha <= 0):
         raise ValueError("alpha must be positive and have the shape of e")
     u = e / alpha
@@ -499,7 +500,7 @@ def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray |
     """
     from theory.tauberian import envelope_from_spectrum
 
-    return envelope_from_spectrum(lags, tau, weights=weights)
+    return envelope_from_spectrum(as_int_array("lags", lags, minimum=0), tau, weights=weights)
 
 
 def _gate_or_none(lags: np.ndarray, f: np.ndarray):
@@ -570,4 +571,6 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
 
 def phase_trajectory(checkpoints: Sequence[GatedDiagnostics]) -> list[dict]:
     """The phase labels and the decisive numbers at every checkpoint, in order."""
-    return [c.summary() for c in checkpoints]
+    if not isinstance(checkpoints, (list, tuple)):
+        raise TypeError(f"checkpoints must be a list of GatedDiagnostics, got {type(checkpoints).__name__}")
+    return [as_instance("checkpoints[i]", c, GatedDiagnostics).summary() for c in checkpoints]

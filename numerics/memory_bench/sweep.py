@@ -373,6 +373,9 @@ def _parser() -> argparse.ArgumentParser:
             q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
             q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
             q.add_argument("--limit", type=_positive, help="run at most this many pending runs")
+            q.add_argument("--group", type=_positive, default=GROUP,
+                           help=f"runs trained as one vmapped group (default {GROUP}); each run is stored as its "
+                                "job finishes, so a kill loses at most the jobs in flight (1: one run per worker)")
             q.add_argument("--no-progress", action="store_true")
         if name == "plot":
             q.add_argument("--out", default="figures", help="output directory for PNGs")
@@ -419,7 +422,7 @@ def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
         try:
             s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
                           device=args.device,
-                          progress=not args.no_progress, limit=args.limit)
+                          progress=not args.no_progress, limit=args.limit, group=args.group)
         finally:
             close()
         busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
