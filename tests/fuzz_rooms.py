@@ -292,9 +292,11 @@ def room_baselines(Case) -> dict:
             dict(lags=lags, f=lags ** -0.7, beta_min=0.1, min_points=8, min_fraction=0.05, runs_alpha=0.05),
             allow_nan=True),    # documented: ell_star is nan when no tempering is fitted
         "numerics.anticollapse.envelope_gate.runs_test_normal": Case(
-            dict(residuals=np.sin(np.arange(1.0, 30.0) * 1.7)), allow_inf=True),
+            dict(residuals=np.sin(np.arange(1.0, 30.0) * 1.7)), allow_inf=True,
+            allow_nan=True),    # documented: (nan, nan, nan) below 8 residuals or with one sign only
         "numerics.anticollapse.envelope_gate.resolution_check": Case(
-            dict(tau=np.random.default_rng(1).pareto(1.5, 400) + 1.0, lags=lags, q_hi=0.995, min_tail=16)),
+            dict(tau=np.random.default_rng(1).pareto(1.5, 400) + 1.0, lags=lags, q_hi=0.995, min_tail=16),
+            allow_nan=True),    # documented: an unresolved record says why (tau_hi nan without a tail)
         "numerics.anticollapse.envelope_gate.pareto_mixture_taus": Case(dict(beta=0.5, tau_min=1.0, tau_max=100.0, n=8)),
         "numerics.anticollapse.envelope_gate.tempered_beta": Case(dict(lags=lags, log_f=-0.7 * np.log(lags)),
                                                                   allow_inf=True),

@@ -136,7 +136,7 @@ def make_delayed_task(
     [0.6, 0.51, 0.4335, 0.368475]
     """
     seed = as_int("seed", seed, minimum=0)
-    d_in = as_int("d_in", d_in, minimum=1)
+    d_in = as_int("d_in", d_in, minimum=1, maximum=1 << 16)       # input features of one step
     coeff_base = as_real("coeff_base", coeff_base)
     coeff_decay = as_real("coeff_decay", coeff_decay, minimum=0.0)
     noise_std = as_real("noise_std", noise_std, minimum=0.0)

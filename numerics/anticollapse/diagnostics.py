@@ -83,6 +83,7 @@ def scaled_lag_grid(T: int, lo: int, hi: int, n: int, *, geometric: bool = False
     [13, 77]
     """
     T = as_int("T", T, minimum=2, maximum=MAX_LENGTH)
+    lo, hi = as_int("lo", lo, minimum=1), as_int("hi", hi, minimum=1)
     n = as_int("n", n, minimum=2, maximum=MAX_LENGTH)
     geometric = as_bool("geometric", geometric)
     f = T / as_int("reference_T", reference_T, minimum=2)
@@ -154,9 +155,9 @@ def _check_ar(a, r):
     return as_same_shape(("a", "r"), a, r, ndim=3, shape="(B, T, H)")
 
 
-def _check_model_trace(model, trace=None) -> None:
+def _check_model_trace(model, trace=False) -> None:
     as_instance("model", model, GatedRNN, "numerics.models.gated_rnn.GatedRNN")
-    if trace is not None:
+    if trace is not False:
         as_instance("trace", trace, Trace, "numerics.models.gated_rnn.Trace (GatedRNN.run(x, trace=True))")
 
 
@@ -464,7 +465,7 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     rl = _check_lags("rate_lags", np.asarray(rate_lags), T)
     el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
     envelope = as_choice("envelope", envelope, ENVELOPES)
-    stride = as_int("window_stride", window_stride, minimum=1)
+    stride = as_int("window_stride", window_stride, minimum=1, maximum=MAX_LENGTH)
     w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
     if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
         raise ValueError(f"base_rate must be {H} positive finite numbers")

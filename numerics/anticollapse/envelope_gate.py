@@ -57,7 +57,7 @@ import numpy as np
 from scipy import stats
 
 from numerics.estimators import MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
-from theory._args import as_instance, as_int, as_real, as_real_array
+from theory._args import MAX_LENGTH, as_instance, as_int, as_real, as_real_array
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
            "resolution_check", "pareto_mixture_taus", "tempered_beta", "envelope_beta_bootstrap",
@@ -239,7 +239,7 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
     beta = as_real("beta", beta, minimum=0.0)
     tau_min = as_real("tau_min", tau_min, minimum=0.0, open_min=True)
     tau_max = as_real("tau_max", tau_max, minimum=tau_min, open_min=True)
-    u = (np.arange(as_int("n", n, minimum=1)) + 0.5) / n
+    u = (np.arange(as_int("n", n, minimum=1, maximum=MAX_LENGTH)) + 0.5) / n
     if beta < 1e-12:
         return tau_min * (tau_max / tau_min) ** u
     return tau_min * (1.0 - u * (1.0 - (tau_min / tau_max) ** beta)) ** (-1.0 / beta)
@@ -278,6 +278,8 @@ def calibrated_taus(tau: Any, beta: float, q_lo: float = 0.75) -> np.ndarray:
     """
     t = np.sort(np.asarray(tau, dtype=np.float64).ravel())
     t = t[np.isfinite(t) & (t > 0)]
+    if t.size < 2:
+        raise ValueError(f"tau must hold at least 2 finite positive time scales, got {t.size}")
     beta = max(as_real("beta", beta, minimum=0.0), 1e-3)
     q_lo = as_real("q_lo", q_lo, minimum=0.0, maximum=1.0, open_max=True)
     x_lo = float(np.quantile(t, q_lo))
@@ -304,6 +306,7 @@ def calibrated_comparison(measured_beta: float, measured_boot: Any, tail: TailFi
     bootstrap replicate gives one calibrated replicate; ``tau``: the measured time scales (+inf ignored).
     """
     as_instance("tail", tail, TailFit, "numerics.estimators.TailFit (tail_beta)")
+    measured_beta = as_real("measured_beta", measured_beta)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     t = np.asarray(tau, dtype=np.float64).ravel()
     t = t[np.isfinite(t) & (t > 0)]

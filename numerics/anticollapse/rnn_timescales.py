@@ -310,10 +310,15 @@ def _check_inputs(x: Any, d_in: int) -> torch.Tensor:
 
 def leak_traces(w: RNNWeights, x: Any, layer: int, *, batch: int = 64) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(a, r)`` of layer ``layer`` for ``batch`` sequences at a time, float64 numpy (B_i, T, H): the input
-    of :func:`~numerics.anticollapse.diagnostics.rates_and_envelope_from_leaks`."""
+    of :func:`~numerics.anticollapse.diagnostics.rates_and_envelope_from_leaks`. Arguments are checked when
+    it is called, not when the first chunk is drawn."""
+    as_instance("w", w, RNNWeights, "RNNWeights (weights_from_state_dict)")
     x = _check_inputs(x, w.input_size)
     layer = as_int("layer", layer, minimum=0, maximum=w.num_layers - 1)
-    batch = as_int("batch", batch, minimum=1)
+    return _leak_chunks(w, x, layer, as_int("batch", batch, minimum=1))
+
+
+def _leak_chunks(w: RNNWeights, x, layer: int, batch: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     for s in range(0, x.shape[0], batch):
         u = x[s:s + batch]
         for k in range(layer):

@@ -321,6 +321,7 @@ def apply_forcing(model: GatedRNN, before: dict[str, torch.Tensor], rows: torch.
     as_instance("before", before, dict, "dict of tensors")
     as_instance("rows", rows, torch.Tensor, "torch.Tensor of row indices")
     scale, clip = as_real("scale", scale, minimum=0.0), as_real("clip", clip, minimum=0.0, open_min=True)
+    as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     from numerics.levy_sampling import symmetric_stable
 
     n, xmax = 0, 0.0
