@@ -216,7 +216,7 @@ def room_baselines(Case) -> dict:
                                                          kinds={"configs": OBJ, "device": "text"}),
         "numerics.memory_bench.runs.group_key": Case(dict(cfg=runs[0].config), kinds={"cfg": OBJ}),
         "numerics.memory_bench.store.ResultStore": Case(dict(path=store_path, create=True, stale_after=86400.0),
-                                                        kinds={"path": "path"}),
+                                                        kinds={"path": "path"}, comparable=False),
         "numerics.memory_bench.sweep.check_study_name": Case(dict(name="main", where="study name"),
                                                              kinds={"name": "text", "where": "text"}),
         "numerics.memory_bench.sweep.load_sweep": Case(dict(path=sweep), kinds={"path": "path"}),

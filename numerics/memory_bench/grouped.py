@@ -45,6 +45,8 @@ GROUPABLE = ("lstm", "s4d", "tcn", "transformer")
 
 def groupable(spec: dict) -> bool:
     """Whether a (normalised) model spec can train in a vmapped group: every stage in ``GROUPABLE``."""
+    if not isinstance(spec, dict) or "arch" not in spec:
+        raise TypeError(f"spec must be a model spec dict with 'arch' (zoo.normalize_model_spec), got {spec!r:.60}")
     if spec["arch"] == "sequential":
         return all(groupable(s) for s in spec["stages"])
     return spec["arch"] in GROUPABLE

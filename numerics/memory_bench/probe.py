@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_int, as_length, check_budget
+from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_length, check_budget
 
 
 def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n: int = 32, seed: int = 0) -> np.ndarray:
     """``rhohat(s)``, s = 0 .. T-1, of a model mapping (B, T, 1) -> (B, T, 1); see the module docstring."""
+    as_instance("model", model, torch.nn.Module, "torch.nn.Module")
     T = as_length("T", T)
     method = as_choice("method", method, ("jacobian", "impulse"))
     n = as_int("n", n, minimum=1, maximum=MAX_LENGTH)
