@@ -88,6 +88,7 @@ class S4DKernel(nn.Module):
         super().__init__()
         H = as_int("H", H, minimum=1)
         N = as_int("N", N, minimum=2)
+        check_parameters({"H": H, "N": N}, 2 * H * N + H)
         if N % 2:
             raise ValueError(f"N (state size) must be even: N/2 complex-conjugate mode pairs; got {N}")
         init = as_choice("init", init, ("lin", "inv"))
@@ -153,6 +154,8 @@ class S4DLayer(nn.Module):
     def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_min: float = 1e-3, dt_max: float = 1e-1,
                  linear: bool = False, skip: bool = True):
         super().__init__()
+        h = as_int("H", H, minimum=1)
+        check_parameters({"H": H, "N": N}, 2 * h * h + 2 * h * as_int("N", N, minimum=2) + 2 * h)
         self.kernel = S4DKernel(H, N, init=init, dt_min=dt_min, dt_max=dt_max)
         self.D = nn.Parameter(torch.randn(H)) if as_bool("skip", skip) else None
         self.linear = as_bool("linear", linear)
