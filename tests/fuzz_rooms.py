@@ -155,7 +155,8 @@ def room_baselines(Case) -> dict:
         "numerics.models.gated_rnn.build_gated_rnn": Case(dict(arch="diag", d_in=2, hidden=4, d_out=1, init_s=0.005,
                                                                init="orthogonal")),
         "numerics.models.lstm.LSTM": Case(dict(width=3, layers=1, d_in=1, d_out=1)),
-        "numerics.models.s4d.dt_bounds": Case(dict(name="task", seq_len=64), kinds={"seq_len": "int?"}),
+        "numerics.models.s4d.dt_bounds": Case(dict(name="task", seq_len=64), kinds={"seq_len": "int?"},
+                                              names={"name": ("dt_range",)}),     # documented: name is a dt_range
         "numerics.models.s4d.ssm_parameter_names": Case(dict(model=LSTM(3)), kinds={"model": OBJ}),
         "numerics.models.s4d.S4DKernel": Case(dict(H=2, N=4, init="lin", dt_min=1e-3, dt_max=1e-1)),
         "numerics.models.s4d.fft_causal_conv": Case(dict(u=torch.ones(1, 2, 8), k=torch.ones(2, 8)),
@@ -236,7 +237,8 @@ def room_baselines(Case) -> dict:
             dict(model=LSTM(3), x=x64, y=y64, spec=TrainSpec(steps=2, batch=8), device="cpu", progress=False),
             kinds={"model": OBJ, "spec": OBJ, "device": "text"}),
         "numerics.memory_bench.zoo.normalize_model_spec": Case(dict(spec={"arch": "lstm", "width": 3}, where="model"),
-                                                               kinds={"spec": OBJ, "where": "text"}),
+                                                               kinds={"spec": OBJ, "where": "text"},
+                                                               names={"spec": ("model",)}),   # named by where=
         "numerics.memory_bench.zoo.build_model": Case(dict(spec={"arch": "lstm", "width": 3}, seq_len=None),
                                                       kinds={"spec": OBJ, "seq_len": "int?"}),
         "numerics.memory_bench.zoo.describe": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
@@ -309,13 +311,15 @@ def room_baselines(Case) -> dict:
                  tau=np.random.default_rng(1).pareto(1.5, 400) + 1.0, lags=lags, level=0.9), kinds={"tail": OBJ},
             allow_nan=True),
         "numerics.anticollapse.rnn_timescales.weights_from_state_dict": Case(
-            dict(sd=torch.nn.GRU(2, 4).state_dict(), prefix=""), kinds={"sd": OBJ, "prefix": "text"}),
+            dict(sd=torch.nn.GRU(2, 4).state_dict(), prefix=""), kinds={"sd": OBJ, "prefix": "text"},
+            names={"sd": ("state dict",)}),
         "numerics.anticollapse.rnn_timescales.load_state_dict": Case(dict(path=_gru_path(), prefix=""),
                                                                      kinds={"path": "path", "prefix": "text"}),
         "numerics.anticollapse.rnn_timescales.as_rnn": Case(dict(model=torch.nn.GRU(2, 4), prefix=""),
                                                             kinds={"model": OBJ, "prefix": "text"}),
         "numerics.anticollapse.rnn_timescales.run_layer": Case(
-            dict(w=_rnn_weights(), k=0, x=np.zeros((2, 20, 2))), kinds={"w": OBJ, "x": "realarray"}),
+            dict(w=_rnn_weights(), k=0, x=np.zeros((2, 20, 2))), kinds={"w": OBJ, "x": "realarray"},
+            names={"k": ("layer",)}),
         "numerics.anticollapse.rnn_timescales.leak_traces": Case(
             dict(w=_rnn_weights(), x=np.zeros((2, 20, 2)), layer=0, batch=64), kinds={"w": OBJ, "x": "realarray"}),
         "numerics.anticollapse.rnn_timescales.rnn_timescales": Case(

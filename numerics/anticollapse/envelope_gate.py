@@ -248,8 +248,11 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
 def tempered_beta(lags: Any, log_f: np.ndarray) -> np.ndarray:
     """``max(0, -d)`` of the tempered fit of each column (or the vector) ``log_f`` over ``lags``."""
     l = as_real_array("lags", lags).ravel()
+    y = np.asarray(log_f, dtype=np.float64)
+    if l.size < 3 or y.ndim not in (1, 2) or y.shape[0] != l.size:
+        raise ValueError(f"lags (>= 3 of them) and the rows of log_f must match; got {l.size} lags, log_f {y.shape}")
     pinv = np.linalg.pinv(_design("tempered", l))
-    return np.maximum(0.0, -(pinv @ np.asarray(log_f, dtype=np.float64))[1])
+    return np.maximum(0.0, -(pinv @ y)[1])
 
 
 def envelope_beta_bootstrap(unit_envelopes: Any, lags: Any, *, n_boot: int = 2000, seed: int = 0) -> np.ndarray:

@@ -306,6 +306,9 @@ def slow_units(tau: np.ndarray, n_slow: int) -> np.ndarray:
     [1, 2]
     """
     tau = np.asarray(tau, dtype=np.float64)
+    if tau.ndim != 1:
+        raise ValueError(f"tau must be a 1-d array of time scales, got shape {tau.shape}")
+    n_slow = as_int("n_slow", n_slow, minimum=0, maximum=tau.size)
     order = np.lexsort((np.arange(tau.size), -np.nan_to_num(tau, posinf=np.finfo(float).max)))
     return np.sort(order[:n_slow])
 

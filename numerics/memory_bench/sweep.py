@@ -109,7 +109,9 @@ def load_sweep(path: str | Path) -> dict:
 def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[SweepRun]:
     """All grid points of the sweep document (optionally only some studies), in file order."""
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
-        raise ValueError("sweep must be a dict with a 'studies' dict")
+        raise ValueError("doc: a sweep must be a dict with a 'studies' dict")
+    if studies is not None and (isinstance(studies, (str, bytes)) or not isinstance(studies, Iterable)):
+        raise TypeError(f"studies must be None or a list of study names, got {studies!r:.60}")
     defaults = doc.get("defaults", {})
     extra = set(defaults) - {"target", "train"}
     if extra:
