@@ -16,13 +16,15 @@ import math
 import torch
 from torch import nn
 
-from theory._args import as_choice, as_int
+from theory._args import MAX_MEMORY_BYTES, as_choice, as_int, check_budget
 
 from ._common import SeqModel, as_layers, check_parameters
 
 
 def sinusoidal_encoding(T: int, d: int) -> torch.Tensor:
     """(T, d) table ``P[t, 2j] = sin(t w_j), P[t, 2j+1] = cos(t w_j)``, ``w_j = 10000**(-2j/d)``."""
+    T, d = as_int("T", T, minimum=1), as_int("d", d, minimum=1)
+    check_budget("T x d", 4.0 * T * d, MAX_MEMORY_BYTES, value=f"{T} x {d}")
     t = torch.arange(T, dtype=torch.float32)[:, None]
     w = torch.exp(-math.log(10000.0) * torch.arange(0, d, 2, dtype=torch.float32) / d)
     P = torch.zeros(T, d)
