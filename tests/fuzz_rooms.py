@@ -240,7 +240,8 @@ def room_baselines(Case) -> dict:
                                                                kinds={"spec": OBJ, "where": "text"},
                                                                names={"spec": ("model",)}),   # named by where=
         "numerics.memory_bench.zoo.build_model": Case(dict(spec={"arch": "lstm", "width": 3}, seq_len=None),
-                                                      kinds={"spec": OBJ, "seq_len": "int?"}),
+                                                      kinds={"spec": OBJ, "seq_len": "int?"},
+                                                      names={"spec": ("model",)}),
         "numerics.memory_bench.zoo.describe": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
         # numerics.anticollapse
         "numerics.anticollapse.delayed_task.scaled_lag_range": Case(dict(T=640, reference_T=1280, lag_range=(8, 640)),
@@ -319,9 +320,10 @@ def room_baselines(Case) -> dict:
                                                             kinds={"model": OBJ, "prefix": "text"}),
         "numerics.anticollapse.rnn_timescales.run_layer": Case(
             dict(w=_rnn_weights(), k=0, x=np.zeros((2, 20, 2))), kinds={"w": OBJ, "x": "realarray"},
-            names={"k": ("layer",)}),
+            names={"k": ("layer",), "x": ("inputs",)}),
         "numerics.anticollapse.rnn_timescales.leak_traces": Case(
-            dict(w=_rnn_weights(), x=np.zeros((2, 20, 2)), layer=0, batch=64), kinds={"w": OBJ, "x": "realarray"}),
+            dict(w=_rnn_weights(), x=np.zeros((2, 20, 2)), layer=0, batch=64), kinds={"w": OBJ, "x": "realarray"},
+            names={"x": ("inputs",)}),
         "numerics.anticollapse.rnn_timescales.rnn_timescales": Case(
             dict(model=torch.nn.GRU(2, 4), x=np.random.default_rng(0).standard_normal((2, 64, 2)), layer=None,
                  prefix="", rate_lags=None, envelope_lags=None, envelope="mu0", n_boot=20, level=0.9, seed=0,

@@ -460,6 +460,8 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     for ``torch.nn.GRU``/``LSTM``). Leaks are floored at ``LEAK_FLOOR``. The means are over all sequences
     of all batches and the windows described in :func:`rates_and_envelope`.
     """
+    if isinstance(leaks, (str, bytes)) or not isinstance(leaks, Iterable):
+        raise TypeError(f"leaks must be an iterable of (a, r) array pairs, got {type(leaks).__name__}")
     T = as_int("T", T, minimum=2)
     H = as_int("hidden", hidden, minimum=1)
     rl = _check_lags("rate_lags", np.asarray(rate_lags), T)

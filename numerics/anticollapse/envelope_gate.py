@@ -259,7 +259,7 @@ def envelope_beta_bootstrap(unit_envelopes: Any, lags: Any, *, n_boot: int = 200
     """Tempered ``beta_env`` of ``mean_q F[q]`` for ``n_boot`` resamples of the rows (units) of ``F`` (H, L)."""
     F = as_real_array("unit_envelopes", unit_envelopes, minimum=0.0)
     if F.ndim != 2 or F.shape[1] != np.size(lags):
-        raise ValueError(f"unit_envelopes must have shape (units, {np.size(lags)}), got {F.shape}")
+        raise ValueError(f"unit_envelopes must have shape (units, len(lags)) = (units, {np.size(lags)}), got {F.shape}")
     n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     H = F.shape[0]

@@ -174,6 +174,8 @@ class DiagnosticsSpec:
         f("envelope_grid", as_choice("envelope_grid", self.envelope_grid, ("linear", "geometric")))
         f("envelope", as_choice("envelope", self.envelope, ENVELOPES))
         for name in ("rate_lags", "envelope_lags"):
+            if not isinstance(getattr(self, name), (tuple, list)):
+                raise TypeError(f"{name} must be a triple (lo, hi, n) of integers, got {getattr(self, name)!r:.60}")
             v = tuple(getattr(self, name))
             if len(v) != 3:
                 raise ValueError(f"{name} must be (lo, hi, n), got {v!r}")

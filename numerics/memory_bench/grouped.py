@@ -111,6 +111,9 @@ def train_group(models: list[torch.nn.Module], data: list[tuple[np.ndarray, np.n
     written back into ``models``. ``data[g] = (x, y)`` of shape (n_seq, T), the same shape for every member;
     ``specs`` differ only in the seed. Returns one ``TrainResult`` per member, or the ``FloatingPointError``
     a lone run would have raised for a diverged member."""
+    for name, v in (("models", models), ("data", data), ("specs", specs)):
+        if not isinstance(v, (list, tuple)):
+            raise TypeError(f"{name} must be a list (one entry per member), got {type(v).__name__}")
     if not (len(models) == len(data) == len(specs) >= 1):
         raise ValueError(f"train_group needs as many models, data sets and specs (>= 1); got "
                          f"{len(models)}, {len(data)}, {len(specs)}")

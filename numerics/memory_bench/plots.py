@@ -13,7 +13,7 @@ import numpy as np
 
 from numerics.plotting import pyplot, save_figure
 
-from .aggregate import kind_scores
+from .aggregate import _check_rows, kind_scores
 from .runs import KINDS
 
 
@@ -23,6 +23,7 @@ def _label(r: dict) -> str:
 
 def plot_alpha_curves(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
     """RelMSE against alpha, one panel per memory kind, one line per architecture (median over seeds)."""
+    _check_rows(rows, ())
     plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows]
     kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
@@ -52,6 +53,7 @@ def plot_alpha_curves(rows: list[dict], path: str | Path, *, title: str = "") ->
 
 def plot_heatmap(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
     """log10 RelMSE per (architecture, memory kind): mean over alphas of the median over seeds."""
+    _check_rows(rows, ())
     plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows]
     scores = kind_scores(rows, label="label")
@@ -80,6 +82,7 @@ def plot_heatmap(rows: list[dict], path: str | Path, *, title: str = "") -> Path
 
 def plot_learning_curves(rows: list[dict], path: str | Path, *, title: str = "") -> Path:
     """Minibatch RelMSE against step for every run (one colour per architecture): optimisation dynamics."""
+    _check_rows(rows, ())
     plt = pyplot()
     rows = [dict(r, label=_label(r)) for r in rows if r.get("curve_steps")]
     labels = list(dict.fromkeys(r["label"] for r in rows))

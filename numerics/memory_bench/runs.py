@@ -162,6 +162,8 @@ def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu")
     from .grouped import train_group
     from .zoo import build_model
 
+    if not isinstance(configs, (list, tuple)):
+        raise TypeError(f"configs must be a list of run config dicts, got {type(configs).__name__}")
     cfgs = [RunConfig.from_dict(c) for c in configs]
     device, threads = _device_threads(device, threads)
     with _threads(threads):

@@ -171,6 +171,8 @@ class SweepSummary:
 
 def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
     out: dict[str, RunConfig] = {}
+    if isinstance(runs, (str, bytes, dict)) or not isinstance(runs, Iterable):
+        raise TypeError(f"runs must be a list of SweepRun, RunConfig or config dicts, got {type(runs).__name__}")
     for r in runs:
         cfg = r.config if isinstance(r, SweepRun) else RunConfig.from_dict(r)
         out.setdefault(cfg.run_id, cfg)
