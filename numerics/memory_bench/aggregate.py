@@ -25,10 +25,12 @@ from theory._args import as_instance, as_real
 def collect(runs: Iterable, store) -> list[dict]:
     """Flat rows (study, model, train_variant, kind, alpha, lam, seed, relmse, ...) for the runs in the store."""
     from .store import ResultStore
-    from .sweep import SweepRun
 
     as_instance("store", store, ResultStore, "numerics.memory_bench.store.ResultStore")
-    runs = [as_instance("runs[i]", r, SweepRun, "SweepRun (expand_sweep)") for r in _as_list("runs", runs)]
+    runs = _as_list("runs", runs)
+    for r in runs:      # SweepRun (expand_sweep), by its fields: the sweep module imports this one
+        if not all(hasattr(r, a) for a in ("run_id", "config", "study", "model", "train_variant")):
+            raise TypeError(f"runs must hold SweepRun entries (expand_sweep), got {type(r).__name__}")
     rows = []
     for r in runs:
         rec = store.get(r.run_id)
