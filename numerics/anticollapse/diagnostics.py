@@ -155,9 +155,12 @@ def _check_ar(a, r):
     return as_same_shape(("a", "r"), a, r, ndim=3, shape="(B, T, H)")
 
 
-def _check_model_trace(model, trace=False) -> None:
+_NO_TRACE = object()
+
+
+def _check_model_trace(model, trace=_NO_TRACE) -> None:
     as_instance("model", model, GatedRNN, "numerics.models.gated_rnn.GatedRNN")
-    if trace is not False:
+    if trace is not _NO_TRACE:
         as_instance("trace", trace, Trace, "numerics.models.gated_rnn.Trace (GatedRNN.run(x, trace=True))")
 
 
@@ -463,7 +466,7 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     if isinstance(leaks, (str, bytes)) or not isinstance(leaks, Iterable):
         raise TypeError(f"leaks must be an iterable of (a, r) array pairs, got {type(leaks).__name__}")
     T = as_int("T", T, minimum=2)
-    H = as_int("hidden", hidden, minimum=1)
+    H = as_int("hidden", hidden, minimum=1, maximum=1 << 20)
     rl = _check_lags("rate_lags", np.asarray(rate_lags), T)
     el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
     envelope = as_choice("envelope", envelope, ENVELOPES)
