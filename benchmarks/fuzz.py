@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import fuzz_harness as fh  # noqa: E402
+import fuzz_rooms  # noqa: E402
 from fuzz_values import values  # noqa: E402
 
 
@@ -55,6 +56,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=fh.TIMEOUT_S)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default="", help="substring filter on function names")
+    ap.add_argument("--no-cli", action="store_true", help="skip the command-line cases")
     args = ap.parse_args(argv)
     found = fh.discover()
     covered = {fh.base_qual(k) for k in fh.BASELINE_QUALS()}
@@ -65,9 +67,13 @@ def main(argv=None) -> int:
     if missing:
         print("no baseline for:", missing)
         return 1
-    per = max(1, math.ceil(args.examples / len(funcs)))
+    # functions that train a network get a tenth of the examples, the others share the rest
+    heavy = [q for q in funcs if fh.base_qual(q) in fuzz_rooms.HEAVY]
+    light = len(funcs) - len(heavy)
+    per = max(1, math.ceil(args.examples / (light + 0.1 * len(heavy))))
     t0 = time.time()
-    jobs = [(q, p, v) for i, q in enumerate(funcs) for p, v in generate(q, per, args.seed + i)]
+    jobs = [(q, p, v) for i, q in enumerate(funcs)
+            for p, v in generate(q, max(1, per // 10) if q in heavy else per, args.seed + i)]
     print(f"{len(jobs)} cases over {len(funcs)} functions, generated in {time.time() - t0:.1f} s", flush=True)
     counts = collections.Counter()
     bad = []
@@ -100,10 +106,32 @@ def main(argv=None) -> int:
     for t in threads:
         t.join()
     tried = sum(counts.values())
-    print(f"tried {tried} / clean {counts['clean']} / unnamed {counts['unnamed']} / crash {counts['crash']} / "
+    modules = {q.rsplit(".", 1)[0] for q in map(fh.base_qual, funcs)}
+    print(f"tried {tried} calls over {len(funcs)} functions in {len(modules)} modules / clean {counts['clean']} "
+          f"({100.0 * counts['clean'] / max(tried, 1):.2f}%) / unnamed {counts['unnamed']} / crash {counts['crash']} / "
           f"silent wrong {counts['silent']} / hang {counts['hang']} / slow but clean {counts['slow']} / "
           f"harness error {counts['error']} ({time.time() - t0:.0f} s)")
-    return 0 if counts["clean"] + counts["slow"] == tried else 1
+    cli = {} if args.no_cli else run_cli(args.jobs)
+    if cli:
+        print(f"command lines: {sum(cli.values())} cases / " + " / ".join(f"{k} {v}" for k, v in sorted(cli.items())))
+    return 0 if counts["clean"] + counts["slow"] == tried and set(cli) <= {"clean"} else 1
+
+
+def run_cli(jobs: int) -> collections.Counter:
+    """Every command-line case of ``tests/fuzz_rooms.py`` as a subprocess (one line, exit 2, no traceback)."""
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    counts = collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = fuzz_rooms.cli_cases(tmp)
+        with ThreadPoolExecutor(max(1, jobs)) as ex:
+            for (name, _), (outcome, detail) in zip(cases, ex.map(lambda c: fuzz_rooms.run_cli_case(c[1], _ROOT),
+                                                                  cases)):
+                counts[outcome] += 1
+                if outcome != "clean":
+                    print(f"{outcome:8s} CLI {name}: {detail}", flush=True)
+    return counts
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ import math
 import numpy as np
 from tqdm import tqdm
 
-from theory._args import MAX_LENGTH, as_bool, as_choice, as_int, as_seed_sequence
+from theory._args import MAX_LENGTH, as_bool, as_choice, as_executor, as_int, as_seed_sequence
 
 __all__ = ["MCEstimate", "Checkpoints", "FeedforwardEstimate", "sample_ginibre", "estimate_Q", "estimate_S",
            "estimate_feedforward", "block_rng", "FIELDS", "ESTIMATORS", "BLOCK",
@@ -247,6 +247,7 @@ def _run(kernel, *, width: int, samples: int, seed: np.random.SeedSequence, chun
     kernels are closures: use an executor that ships them with cloudpickle (Dask's
     ``Client.get_executor()``, or a thread pool), not a plain ``ProcessPoolExecutor``.
     """
+    executor = as_executor(executor)
     acc = _Accumulator(width, samples)
     n_blocks = -(-samples // BLOCK)
     per_chunk = _chunk_blocks(chunk, per_draw_bytes)

@@ -91,7 +91,7 @@ import numpy as np
 from numba import njit, prange
 from tqdm import tqdm
 
-from theory._args import as_choice, as_int
+from theory._args import as_choice, as_executor, as_int
 
 __all__ = ["wick_polynomial", "wick_polynomial_reference", "count_pairings", "polynomial_string", "FIELDS",
            "K_MAX"]
@@ -318,6 +318,7 @@ def count_pairings(k: int, field: str = "complex", *, progress: bool | None = No
     """
     k = as_int("k", k, minimum=0, maximum=K_MAX)
     field = as_choice("field", field, FIELDS)
+    executor = as_executor(executor)
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None (auto), got {progress!r}")
     if k == 0:                           # the empty pairing: tr(I) = n

@@ -15,11 +15,11 @@ Used by ``tests/test_fuzz.py`` (a bounded number of examples per function in CI)
   limit (a valid but long computation on a loaded machine, e.g. a million Monte Carlo draws);
 * ``hang``    no answer within the time limit, nor on that rerun (the worker is killed and restarted).
 
-Scope: the modules of ``theory`` and the top-level modules of ``numerics``. The subpackages
-``numerics.models`` (PyTorch modules), ``numerics.memory_bench`` (training runs, stores, sweeps) and
-``numerics.anticollapse`` (training) are excluded: a baseline call trains a network or writes files,
-too slow for one call per example; they have their own argument tests. Result containers (frozen
-dataclasses the toolkit returns) are excluded by name in ``RESULT_TYPES``.
+Scope: every room: the modules of ``theory``, of ``numerics`` and of its torch sub-rooms
+``numerics.models``, ``numerics.memory_bench`` and ``numerics.anticollapse`` (their baselines, with
+tiny models and two training steps, are in ``tests/fuzz_rooms.py``, as are the command-line cases run as
+subprocesses by ``benchmarks/fuzz.py``). Result containers (frozen dataclasses the toolkit returns) are
+excluded by name in ``RESULT_TYPES``.
 
 A new public function without an entry in ``BASELINES`` fails ``test_every_function_has_a_baseline``.
 """
@@ -41,12 +41,16 @@ from typing import Any
 
 import numpy as np
 
+from fuzz_rooms import ROOM_RESULT_TYPES, room_baselines
+
 MODULES = (
     "theory.complexity", "theory.levy", "theory.memory", "theory.prony", "theory.regimes",
     "theory.signal_energy", "theory.tauberian", "numerics.estimators", "numerics.ginibre",
     "numerics.levy_sampling", "numerics.sde", "numerics.targets", "numerics.wick", "numerics.plotting",
 )
-EXCLUDED_PACKAGES = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+# the torch sub-rooms: their modules are discovered like the top-level ones (baselines in tests/fuzz_rooms.py)
+SUBPACKAGES = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+EXCLUDED_PACKAGES = SUBPACKAGES          # not modules themselves: their modules are listed one by one
 RESULT_TYPES = {
     "theory.prony.ExpSumFit", "theory.prony.OrderSelection", "numerics.estimators.TailFit",
     "numerics.estimators.EnvelopeFit", "numerics.estimators.SpectrumEnvelopeFit",
@@ -54,7 +58,7 @@ RESULT_TYPES = {
     "numerics.ginibre.FeedforwardEstimate", "numerics.levy_sampling.CTSParams", "numerics.levy_sampling.CPParams",
     "theory.horizon.HorizonScale", "numerics.memory_profile.MemoryProfile", "numerics.memory_profile.BenchCell",
     "numerics.quaternion_ginibre.QuaternionMoments",
-}
+} | ROOM_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
 CLI_NAMES = ("main",)
@@ -69,7 +73,8 @@ def discover() -> list[str]:
     import theory
 
     names = set(MODULES)
-    for pkg in (theory, numerics):
+    pkgs = [theory, numerics] + [importlib.import_module(p) for p in SUBPACKAGES]
+    for pkg in pkgs:
         for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
             if not info.name.rsplit(".", 1)[1].startswith("_") and info.name not in EXCLUDED_PACKAGES:
                 names.add(info.name)
@@ -100,6 +105,8 @@ class Case:
     raises: tuple = ()                                         # documented ArithmeticErrors (overflow)
     names: dict = dataclasses.field(default_factory=dict)      # param -> other names an error may use
     keeps_type: bool = False     # documented: the result stores arguments as given (equal, not identical)
+    allow_nan: bool = False      # documented NaN fields of a diagnostic record (e.g. a statistic not defined)
+    comparable: bool = True      # results have a value to compare (False: handles such as an open store)
 
 
 def _rng():
@@ -347,6 +354,7 @@ def baselines() -> dict[str, Case]:
         "numerics.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
                                                 kinds={"coeffs": "intarray", "var": "text"}),
         **_optional_baselines(),
+        **room_baselines(Case),
         # numerics.plotting
         "numerics.plotting.pyplot": Case(dict()),
         "numerics.plotting.subplots": Case(dict(nrows=1, ncols=2)),
@@ -437,7 +445,7 @@ def _optional_baselines() -> dict:
             "numerics.memory_profile.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
             "numerics.memory_profile.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
                                                              kinds={"kinds": "any"}),
-            "numerics.memory_profile.load_benchmark": Case(dict(path=bench), kinds={"path": "path"},
+            "numerics.memory_profile.load_benchmark": Case(dict(path=bench), kinds={"path": "path?"},
                                                            raises=(OSError,)),
             "numerics.memory_profile.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
                                                          kinds={"cells": "any"}),
@@ -609,6 +617,8 @@ def same(a, b) -> bool:
         return False
     if isinstance(a, np.ndarray) and a.dtype == object:
         return a.shape == b.shape and all(same(x, y) for x, y in zip(a.flat, b.flat))
+    if hasattr(a, "named_parameters") and hasattr(a, "state_dict"):
+        return repr(a) == repr(b)       # torch modules: same architecture (the initial weights are random)
     if isinstance(a, np.ndarray):
         return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
     if dataclasses.is_dataclass(a):
@@ -667,6 +677,10 @@ def _call(fn, kwargs: dict):
         return fn(**kwargs)
     kw = dict(kwargs)
     args = [kw.pop(n) for n, p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY and n in kw]
+    for n, p in sig.parameters.items():          # *stages of Sequential: the table gives them as a tuple
+        if p.kind is p.VAR_POSITIONAL and n in kw:
+            v = kw.pop(n)
+            args += list(v) if isinstance(v, (list, tuple)) else [v]
     return fn(*args, **kw)
 
 
@@ -691,7 +705,7 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
         _STATE["base"][qual] = _call(fn, case.kwargs)     # must succeed: a failing baseline is a table error
     base = _STATE["base"][qual]
     if param is None:
-        return ("clean" if finite(base, case.allow_inf) else "silent"), "baseline"
+        return ("clean" if case.allow_nan or finite(base, case.allow_inf) else "silent"), "baseline"
     kwargs = dict(case.kwargs)
     kwargs[param] = value
     before = _global_state()
@@ -714,9 +728,10 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     kind = kind_of(case, param)
     if not may_accept(kind, value):
         return "silent", f"accepted {param}={value!r:.80} (kind {kind}) -> {res!r:.80}"
-    if not finite(res, case.allow_inf):
+    if not case.allow_nan and not finite(res, case.allow_inf):
         return "silent", f"non-finite result {res!r:.120}"
-    if equivalent(value, case.kwargs[param]) and not (res == base if case.keeps_type else same(res, base)):
+    if case.comparable and equivalent(value, case.kwargs[param]) and \
+            not (res == base if case.keeps_type else same(res, base)):
         return "silent", f"{param}={value!r} (== baseline {case.kwargs[param]!r}) gave {res!r:.80} != {base!r:.80}"
     return "clean", ""
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz_harness import BASELINE_QUALS, Runner, base_qual, baseline_value, discover, param_names
+from fuzz_rooms import HEAVY
 from fuzz_values import values
 
 PER_FUNCTION = int(os.environ.get("SEQTHEORY_FUZZ_PER_FUNCTION", "4"))
@@ -51,7 +52,7 @@ def test_fuzz(qual, runner):
     if not params:
         return
 
-    @settings(max_examples=PER_FUNCTION, database=None, deadline=None,
+    @settings(max_examples=1 if base_qual(qual) in HEAVY else PER_FUNCTION, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def one(data):

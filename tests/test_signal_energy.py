@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sympy.functions.combinatorial.numbers import stirling
 
 import theory.signal_energy as se
-from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q, log_S
+from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q, log_S, trace_moment
 
 
 def ref_Q(n: int, k: int) -> Fraction:
@@ -392,3 +392,21 @@ def test_S_early_stop_pinned_at_large_t():
     with mpmath.workdps(30):
         m = S(2 * 10**11, 4_000_000, method="mp", dps=30)
         assert abs(s - m) <= 1e-13 * m
+
+
+# --- the m <= n boundary of the falling factorial n_(m), m = k + 2 ----------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_falling_factorial_boundary_against_wick(n):
+    """At m = k + 2 = n the falling factorial is n! (not 0), one step further it vanishes: trace_moment and
+    every path of Q must match the Wick enumeration (an independent count of pairings) on both sides."""
+    from numerics.wick import wick_polynomial
+
+    for k in (n - 3, n - 2, n - 1):
+        if k < 0:
+            continue
+        exact = sum(c * n**j for j, c in enumerate(wick_polynomial(k)))
+        assert trace_moment(n, k) == exact, (n, k)
+        q = Fraction(exact, n ** (k + 1))
+        assert Q(n, k, method="exact") == q
+        assert abs(Q(n, k) - float(q)) <= 4e-16 * float(q)
+        assert abs(float(Q(n, k, method="mp", dps=30)) - float(q)) <= 4e-16 * float(q)

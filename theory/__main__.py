@@ -210,8 +210,10 @@ def main(argv: list[str] | None = None, *, prog: str = "python -m theory") -> in
     args = parser.parse_args(argv)
     try:
         result = _energy(args)
-    except (ValueError, TypeError, ImportError) as exc:
-        parser.error(str(exc))
+    except (ValueError, TypeError, ImportError, ArithmeticError) as exc:
+        # one line, exit 2 (as argparse's own errors, without the usage block)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(_as_json(result) if args.json else _as_text(result))
     return 0
 

@@ -237,9 +237,17 @@ def as_choice(name: str, value: Any, choices: Iterable[str]) -> Any:
 
 def _check_range(name: str, value: int, minimum: int | None, maximum: int | None) -> None:
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short(value)}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be an integer <= {maximum}, got {value}")
+        raise ValueError(f"{name} must be an integer <= {_short(maximum)}, got {_short(value)}")
+
+
+def _short(value: int) -> str:
+    # a 1000-digit integer in a one-line message: its order of magnitude (math.log10 takes any int)
+    if abs(value) < 10**30:
+        return str(value)
+    e = math.log10(abs(value))
+    return f"{'-' if value < 0 else ''}{10 ** (e - math.floor(e)):.3f}e+{math.floor(e)}"
 
 
 def as_method_dps(method: Any, dps: Any, *, methods: Iterable[str] = ("float", "mp"),
@@ -287,3 +295,61 @@ def elementwise(fn, dtype, arrays: dict, convert):
     for idx in np.ndindex(out.shape):
         out[idx] = fn(**{k: p[idx].item() for k, p in zip(names, parts)})
     return out.item() if out.ndim == 0 else out
+
+
+def as_executor(value: Any, *, name: str = "executor"):
+    """Return ``value`` if it is None or an executor (anything with a callable ``.map``, as
+    :class:`concurrent.futures.Executor` and Dask's ``Client.get_executor()`` have)."""
+    if value is not None and not callable(getattr(value, "map", None)):
+        raise TypeError(f"{name} must be a concurrent.futures.Executor (anything with .map) or None, "
+                        f"got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def as_path(name: str, value: Any) -> str:
+    """Return a file path (``str`` or ``os.PathLike``) as a ``str``; ``0`` or None is a mistake here, not a
+    file descriptor or standard input."""
+    import os
+
+    if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(value).__name__} {value!r:.60}")
+    out = os.fspath(value)
+    if not isinstance(out, str) or not out or "\0" in out:
+        raise ValueError(f"{name} must be a non-empty path without NUL characters, got {value!r:.60}")
+    return out
+
+
+# Up-front cost limits: work that a call would start is estimated before it starts, and refused past these
+# bounds with a message naming the parameter, the estimate and the limit (a typo such as T=10**7 or
+# layers=10**7 is a clear ValueError, not minutes of swapping, a MemoryError or an hour-long loop).
+MAX_MEMORY_BYTES = 8 * 2**30      # one call's working set (tensors, arrays): 8 GiB
+MAX_PARAMETERS = 10**9            # weights of one model (4 GB of float32)
+MAX_COUNT = 10**7                 # repetitions (bootstrap draws, restarts, layers of a loop)
+
+
+def check_budget(name: str, estimate: float, maximum: float, *, unit: str = "bytes", value: Any = None) -> None:
+    """Raise ``ValueError`` if the up-front ``estimate`` of a call's cost exceeds ``maximum``; the message names
+    the parameter (and its value) that sets the cost, the estimate and the limit."""
+    if not estimate <= maximum:          # also catches nan
+        shown = "" if value is None else f"={value!r:.40}"
+        raise ValueError(f"{name}{shown} is too large: the call would need about {_fmt_cost(estimate, unit)} "
+                         f"(limit {_fmt_cost(maximum, unit)})")
+
+
+def _fmt_cost(x: float, unit: str) -> str:
+    if unit == "bytes":
+        return f"{x / 2**30:.3g} GiB"
+    return f"{x:.3g} {unit}"
+
+# Integers that a float64 closed form converts to float (widths, depths): at most 10**300, inside float64's
+# range with room for the products of the formulas (exact and mp paths take any size).
+FLOAT_INT_MAX = 10**300
+
+
+def as_instance(name: str, value: Any, cls: type | tuple, what: str | None = None):
+    """Return ``value`` if it is an instance of ``cls`` (a model, a trace, a fit), else a TypeError naming the
+    parameter and the expected kind (instead of an AttributeError deep inside)."""
+    if not isinstance(value, cls):
+        kinds = what or " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise TypeError(f"{name} must be a {kinds}, got {type(value).__name__} {value!r:.60}")
+    return value

@@ -156,9 +156,13 @@ def exp_tail_energy(tau: float, T: int, s: int, *, method: FloatOrMp = "float", 
     T = as_int("T", T, minimum=1)
     s = as_int("s", s, minimum=0, maximum=T)
     method, dps = as_method_dps(method, dps, max_dps=_TAIL_MAX_DPS)
-    with mpmath.workdps(dps or DEFAULT_DPS):
+    # exp(-u s) with u s ~ 1e300 (tau = 1e-300) needs the exponent to log10(u T) more digits than the result
+    extra = max(0, int(math.log10(2.0) - math.log10(tau) + math.log10(T))) + 5
+    with mpmath.workdps((dps or DEFAULT_DPS) + extra):
         u = 2 / mpmath.mpf(tau)
         out = mpmath.exp(-u * s) * mpmath.expm1(-u * (T - s)) / mpmath.expm1(-u * T)
+    with mpmath.workdps(dps or DEFAULT_DPS):
+        out = +out
     return float(out) if method == "float" else out
 
 
@@ -180,7 +184,10 @@ def poly_tail_energy(p: float, T: int, s: int, *, method: FloatOrMp = "float", d
     method, dps = as_method_dps(method, dps, max_dps=_TAIL_MAX_DPS)
     mp_out = method == "mp"
     dps = dps or DEFAULT_DPS
-    with mpmath.workdps(dps):
+    # the numerator is a difference of two sums ~ T^(1-2p) (or harmonic numbers): up to log10(T) + log10(2p)
+    # digits cancel when s is near T
+    guard = int(math.log10(T + 1) + math.log10(max(2 * p, 1.0))) + 5
+    with mpmath.workdps(dps + guard):
         q = 2 * mpmath.mpf(p)
         if abs(q - 1) < mpmath.mpf(10) ** (-dps):
             num = mpmath.harmonic(T) - mpmath.harmonic(s)
@@ -188,11 +195,40 @@ def poly_tail_energy(p: float, T: int, s: int, *, method: FloatOrMp = "float", d
         else:
             extra = int(max(0, -mpmath.log10(abs(q - 1)))) + 10
             with mpmath.workdps(dps + extra):
-                zT = mpmath.zeta(q, T + 1)
-                num = mpmath.zeta(q, s + 1) - zT
-                den = mpmath.zeta(q, 1) - zT
+                zT = _hurwitz(q, T + 1)
+                num = _hurwitz(q, s + 1) - zT
+                den = _hurwitz(q, 1) - zT
         out = num / den
+    with mpmath.workdps(dps):
+        out = +out
     return out if mp_out else float(out)
+
+
+def _hurwitz(q, a: int):
+    """Hurwitz ``zeta(q, a)`` (``q != 1``, analytic continuation below 1) at the current precision, by
+    Euler-Maclaurin from ``a + N >= q + 2M``: mpmath's own ``zeta(q, a)`` loses digits at large q and a
+    (10 of 30 at q = 200, a = 1e4, at any working precision).
+
+    The direct part stops early once its terms fall below the precision (large q: geometric decay); the
+    ``M`` correction terms shrink by ``((q + 2k) / (2 pi (a + N)))^2 <= 1/(2 pi)^2`` each."""
+    eps = mpmath.eps * mpmath.mpf(2) ** -10
+    M = int(mpmath.mp.dps / 1.5) + 4
+    N = max(0, int(mpmath.ceil(q)) + 2 * M - a)
+    total, j = mpmath.mpf(0), 0
+    while j < N:
+        term = mpmath.mpf(a + j) ** -q
+        total += term
+        j += 1
+        if q > a + j and term < eps * abs(total):       # ratio of terms <= e^(-q/(a+j)) < 1/e: tail < term
+            return total
+    x = mpmath.mpf(a + N)
+    out = total + x ** (1 - q) / (q - 1) + x ** -q / 2
+    rising, power = q, x ** (-q - 1)            # rising = q (q+1) ... (q+2k-2), power = x^(-q-2k+1)
+    for k in range(1, M + 1):
+        out += mpmath.bernoulli(2 * k) / mpmath.factorial(2 * k) * rising * power
+        rising *= (q + 2 * k - 1) * (q + 2 * k)
+        power /= x * x
+    return out
 
 
 def coupling_matrix(rho, *, coupling: str = "toeplitz") -> np.ndarray:

@@ -99,6 +99,7 @@ METHODS = ("float", "mp")
 DEPTH_METHODS = ("float", "exact")
 _X_BRACKET = 60.0            # |log sigma^2| <= 60: sigma in [1e-13, 1e13], far outside any feasible scale
 _MAX_T = 10**7               # O(t) arrays: a horizon beyond this is out of this tool's range
+_SCALE_MAX_T = 500_000       # sigma_for_horizon (float): ~60 O(t) bisection sweeps, about 3 s at 5e5
 _MP_MAX_T = 5_000            # method "mp": O(t) mp operations per bisection step (~8 s per 1000 depths)
 _EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integer work
 MAX_HORIZON_N = 10**9        # max_horizon / glorot_table: ~2 s at n = 1e9 (t_max ~ sqrt(n), ~40 solves)
@@ -381,8 +382,8 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     its deviation, the feasible interval ``[sigma_low, sigma_high]``, the endpoint root ``sigma_end``
     (``p_t = 1``) and the Glorot deviation (sigma = 1); ``p_j`` as in the module docstring
     (``quantity="Q"``: free recurrence ``sigma^{2j} Q_{n,j}``; ``"S"``: driven, running mean). Exact
-    energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 1e7``
-    (``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
+    energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 5e5``
+    (about 3 s there; ``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
     ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for ``t <= 30`` (beyond:
     :func:`numerics.horizon_mc.sigma_for_horizon`, Monte Carlo). ``method``: "float" or "mp" (``dps``
     digits; None: the ambient ``mpmath.mp.dps``).
@@ -393,7 +394,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
         Width, ``n >= 1``.
     t : int
         The horizon: the depth up to which the energies must stay within ``tol`` of 1,
-        ``1 <= t <= 1e7`` (``<= 5000`` for "mp").
+        ``1 <= t <= 5e5`` (``<= 5000`` for "mp").
     tol : float
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
@@ -431,7 +432,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     if weights == "real":
         return _real_sigma_for_horizon(n, t, tol, quantity, method, dps)
     method = as_choice("method", method, METHODS)
-    t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _MAX_T)
+    t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _SCALE_MAX_T)
     tol = _as_tol(tol)
     quantity = as_choice("quantity", quantity, QUANTITIES)
     if method == "float":

@@ -248,6 +248,10 @@ def _bracket_over_prefactor(x: np.ndarray, alpha: float) -> np.ndarray:
     big = ~small
     xb = x[big]
     lp = np.log1p(xb)
+    if alpha < 0.5:     # the form below cancels to O(alpha) from O(1) as alpha -> 0: expm1 of alpha ln(1+-x)
+        with np.errstate(divide="ignore"):                  # ln(1-x) = -inf at x = 1: (1-x)^alpha = 0
+            out[big] = (np.expm1(alpha * lp) + np.expm1(alpha * np.log1p(-xb))) / (alpha - 1.0)
+        return out
     term_p = (1.0 + xb) * lp * exprel((alpha - 1.0) * lp)
     term_m = np.zeros_like(xb)
     inner = xb < 1.0                            # at x = 1 the (1-x) term is exactly 0
@@ -746,15 +750,20 @@ def _psi_mp(b, eta_J, alpha, lam, C):
         return mpmath.inf
     if x == 0 or eta_J == 0:
         return mpmath.mpf(0)
-    e = alpha - 1
+    # at small alpha the two terms cancel to O(alpha x^2) from O(x): log10(1/alpha) more digits are lost
+    with mpmath.workdps(mpmath.mp.dps + (int(-mpmath.log10(alpha)) + 1 if alpha < 1 else 0)):
+        e = alpha - 1
+        out = eta_J * C * lam ** alpha * mpmath.gamma(2 - alpha) / alpha * (_psi_term(x, e) + _psi_term(-x, e))
+    return +out
 
-    def term(u):                                # (1+u) ln(1+u) exprel((alpha-1) ln(1+u)); log1p keeps
-        if u == -1:                             # ln(1+u) relatively exact at small u
-            return mpmath.mpf(0)
-        L = mpmath.log1p(u)
-        return (1 + u) * (L if e == 0 else mpmath.expm1(e * L) / e)
 
-    return eta_J * C * lam ** alpha * mpmath.gamma(2 - alpha) / alpha * (term(x) + term(-x))
+def _psi_term(u, e):
+    """``(1+u) ln(1+u) exprel((alpha-1) ln(1+u))``, ``e = alpha - 1``; log1p keeps ln(1+u) relatively exact
+    at small u."""
+    if u == -1:
+        return mpmath.mpf(0)
+    L = mpmath.log1p(u)
+    return (1 + u) * (L if e == 0 else mpmath.expm1(e * L) / e)
 
 
 def _guard_digits(b, lam) -> int:
@@ -798,20 +807,36 @@ def _root_mp(p: dict, dps: int):
             if phi(lam) <= 0:
                 out = lam
             else:
-                lo = lam / 2
+                lo, hi = lam / 2, lam
                 while phi(lo) >= 0:
-                    lo /= 2
-                # findroot's tolerance is on |phi|: scale phi to O(1) near the root (eta_G ~ 1e30 otherwise
-                # leaves |phi| ~ 1e-20 "not found" although the root is resolved)
-                scale = max(mpmath.mpf(1), g * lam * lam, k * lam, abs(phi(lo)), abs(phi(lam)))
+                    lo, hi = lo / 2, lo
+                # findroot's tolerances are absolute, on the step and on |phi|: solve for u = beta / hi in
+                # (1/2, 1) with phi scaled to O(1) on that bracket (scales taken at lam ~ 1e30, or a root
+                # ~ 1e-300, would accept any point of the bracket as the root)
+                scale = max(abs(phi(lo)), abs(phi(hi)))
                 try:
-                    out = mpmath.findroot(lambda b: phi(b) / scale, (lo, lam), solver="anderson")
+                    out = hi * mpmath.findroot(lambda u: phi(u * hi) / scale, (lo / hi, 1), solver="anderson")
                 except ValueError:
-                    raise ValueError(f"no root of Phi resolved at dps={dps} for eta_G={p['eta_G']}, "
-                                     f"kappa={p['kappa']}, eta_J={p['eta_J']}, alpha={p['alpha']}, lam={p['lam']}, "
-                                     f"C={p['C']}: raise dps") from None
+                    out = None
+                # findroot accepts a small |phi / scale|, not a sign change: a Phi far steeper near lam than
+                # elsewhere (alpha -> 0) passes that test anywhere; the root is kept only if bracketed to dps
+                delta = mpmath.mpf(10) ** -dps
+                if out is None or not (phi(out * (1 - delta)) < 0 <= phi(min(lam, out * (1 + delta)))):
+                    out = _bisect(phi, lo, hi, work)
     with mpmath.workdps(dps):
         return +out
+
+
+def _bisect(phi, lo, hi, digits: int):
+    """The sign change of ``phi`` on ``(lo, hi)`` (``phi(lo) < 0 <= phi(hi)``, ``hi <= 2 lo``) to ``digits``
+    relative digits: slow but certain where the secant steps of findroot do not converge."""
+    for _ in range(int(3.33 * digits) + 8):
+        mid = (lo + hi) / 2
+        if phi(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
 # ----------------------------------------------------------------------------------------------------

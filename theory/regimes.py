@@ -32,7 +32,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import (as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
+from ._args import (FLOAT_INT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
                     scalar_or_array)
 from ._args import FloatOrExact   # the Literal type of the method argument
 from .signal_energy import _LOG_FLOAT_MAX
@@ -330,7 +330,9 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
     ``f`` alone and ``O(1/n)`` with the correction, at fixed ``c``. Domain: integers ``n >= 1``, ``k >= 0``.
 
     Far outside the critical window both terms overflow: the sum is then formed as
-    ``f (1 + (g/f)/sqrt(n))`` with the large-c ratio ``g/f = 3c/2 - 3/c - c^3/6`` (+-inf, never nan).
+    ``f (1 + (g/f)/sqrt(n))`` with the large-c ratio ``g/f = 3c/2 - 3/c - c^3/6`` (+inf, never nan).
+    With ``corrected``, the domain also requires ``|g/f| / sqrt(n) <= 1/2`` (the correction at most half the
+    leading term, about ``k^3 <= 3 n^2``); beyond, the expansion has broken down and a ValueError is raised.
     ``n`` and ``k`` may be integer arrays (broadcast; a float64 array out).
 
     >>> Q_critical_form(10**6, 0, corrected=False)
@@ -342,7 +344,7 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
     out = _elementwise(lambda n, k: _Q_critical_form(n, k, corrected), np.float64, n=n, k=k)
     if out is not None:
         return out
-    return _Q_critical_form(as_int("n", n, minimum=1), as_int("k", k, minimum=0), corrected)
+    return _Q_critical_form(as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX), as_int("k", k, minimum=0, maximum=FLOAT_INT_MAX), corrected)
 
 
 def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
@@ -350,11 +352,23 @@ def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
     f = critical_profile(c)
     if not corrected:
         return f
-    out = f + critical_correction(c) / math.sqrt(n)
+    g = critical_correction(c)
+    out = f + g / math.sqrt(n)
     if math.isnan(out):         # inf - inf past float64: f (1 + (g/f)/sqrt n), g/f from the y > 20 forms
         ratio = 1.5 * c - 3.0 / c - c**3 / 6.0
         out = f * (1.0 + ratio / math.sqrt(n))
+    else:
+        ratio = g / f if math.isfinite(f) and f else 0.0
+    if abs(ratio) / math.sqrt(n) > _MAX_CORRECTION:
+        raise ValueError(f"n={n}, k={k} is outside the domain of the corrected critical form: its correction is "
+                         f"{ratio / math.sqrt(n):+.3g} times the leading term (allowed: |g/f|/sqrt(n) <= "
+                         f"{_MAX_CORRECTION}, about k^3 <= 3 n^2); use corrected=False or theory.signal_energy.Q")
     return out
+
+
+# the first-order expansion is used only while its correction is at most half the leading term: beyond, the
+# expansion has broken down (at n=1, k=32 it would give -1.2e223 for Q = 2.6e35)
+_MAX_CORRECTION = 0.5
 
 
 def S_critical_form(n, t, *, log: bool = False) -> float:
@@ -373,8 +387,8 @@ def S_critical_form(n, t, *, log: bool = False) -> float:
     True
     """
     log = as_bool("log", log)
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=1 if log else 0)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=1 if log else 0, maximum=FLOAT_INT_MAX)
     c = t / math.sqrt(n)
     F = critical_S_profile(c)
     if not log:
@@ -395,8 +409,8 @@ def S_subcritical_deviation(n, t) -> float:
     >>> S_subcritical_deviation(10**4, 10) == 10**4 / (120 * 10**8)
     True
     """
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX)
     return t**4 / (120.0 * n * n)
 
 
@@ -412,8 +426,8 @@ def S_supercritical_form(n, t, *, log: bool = False) -> float:
     True
     """
     log = as_bool("log", log)
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=1, maximum=FLOAT_INT_MAX)
     value = 2.0 * math.log(n) - 3.0 * math.log(t) + t * (t / (2.0 * n))
     return value if log else _exp_or_raise(value, "S_supercritical_form", n, t)
 
@@ -437,8 +451,8 @@ def S_geometric_form(n, t, *, log: bool = False) -> float:
     from .signal_energy import log_Q
 
     log = as_bool("log", log)
-    n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
+    t = as_int("t", t, minimum=1, maximum=FLOAT_INT_MAX)
     if t * (t + 1) <= 2 * n:
         raise ValueError(f"t must satisfy t(t+1) > 2n (rho > 1) for the geometric form; got n={n}, t={t}")
     rho = _rho(n, t)
@@ -507,7 +521,7 @@ def regime(n, t, *, c_sub: float = C_SUBCRITICAL, c_super: float = C_SUPERCRITIC
     out = _elementwise(lambda n, t: _regime(n, t, c_sub, c_super), "<U13", n=n, t=t)
     if out is not None:
         return out
-    return _regime(as_int("n", n, minimum=1), as_int("t", t, minimum=0), c_sub, c_super)
+    return _regime(as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX), as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX), c_sub, c_super)
 
 
 def _regime(n: int, t: int, c_sub: float, c_super: float) -> str:

@@ -78,7 +78,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
+from ._args import DEFAULT_DPS, FLOAT_INT_MAX, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
 from ._args import EnergyMethod, FloatOrMp   # the Literal types of the method argument
 from ._summation import compensated_cumsum
 from . import _ball_super
@@ -347,8 +347,13 @@ def _a_lower_bound(n: int, m: int) -> float:
 
 def _guard_bits(n: int, m: int) -> int:
     """Bits lost when a is formed as a difference of log-gamma values of size ~ (n+m) log(n+m)."""
-    big = (n + m) * max(1.0, math.log(n + m)) + 2.0
-    return int(math.log2(big) - math.log2(_a_lower_bound(n, m))) + 24
+    if n + m < 2**900:
+        big = (n + m) * max(1.0, math.log(n + m)) + 2.0
+        return int(math.log2(big) - math.log2(_a_lower_bound(n, m))) + 24
+    # past float64 (n ~ 1e1000 from the command line): the same bound in logs, from exact ints (+1 bit
+    # bounds the +2.0 above)
+    log2_big = math.log2(n + m) + math.log2(math.log(n + m)) + 1.0
+    return int(log2_big - (math.log2(m * (m - 1)) - math.log2(2 * (n + m)))) + 24
 
 
 def _ab_mp(n: int, m: int):
@@ -596,6 +601,8 @@ def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None
 
 
 def _log_Q(n: int, k: int, dps: int | None = None):
+    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
+        return 0.0 if dps is None else mpmath.mpf(0)
     m = k + 2
     prec = 90 if dps is None else int(dps * 3.33) + 10
     # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
@@ -656,7 +663,7 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     >>> [str(q) for q in Q_all(4, 3, method="mp", dps=10)]
     ['1.0', '1.0', '1.0625', '1.3125']
     """
-    n = as_int("n", n, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
     t = as_int("t", t, minimum=0, maximum=MAX_LENGTH - 2)
     method, dps = _check_log_method(method, dps)
     if method == "mp":
@@ -785,7 +792,7 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
         _check_exact_cost(n, t, "S")
         return _S_exact(n, t)
     if method == "float":
-        return _S_float(n, t)
+        return _S_float(_float_sized("n", n), _float_sized("t", t))
     if method == "mp":
         return _S_mp(n, t, dps)
     return _S_ball(n, t, dps)
@@ -839,7 +846,15 @@ def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     out = _broadcast(_log_S, n, t, "t")
     if out is not None:
         return out
-    return _log_S(as_int("n", n, minimum=1), as_int("t", t, minimum=0))
+    return _log_S(as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX), as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX))
+
+
+def _float_sized(name: str, value: int) -> int:
+    """``value`` if the float64 path can take it (at most :data:`theory._args.FLOAT_INT_MAX`)."""
+    if value > FLOAT_INT_MAX:
+        raise ValueError(f"{name} must be an integer <= 1e300 for method='float' (use method='exact' or 'mp'), "
+                         f"got about 1e{int(math.log10(value))}")
+    return value
 
 
 def _log_S(n: int, t: int) -> float:

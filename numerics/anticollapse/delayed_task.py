@@ -27,7 +27,7 @@ import dataclasses
 
 import numpy as np
 
-from theory._args import as_int, as_real
+from theory._args import MAX_LENGTH, as_int, as_real
 
 REFERENCE_T = 1280
 REFERENCE_LAG_RANGE = (8, 640)
@@ -43,6 +43,9 @@ def scaled_lag_range(T: int, *, reference_T: int = REFERENCE_T, lag_range: tuple
     """
     T = as_int("T", T, minimum=2)
     reference_T = as_int("reference_T", reference_T, minimum=2)
+    if not isinstance(lag_range, (tuple, list)) or len(lag_range) != 2:
+        raise TypeError(f"lag_range must be a pair (lo, hi) of integers, got {lag_range!r:.60}")
+    lag_range = (as_int("lag_range[0]", lag_range[0], minimum=1), as_int("lag_range[1]", lag_range[1], minimum=1))
     f = T / reference_T
     lo = max(1, int(round(lag_range[0] * f)))
     hi = max(lo + 1, int(round(lag_range[1] * f)))
@@ -57,8 +60,11 @@ def pareto_lag_probabilities(lag_min: int, lag_max: int, exponent: float = 1.6) 
     ([1, 2], [0.666666666667, 0.333333333333])
     """
     lag_min = as_int("lag_min", lag_min, minimum=1)
-    lag_max = as_int("lag_max", lag_max, minimum=lag_min + 1)
-    exponent = as_real("exponent", exponent, minimum=0.0, open_min=True)
+    lag_max = as_int("lag_max", lag_max, minimum=1, maximum=MAX_LENGTH)
+    if lag_max <= lag_min:
+        raise ValueError(f"lag_max must be > lag_min, got lag_min={lag_min}, lag_max={lag_max}")
+    # l^(-exponent) underflows to 0 for every lag past exponent ~ 300 / log10(lag_min): 100 is far beyond use
+    exponent = as_real("exponent", exponent, minimum=0.0, open_min=True, maximum=100.0)
     support = np.arange(lag_min, lag_max + 1)
     w = support.astype(np.float64) ** (-exponent)
     return support, w / w.sum()
@@ -131,7 +137,7 @@ def make_delayed_task(
     [0.6, 0.51, 0.4335, 0.368475]
     """
     seed = as_int("seed", seed, minimum=0)
-    d_in = as_int("d_in", d_in, minimum=1)
+    d_in = as_int("d_in", d_in, minimum=1, maximum=1 << 16)       # input features of one step
     coeff_base = as_real("coeff_base", coeff_base)
     coeff_decay = as_real("coeff_decay", coeff_decay, minimum=0.0)
     noise_std = as_real("noise_std", noise_std, minimum=0.0)

@@ -65,8 +65,10 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import torch
 
-from theory._args import as_choice, as_int, as_real, as_same_shape
+from theory._args import (MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_int_array, as_real, as_real_array,
+                          as_same_shape)
 
+from numerics.estimators import MAX_BOOT
 from numerics.models.gated_rnn import GatedRNN, Trace
 
 from .envelope_gate import AUTHOR_FLOOR, VARIANTS   # "author": both of the author's 1e-30 floors
@@ -88,8 +90,10 @@ def scaled_lag_grid(T: int, lo: int, hi: int, n: int, *, geometric: bool = False
     >>> scaled_lag_grid(256, 64, 384, 32)[[0, -1]].tolist()
     [13, 77]
     """
-    T = as_int("T", T, minimum=2)
-    n = as_int("n", n, minimum=2)
+    T = as_int("T", T, minimum=2, maximum=MAX_LENGTH)
+    lo, hi = as_int("lo", lo, minimum=1), as_int("hi", hi, minimum=1)
+    n = as_int("n", n, minimum=2, maximum=MAX_LENGTH)
+    geometric = as_bool("geometric", geometric)
     f = T / as_int("reference_T", reference_T, minimum=2)
     a = max(1, int(round(lo * f)))
     b = min(T - 1, max(a + 1, int(round(hi * f))))
@@ -111,6 +115,7 @@ def _check_lags(name: str, lags: Any, T: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- local terms
 def leak_and_first_order(model: GatedRNN, trace: Trace) -> tuple[np.ndarray, np.ndarray]:
     """``(a, r)``, float64 arrays of shape (B, T, H): the leak ``1 - s_p`` and the first-order term ``r_p``."""
+    _check_model_trace(model, trace)
     wh, us = (v.double().cpu().numpy() for v in model.recurrent_diagonals())
     s, c, hp = (v.detach().double().cpu().numpy() for v in (trace.s, trace.tanh, trace.h_prev))
     a = 1.0 - s
@@ -150,9 +155,19 @@ def _check_ar(a, r):
     return as_same_shape(("a", "r"), a, r, ndim=3, shape="(B, T, H)")
 
 
+_NO_TRACE = object()
+
+
+def _check_model_trace(model, trace=_NO_TRACE) -> None:
+    as_instance("model", model, GatedRNN, "numerics.models.gated_rnn.GatedRNN")
+    if trace is not _NO_TRACE:
+        as_instance("trace", trace, Trace, "numerics.models.gated_rnn.Trace (GatedRNN.run(x, trace=True))")
+
+
 def one_step_jacobian_remainders(model: GatedRNN, trace: Trace) -> np.ndarray:
     """``e_p = ||J_p - diag(a_p)||_inf`` for every step p and sequence, shape (B, T), from the closed-form
     Jacobian ``J_p = diag(a_p) + diag(s_p (1 - tanh_p^2)) W_h + diag(tanh_p - h_{p-1}) ds_p/dh_{p-1}``."""
+    _check_model_trace(model, trace)
     with torch.no_grad():
         Wh = model.W_h.weight.detach().double()
         s = trace.s.double()
@@ -187,8 +202,8 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
     >>> second_order_bound(np.array([0.1, 0.1, 0.1]), np.array([0.5, 0.5, 0.5]))   # 3 e^2 alpha + e^3
     0.016
     """
-    e = np.asarray(e, dtype=np.float64)
-    alpha = np.ones_like(e) if alpha is None else np.asarray(alpha, dtype=np.float64)
+    e = as_real_array("e", e)
+    alpha = np.ones_like(e) if alpha is None else as_real_array("alpha", alpha)
     if alpha.shape != e.shape or np.any(alpha <= 0):
         raise ValueError("alpha must be positive and have the shape of e")
     u = e / alpha
@@ -210,6 +225,9 @@ def optimizer_base_rate(model: GatedRNN, optimizer: torch.optim.Optimizer | None
     and gate rows, as the author does), then over the row ``q``; plain SGD: ``lr``. Before Adam's first
     step there is no second moment, and ``None`` as optimiser: the uniform rate 1 (method says so).
     """
+    _check_model_trace(model)
+    if optimizer is not None:
+        as_instance("optimizer", optimizer, torch.optim.Optimizer, "torch.optim.Optimizer or None")
     H = model.hidden
     if optimizer is None:
         return np.ones(H), "uniform (no optimiser)"
@@ -463,6 +481,8 @@ def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[
     returned as ``Envelope.measured`` (both are computed). The model-free part is
     :func:`rates_and_envelope_from_leaks`.
     """
+    _check_model_trace(model)
+    as_instance("x", x, torch.Tensor, "torch.Tensor (B, T, d_in)")
     if not isinstance(x, torch.Tensor) or x.ndim != 3:
         raise ValueError("x must be a tensor of shape (B, T, d_in)")
     batch = as_int("batch", batch, minimum=1)
@@ -497,12 +517,14 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     ``|Gamma|`` at 1e-30 before the log, as the author's code does (it inflates tau of units faster than
     about (largest rate lag) / 69, where ``exp(-l / tau)`` falls below 1e-30); ``"ours"`` does not.
     """
+    if isinstance(leaks, (str, bytes)) or not isinstance(leaks, Iterable):
+        raise TypeError(f"leaks must be an iterable of (a, r) array pairs, got {type(leaks).__name__}")
     T = as_int("T", T, minimum=2)
-    H = as_int("hidden", hidden, minimum=1)
+    H = as_int("hidden", hidden, minimum=1, maximum=1 << 20)
     rl = _check_lags("rate_lags", np.asarray(rate_lags), T)
     el = _check_lags("envelope_lags", np.asarray(envelope_lags), T)
     envelope = as_choice("envelope", envelope, ENVELOPES)
-    stride = as_int("window_stride", window_stride, minimum=1)
+    stride = as_int("window_stride", window_stride, minimum=1, maximum=MAX_LENGTH)
     variant = as_choice("variant", variant, VARIANTS)
     w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
     if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
@@ -538,7 +560,7 @@ def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray |
     """
     from theory.tauberian import envelope_from_spectrum
 
-    return envelope_from_spectrum(lags, tau, weights=weights)
+    return envelope_from_spectrum(as_int_array("lags", lags, minimum=0), tau, weights=weights)
 
 
 def _gate_or_none(lags: np.ndarray, f: np.ndarray, variant: str = "ours"):
@@ -574,7 +596,9 @@ def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimiz
              window_stride: int = 1, epoch: int = 0, step: int = 0, variant: str = "ours") -> GatedDiagnostics:
     """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases
     (the author's labels and our calibrated one); ``variant="author"``: both of the author's 1e-30 floors."""
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    _check_model_trace(model)
+    as_instance("x", x, torch.Tensor, "torch.Tensor (B, T, d_in)")
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     lam, lam_method = optimizer_base_rate(model, optimizer)
     rates, env = rates_and_envelope(model, x, rate_lags=rate_lags, envelope_lags=envelope_lags, base_rate=lam,
@@ -589,11 +613,13 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
     """The model-free second half of :func:`diagnose`: window gates, resolution, tail and envelope beta and
     the phase labels (the author's and the calibrated one) from measured rates and envelopes
     (:func:`rates_and_envelope_from_leaks`); ``variant`` as in :func:`diagnose` (the envelope-fit floor)."""
+    as_instance("rates", rates, RateFit)
+    as_instance("env", env, Envelope)
     from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, hill_beta, tail_beta
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     variant = as_choice("variant", variant, VARIANTS)
     out = GatedDiagnostics(epoch=epoch, step=step, arch=arch, rates=rates, base_rate=base_rate,
@@ -623,4 +649,6 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
 
 def phase_trajectory(checkpoints: Sequence[GatedDiagnostics]) -> list[dict]:
     """The phase labels and the decisive numbers at every checkpoint, in order."""
-    return [c.summary() for c in checkpoints]
+    if not isinstance(checkpoints, (list, tuple)):
+        raise TypeError(f"checkpoints must be a list of GatedDiagnostics, got {type(checkpoints).__name__}")
+    return [as_instance("checkpoints[i]", c, GatedDiagnostics).summary() for c in checkpoints]

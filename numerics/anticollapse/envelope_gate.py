@@ -58,8 +58,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from numerics.estimators import MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
-from theory._args import as_choice, as_int, as_real, as_real_array
+from numerics.estimators import MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
+from theory._args import MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array
 
 VARIANTS = ("ours", "author")   # the same names as numerics.anticollapse.diagnostics.VARIANTS
 AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
@@ -250,7 +250,7 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
     beta = as_real("beta", beta, minimum=0.0)
     tau_min = as_real("tau_min", tau_min, minimum=0.0, open_min=True)
     tau_max = as_real("tau_max", tau_max, minimum=tau_min, open_min=True)
-    u = (np.arange(as_int("n", n, minimum=1)) + 0.5) / n
+    u = (np.arange(as_int("n", n, minimum=1, maximum=MAX_LENGTH)) + 0.5) / n
     if beta < 1e-12:
         return tau_min * (tau_max / tau_min) ** u
     return tau_min * (1.0 - u * (1.0 - (tau_min / tau_max) ** beta)) ** (-1.0 / beta)
@@ -259,16 +259,19 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
 def tempered_beta(lags: Any, log_f: np.ndarray) -> np.ndarray:
     """``max(0, -d)`` of the tempered fit of each column (or the vector) ``log_f`` over ``lags``."""
     l = as_real_array("lags", lags).ravel()
+    y = np.asarray(log_f, dtype=np.float64)
+    if l.size < 3 or y.ndim not in (1, 2) or y.shape[0] != l.size:
+        raise ValueError(f"lags (>= 3 of them) and the rows of log_f must match; got {l.size} lags, log_f {y.shape}")
     pinv = np.linalg.pinv(_design("tempered", l))
-    return np.maximum(0.0, -(pinv @ np.asarray(log_f, dtype=np.float64))[1])
+    return np.maximum(0.0, -(pinv @ y)[1])
 
 
 def envelope_beta_bootstrap(unit_envelopes: Any, lags: Any, *, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
     """Tempered ``beta_env`` of ``mean_q F[q]`` for ``n_boot`` resamples of the rows (units) of ``F`` (H, L)."""
     F = as_real_array("unit_envelopes", unit_envelopes, minimum=0.0)
     if F.ndim != 2 or F.shape[1] != np.size(lags):
-        raise ValueError(f"unit_envelopes must have shape (units, {np.size(lags)}), got {F.shape}")
-    n_boot = as_int("n_boot", n_boot, minimum=1)
+        raise ValueError(f"unit_envelopes must have shape (units, len(lags)) = (units, {np.size(lags)}), got {F.shape}")
+    n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     H = F.shape[0]
     counts = np.stack([np.bincount(rng.integers(0, H, H), minlength=H) for _ in range(n_boot)])
@@ -289,6 +292,8 @@ def calibrated_taus(tau: Any, beta: float, q_lo: float = 0.75) -> np.ndarray:
     """
     t = np.sort(np.asarray(tau, dtype=np.float64).ravel())
     t = t[np.isfinite(t) & (t > 0)]
+    if t.size < 2:
+        raise ValueError(f"tau must hold at least 2 finite positive time scales, got {t.size}")
     beta = max(as_real("beta", beta, minimum=0.0), 1e-3)
     q_lo = as_real("q_lo", q_lo, minimum=0.0, maximum=1.0, open_max=True)
     x_lo = float(np.quantile(t, q_lo))
@@ -314,6 +319,8 @@ def calibrated_comparison(measured_beta: float, measured_boot: Any, tail: TailFi
     ``measured_boot``: replicates of the measured ``beta_env`` (:func:`envelope_beta_bootstrap`); each tail
     bootstrap replicate gives one calibrated replicate; ``tau``: the measured time scales (+inf ignored).
     """
+    as_instance("tail", tail, TailFit, "numerics.estimators.TailFit (tail_beta)")
+    measured_beta = as_real("measured_beta", measured_beta)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     t = np.asarray(tau, dtype=np.float64).ravel()
     t = t[np.isfinite(t) & (t > 0)]

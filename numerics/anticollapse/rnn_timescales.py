@@ -70,7 +70,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from theory._args import as_choice, as_int, as_real
+from theory._args import MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_real, check_budget
 from theory._cli import OneLineParser
 
 from numerics.models.gated_rnn import GatedRNN, build_gated_rnn
@@ -300,6 +300,7 @@ def _lstm_leaks(lay: dict, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor,
 def run_layer(w: RNNWeights, k: int, x: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Layer ``k`` of the stack on its inputs ``x`` (B, T, d_k): ``(h, a, r)`` as float64 tensors (B, T, H),
     the outputs, the leak and the first-order term (module docstring)."""
+    as_instance("w", w, RNNWeights, "RNNWeights (weights_from_state_dict)")
     k = as_int("layer", k, minimum=0, maximum=w.num_layers - 1)
     x = torch.as_tensor(x, dtype=torch.float64)
     with torch.no_grad():
@@ -324,10 +325,15 @@ def _check_inputs(x: Any, d_in: int) -> torch.Tensor:
 
 def leak_traces(w: RNNWeights, x: Any, layer: int, *, batch: int = 64) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(a, r)`` of layer ``layer`` for ``batch`` sequences at a time, float64 numpy (B_i, T, H): the input
-    of :func:`~numerics.anticollapse.diagnostics.rates_and_envelope_from_leaks`."""
+    of :func:`~numerics.anticollapse.diagnostics.rates_and_envelope_from_leaks`. Arguments are checked when
+    it is called, not when the first chunk is drawn."""
+    as_instance("w", w, RNNWeights, "RNNWeights (weights_from_state_dict)")
     x = _check_inputs(x, w.input_size)
     layer = as_int("layer", layer, minimum=0, maximum=w.num_layers - 1)
-    batch = as_int("batch", batch, minimum=1)
+    return _leak_chunks(w, x, layer, as_int("batch", batch, minimum=1))
+
+
+def _leak_chunks(w: RNNWeights, x, layer: int, batch: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     for s in range(0, x.shape[0], batch):
         u = x[s:s + batch]
         for k in range(layer):
@@ -411,6 +417,8 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
     n_layers = 1 if gated else net.num_layers
     xt = _check_inputs(x, d_in)
     B, T = xt.shape[:2]
+    batch = as_int("batch", batch, minimum=1)
+    check_budget("x", _working_bytes(B, T, d_in, H, batch), MAX_MEMORY_BYTES, value=f"shape {tuple(xt.shape)}")
     layers = list(range(n_layers)) if layer is None else [as_int("layer", layer, minimum=0, maximum=n_layers - 1)]
     rl = scaled_lag_grid(T, *REFERENCE_RATE_LAGS) if rate_lags is None else np.asarray(rate_lags)
     el = scaled_lag_grid(T, *REFERENCE_ENVELOPE_LAGS) if envelope_lags is None else np.asarray(envelope_lags)
@@ -432,6 +440,12 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
     cell = net.arch if gated else net.cell
     return RNNTimescales(cell=cell, input_size=d_in, hidden=H, num_layers=n_layers, T=T, n_sequences=B,
                          layers=out, leak=_LEAK["gated" if gated else cell])
+
+
+def _working_bytes(B: int, T: int, d_in: int, H: int, batch: int) -> float:
+    """Up-front memory estimate: the inputs in float64 (and their tensor copy), plus per chunk of ``batch``
+    sequences the traces of a layer (hidden states, gates, leaks: ~8 float64 arrays of (batch, T, H))."""
+    return 8.0 * B * T * d_in * 2 + 8.0 * min(batch, B) * T * H * 8
 
 
 # ---------------------------------------------------------------------------------------------- command line
@@ -520,13 +534,16 @@ def main(argv=None, *, prog: str = "python -m numerics.anticollapse.rnn_timescal
             T = as_int("--T", 512 if args.T is None else args.T, minimum=MIN_T, maximum=1 << 16)
             B = as_int("--batch", 32 if args.batch is None else args.batch, minimum=1, maximum=1 << 16)
             d_in = net.d_in if isinstance(net, GatedRNN) else net.input_size
+            check_budget("--batch x --T", _working_bytes(B, T, d_in, net.hidden, 64), MAX_MEMORY_BYTES,
+                         value=f"{B} x {T}")
             x = np.random.default_rng(as_int("--seed", args.seed or 0)).standard_normal((B, T, d_in))
         lags = {k: None if v is None else _linear_lags(f"--{k.replace('_', '-')}", v)
                 for k, v in (("rate_lags", args.rate_lags), ("envelope_lags", args.envelope_lags))}
         res = rnn_timescales(net, x, layer=args.layer, n_boot=args.n_boot,
                              level=args.level, window_stride=args.window_stride, **lags)
-    except (ValueError, TypeError) as exc:
-        ap.error(str(exc))
+    except (ValueError, TypeError) as exc:       # one line, exit 2 (no usage block)
+        print(f"{ap.prog}: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(json.dumps(res.to_dict(), indent=1) if args.json else _text(res))
     return 0
 

@@ -51,11 +51,14 @@ import torch
 from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_choice, as_int, as_real
+from theory._args import as_choice, as_instance, as_int, as_path, as_real
 
 from .delayed_task import DelayedTask, make_delayed_task, scaled_lag_range
 from .diagnostics import ENVELOPES, GatedDiagnostics, diagnose
+from numerics.models._common import as_device
 from numerics.models.gated_rnn import ARCHITECTURES, INITS, GatedRNN, build_gated_rnn
+
+MAX_THREADS = 1024     # torch threads of one worker process: more is a typo
 
 OPTIMIZERS = ("adamw", "adam", "sgd")
 PROFILE_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "gated_rnn"
@@ -174,6 +177,8 @@ class DiagnosticsSpec:
         f("envelope_grid", as_choice("envelope_grid", self.envelope_grid, ("linear", "geometric")))
         f("envelope", as_choice("envelope", self.envelope, ENVELOPES))
         for name in ("rate_lags", "envelope_lags"):
+            if not isinstance(getattr(self, name), (tuple, list)):
+                raise TypeError(f"{name} must be a triple (lo, hi, n) of integers, got {getattr(self, name)!r:.60}")
             v = tuple(getattr(self, name))
             if len(v) != 3:
                 raise ValueError(f"{name} must be (lo, hi, n), got {v!r}")
@@ -288,7 +293,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     """Read ``benchmarks/gated_rnn/<name>.json`` (or a path): ``{"name", "description", "defaults": {section:
     {...}}, "runs": {run: {section: {...overrides}}}, "seeds": [...]}`` with the sections task, model,
     train, diagnostics (the layout of ``benchmarks/memory_arch/*.json``: defaults + named runs)."""
-    p = Path(name_or_path)
+    p = Path(as_path("name_or_path", name_or_path))
     if p.suffix != ".json":
         p = PROFILE_DIR / f"{name_or_path}.json"
     if not p.is_file():
@@ -344,6 +349,9 @@ def slow_units(tau: np.ndarray, n_slow: int) -> np.ndarray:
     [1, 2]
     """
     tau = np.asarray(tau, dtype=np.float64)
+    if tau.ndim != 1:
+        raise ValueError(f"tau must be a 1-d array of time scales, got shape {tau.shape}")
+    n_slow = as_int("n_slow", n_slow, minimum=0, maximum=tau.size)
     order = np.lexsort((np.arange(tau.size), -np.nan_to_num(tau, posinf=np.finfo(float).max)))
     return np.sort(order[:n_slow])
 
@@ -355,6 +363,11 @@ def apply_forcing(model: GatedRNN, before: dict[str, torch.Tensor], rows: torch.
     ``before`` holds those rows before the optimiser step. Returns (number of perturbed scalars, largest
     ``|X|`` drawn) for the log. See the module docstring for the exact definition.
     """
+    as_instance("model", model, GatedRNN, "numerics.models.gated_rnn.GatedRNN")
+    as_instance("before", before, dict, "dict of tensors")
+    as_instance("rows", rows, torch.Tensor, "torch.Tensor of row indices")
+    scale, clip = as_real("scale", scale, minimum=0.0), as_real("clip", clip, minimum=0.0, open_min=True)
+    as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     from numerics.levy_sampling import symmetric_stable
 
     n, xmax = 0, 0.0
@@ -467,8 +480,8 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
     states (``GatedRun.states``), for the long-horizon diagnosis (:mod:`numerics.anticollapse.long_horizon`).
     """
     cfg = GatedConfig.from_dict(config)
-    st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(device))
-    save = Path(save_dir) if save_dir is not None else None
+    st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(as_device(device)))
+    save = Path(as_path("save_dir", save_dir)) if save_dir is not None else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -497,6 +510,6 @@ def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 
     thread runs about as fast as two; training independent runs in parallel processes, one thread each,
     uses both cores of a small machine instead.
     """
-    torch.set_num_threads(as_int("threads", threads, minimum=1))
+    torch.set_num_threads(as_int("threads", threads, minimum=1, maximum=MAX_THREADS))
     return train_gated(config, seed=seed, keep_states=keep_states)
 

@@ -19,9 +19,18 @@ from typing import Iterable
 
 import numpy as np
 
+from theory._args import as_instance, as_real
+
 
 def collect(runs: Iterable, store) -> list[dict]:
     """Flat rows (study, model, train_variant, kind, alpha, lam, seed, relmse, ...) for the runs in the store."""
+    from .store import ResultStore
+
+    as_instance("store", store, ResultStore, "numerics.memory_bench.store.ResultStore")
+    runs = _as_list("runs", runs)
+    for r in runs:      # SweepRun (expand_sweep), by its fields: the sweep module imports this one
+        if not all(hasattr(r, a) for a in ("run_id", "config", "study", "model", "train_variant")):
+            raise TypeError(f"runs must hold SweepRun entries (expand_sweep), got {type(r).__name__}")
     rows = []
     for r in runs:
         rec = store.get(r.run_id)
@@ -42,6 +51,7 @@ def collect(runs: Iterable, store) -> list[dict]:
 
 def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") -> dict[tuple, float]:
     """Median of ``value`` over the rows sharing ``keys`` (diverged runs count as +inf: a failure to fit)."""
+    _check_rows(rows, tuple(_as_list("keys", keys)) + (as_instance("value", value, str, "column name (str)"),))
     groups: dict[tuple, list[float]] = {}
     for r in rows:
         v = r[value]
@@ -52,6 +62,21 @@ def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") ->
         n = len(vs)
         out[k] = vs[n // 2] if n % 2 else 0.5 * (vs[n // 2 - 1] + vs[n // 2])
     return out
+
+
+def _as_list(name: str, value) -> list:
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list or tuple, got {type(value).__name__} {value!r:.60}")
+    return list(value)
+
+
+def _check_rows(rows, columns: tuple) -> None:
+    """``rows``: a list of dicts (from :func:`collect`) that hold every column in ``columns``."""
+    for r in _as_list("rows", rows):
+        as_instance("rows[i]", r, dict, "dict (a row of collect)")
+        missing = [c for c in columns if not isinstance(c, str) or c not in r]
+        if missing:
+            raise ValueError(f"rows: column(s) {missing!r:.80} not in the rows (keys/value/label name columns)")
 
 
 CONVERGENCE_RATIO = 2.0
@@ -86,7 +111,9 @@ def convergence(rows: list[dict], keys: tuple[str, ...] = ("model", "kind", "alp
 
 def log10_or_inf(v: float) -> float:
     """log10 of a RelMSE; +inf stays +inf (diverged), 0 is floored at 1e-300."""
-    return math.inf if v == math.inf else math.log10(max(v, 1e-300))
+    if v == math.inf and not isinstance(v, bool):
+        return math.inf
+    return math.log10(max(as_real("v", v, minimum=0.0), 1e-300))
 
 
 def kind_scores(rows: list[dict], label: str = "model") -> dict[tuple, float]:

@@ -45,6 +45,8 @@ GROUPABLE = ("lstm", "s4d", "tcn", "transformer")
 
 def groupable(spec: dict) -> bool:
     """Whether a (normalised) model spec can train in a vmapped group: every stage in ``GROUPABLE``."""
+    if not isinstance(spec, dict) or "arch" not in spec:
+        raise TypeError(f"spec must be a model spec dict with 'arch' (zoo.normalize_model_spec), got {spec!r:.60}")
     if spec["arch"] == "sequential":
         return all(groupable(s) for s in spec["stages"])
     return spec["arch"] in GROUPABLE
@@ -109,6 +111,9 @@ def train_group(models: list[torch.nn.Module], data: list[tuple[np.ndarray, np.n
     written back into ``models``. ``data[g] = (x, y)`` of shape (n_seq, T), the same shape for every member;
     ``specs`` differ only in the seed. Returns one ``TrainResult`` per member, or the ``FloatingPointError``
     a lone run would have raised for a diverged member."""
+    for name, v in (("models", models), ("data", data), ("specs", specs)):
+        if not isinstance(v, (list, tuple)):
+            raise TypeError(f"{name} must be a list (one entry per member), got {type(v).__name__}")
     if not (len(models) == len(data) == len(specs) >= 1):
         raise ValueError(f"train_group needs as many models, data sets and specs (>= 1); got "
                          f"{len(models)}, {len(data)}, {len(specs)}")

@@ -14,7 +14,7 @@ import numpy as np
 
 from numerics.plotting import finish, panels, pyplot
 
-from .aggregate import kind_scores
+from .aggregate import _check_rows, kind_scores
 from .runs import KINDS
 
 
@@ -24,6 +24,7 @@ def _label(r: dict) -> str:
 
 def plot_alpha_curves(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """RelMSE against alpha, one panel per memory kind, one line per architecture (median over seeds)."""
+    _check_rows(rows, ())
     rows = [dict(r, label=_label(r)) for r in rows]
     kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
     labels = list(dict.fromkeys(r["label"] for r in rows))
@@ -52,6 +53,7 @@ def plot_alpha_curves(rows: list[dict], path: str | Path | None = None, *, title
 
 def plot_heatmap(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """log10 RelMSE per (architecture, memory kind): mean over alphas of the median over seeds."""
+    _check_rows(rows, ())
     rows = [dict(r, label=_label(r)) for r in rows]
     scores = kind_scores(rows, label="label")
     labels = list(dict.fromkeys(r["label"] for r in rows))
@@ -79,6 +81,7 @@ def plot_heatmap(rows: list[dict], path: str | Path | None = None, *, title: str
 
 def plot_learning_curves(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """Minibatch RelMSE against step for every run (one colour per architecture): optimisation dynamics."""
+    _check_rows(rows, ())
     rows = [dict(r, label=_label(r)) for r in rows if r.get("curve_steps")]
     labels = list(dict.fromkeys(r["label"] for r in rows))
     colours = pyplot().rcParams["axes.prop_cycle"].by_key()["color"]

@@ -15,14 +15,17 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from theory._args import as_choice, as_int
+from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_length, check_budget
 
 
 def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n: int = 32, seed: int = 0) -> np.ndarray:
     """``rhohat(s)``, s = 0 .. T-1, of a model mapping (B, T, 1) -> (B, T, 1); see the module docstring."""
-    T = as_int("T", T, minimum=1)
+    as_instance("model", model, torch.nn.Module, "torch.nn.Module")
+    T = as_length("T", T)
     method = as_choice("method", method, ("jacobian", "impulse"))
-    n = as_int("n", n, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=MAX_LENGTH)
+    batch = 2 if method == "impulse" else n
+    check_budget("T", _probe_bytes(model, T, batch, grad=method == "jacobian"), MAX_MEMORY_BYTES, value=T)
     was_training = model.training
     model.eval()
     try:
@@ -39,3 +42,36 @@ def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n:
         return grad[:, :, 0].mean(0).flip(0).double().numpy()    # lag s = T-1-t
     finally:
         model.train(was_training)
+
+
+def _probe_bytes(model: torch.nn.Module, T: int, batch: int, *, grad: bool = True) -> float:
+    """Up-front estimate of the memory a probe of length ``T`` needs: the activations of every submodule
+    measured on two short inputs (T0 = 8 and 16) and extrapolated as ``a T + b T^2`` (attention is
+    quadratic), times ``batch``, 4 bytes each, doubled for the saved tensors of the backward pass."""
+    sizes = []
+    was_training = model.training
+    model.eval()
+    try:
+        for t0 in (8, 16):
+            count = [0]
+
+            def hook(_m, _i, out):
+                for o in out if isinstance(out, (tuple, list)) else (out,):
+                    if isinstance(o, torch.Tensor):
+                        count[0] += o.numel()
+
+            handles = [m.register_forward_hook(hook) for m in model.modules()]
+            try:
+                with torch.no_grad():
+                    model(torch.zeros(1, t0, 1))
+            finally:
+                for h in handles:
+                    h.remove()
+            sizes.append(count[0])
+    finally:
+        model.train(was_training)
+    quad = max(0.0, (sizes[1] - 2 * sizes[0]) / (16 * 16 - 2 * 8 * 8))
+    # attention scores (heads x T x T) are no module's output (need_weights=False): counted explicitly
+    quad += sum(m.num_heads for m in model.modules() if isinstance(m, torch.nn.MultiheadAttention))
+    lin = max(0.0, (sizes[0] - quad * 64) / 8)
+    return (lin * T + quad * T * T) * batch * 4.0 * (2.0 if grad else 1.0)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_choice, as_int, as_real
+from theory._args import as_choice, as_instance, as_int, as_real
 
 SCHEMA = 2          # 2: task-scaled S4D time steps, LambdaLR schedules, half-budget evidence
 KINDS = ("exp", "poly", "impulse", "airy")
@@ -86,6 +86,13 @@ class RunConfig:
     target: TargetSpec
     train: "numerics.memory_bench.trainer.TrainSpec"  # noqa: F821 (imported lazily with torch; dotted: two TrainSpecs exist)
 
+    def __post_init__(self):
+        from .trainer import TrainSpec
+
+        as_instance("model", self.model, dict, "model spec dict")
+        as_instance("target", self.target, TargetSpec, "TargetSpec")
+        as_instance("train", self.train, TrainSpec, "numerics.memory_bench.trainer.TrainSpec")
+
     @classmethod
     def from_dict(cls, d: Any) -> "RunConfig":
         """Validate and normalise a plain dict ``{"model": {...}, "target": {...}, "train": {...}}``."""
@@ -136,6 +143,7 @@ def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
     from .zoo import build_model
 
     cfg = RunConfig.from_dict(config)
+    device, threads = _device_threads(device, threads)
     with _threads(threads):
         x, y = cfg.target.dataset()
         torch.manual_seed(cfg.train.seed)
@@ -154,7 +162,10 @@ def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu")
     from .grouped import train_group
     from .zoo import build_model
 
+    if not isinstance(configs, (list, tuple)):
+        raise TypeError(f"configs must be a list of run config dicts, got {type(configs).__name__}")
     cfgs = [RunConfig.from_dict(c) for c in configs]
+    device, threads = _device_threads(device, threads)
     with _threads(threads):
         models = []
         for c in cfgs:
@@ -167,10 +178,17 @@ def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu")
                 for c, m, r in zip(cfgs, models, res)]
 
 
+def _device_threads(device, threads) -> tuple[str, int]:
+    from numerics.models._common import as_device
+
+    return as_device(device), as_int("threads", threads, minimum=1, maximum=1024)
+
+
 def group_key(cfg: RunConfig) -> str | None:
     """Runs with equal keys can train as one group (None: this run trains alone; see ``grouped.groupable``)."""
     from .grouped import groupable
 
+    as_instance("cfg", cfg, RunConfig, "RunConfig")
     if not groupable(cfg.model):
         return None
     train = {**dataclasses.asdict(cfg.train), "seed": None}

@@ -26,6 +26,8 @@ import time
 import uuid
 from pathlib import Path
 
+from theory._args import as_bool, as_path, as_real
+
 from .runs import canonical_json
 
 _RUNS_COLUMNS = ("run_id", "config", "result", "finished")
@@ -61,9 +63,10 @@ class ResultStore:
     """Results by run id (see the module docstring). ``create=False`` refuses to create a missing file."""
 
     def __init__(self, path: str | Path, *, create: bool = True, stale_after: float = DEFAULT_STALE_AFTER):
-        self.path = str(path)
+        self.path = as_path("path", path)     # a str or os.PathLike (":memory:" included), never a descriptor
         self.owner = _owner_id()
-        self.stale_after = float(stale_after)
+        create = as_bool("create", create)
+        self.stale_after = as_real("stale_after", stale_after, minimum=0.0)
         if self.path != ":memory:":
             p = Path(self.path)
             if p.is_dir():

@@ -40,13 +40,15 @@ from typing import Any, Iterable
 
 from tqdm import tqdm
 
-from theory._args import as_int
+from theory._args import as_executor, as_int, as_path
 from theory._cli import OneLineParser
 
+from ..models._common import as_device
 from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
 from .store import ResultStore, StoreError
 
+MAX_WORKERS = 1024   # processes or threads a sweep may ask for: more is a typo
 GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
 
@@ -84,7 +86,9 @@ def check_study_name(name: Any, where: str = "study name") -> str:
 
 
 def load_sweep(path: str | Path) -> dict:
-    """Read a sweep file; every problem is a ``ValueError`` whose message names the file (and the field)."""
+    """Read a sweep file; every problem is a ``ValueError`` whose message names the file (and the field).
+    ``path`` is a ``str`` or ``os.PathLike`` (anything else, e.g. a file descriptor, is a ``TypeError``)."""
+    path = as_path("path", path)
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
@@ -106,7 +110,9 @@ def load_sweep(path: str | Path) -> dict:
 def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[SweepRun]:
     """All grid points of the sweep document (optionally only some studies), in file order."""
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
-        raise ValueError("sweep must be a dict with a 'studies' dict")
+        raise ValueError("doc: a sweep must be a dict with a 'studies' dict")
+    if studies is not None and (isinstance(studies, (str, bytes)) or not isinstance(studies, Iterable)):
+        raise TypeError(f"studies must be None or a list of study names, got {studies!r:.60}")
     defaults = doc.get("defaults", {})
     extra = set(defaults) - {"target", "train"}
     if extra:
@@ -166,6 +172,8 @@ class SweepSummary:
 
 def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
     out: dict[str, RunConfig] = {}
+    if isinstance(runs, (str, bytes, dict)) or not isinstance(runs, Iterable):
+        raise TypeError(f"runs must be a list of SweepRun, RunConfig or config dicts, got {type(runs).__name__}")
     for r in runs:
         cfg = r.config if isinstance(r, SweepRun) else RunConfig.from_dict(r)
         out.setdefault(cfg.run_id, cfg)
@@ -186,7 +194,12 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Inline runs
     leave the caller's torch RNG as it was.
     """
-    workers = as_int("workers", workers, minimum=1)
+    workers = as_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
+    threads = as_int("threads", threads, minimum=1, maximum=MAX_WORKERS)
+    executor = as_executor(executor)
+    device = as_device(device)
+    if not isinstance(store, ResultStore):
+        raise TypeError(f"store must be a numerics.memory_bench.store.ResultStore, got {type(store).__name__}")
     configs = _configs(runs)
     done = store.done_ids()
     pending = [(rid, cfg) for rid, cfg in configs.items() if rid not in done]
@@ -307,6 +320,9 @@ def _record(store: ResultStore, job: list[tuple[str, RunConfig]], results: list[
             bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
 
 
+DASK_CONNECT_TIMEOUT = 10.0
+
+
 def _make_executor(spec: str | None, workers: int):
     """(executor, closer) for ``--dask``: 'local' starts an in-process LocalCluster; else a scheduler address."""
     if spec is None:
@@ -319,7 +335,8 @@ def _make_executor(spec: str | None, workers: int):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
     else:
-        cluster, client = None, Client(spec)
+        # an unreachable scheduler is an OSError after DASK_CONNECT_TIMEOUT seconds, not an endless wait
+        cluster, client = None, Client(spec, timeout=DASK_CONNECT_TIMEOUT)
 
     def close():
         client.close()
@@ -358,6 +375,9 @@ def _parser(prog: str = "python -m numerics.memory_bench.sweep") -> argparse.Arg
             q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
             q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
             q.add_argument("--limit", type=_positive, help="run at most this many pending runs")
+            q.add_argument("--group", type=_positive, default=GROUP,
+                           help=f"runs trained as one vmapped group (default {GROUP}); each run is stored as its "
+                                "job finishes, so a kill loses at most the jobs in flight (1: one run per worker)")
             q.add_argument("--no-progress", action="store_true", help="no progress bar")
         if name in ("run", "status"):
             q.add_argument("--json", action="store_true", help="print JSON")
@@ -394,15 +414,20 @@ def main(argv: list[str] | None = None, *, prog: str = "python -m numerics.memor
             return _command(args, runs, store)
     except sqlite3.DatabaseError as exc:       # damage found past the pages that opening the store reads
         return _fail(f"store {args.store!r} is damaged or locked ({exc})")
+    except (TypeError, ValueError) as exc:     # a bad option value (--device), found before any run starts
+        return _fail(str(exc))
+    except (OSError, TimeoutError) as exc:     # an unreachable Dask scheduler, a full disk
+        return _fail(f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc) or "timed out")
 
 
 def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
     if args.cmd == "run":
+        as_device(args.device, name="--device")         # before a Dask cluster starts
         executor, close = _make_executor(args.dask, args.workers)
         try:
             s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
                           device=args.device,
-                          progress=not args.no_progress, limit=args.limit)
+                          progress=not args.no_progress, limit=args.limit, group=args.group)
         finally:
             close()
         busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
@@ -460,9 +485,15 @@ def _export(runs: list[SweepRun], store: ResultStore, dest: str) -> int:
         w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
+        fh.flush()
+    except OSError as exc:      # a full disk (/dev/full), a closed pipe
+        return _fail(f"cannot write {dest!r}: {exc.strerror or exc}")
     finally:
         if close:
-            fh.close()
+            try:
+                fh.close()
+            except OSError:
+                pass
     if dest != "-":
         print(f"wrote {len(rows)} rows to {dest}")
     return 0

@@ -37,7 +37,7 @@ import torch
 from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_choice, as_int, as_real, as_same_shape
+from theory._args import as_choice, as_instance, as_int, as_real, as_same_shape
 
 OPTIMIZERS = ("adam", "adamw")
 SCHEDULES = ("cosine", "constant", "cosine2")
@@ -110,6 +110,8 @@ class TrainResult:
 
 def lr_factor(spec: TrainSpec, e: int) -> float:
     """Learning-rate multiplier after ``e`` optimiser steps (``LambdaLR`` convention)."""
+    as_instance("spec", spec, TrainSpec)
+    e = as_int("e", e, minimum=0)
     if spec.schedule == "constant":
         return 1.0
     if spec.schedule == "cosine":
@@ -124,6 +126,9 @@ def lr_factor(spec: TrainSpec, e: int) -> float:
 
 def make_optimizer(named: list[tuple[str, torch.Tensor]], spec: TrainSpec):
     """(optimizer, scheduler) of ``spec`` over the named parameters (SSM parameter group if asked)."""
+    as_instance("spec", spec, TrainSpec)
+    if not isinstance(named, (list, tuple)):
+        raise TypeError(f"named must be a list of (name, tensor) pairs, got {type(named).__name__}")
     from numerics.models.s4d import SSM_PARAMETERS
 
     groups = [{"params": [p for n, p in named if not _is_ssm(n, SSM_PARAMETERS, spec)]},
@@ -171,6 +176,8 @@ def train(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: TrainSpec,
 
     ``device``: a torch device string ("cpu", "cuda"); the model is moved there (and left there).
     """
+    as_instance("model", model, torch.nn.Module, "torch.nn.Module")
+    as_instance("spec", spec, TrainSpec)
     from numerics.targets import relative_mse
 
     if not isinstance(spec, TrainSpec):

@@ -27,7 +27,7 @@ from typing import Any
 
 import torch
 
-from theory._args import as_int
+from theory._args import as_int, as_length
 
 from numerics.models.compose import Sequential
 from numerics.models.lstm import LSTM
@@ -105,6 +105,7 @@ def build_model(spec: dict, seq_len: int | None = None):
     Initialised from torch's global RNG exactly as the constructor called directly would be
     (validating the model description does not consume random numbers), so ``torch.manual_seed(s)`` fixes it.
     """
+    seq_len = None if seq_len is None else as_length("seq_len", seq_len)
     return _build(normalize_model_spec(spec), 1, 1, seq_len=seq_len)
 
 
@@ -122,6 +123,8 @@ def _build(spec: dict, d_in: int, d_out: int, seq_len: int | None = None):
 
 def describe(spec: dict) -> str:
     """Short human label: ``lstm``, ``lstm->tcn``, ``s4d``, ..."""
+    if not isinstance(spec, dict) or "arch" not in spec:
+        raise TypeError(f"spec must be a model spec dict with 'arch' (zoo.normalize_model_spec), got {spec!r:.60}")
     if spec["arch"] == "sequential":
         return "->".join(describe(s) for s in spec["stages"])
     return spec["arch"]

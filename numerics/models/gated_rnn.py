@@ -38,6 +38,8 @@ from torch import nn
 
 from theory._args import as_choice, as_int, as_real
 
+from ._common import MAX_FEATURES, check_parameters
+
 ARCHITECTURES = ("const", "shared", "diag")
 INITS = ("orthogonal", "uniform")
 _CLASS_NAMES = {"const": "ConstGate", "shared": "SharedGate", "diag": "DiagGate"}
@@ -92,11 +94,13 @@ class GatedRNN(nn.Module):
         super().__init__()
         self.init = as_choice("init", init, INITS)
         self.arch = as_choice("arch", arch, ARCHITECTURES)
-        self.d_in = as_int("d_in", d_in, minimum=1)
+        self.d_in = as_int("d_in", d_in, minimum=1, maximum=MAX_FEATURES)
         self.hidden = as_int("hidden", hidden, minimum=1)
-        self.d_out = as_int("d_out", d_out, minimum=1)
+        self.d_out = as_int("d_out", d_out, minimum=1, maximum=MAX_FEATURES)
         self.init_s = as_real("init_s", init_s, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
         H = self.hidden
+        check_parameters({"hidden": hidden, "d_in": d_in, "d_out": d_out},
+                         3 * H * (H + self.d_in + self.d_out + 1))
         self.W_x = nn.Linear(self.d_in, H)
         nn.init.zeros_(self.W_x.bias)
         self.W_h = nn.Linear(H, H, bias=False)

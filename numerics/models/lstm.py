@@ -14,7 +14,7 @@ from torch import nn
 
 from theory._args import as_int
 
-from ._common import SeqModel
+from ._common import SeqModel, as_layers, check_parameters
 from ._lstm_scan import lstm_layer
 
 
@@ -22,7 +22,10 @@ class LSTM(SeqModel):
     def __init__(self, width: int = 16, layers: int = 1, *, d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
         self.width = as_int("width", width, minimum=1)
-        self.layers = as_int("layers", layers, minimum=1)
+        self.layers = as_layers("layers", layers)
+        w = self.width
+        check_parameters({"width": width, "layers": layers, "d_in": d_in},
+                         4 * w * (max(self.d_in, w) + w + 2) * self.layers)
         self.rnn = nn.LSTM(self.d_in, self.width, num_layers=self.layers, batch_first=True)
         with torch.no_grad():
             for name, p in self.rnn.named_parameters():

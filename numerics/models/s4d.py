@@ -43,9 +43,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from theory._args import as_choice, as_int, as_real
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real
 
-from ._common import SeqModel
+from ._common import SeqModel, as_layers, check_parameters
 
 
 DT_RANGES = ("task", "reference")
@@ -97,6 +97,7 @@ class S4DKernel(nn.Module):
         dt_min, dt_max = dt_limits(dt_range, seq_len, dt_min, dt_max)
         H = as_int("H", H, minimum=1)
         N = as_int("N", N, minimum=2)
+        check_parameters({"H": H, "N": N}, 2 * H * N + H)
         if N % 2:
             raise ValueError(f"N (state size) must be even: N/2 complex-conjugate mode pairs; got {N}")
         init = as_choice("init", init, ("lin", "inv"))
@@ -145,6 +146,10 @@ def fft_causal_conv(u: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
 
     u: (B, H, L), k: (H, L) -> (B, H, L).
     """
+    as_instance("u", u, torch.Tensor, "torch.Tensor (B, H, L)")
+    as_instance("k", k, torch.Tensor, "torch.Tensor (H, L)")
+    if u.ndim != 3 or k.ndim != 2:
+        raise ValueError(f"u must have shape (B, H, L) and k (H, L); got u {tuple(u.shape)}, k {tuple(k.shape)}")
     L = u.shape[-1]
     k_f = torch.fft.rfft(k, n=2 * L)
     u_f = torch.fft.rfft(u, n=2 * L)
@@ -158,9 +163,11 @@ class S4DLayer(nn.Module):
     def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_range: str = "task", seq_len: int | None = None,
                  dt_min: float | None = None, dt_max: float | None = None, linear: bool = False, skip: bool = True):
         super().__init__()
+        h = as_int("H", H, minimum=1)
+        check_parameters({"H": H, "N": N}, 2 * h * h + 2 * h * as_int("N", N, minimum=2) + 2 * h)
         self.kernel = S4DKernel(H, N, init=init, dt_range=dt_range, seq_len=seq_len, dt_min=dt_min, dt_max=dt_max)
-        self.D = nn.Parameter(torch.randn(H)) if skip else None
-        self.linear = bool(linear)
+        self.D = nn.Parameter(torch.randn(H)) if as_bool("skip", skip) else None
+        self.linear = as_bool("linear", linear)
         if not self.linear:
             self.mix = nn.Sequential(nn.GELU(), nn.Linear(H, 2 * H), nn.GLU(dim=-1))
             self.norm = nn.LayerNorm(H)
@@ -195,8 +202,12 @@ class S4D(SeqModel):
         super().__init__(d_in, d_out)
         dt_min, dt_max = dt_limits(dt_range, seq_len, dt_min, dt_max)     # checked once, before any layer
         width = as_int("width", width, minimum=1)
-        layers = as_int("layers", layers, minimum=1)
-        self.linear = bool(linear)
+        layers = as_layers("layers", layers)
+        state = as_int("state", state, minimum=2)
+        check_parameters({"width": width, "state": state, "layers": layers},
+                         layers * (2 * width * width + 3 * width * state) + 2 * width)
+        self.linear = as_bool("linear", linear)
+        as_bool("skip", skip)
         self.encoder = nn.Linear(self.d_in, width, bias=not self.linear)
         self.layers = nn.ModuleList(
             S4DLayer(width, state, init=init, dt_min=dt_min, dt_max=dt_max, linear=linear, skip=skip)

@@ -23,11 +23,21 @@ from torch import nn
 
 from theory._args import as_int
 
-from ._common import SeqModel
+from ._common import MAX_TCN_LEVELS, SeqModel, as_layers, check_parameters
+
+MAX_KERNEL = 1 << 16     # taps of one causal convolution (the receptive field grows with the dilations instead)
 
 
 class CausalConv1d(nn.Conv1d):
     """Conv1d on (B, C, T) that pads (k-1)*dilation zeros on the left only: output t sees inputs <= t."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, *, dilation: int = 1, **kw):
+        c_in, c_out = as_int("in_channels", in_channels, minimum=1), as_int("out_channels", out_channels, minimum=1)
+        k = as_int("kernel_size", kernel_size, minimum=1, maximum=MAX_KERNEL)
+        d = as_int("dilation", dilation, minimum=1, maximum=2 ** MAX_TCN_LEVELS)
+        check_parameters({"in_channels": in_channels, "out_channels": out_channels, "kernel_size": kernel_size},
+                         c_in * c_out * k + c_out)
+        super().__init__(c_in, c_out, k, dilation=d, **kw)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         pad = (self.kernel_size[0] - 1) * self.dilation[0]
@@ -37,6 +47,9 @@ class CausalConv1d(nn.Conv1d):
 class TemporalBlock(nn.Module):
     def __init__(self, c_in: int, c_out: int, kernel_size: int, dilation: int):
         super().__init__()
+        c_in, c_out = as_int("c_in", c_in, minimum=1), as_int("c_out", c_out, minimum=1)
+        k = as_int("kernel_size", kernel_size, minimum=1, maximum=MAX_KERNEL)
+        check_parameters({"c_in": c_in, "c_out": c_out, "kernel_size": k}, 2 * (c_in + c_out + 1) * c_out * k)
         self.conv1 = CausalConv1d(c_in, c_out, kernel_size, dilation=dilation)
         self.conv2 = CausalConv1d(c_out, c_out, kernel_size, dilation=dilation)
         self.down = nn.Conv1d(c_in, c_out, 1) if c_in != c_out else None
@@ -51,8 +64,11 @@ class TCN(SeqModel):
     def __init__(self, channels: int = 16, levels: int = 6, kernel_size: int = 2, *, d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
         self.channels = as_int("channels", channels, minimum=1)
-        self.levels = as_int("levels", levels, minimum=1)
+        self.levels = as_layers("levels", levels, maximum=MAX_TCN_LEVELS)
         self.kernel_size = as_int("kernel_size", kernel_size, minimum=2)
+        c = self.channels
+        check_parameters({"channels": channels, "levels": levels, "kernel_size": kernel_size},
+                         2 * self.levels * self.kernel_size * c * (c + self.d_in + 1))
         self.blocks = nn.Sequential(*(
             TemporalBlock(self.d_in if i == 0 else self.channels, self.channels, self.kernel_size, 2 ** i)
             for i in range(self.levels)))

@@ -16,13 +16,15 @@ import math
 import torch
 from torch import nn
 
-from theory._args import as_choice, as_int
+from theory._args import MAX_MEMORY_BYTES, as_choice, as_int, check_budget
 
-from ._common import SeqModel
+from ._common import SeqModel, as_layers, check_parameters
 
 
 def sinusoidal_encoding(T: int, d: int) -> torch.Tensor:
     """(T, d) table ``P[t, 2j] = sin(t w_j), P[t, 2j+1] = cos(t w_j)``, ``w_j = 10000**(-2j/d)``."""
+    T, d = as_int("T", T, minimum=1), as_int("d", d, minimum=1)
+    check_budget("T x d", 4.0 * T * d, MAX_MEMORY_BYTES, value=f"{T} x {d}")
     t = torch.arange(T, dtype=torch.float32)[:, None]
     w = torch.exp(-math.log(10000.0) * torch.arange(0, d, 2, dtype=torch.float32) / d)
     P = torch.zeros(T, d)
@@ -43,12 +45,16 @@ class Transformer(SeqModel):
         self.pos = as_choice("pos", pos, ("sinusoidal", "learned"))
         self.max_len = as_int("max_len", max_len, minimum=1)
         ffn_mult = as_int("ffn_mult", ffn_mult, minimum=1)
+        layers = as_layers("layers", layers)
+        d = self.d_model
+        check_parameters({"d_model": d_model, "layers": layers, "ffn_mult": ffn_mult, "max_len": max_len},
+                         layers * (4 + 2 * ffn_mult) * d * (d + 1) + self.max_len * d)
         self.embed = nn.Linear(self.d_in, self.d_model)
         if self.pos == "learned":
             self.pos_table = nn.Parameter(0.02 * torch.randn(self.max_len, self.d_model))
         layer = nn.TransformerEncoderLayer(self.d_model, self.heads, ffn_mult * self.d_model, dropout=0.0,
                                            activation="gelu", batch_first=True, norm_first=True)
-        self.encoder = nn.TransformerEncoder(layer, as_int("layers", layers, minimum=1), enable_nested_tensor=False)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(self.d_model)
         self.readout = nn.Linear(self.d_model, self.d_out)
 
