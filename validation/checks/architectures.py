@@ -47,6 +47,8 @@ from validation.stats import markdown_table
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 SWEEP_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "memory_arch"
 STORE_DIR: Path | None = None   # where the sweep stores live (None: the report directory)
+STORE_PATH: Path | None = None  # the cpu/full store file itself (None: STORE_DIR/architectures-<profile>.sqlite)
+WORKERS = 2                 # worker processes of the sweep (one torch thread each)
 TRAIN = True                # False: report on the runs already in the store (a partial, unfinished profile)
 FLAT_DECADES = 1.0          # "flat": max/min of the medians over alpha <= 10
 SMOOTH_FACTOR_DECADES = math.log10(2.0)   # "one layer suffices": within a factor 2 of the deeper model
@@ -76,11 +78,13 @@ def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
     if not path.exists():
         raise FileNotFoundError(f"sweep file {path} is missing (the checks read the benchmark's config)")
     store_dir = Path(STORE_DIR) if STORE_DIR is not None else ctx.report_dir
-    key = (prof, hashlib.sha256(path.read_bytes()).hexdigest(), str(store_dir.resolve()))
+    key = (prof, hashlib.sha256(path.read_bytes()).hexdigest(), str(store_dir.resolve()), str(STORE_PATH))
     if key not in _CACHE:
         runs = expand_sweep(load_sweep(path))
         store_dir.mkdir(parents=True, exist_ok=True)
         store_path = store_dir / f"architectures-{prof}.sqlite"
+        if STORE_PATH is not None and prof != "quick":
+            store_path = Path(STORE_PATH)
         if prof == "quick":                     # never reuse results computed by older code
             for suffix in ("", "-wal", "-shm"):
                 Path(str(store_path) + suffix).unlink(missing_ok=True)
@@ -91,7 +95,7 @@ def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
             device = "cuda" if torch.cuda.is_available() else "cpu"
         with ResultStore(store_path) as store:
             if TRAIN:
-                run_sweep(runs, store, workers=1 if device == "cuda" else 2, threads=1, device=device,
+                run_sweep(runs, store, workers=1 if device == "cuda" else WORKERS, threads=1, device=device,
                           progress=sys.stderr.isatty() and not os.environ.get("CI"))
             _CACHE[key] = (collect(runs, store), runs)
     rows, runs = _CACHE[key]
