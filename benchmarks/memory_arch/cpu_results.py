@@ -2,7 +2,7 @@
 
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
         [--store FILE] [--sweep cpu] [--checks "architectures.*"] [--no-train | --train-only]
-        [--workers 2] [--study NAME ... | --part 1|2|3] [--stop-after SECONDS] [--group 1]
+        [--workers 2] [--study NAME ... | --part 1|2|3|4] [--stop-after SECONDS] [--group 1]
 
 Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
 every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
@@ -98,12 +98,15 @@ def _version(dist: str) -> str | None:
         return None
 
 
-# Resumable parts of the cpu profile, in the order to run them: (study, model labels or None = all). Sized
-# from single-thread measurements (docs/cpu-results.md): each about 2 core-hours or less.
+# Resumable parts of the cpu profile, in the order to run them: (study, model labels, kinds; None = all).
+# Sized from single-thread measurements (docs/cpu-results.md), each at most ~2 core-hours (90 min on 2
+# cores); part 1 holds the cheap cells of the most claims (LSTM, S4D, linear S4D, TCN on impulse).
 PARTS = {
-    "1": [("main", ("lstm", "s4d", "tcn")), ("depth", None), ("prony", None), ("dt_range", None)],
-    "2": [("main", ("transformer",)), ("composition", None), ("mixed", None)],
-    "3": [("heads", None), ("optimizer", None)],
+    "1": [("main", ("lstm", "s4d"), None), ("main", ("tcn",), ("impulse",)), ("depth", None, None),
+          ("prony", None, None), ("dt_range", None, None)],
+    "2": [("main", ("tcn", "transformer"), None)],
+    "3": [("composition", None, None), ("mixed", None, None)],
+    "4": [("heads", None, None), ("optimizer", None, None)],
 }
 
 
@@ -111,8 +114,8 @@ def select_part(runs: list, part: str | None) -> list:
     """The sweep runs of one part of ``PARTS`` (all runs when ``part`` is None)."""
     if part is None:
         return runs
-    want = PARTS[part]
-    return [r for r in runs if any(r.study == st and (models is None or r.model in models) for st, models in want)]
+    return [r for r in runs if any(r.study == st and (models is None or r.model in models)
+                                   and (kinds is None or r.config.target.kind in kinds) for st, models, kinds in PARTS[part])]
 
 
 def train(a, store: Path) -> int:
