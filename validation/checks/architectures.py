@@ -338,7 +338,7 @@ def approx_order(cells: dict, a="lstm->tcn", b="tcn->lstm") -> Outcome:
     alpha neither is (both certified, within a factor 2)."""
     al = _axis(cells, 2, {0: a})
     alts = [[((x, "impulse", al_), (y, "impulse", al_), 0.5)] for al_ in al for x, y in ((a, b), (b, a))]
-    return _cmp({"a factor 2 between the orders": Part(alts)}, cells, f"{a} vs {b} floors")
+    return _cmp({"a factor 2 between the orders": Clause(alts)}, cells, f"{a} vs {b} floors")
 
 
 def approx_no_single_best(cells: dict) -> Outcome:
@@ -348,7 +348,7 @@ def approx_no_single_best(cells: dict) -> Outcome:
     for m in models:
         alts = [[((o, k, a), (m, k, a)) for a in _axis(cells, 2, {0: m, 1: k})]
                 for k in _axis(cells, 1, {0: m}) for o in models if o != m]
-        parts[f"{m} beaten on some kind"] = Part(alts)
+        parts[f"{m} beaten on some kind"] = Clause(alts)
     return _cmp(parts, cells, "every model beaten on some kind by another's floors")
 
 
@@ -394,8 +394,8 @@ def approx_heads(cells: dict, strong: float = 0.75) -> Outcome:
               if k1 != k2]
     b_alts = [[((lab(h), k, a), (lab(e), k, a)) for e in (heads[0], heads[-1]) for k in kinds
                for a in _axis(cells, 2, {0: lab(h), 1: k}) if a >= strong] for h in heads[1:-1]]
-    return _cmp({"(a) best heads depend on kind": Part(a_alts),
-                 "(b) interior optimum at strong dependence": Part(b_alts)}, cells, f"heads {heads} on floors")
+    return _cmp({"(a) best heads depend on kind": Clause(a_alts),
+                 "(b) interior optimum at strong dependence": Clause(b_alts)}, cells, f"heads {heads} on floors")
 
 
 def approx_mixed(cells: dict, robust: str = "transformer") -> Outcome:
