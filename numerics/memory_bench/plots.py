@@ -145,7 +145,7 @@ def plot_polish(rows: list[dict], cells: dict, keys: tuple[str, ...], path: str 
         ok = v["certified"]
         ax.set_title(f"{' '.join(str(x) for x in c)}\n{v['estimate']:.2g} "
                      f"{'certified' if ok else 'upper bound'}", fontsize=7, color="black" if ok else "red")
-        ax.tick_params(labelsize=6)
+        ax.tick_params(which="both", labelsize=6)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     if title:

@@ -70,8 +70,10 @@ def _profile(ctx: Context) -> str:
     return PROFILE_SWEEPS[ctx.profile]
 
 
-def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
-    """Rows (see ``numerics.memory_bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``."""
+def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require: bool = True) -> list[dict]:
+    """Rows (see ``numerics.memory_bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``
+    and to ``select(row)`` (default all). ``require``: raise :class:`Incomplete` when some selected run is not
+    in the store (a profile trained in parts: a claim is reported once all of *its* runs are there)."""
     from numerics.memory_bench.store import ResultStore
     from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
 
@@ -101,13 +103,22 @@ def profile_rows(ctx: Context, studies: tuple[str, ...]) -> list[dict]:
                           progress=sys.stderr.isatty() and not os.environ.get("CI"))
             _CACHE[key] = (collect(runs, store), runs)
     rows, runs = _CACHE[key]
+    select = select or (lambda r: True)
     have = {r["run_id"] for r in rows}
-    missing = {r.run_id for r in runs if r.study in studies and r.run_id not in have}
-    if missing:
-        n = len({r.run_id for r in runs if r.study in studies})
-        raise Incomplete(f"the {prof} profile has not finished: {len(missing)}/{n} runs of {', '.join(studies)} are "
-                         f"not in the store yet (python benchmarks/memory_arch/cpu_results.py finishes it)")
-    return [r for r in rows if r["study"] in studies]
+    wanted = {r.run_id for r in runs if r.study in studies and select(_labels(r))}
+    missing = wanted - have
+    if missing and require:
+        raise Incomplete(f"the {prof} profile has not finished: {len(missing)}/{len(wanted)} runs of this claim "
+                         f"({', '.join(studies)}) are not in the store yet (python "
+                         "benchmarks/memory_arch/cpu_results.py --train-only [--part N] trains them)")
+    return [r for r in rows if r["study"] in studies and select(r)]
+
+
+def _labels(run) -> dict:
+    """The row fields a claim's selection reads, from a sweep run that may not have been trained yet."""
+    t = run.config.target
+    return {"study": run.study, "model": run.model, "train_variant": run.train_variant, "kind": t.kind,
+            "alpha": t.alpha, "lam": t.lam, "seed": run.config.train.seed}
 
 
 class Incomplete(RuntimeError):
@@ -278,7 +289,7 @@ def _claim(ctx: Context, studies: tuple[str, ...], select, verdict, approx, name
            keys=("model", "kind", "alpha"), extra_figures=None) -> Outcome:
     """The thin body every claim's check shares: its rows, both answers (:func:`two_answers`), its
     figures (learning curves, polish curves, and ``extra_figures(ctx, rows)``)."""
-    rows = [r for r in profile_rows(ctx, studies) if select(r)]
+    rows = profile_rows(ctx, studies, select)
     out = two_answers(rows, verdict(rows), approx, keys)
     out.figures += [_curve_figure(ctx, rows, name, keys, title=title)]
     if out.data["floors"]:
@@ -519,7 +530,7 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
 @_guard
 def _tcn_impulse_flat(ctx: Context) -> Outcome:
     def others(c, _rows):
-        rows = [r for r in profile_rows(c, ("main",)) if r["kind"] == "impulse"]
+        rows = profile_rows(c, ("main",), lambda r: r["kind"] == "impulse", require=False)
         return [_paired_figure(c, rows, "tcn_impulse_flat", ("impulse",), ("tcn", "lstm", "s4d", "transformer"))]
 
     return _claim(ctx, ("main",), lambda r: r["model"] == "tcn" and r["kind"] == "impulse", verdict_tcn_flat,
@@ -802,7 +813,7 @@ def _transformer_rank(ctx: Context) -> Outcome:
 
 def _correlation_claim(ctx, model, measures, primary, label, figure, title) -> Outcome:
     """Shared body of the two complexity-correlation checks."""
-    rhos = {(r["kind"], r["alpha"]): r["config"].target.rho() for r in profile_rows(ctx, ("main",))}
+    rhos = {(r["kind"], r["alpha"]): r["config"].target.rho() for r in profile_rows(ctx, ("main",), require=False)}
     return _claim(ctx, ("main",), lambda r: r["model"] == model,
                   lambda rows: verdict_correlation(rows, model, measures, primary, label),
                   lambda cells: approx_correlation(cells, model, measures[primary], primary, rhos), model, title,
@@ -892,7 +903,8 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
                  f"floor; export vs probe <= {EXPORT_RTOL:g}")
 @_guard
 def _s4d_prony_bound(ctx: Context) -> Outcome:
-    return _claim(ctx, ("prony",), lambda r: True, verdict_prony_adam, _prony_polished(profile_rows(ctx, ("prony",))),
+    return _claim(ctx, ("prony",), lambda r: True, verdict_prony_adam,
+                  _prony_polished(profile_rows(ctx, ("prony",), require=False)),
                   "prony", "linear single-channel S4D on poly")
 
 
@@ -1183,8 +1195,8 @@ def _s4d_dt_range(ctx: Context) -> Outcome:
                  extra_figures=lambda c, rows: [_paired_figure(c, rows, "s4d_dt_range", ("impulse",),
                                                                ("s4d", "s4d_reference_dt"))])
     try:
-        exp = [r["relmse"] for r in profile_rows(ctx, ("main",)) if r["model"] == "s4d" and r["kind"] == "exp"
-               and r["alpha"] == 0.5]
+        exp = [r["relmse"] for r in profile_rows(ctx, ("main",), lambda r: r["model"] == "s4d" and r["kind"] == "exp"
+                                                 and r["alpha"] == 0.5)]
     except Incomplete:
         exp = []
     if exp:
