@@ -30,15 +30,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SPECS = {
-    "lstm": {"arch": "lstm", "width": 16, "layers": 1},
-    "s4d": {"arch": "s4d", "width": 8, "state": 16, "layers": 1},
-    "tcn": {"arch": "tcn", "channels": 16, "levels": 6, "kernel_size": 2},
-    "transformer": {"arch": "transformer", "d_model": 16, "heads": 2, "layers": 1},
-    "lstm->tcn": {"arch": "sequential", "interface": 8, "stages": [
-        {"arch": "lstm", "width": 16, "layers": 1}, {"arch": "tcn", "channels": 16, "levels": 6, "kernel_size": 2}]},
-}
+from bench_training import SPECS  # noqa: E402  (the cpu profile's model sizes, one home)
 
 
 def _objective(spec, dtype, compiled=False):

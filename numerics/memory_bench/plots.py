@@ -97,16 +97,20 @@ def plot_learning_curves(rows: list[dict], path: str | Path, *, title: str = "")
     return save_figure(fig, path)
 
 
+def _panels(n: int):
+    """(figure, axes) of a grid of small panels, six per row, one per cell."""
+    ncol = min(6, max(1, n))
+    nrow = max(1, math.ceil(n / ncol))
+    return pyplot().subplots(nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
+
+
 def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: str | Path, *,
                      title: str = "") -> Path:
     """Learning curves (mean minibatch RelMSE per logging window) of every seed, one panel per cell (``keys``),
     with the median full-data RelMSE at half and full budget and the cell's converged status
     (``numerics.memory_bench.aggregate.convergence``) in the panel title (red: not converged)."""
-    plt = pyplot()
     cells = list(conv)
-    ncol = min(6, max(1, len(cells)))
-    nrow = max(1, math.ceil(len(cells) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
+    fig, axes = _panels(len(cells))
     for ax, c in zip(axes.flat, cells):
         sel = [r for r in rows if tuple(r[k] for k in keys) == c]
         for r in sel:
@@ -133,11 +137,8 @@ def plot_polish(rows: list[dict], cells: dict, keys: tuple[str, ...], path: str 
     one panel per cell (``keys``), with the
     cell's estimate and certified status (``numerics.memory_bench.aggregate.cell_floors``) in the title
     (red: not certified, an upper bound)."""
-    plt = pyplot()
     names = list(cells)
-    ncol = min(6, max(1, len(names)))
-    nrow = max(1, math.ceil(len(names) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
+    fig, axes = _panels(len(names))
     for ax, c in zip(axes.flat, names):
         for r in (r for r in rows if tuple(r[k] for k in keys) == c and r.get("polish_curve")):
             _polish_lines(ax, r["polish_curve"])
