@@ -2,7 +2,7 @@
 
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
         [--store FILE] [--sweep cpu] [--checks "architectures.*"] [--no-train | --train-only]
-        [--workers 2] [--study NAME ... | --part 1|2|3|4] [--stop-after SECONDS] [--group 1]
+        [--workers 2] [--study NAME ... | --part 1..6] [--stop-after SECONDS] [--group 1]
 
 Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
 every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
@@ -99,14 +99,17 @@ def _version(dist: str) -> str | None:
 
 
 # Resumable parts of the cpu profile, in the order to run them: (study, model labels, kinds; None = all).
-# Sized from single-thread measurements (docs/cpu-results.md), each at most ~2 core-hours (90 min on 2
-# cores); part 1 holds the cheap cells of the most claims (LSTM, S4D, linear S4D, TCN on impulse).
+# Sized from single-thread measurements (docs/papers/memory-functions.md): each at most ~2.5 core-hours, i.e.
+# within 90 min on 2 idle cores; part 1 holds the cheap cells of the most claims (LSTM, S4D, linear S4D,
+# TCN on impulse). Estimated core-minutes: 90, 70, 145, 130, 75, 140 (about 11 core-hours in all).
 PARTS = {
     "1": [("main", ("lstm", "s4d"), None), ("main", ("tcn",), ("impulse",)), ("depth", None, None),
           ("prony", None, None), ("dt_range", None, None)],
-    "2": [("main", ("tcn", "transformer"), None)],
-    "3": [("composition", None, None), ("mixed", None, None)],
-    "4": [("heads", None, None), ("optimizer", None, None)],
+    "2": [("main", ("tcn",), None)],
+    "3": [("main", ("transformer",), None)],
+    "4": [("composition", None, None), ("mixed", None, None)],
+    "5": [("heads", ("transformer_h2", "transformer_h4"), None), ("optimizer", None, None)],
+    "6": [("heads", ("transformer_h16",), None)],
 }
 
 
