@@ -74,13 +74,15 @@ def cell_floors(rows: list[dict], keys: tuple[str, ...] = ("model", "kind", "alp
     for cell, rs in groups.items():
         vals = [(float(r["floor"]) if r.get("floor") is not None and math.isfinite(r["floor"]) else math.inf,
                  bool(r.get("certified")), r["seed"]) for r in rs]
+        numbers = {r["seed"]: (r.get("cert_change"), r.get("grad_ratio")) for r in rs}
         est, cert, _ = min(vals, key=lambda v: (v[0], not v[1]))
         stuck = sorted(s for v, _, s in vals if v > STUCK_FACTOR * est)
         good = [v for v, c, s in vals if c and s not in stuck and math.isfinite(v)]
         spread = max(good) / min(good) if good and min(good) > 0 else 1.0
         out[cell] = {"estimate": est, "certified": cert and math.isfinite(est), "spread": spread, "stuck": stuck,
                      "n_seeds": len(vals), "n_certified": sum(c for _, c, _ in vals),
-                     "seeds": {s: {"floor": v, "certified": c} for v, c, s in sorted(vals, key=lambda t: t[2])}}
+                     "seeds": {s: {"floor": v, "certified": c, "change": numbers[s][0], "grad_ratio": numbers[s][1]}
+                               for v, c, s in sorted(vals, key=lambda t: t[2])}}
     return out
 
 

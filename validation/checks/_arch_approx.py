@@ -103,15 +103,21 @@ def floors_table(cells: dict, keys: tuple[str, ...]) -> str:
 
     rows = []
     for c, v in cells.items():
-        seeds = ", ".join(f"{s}: {d['floor']:.3g}{'' if d['certified'] else ' (ub)'}" for s, d in v["seeds"].items())
+        seeds = "; ".join(f"{s}: {d['floor']:.3g}{'' if d['certified'] else ' (ub)'} [{_num(d.get('change'))}, "
+                          f"{_num(d.get('grad_ratio'))}]" for s, d in v["seeds"].items())
         rows.append([*c, f"{v['estimate']:.3g}", "yes" if v["certified"] else "NO (upper bound)",
                      f"{v['spread']:.2g}", f"{v['n_certified']}/{v['n_seeds']}",
                      ", ".join(str(s) for s in v["stuck"]) or "-", seeds])
     return ("Approximation estimates (best polished seed; certified iff that seed's float64 RelMSE is flat to 1% "
             "over 500 iterations with ||g||/||g0|| <= 1e-3; ub = upper bound, not certified; stuck = more than "
-            "10x above the best seed):\n\n"
+            "10x above the best seed; per seed: floor [relative change over the last 500 float64 iterations, "
+            "||g||/||g0||]):\n\n"
             + markdown_table([*keys, "floor estimate", "certified", "spread", "seeds certified", "stuck seeds",
                               "per seed"], rows))
+
+
+def _num(v) -> str:
+    return "-" if v is None else f"{v:.2g}"
 
 
 def geometric_span(cells: dict, wanted) -> float:
