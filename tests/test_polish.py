@@ -87,3 +87,38 @@ def test_polish_spec_rejects_bad_settings():
         PolishSpec(window=0)
     with pytest.raises(TypeError, match="PolishSpec"):
         polish(_Recurrence(0.5, 1.0, 0.2), *_data(), {"f64_iters": 3})
+
+
+def _cfg(polish):
+    return {"model": {"arch": "s4d", "width": 1, "state": 2, "layers": 1, "linear": True},
+            "target": {"kind": "exp", "alpha": 0.5, "T": 16, "n_seq": 16},
+            "train": {"steps": 20, "batch": 4, "schedule": "cosine2"}, **({"polish": polish} if polish else {})}
+
+
+def test_a_polished_run_keeps_the_adam_answer_and_adds_the_polish():
+    from numerics.memory_bench.runs import RunConfig, execute_run
+
+    plain, pol = RunConfig.from_dict(_cfg(None)), RunConfig.from_dict(_cfg({"f64_iters": 5, "window": 3}))
+    assert "polish" not in plain.to_dict() and pol.to_dict()["polish"]["f64_iters"] == 5
+    assert plain.run_id != pol.run_id
+    r = execute_run(pol.to_dict())
+    p = r["polish"]
+    assert p["relmse"] <= p["start_relmse"] and p["f64_iters"] <= 5 and p["curve"]["iter"][0] == 0
+    assert r["relmse"] == pytest.approx(p["start_relmse"], rel=1e-4)   # relmse: the Adam stage's (float32 eval)
+    assert r["exp_sum"] != p["adam_exp_sum"]                           # export of the polished model, and Adam's
+
+
+def test_sweep_polish_defaults_a_study_override_and_stop_after():
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+
+    doc = {"defaults": {"polish": {"f64_iters": 7}},
+           "studies": {"a": {"models": {"m": _cfg(None)["model"]}, "kinds": ["exp"], "alphas": [0.5], "seeds": [0],
+                             "polish": {"window": 3}},
+                       "b": {"models": {"m": _cfg(None)["model"]}, "kinds": ["exp"], "alphas": [0.5], "seeds": [0],
+                             "polish": None}}}
+    a, b = expand_sweep(doc)
+    assert (a.config.polish.f64_iters, a.config.polish.window) == (7, 3) and b.config.polish is None
+    with ResultStore(":memory:") as st:
+        s = run_sweep([a, b], st, progress=False, stop_after=0)
+        assert s.ran == 0 and len(st) == 0                 # no job starts after the deadline; a rerun resumes
