@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -63,12 +64,7 @@ def _objective(spec, dtype, compiled=False):
 
 
 def _best(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+    return min(timeit.repeat(fn, number=1, repeat=repeats))
 
 
 def main(argv=None) -> int:
