@@ -274,7 +274,7 @@ def two_answers(rows: list[dict], adam: Outcome, approx, keys=("model", "kind", 
     budget = _budget(rows)
     cells = cell_floors(rows, keys)
     if approx is None:
-        ans = Outcome(adam.verdict, f"a claim about the optimiser, decided at the fixed Adam budget only")
+        ans = Outcome(adam.verdict, "a claim about the optimiser, decided at the fixed Adam budget only")
     elif not cells:
         ans = Outcome(INCONCLUSIVE, "no polished run in this profile (Adam-stage numbers are upper bounds only)")
     else:
