@@ -262,12 +262,13 @@ APPROX_RULE = ("approximation (the verdict): certified polish floors, best seed 
 
 
 def _check(name: str, **kw):
-    """``@check`` of a claim with two answers: its statistic field names both rules."""
+    """``@check`` of a claim with two answers (its statistic field names both rules), over :func:`_guard`
+    (an unfinished profile makes the claim inconclusive)."""
     if name.endswith("s4d_prony_bound"):
         kw["statistic"] = f"approximation (the verdict): on the polished models; at a fixed Adam budget: {kw['statistic']}"
     elif not name.endswith("tcn_optimizer"):
         kw["statistic"] = f"{APPROX_RULE}; at a fixed Adam budget: {kw['statistic']}"
-    return check(name, **kw)
+    return lambda func: check(name, **kw)(_guard(func))
 
 
 def _budget(rows: list[dict]) -> str:
@@ -482,12 +483,11 @@ def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
 
 
 @_check("architectures.recurrent_exp_vs_poly", paper=f"{PAPER}, Sec. 4 (recurrent models)",
-       claim="LSTM and S4D fit exponential decay better than polynomial decay at matched alpha (matched area)",
-       closed_form="theory.memory.memory_function (matched-area exp and poly families)",
-       numerics="numerics.models (LSTM, S4D trained by Adam; final training RelMSE)",
-       statistic="per model, seed-paired sign test of log10 RelMSE(poly) - log10 RelMSE(exp) > 0 over "
-                 "(alpha, seed), one-sided 1%; both models")
-@_guard
+        claim="LSTM and S4D fit exponential decay better than polynomial decay at matched alpha (matched area)",
+        closed_form="theory.memory.memory_function (matched-area exp and poly families)",
+        numerics="numerics.models (LSTM, S4D trained by Adam; final training RelMSE)",
+        statistic="per model, seed-paired sign test of log10 RelMSE(poly) - log10 RelMSE(exp) > 0 over "
+                  "(alpha, seed), one-sided 1%; both models")
 def _recurrent_exp_vs_poly(ctx: Context) -> Outcome:
     return _claim(ctx, ("main",), lambda r: r["model"] in ("lstm", "s4d") and r["kind"] in ("exp", "poly"),
                   verdict_exp_vs_poly, approx_exp_vs_poly, "exp_vs_poly", "LSTM and S4D on exp and poly",
@@ -546,12 +546,11 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
 
 
 @_check("architectures.tcn_impulse_flat", paper=f"{PAPER}, Sec. 4 (TCN)",
-       claim="TCN error on impulse targets is stable at any range (flat across alpha), thanks to dilations",
-       closed_form="theory.memory.memory_function('impulse') (lag m = round(alpha (T-1)))",
-       numerics="numerics.models.tcn.TCN (receptive field >= T) trained by Adam",
-       statistic="log10(max/min) over alpha of the median RelMSE, 98% seed-bootstrap interval: pass iff <= 1 "
-                 "decade, not reproduced iff > 1 decade")
-@_guard
+        claim="TCN error on impulse targets is stable at any range (flat across alpha), thanks to dilations",
+        closed_form="theory.memory.memory_function('impulse') (lag m = round(alpha (T-1)))",
+        numerics="numerics.models.tcn.TCN (receptive field >= T) trained by Adam",
+        statistic="log10(max/min) over alpha of the median RelMSE, 98% seed-bootstrap interval: pass iff <= 1 "
+                  "decade, not reproduced iff > 1 decade")
 def _tcn_impulse_flat(ctx: Context) -> Outcome:
     def others(c, _rows):
         rows = profile_rows(c, ("main",), lambda r: r["kind"] == "impulse", require=False)
@@ -585,12 +584,11 @@ def verdict_composition(rows: list[dict], composite="lstm->tcn", parts=("lstm", 
 
 
 @_check("architectures.composition_lstm_tcn", paper=f"{PAPER}, Sec. 5 (sequential composition)",
-       claim="LSTM -> TCN fits impulse targets better than both standalone models (seed: by five decades)",
-       closed_form="theory.memory.memory_function('impulse')",
-       numerics="numerics.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
-       statistic="seed-paired sign test of log10 RelMSE(part) - log10 RelMSE(LSTM->TCN) > 0 over (alpha, seed), "
-                 "one-sided 1%, for both parts")
-@_guard
+        claim="LSTM -> TCN fits impulse targets better than both standalone models (seed: by five decades)",
+        closed_form="theory.memory.memory_function('impulse')",
+        numerics="numerics.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
+        statistic="seed-paired sign test of log10 RelMSE(part) - log10 RelMSE(LSTM->TCN) > 0 over (alpha, seed), "
+                  "one-sided 1%, for both parts")
 def _composition(ctx: Context) -> Outcome:
     return _claim(ctx, ("composition",), lambda r: r["model"] in ("lstm", "tcn", "lstm->tcn"), verdict_composition,
                   approx_composition, "composition", "LSTM, TCN, LSTM->TCN on impulse")
@@ -616,13 +614,12 @@ def verdict_order(rows: list[dict], a="lstm->tcn", b="tcn->lstm") -> Outcome:
 
 
 @_check("architectures.composition_order", paper=f"{PAPER}, Sec. 5 (sequential composition)",
-       claim="the order of a composition matters (LSTM -> TCN vs TCN -> LSTM)",
-       closed_form="theory.memory.memory_function('impulse')",
-       numerics="numerics.models.compose.Sequential in both orders",
-       statistic="seed-paired two-sided sign test of log10 RelMSE(TCN->LSTM) - log10 RelMSE(LSTM->TCN) over "
-                 "(alpha, seed) at 1%; not reproduced iff the 98% interval lies within a factor 2",
-       profiles=("cpu", "full"))
-@_guard
+        claim="the order of a composition matters (LSTM -> TCN vs TCN -> LSTM)",
+        closed_form="theory.memory.memory_function('impulse')",
+        numerics="numerics.models.compose.Sequential in both orders",
+        statistic="seed-paired two-sided sign test of log10 RelMSE(TCN->LSTM) - log10 RelMSE(LSTM->TCN) over "
+                  "(alpha, seed) at 1%; not reproduced iff the 98% interval lies within a factor 2",
+        profiles=("cpu", "full"))
 def _order(ctx: Context) -> Outcome:
     return _claim(ctx, ("composition",), lambda r: r["model"] in ("lstm->tcn", "tcn->lstm"), verdict_order,
                   approx_order, "composition_order", "LSTM->TCN vs TCN->LSTM")
@@ -692,12 +689,11 @@ def _medians(rows: list[dict], conv: dict, lengths: dict) -> list[dict]:
 
 
 @_check("architectures.no_single_best", paper=f"{PAPER}, Sec. 6 (conclusions)",
-       claim="no single architecture is best on every temporal structure (exp, poly, impulse, Airy)",
-       closed_form="theory.memory.memory_function (four families)",
-       numerics="numerics.models: LSTM, S4D, TCN, Transformer, same data and training budget",
-       statistic="every model is beaten on some kind by another: seed-paired sign test over (alpha, seed) at "
-                 "1% / (kinds x other models), converged cells only")
-@_guard
+        claim="no single architecture is best on every temporal structure (exp, poly, impulse, Airy)",
+        closed_form="theory.memory.memory_function (four families)",
+        numerics="numerics.models: LSTM, S4D, TCN, Transformer, same data and training budget",
+        statistic="every model is beaten on some kind by another: seed-paired sign test over (alpha, seed) at "
+                  "1% / (kinds x other models), converged cells only")
 def _no_single_best(ctx: Context) -> Outcome:
     from numerics.memory_bench.plots import plot_alpha_curves, plot_heatmap
 
@@ -810,12 +806,11 @@ def _corr_figure(ctx, rows, model, measure, mname, name) -> str:
 
 
 @_check("architectures.tcn_tail_energy", paper=f"{PAPER}, Sec. 4 (TCN, tail-energy complexity)",
-       claim="TCN error grows with the tail-energy complexity C(rho, s) of the target (strong correlation)",
-       closed_form="theory.complexity.tail_energy / effective_support (sorted best-s-term tail energy)",
-       numerics="numerics.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
-       statistic="Spearman > 0 of the median RelMSE and the area sum_s C(rho, s), one-sided p < 1%; not "
-                 "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
-@_guard
+        claim="TCN error grows with the tail-energy complexity C(rho, s) of the target (strong correlation)",
+        closed_form="theory.complexity.tail_energy / effective_support (sorted best-s-term tail energy)",
+        numerics="numerics.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
+        statistic="Spearman > 0 of the median RelMSE and the area sum_s C(rho, s), one-sided p < 1%; not "
+                  "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
 def _tcn_tail_energy(ctx: Context) -> Outcome:
     from theory.complexity import effective_support, tail_energy
 
@@ -829,12 +824,11 @@ def _tcn_tail_energy(ctx: Context) -> Outcome:
 
 
 @_check("architectures.transformer_effective_rank", paper=f"{PAPER}, Sec. 4 (Transformer, effective rank)",
-       claim="Transformer error follows the effective rank of the target (high rank -> high error)",
-       closed_form="theory.complexity.effective_rank (entropy rank; Toeplitz coupling = spec default)",
-       numerics="numerics.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
-       statistic="Spearman > 0 for the Toeplitz coupling, one-sided p < 1% (Hankel and lag reported); not "
-                 "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
-@_guard
+        claim="Transformer error follows the effective rank of the target (high rank -> high error)",
+        closed_form="theory.complexity.effective_rank (entropy rank; Toeplitz coupling = spec default)",
+        numerics="numerics.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
+        statistic="Spearman > 0 for the Toeplitz coupling, one-sided p < 1% (Hankel and lag reported); not "
+                  "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
 def _transformer_rank(ctx: Context) -> Outcome:
     from theory.complexity import effective_rank
 
@@ -926,16 +920,15 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
 
 
 @_check("architectures.s4d_prony_bound", paper=f"{PAPER}, Sec. 4 (Prony analysis); toolkit theorem",
-       claim="a linear single-channel S4D with N modes (+ D skip) cannot beat the best N-term exponential-sum "
-             "fit in the lag-weighted norm (its memory function is such a sum)",
-       closed_form="theory.prony.best_mterm_fit(poles='pairs', skip=True).residual; "
-                   "theory.memory.expected_linear_relmse",
-       numerics="numerics.models.s4d.S4D(linear=True, width=1) trained by Adam on poly (alpha 0.5; floors "
-                "~0.030 / 6.6e-4 / 1.5e-7 at N = 2 / 4 / 8); S4D.exp_sum export",
-       statistic=f"model/floor >= 1 - {BOUND_RTOL:g} for every run, floor = the fit from its own starts "
-                 f"(else fail); inconclusive if the best seed of some N is > {BOUND_TESTED:g}x above the "
-                 f"floor; export vs probe <= {EXPORT_RTOL:g}")
-@_guard
+        claim="a linear single-channel S4D with N modes (+ D skip) cannot beat the best N-term exponential-sum "
+              "fit in the lag-weighted norm (its memory function is such a sum)",
+        closed_form="theory.prony.best_mterm_fit(poles='pairs', skip=True).residual; "
+                    "theory.memory.expected_linear_relmse",
+        numerics="numerics.models.s4d.S4D(linear=True, width=1) trained by Adam on poly (alpha 0.5; floors "
+                 "~0.030 / 6.6e-4 / 1.5e-7 at N = 2 / 4 / 8); S4D.exp_sum export",
+        statistic=f"model/floor >= 1 - {BOUND_RTOL:g} for every run, floor = the fit from its own starts "
+                  f"(else fail); inconclusive if the best seed of some N is > {BOUND_TESTED:g}x above the "
+                  f"floor; export vs probe <= {EXPORT_RTOL:g}")
 def _s4d_prony_bound(ctx: Context) -> Outcome:
     return _claim(ctx, ("prony",), lambda r: True, verdict_prony_adam,
                   _prony_polished(profile_rows(ctx, ("prony",), require=False)),
@@ -989,11 +982,10 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
 
 
 @_check("architectures.depth", paper=f"{PAPER}, Sec. 4 (depth)",
-       claim="recurrent models need 3+ layers on sparse targets (impulse, Airy); on smooth decays one layer suffices",
-       closed_form="theory.memory.memory_function", numerics="numerics.models LSTM and S4D with 1 and 3 layers",
-       statistic="seed-paired sign tests over (alpha, seed), 1% each, all parts: impulse L3 < L1; exp L1 within "
-                 "a factor 2 of L3", profiles=("cpu", "full"))
-@_guard
+        claim="recurrent models need 3+ layers on sparse targets (impulse, Airy); on smooth decays one layer suffices",
+        closed_form="theory.memory.memory_function", numerics="numerics.models LSTM and S4D with 1 and 3 layers",
+        statistic="seed-paired sign tests over (alpha, seed), 1% each, all parts: impulse L3 < L1; exp L1 within "
+                  "a factor 2 of L3", profiles=("cpu", "full"))
 def _depth(ctx: Context) -> Outcome:
     return _claim(ctx, ("depth",), lambda r: r["model"].endswith(("_L1", "_L3")), verdict_depth, approx_depth,
                   "depth", "depth study")
@@ -1058,13 +1050,12 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
 
 
 @_check("architectures.heads", paper=f"{PAPER}, Sec. 4 (Transformer heads)",
-       claim="the best number of heads depends on memory type and alpha; non-monotone under strong dependence",
-       closed_form="theory.memory.memory_function", numerics="numerics.models.transformer at fixed d_model "
-       "(cpu: d_model 16, heads 2/4/16; full: d_model 64, heads 1-32)",
-       statistic="(a) a seed-paired reversal of two head counts between kinds (1% Bonferroni over ordered pairs); "
-                 "(b) an interior head count beats both extremes at alpha >= 0.75 (1% Bonferroni)",
-       profiles=("cpu", "full"))
-@_guard
+        claim="the best number of heads depends on memory type and alpha; non-monotone under strong dependence",
+        closed_form="theory.memory.memory_function", numerics="numerics.models.transformer at fixed d_model "
+        "(cpu: d_model 16, heads 2/4/16; full: d_model 64, heads 1-32)",
+        statistic="(a) a seed-paired reversal of two head counts between kinds (1% Bonferroni over ordered pairs); "
+                  "(b) an interior head count beats both extremes at alpha >= 0.75 (1% Bonferroni)",
+        profiles=("cpu", "full"))
 def _heads(ctx: Context) -> Outcome:
     return _claim(ctx, ("heads",), lambda r: True, verdict_heads, approx_heads, "heads", "Transformer heads")
 
@@ -1109,11 +1100,10 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
 
 
 @_check("architectures.tcn_optimizer", paper=f"{PAPER}, Sec. 4 (TCN optimisation)",
-       claim="TCN is sensitive to initialisation and to Adam vs AdamW, especially on sparse/oscillating targets",
-       closed_form="theory.memory.memory_function", numerics="numerics.models.tcn, Adam vs AdamW, 5 seeds",
-       statistic="one-sided Mann-Whitney at 1%: seed-paired |log10 AdamW/Adam| and the per-cell seed spread are "
-                 "larger on sparse than on smooth kinds (both)", profiles=("cpu", "full"))
-@_guard
+        claim="TCN is sensitive to initialisation and to Adam vs AdamW, especially on sparse/oscillating targets",
+        closed_form="theory.memory.memory_function", numerics="numerics.models.tcn, Adam vs AdamW, 5 seeds",
+        statistic="one-sided Mann-Whitney at 1%: seed-paired |log10 AdamW/Adam| and the per-cell seed spread are "
+                  "larger on sparse than on smooth kinds (both)", profiles=("cpu", "full"))
 def _tcn_optimizer(ctx: Context) -> Outcome:
     return _claim(ctx, ("optimizer",), lambda r: True, verdict_optimizer, None, "tcn_optimizer",
                   "TCN, Adam vs AdamW", ("train_variant", "kind", "alpha"))
@@ -1166,13 +1156,12 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer") -> Outcome:
 
 
 @_check("architectures.mixed_targets", paper=f"{PAPER}, Sec. 5 (mixed targets)",
-       claim="on exp + impulse mixtures Transformers are the most robust, with a non-monotone loss in lam",
-       closed_form="theory.memory.mixed_memory_function('exp', 'impulse', lam, alpha, T)",
-       numerics="numerics.models: four architectures over lam in [0, 1]",
-       statistic="seed-bootstrap intervals (1%, Bonferroni): the Transformer's worst case over lam is the smallest, "
-                 "and its maximum over interior lam exceeds the end points",
-       profiles=("cpu", "full"))
-@_guard
+        claim="on exp + impulse mixtures Transformers are the most robust, with a non-monotone loss in lam",
+        closed_form="theory.memory.mixed_memory_function('exp', 'impulse', lam, alpha, T)",
+        numerics="numerics.models: four architectures over lam in [0, 1]",
+        statistic="seed-bootstrap intervals (1%, Bonferroni): the Transformer's worst case over lam is the smallest, "
+                  "and its maximum over interior lam exceeds the end points",
+        profiles=("cpu", "full"))
 def _mixed(ctx: Context) -> Outcome:
     return _claim(ctx, ("mixed",), lambda r: True, verdict_mixed, approx_mixed, "mixed", "mixed exp + impulse",
                   ("model", "alpha", "lam"), extra_figures=lambda c, rows: [_mixed_figure(c, rows)])
@@ -1216,13 +1205,12 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
 
 
 @_check("architectures.s4d_dt_range", paper="toolkit choice (issue 11); Gu et al. 2022, arXiv:2206.11893 (S4D init)",
-       claim="at T = 64 the task-scaled S4D time steps dt in [1/T, 1] fit impulse targets better than the "
-             "reference range [1e-3, 1e-1] (tuned for L ~ 1e3-1e4)",
-       closed_form="numerics.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
-       numerics="numerics.models.s4d.S4D (width 8, N 16), both ranges, same training",
-       statistic="seed-paired sign test over (alpha, seed), one-sided 1%; also reports the default S4D on exp, "
-                 "alpha 0.5 (issue 11: RelMSE < 1e-3)", profiles=("cpu", "full"))
-@_guard
+        claim="at T = 64 the task-scaled S4D time steps dt in [1/T, 1] fit impulse targets better than the "
+              "reference range [1e-3, 1e-1] (tuned for L ~ 1e3-1e4)",
+        closed_form="numerics.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
+        numerics="numerics.models.s4d.S4D (width 8, N 16), both ranges, same training",
+        statistic="seed-paired sign test over (alpha, seed), one-sided 1%; also reports the default S4D on exp, "
+                  "alpha 0.5 (issue 11: RelMSE < 1e-3)", profiles=("cpu", "full"))
 def _s4d_dt_range(ctx: Context) -> Outcome:
     out = _claim(ctx, ("dt_range",), lambda r: True, verdict_dt_range, approx_dt_range, "s4d_dt_range",
                  "S4D: task vs reference dt range",
