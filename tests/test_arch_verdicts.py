@@ -345,3 +345,80 @@ def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
     assert out.data["export_rel_diff"] < arch.EXPORT_RTOL
     assert out.verdict != FAIL and not out.data["violations"], out.summary
     assert "model >= floor" in out.details and out.data["best_ratio"]["2"] >= 1 - arch.BOUND_RTOL
+
+
+# ----------------------------------------------------------------------------------------------------
+# the approximation answer: certified floors, upper bounds, stuck seeds, two labelled answers
+# ----------------------------------------------------------------------------------------------------
+def _prow(model, kind, alpha, seed, floor, certified=True, relmse=1e-3):
+    return _row(model, kind, alpha, seed, relmse, floor=floor, certified=certified, polish_curve={
+        "stage": ["f64", "f64"], "iter": [0, 600], "relmse": [relmse, floor], "grad": [1.0, 1e-4]})
+
+
+def test_cell_floors_takes_the_best_seed_and_reports_stuck_seeds():
+    from numerics.memory_bench.aggregate import cell_floors
+
+    cells = cell_floors([_prow("tcn", "impulse", 0.5, 0, 0.3), _prow("tcn", "impulse", 0.5, 1, 1e-5),
+                         _prow("tcn", "impulse", 0.5, 2, 2e-5)])
+    c = cells[("tcn", "impulse", 0.5)]
+    assert c["estimate"] == 1e-5 and c["certified"] and c["stuck"] == [0] and c["spread"] == pytest.approx(2.0)
+    # the best seed not certified: the cell is an upper bound, whatever the other seeds say
+    c = cell_floors([_prow("s4d", "exp", 0.5, 0, 1e-6, certified=False), _prow("s4d", "exp", 0.5, 1, 3e-6)])
+    assert not c[("s4d", "exp", 0.5)]["certified"] and c[("s4d", "exp", 0.5)]["estimate"] == 1e-6
+    assert cell_floors([_row("lstm", "exp", 0.5, 0, 1e-3)]) == {}          # not polished: no cell
+
+
+def test_below_needs_the_claimed_worse_side_certified():
+    from validation.checks._arch_approx import NO, OPEN, YES, below
+
+    cells = {"a": {"estimate": 1e-6, "certified": False, "spread": 1.0},
+             "b": {"estimate": 1e-4, "certified": True, "spread": 2.0},
+             "c": {"estimate": 1e-4, "certified": False, "spread": 1.0}}
+    assert below(cells, "a", "b")[0] == YES            # an upper bound under a certified floor settles it
+    assert below(cells, "a", "c")[0] == OPEN           # nothing certified on the worse side
+    assert below(cells, "b", "a")[0] == NO             # b's lowest floor is above a's upper bound
+    assert below(cells, "b", "c", factor=1.5)[0] == OPEN
+    assert below(cells, "missing", "b")[0] == OPEN
+
+
+def _approx_rows(exp, poly, cert=True, models=("lstm", "s4d"), alphas=(0.25, 0.5, 0.75), seeds=3):
+    return [_prow(m, k, a, s, v(m, a, s), certified=cert) for m in models for a in alphas for s in range(seeds)
+            for k, v in (("exp", exp), ("poly", poly))]
+
+
+def test_two_answers_decide_on_approximation_and_report_the_adam_budget():
+    ok = _approx_rows(lambda m, a, s: 1e-6 * (1 + 0.1 * s), lambda m, a, s: 1e-5 * (1 + 0.1 * s))
+    bad = _approx_rows(lambda m, a, s: 1e-5, lambda m, a, s: 1e-6)
+    loose = _approx_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1.5e-6 * (1 + 0.3 * s))
+    uncert = _approx_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1e-5, cert=False)
+    verdicts = [arch.two_answers(r, arch.verdict_exp_vs_poly(r), arch.approx_exp_vs_poly) for r in (ok, bad, loose,
+                                                                                                      uncert)]
+    assert [v.verdict for v in verdicts] == [PASS, NOT_REPRODUCED, INCONCLUSIVE, INCONCLUSIVE]
+    assert "bands overlap" in verdicts[2].summary and "not certified" in verdicts[3].summary
+    for v in verdicts:                   # both answers, labelled; the Adam answer is today's rule on relmse
+        assert v.summary.startswith("approximation: ") and "| at a fixed Adam budget" in v.summary
+        assert v.data["adam_budget"]["verdict"] == NOT_REPRODUCED    # relmse 1e-3 everywhere: poly not worse
+    assert "[conclusion differs from the Adam budget]" in verdicts[0].summary
+    assert verdicts[0].data["floors"]["lstm/exp/0.25"]["certified"]
+
+
+def test_two_answers_without_polished_runs_is_inconclusive_on_approximation():
+    rows = _exp_poly_rows(lambda m, a, s: 1e-4, lambda m, a, s: 1e-3)
+    out = arch.two_answers(rows, arch.verdict_exp_vs_poly(rows), arch.approx_exp_vs_poly)
+    assert out.verdict == INCONCLUSIVE and "no polished run" in out.summary
+    assert out.data["adam_budget"]["verdict"] == PASS
+    opt = arch.two_answers(rows, arch.verdict_exp_vs_poly(rows), None)       # a claim about the optimiser
+    assert opt.verdict == PASS and "optimiser" in opt.summary
+
+
+def test_approximation_verdicts_of_the_other_claim_shapes():
+    flat = {("tcn", "impulse", a): {"estimate": 1e-5 * (1 + a), "certified": True, "spread": 1.2} for a in (0.25, 0.75)}
+    steep = {("tcn", "impulse", 0.25): {"estimate": 1e-6, "certified": False, "spread": 1.0},
+             ("tcn", "impulse", 0.75): {"estimate": 1e-3, "certified": True, "spread": 1.0}}
+    assert arch.approx_tcn_flat(flat).verdict == PASS and arch.approx_tcn_flat(steep).verdict == NOT_REPRODUCED
+    best = {(m, k, 0.5): {"estimate": v, "certified": True, "spread": 1.0}
+            for (m, k), v in {("lstm", "exp"): 1e-6, ("tcn", "exp"): 1e-4, ("lstm", "impulse"): 0.5,
+                              ("tcn", "impulse"): 1e-5}.items()}
+    assert arch.approx_no_single_best(best).verdict == PASS
+    champ = {c: dict(v, estimate=1e-7) if c[0] == "lstm" else v for c, v in best.items()}
+    assert arch.approx_no_single_best(champ).verdict == NOT_REPRODUCED

@@ -285,7 +285,22 @@ def test_s4d_floor_is_at_or_below_independent_bounds(N, starts):
     assert fit.residual <= _brute_s4d_floor(rho, N // 2, starts) * (1 + 1e-6)
     # trained linear S4Ds of the committed cpu benchmark (architectures.s4d_prony_bound, best seed):
     # models of this class, so their RelMSE is an upper bound on its minimum
-    results = json.loads((Path(__file__).resolve().parents[1] / "docs" / "results" / "cpu-architectures"
-                          / "results.json").read_text())
-    (check,) = [c for c in results["results"] if c["name"] == "architectures.s4d_prony_bound"]
-    assert fit.residual <= check["data"]["best_model"][str(N)]
+    # (polished models where the committed report has them, else the Adam-only reference report)
+    best = _committed_best_models()
+    assert fit.residual <= best[str(N)]
+
+
+def _committed_best_models() -> dict:
+    """Best trained linear-S4D RelMSE per N from the committed cpu results: the approximation answer's
+    (polished), the Adam-budget answer's, or the frozen Adam-only reference report's."""
+    root = Path(__file__).resolve().parents[1] / "docs" / "results"
+    for folder in ("cpu-architectures", "cpu-architectures-adam4000"):
+        path = root / folder / "results.json"
+        if not path.is_file():
+            continue
+        (check,) = [c for c in json.loads(path.read_text())["results"] if c["name"] == "architectures.s4d_prony_bound"]
+        data = check.get("data") or {}
+        for d in (data.get("approximation", {}), data.get("adam_budget", {}), data):
+            if "best_model" in d:
+                return d["best_model"]
+    raise AssertionError("no committed cpu results with trained linear S4Ds (architectures.s4d_prony_bound)")

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None, *, prog: str = "python -m validation") -
     g = p.add_mutually_exclusive_group()
     g.add_argument("--quick", dest="profile", action="store_const", const="quick", help="quick profile (default)")
     g.add_argument("--cpu", dest="profile", action="store_const", const="cpu",
-                   help="cpu profile: every claim at CPU scale (up to an hour on 2 cores)")
+                   help="cpu profile: every claim at CPU scale (the certified architecture sweep takes hours on 2 cores)")
     g.add_argument("--full", dest="profile", action="store_const", const="full", help="full profile (long; GPU-scale parts)")
     p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring)")
     p.add_argument("--report", metavar="DIR", default="validation-report", help="report directory (default: %(default)s)")

@@ -1,7 +1,15 @@
 """Regenerate the committed reference results of the architecture benchmark's cpu profile.
 
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
-        [--sweep cpu] [--checks "architectures.*"] [--no-train]
+        [--store FILE] [--sweep cpu] [--checks "architectures.*"] [--no-train | --train-only]
+        [--workers 2] [--study NAME ... | --part 1..6] [--stop-after SECONDS] [--group 1]
+
+Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
+every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
+rerun continues; ``--study`` trains only those studies, ``--stop-after`` starts no new run after that many
+seconds so that a command under a wall-clock limit ends cleanly) and appends the command's wall time,
+worker count and machine to ``FILE.provenance.json``; ``--no-train`` makes the report from a store without
+training (the provenance file of the store, if present, goes into ``results.json``).
 
 Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
@@ -66,6 +74,74 @@ def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = 
             "command": "python benchmarks/memory_arch/cpu_results.py" + (f" --sweep {sweep}" if sweep != "cpu" else "")}
 
 
+def _provenance_file(store: Path) -> Path:
+    return Path(str(store) + ".provenance.json")
+
+
+def record_training(store: Path, wall: float, workers: int, studies, summary) -> None:
+    """Append this training command's wall time, workers and machine to the store's provenance file."""
+    path = _provenance_file(store)
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        entries = []
+    entries.append({"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
+                    "workers": workers, "studies": studies or "all", "ran": summary.ran,
+                    "already_stored": summary.skipped, "total": summary.total,
+                    "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+                                "cpu_count": os.cpu_count(), "host": platform.node()},
+                    "python": platform.python_version(), "torch": _version("torch")})
+    path.write_text(json.dumps(entries, indent=1), encoding="utf-8")
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+# Resumable parts of the cpu profile, in the order to run them: (study, model labels, kinds; None = all).
+# Sized from single-thread measurements (docs/papers/memory-functions.md): each at most ~2.5 core-hours, i.e.
+# within 90 min on 2 idle cores; part 1 holds the cheap cells of the most claims (LSTM, S4D, linear S4D,
+# TCN on impulse). Estimated core-minutes: 90, 70, 145, 130, 75, 140 (about 11 core-hours in all).
+PARTS = {
+    "1": [("main", ("lstm", "s4d"), None), ("main", ("tcn",), ("impulse",)), ("depth", None, None),
+          ("prony", None, None), ("dt_range", None, None)],
+    "2": [("main", ("tcn",), None)],
+    "3": [("main", ("transformer",), None)],
+    "4": [("composition", None, None), ("mixed", None, None)],
+    "5": [("heads", ("transformer_h2", "transformer_h4"), None), ("optimizer", None, None)],
+    "6": [("heads", ("transformer_h16",), None)],
+}
+
+
+def select_part(runs: list, part: str | None) -> list:
+    """The sweep runs of one part of ``PARTS`` (all runs when ``part`` is None)."""
+    if part is None:
+        return runs
+    return [r for r in runs if any(r.study == st and (models is None or r.model in models)
+                                   and (kinds is None or r.config.target.kind in kinds) for st, models, kinds in PARTS[part])]
+
+
+def train(a, store: Path) -> int:
+    """``--train-only``: the sweep (or some studies or a part of it) into ``store``, then its provenance entry."""
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
+
+    runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json"), studies=a.study)
+    runs = select_part(runs, a.part)
+    t0 = time.perf_counter()
+    with ResultStore(store) as st:
+        s = run_sweep(runs, st, workers=a.workers, threads=1, progress=sys.stderr.isatty(),
+                      stop_after=a.stop_after, group=a.group)
+        have = len(st.done_ids() & {r.run_id for r in runs})
+    record_training(store, time.perf_counter() - t0, a.workers, a.study or (f"part {a.part}" if a.part else None), s)
+    print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now; {have}/{s.total} done "
+          f"({time.perf_counter() - t0:.0f} s on {a.workers} workers)")
+    return 0
+
+
 def _previous_provenance(path: Path) -> dict:
     try:
         return json.loads(path.read_text(encoding="utf-8")).get("provenance") or {}
@@ -87,11 +163,30 @@ def main(argv=None) -> int:
     p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
                                                    "profile's rules (e.g. cpu_T256: the longer-sequence runs)")
     p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default every one)")
+    p.add_argument("--store", help="the result store (default: STORE_DIR/architectures-SWEEP.sqlite)")
+    p.add_argument("--train-only", action="store_true", help="train into the store, write no report")
+    p.add_argument("--workers", type=int, default=2, help="worker processes, one torch thread each")
+    p.add_argument("--study", action="append", help="with --train-only: only this study (repeatable)")
+    p.add_argument("--part", choices=sorted(PARTS), help="with --train-only: one resumable part of the profile")
+    p.add_argument("--stop-after", type=float, help="with --train-only: start no new run after this many seconds")
+    p.add_argument("--group", type=int, default=1, help="seeds per vmapped Adam group (1: every run alone, the "
+                                                         "shortest jobs, least lost at a wall-clock cut)")
     a = p.parse_args(argv)
     if not (ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json").is_file():
         p.error(f"--sweep {a.sweep!r}: no file benchmarks/memory_arch/{a.sweep}.json")
+    if a.no_train and a.train_only:
+        p.error("--no-train and --train-only exclude each other")
+    if a.workers < 1 or a.group < 1:
+        p.error(f"--workers and --group must be >= 1, got {a.workers} and {a.group}")
+    store = Path(a.store) if a.store else Path(a.store_dir) / f"architectures-{a.sweep}.sqlite"
+    if not store.parent.is_dir():
+        p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
+    if a.train_only:
+        return train(a, store)
     architectures.PROFILE_SWEEPS["cpu"] = a.sweep
     architectures.STORE_DIR = Path(a.store_dir)
+    architectures.STORE_PATH = store
+    architectures.WORKERS = a.workers
     architectures.TRAIN = not a.no_train
     ctx = Context(profile="cpu", report_dir=Path(a.out))
     before = _previous_provenance(Path(a.out) / "results.json")
@@ -101,8 +196,11 @@ def main(argv=None) -> int:
     write_report(results, ctx)
     path = Path(a.out) / "results.json"
     data = json.loads(path.read_text())
-    meta = provenance(time.perf_counter() - t0, Path(a.store_dir) / f"architectures-{a.sweep}.sqlite", a.sweep,
-                      Path(a.out).resolve())
+    meta = provenance(time.perf_counter() - t0, store, a.sweep, Path(a.out).resolve())
+    try:
+        meta["training_commands"] = json.loads(_provenance_file(store).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        meta["training_commands"] = None
     # the wall time of the training: this run's, or (--no-train on the same runs) the run that trained them
     same = before.get("training_cpu_seconds") == meta["training_cpu_seconds"]
     meta["training_wall_seconds"] = (before.get("training_wall_seconds", before.get("wall_seconds"))

@@ -38,7 +38,7 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from numerics.models._common import make_batchable
 
-from .trainer import EVAL_CHUNK, TrainResult, TrainSpec, _check_data, _Curve, make_optimizer
+from .trainer import EVAL_CHUNK, TrainResult, TrainSpec, _check_data, _Curve, batch_denominator, make_optimizer
 
 GROUPABLE = ("lstm", "s4d", "tcn", "transformer")
 
@@ -125,6 +125,7 @@ def train_group(models: list[torch.nn.Module], data: list[tuple[np.ndarray, np.n
     y_all = np.stack([y for _, y in xy])                                                # (G, n, T)
     xt = torch.as_tensor(np.stack([x for x, _ in xy]), dtype=torch.float32, device=device)[..., None]
     yt = torch.as_tensor(y_all, dtype=torch.float32, device=device)[..., None]
+    den = torch.as_tensor([batch_denominator(y, spec.batch) for y in y_all], dtype=torch.float32, device=device)
     stack = _Stack(models, device)
     opt, sched = make_optimizer(list(stack.params.items()), spec)
     rngs = [np.random.default_rng(np.random.SeedSequence([s.seed, 1])) for s in specs]
@@ -136,7 +137,7 @@ def train_group(models: list[torch.nn.Module], data: list[tuple[np.ndarray, np.n
     for step in range(1, spec.steps + 1):
         idx = torch.as_tensor(np.stack([r.integers(0, xt.shape[1], size=spec.batch) for r in rngs]), device=device)
         yb = yt[rows, idx]                                                               # (G, B, T, 1)
-        losses = ((stack(xt[rows, idx]) - yb) ** 2).sum((1, 2, 3)) / (yb ** 2).sum((1, 2, 3)).clamp_min(1e-30)
+        losses = ((stack(xt[rows, idx]) - yb) ** 2).sum((1, 2, 3)) / den
         opt.zero_grad(set_to_none=True)
         losses.sum().backward()
         if dead.any():

@@ -126,3 +126,42 @@ def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: 
     if title:
         fig.suptitle(f"{title}: learning curves; bars = median full-data RelMSE at half and full budget", fontsize=9)
     return finish(fig, path)
+
+
+def plot_polish(rows: list[dict], cells: dict, keys: tuple[str, ...], path: str | Path | None = None, *,
+                title: str = "", ax=None):
+    """The L-BFGS polish of every seed (full-data RelMSE per iteration, float32 stage dashed, float64 solid),
+    one panel per cell (``keys``), with the
+    cell's estimate and certified status (``numerics.memory_bench.aggregate.cell_floors``) in the title
+    (red: not certified, an upper bound)."""
+    names = list(cells)
+    ncol = min(6, max(1, len(names)))
+    nrow = max(1, math.ceil(len(names) / ncol))
+    fig, axes = panels(ax, nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
+    for ax, c in zip(axes.flat, names):
+        for r in (r for r in rows if tuple(r[k] for k in keys) == c and r.get("polish_curve")):
+            _polish_lines(ax, r["polish_curve"])
+        v = cells[c]
+        ok = v["certified"]
+        ax.set_title(f"{' '.join(str(x) for x in c)}\n{v['estimate']:.2g} "
+                     f"{'certified' if ok else 'upper bound'}", fontsize=7, color="black" if ok else "red")
+        ax.tick_params(which="both", labelsize=6)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    if title:
+        fig.suptitle(f"{title}: L-BFGS polish (RelMSE per iteration; dashed float32, solid float64)", fontsize=9)
+    return finish(fig, path)
+
+
+def _polish_lines(ax, curve: dict) -> None:
+    st = np.asarray(curve["stage"])
+    it = np.asarray(curve["iter"], dtype=float)
+    rel = np.asarray(curve["relmse"], dtype=float)
+    n32 = it[st == "f32"].max() if np.any(st == "f32") else 0.0
+    x = np.where(st == "f32", it, it + n32)          # iterations counted over both stages
+    line = None
+    for stage, style in (("f32", "--"), ("f64", "-")):
+        m = st == stage
+        if m.any():
+            kw = {"color": line.get_color()} if line is not None else {}
+            line, = ax.semilogy(x[m], rel[m], style, lw=0.7, **kw)

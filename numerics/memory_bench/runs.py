@@ -6,7 +6,10 @@ the same experiment always gets the same id, whichever way its config was writte
 results doubles as a cache. :func:`execute_run` takes a plain dict (picklable, for process pools and
 Dask), trains, and returns a JSON-able result: the approximation error, the learning curve, the
 parameter count, the empirical memory function (probe) and, for a single-channel linear S4D, its
-kernel as an exponential sum. :func:`execute_group` trains runs that differ only in seed and target as one
+kernel as an exponential sum. A config with a ``polish`` field (``numerics.memory_bench.polish.PolishSpec``)
+continues the Adam stage with the certified full-batch L-BFGS polish: the result then also holds
+``polish`` (the floor, its certificate and curve), ``relmse`` stays the Adam stage's number (the answer at a
+fixed Adam budget) and the probe / exponential sum describe the polished model. :func:`execute_group` trains runs that differ only in seed and target as one
 vmapped group (``numerics.memory_bench.grouped``), with the same per-run results.
 
 Targets (``theory.memory`` and ``numerics.targets``): ``rho = memory_function(kind, alpha, T)`` for the
@@ -29,7 +32,8 @@ import numpy as np
 from numerics._config import dataclass_from_dict, setter
 from theory._args import as_choice, as_instance, as_int, as_real
 
-SCHEMA = 2          # 2: task-scaled S4D time steps, LambdaLR schedules, half-budget evidence
+SCHEMA = 3          # 2: task-scaled S4D time steps, LambdaLR schedules, half-budget evidence;
+                    # 3: minibatch loss normalised by the whole data set's sum y^2; optional L-BFGS polish
 KINDS = ("exp", "poly", "impulse", "airy")
 
 
@@ -85,6 +89,7 @@ class RunConfig:
     model: dict
     target: TargetSpec
     train: "numerics.memory_bench.trainer.TrainSpec"  # noqa: F821 (imported lazily with torch; dotted: two TrainSpecs exist)
+    polish: "numerics.memory_bench.polish.PolishSpec | None" = None  # noqa: F821
 
     def __post_init__(self):
         from .trainer import TrainSpec
@@ -103,17 +108,25 @@ class RunConfig:
             return d
         if not isinstance(d, dict):
             raise TypeError(f"a run config must be a dict with 'model', 'target', 'train'; got {type(d).__name__}")
-        extra = set(d) - {"model", "target", "train"}
+        extra = set(d) - {"model", "target", "train", "polish"}
         if extra:
-            raise ValueError(f"run config: unknown field(s) {sorted(extra)}; allowed: model, target, train")
+            raise ValueError(f"run config: unknown field(s) {sorted(extra)}; allowed: model, target, train, polish")
         for key in ("model", "target"):
             if key not in d:
                 raise ValueError(f"run config: missing field {key!r}")
+        polish = d.get("polish")
+        if polish is not None:
+            from .polish import PolishSpec
+
+            polish = PolishSpec.from_dict(polish)
         return cls(normalize_model_spec(d["model"]), TargetSpec.from_dict(d["target"]),
-                   TrainSpec.from_dict(d.get("train", {})))
+                   TrainSpec.from_dict(d.get("train", {})), polish)
 
     def to_dict(self) -> dict:
-        return {"model": self.model, "target": dataclasses.asdict(self.target), "train": dataclasses.asdict(self.train)}
+        out = {"model": self.model, "target": dataclasses.asdict(self.target), "train": dataclasses.asdict(self.train)}
+        if self.polish is not None:          # absent, not null: unpolished configs keep their ids
+            out["polish"] = dataclasses.asdict(self.polish)
+        return out
 
     @property
     def run_id(self) -> str:
@@ -150,7 +163,8 @@ def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
         model = build_model(cfg.model, seq_len=cfg.target.T)
         cpu = time.process_time()
         res = train(model, x, y, cfg.train, device=device)
-        return _result(cfg, model.cpu(), res, time.process_time() - cpu)
+        polished = _polished(cfg, model.cpu(), x, y)
+        return _result(cfg, model, res, time.process_time() - cpu, polished)
 
 
 def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu") -> list[dict]:
@@ -174,8 +188,15 @@ def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu")
         cpu = time.process_time()
         res = train_group(models, [c.target.dataset() for c in cfgs], [c.train for c in cfgs], device=device)
         cpu = (time.process_time() - cpu) / len(cfgs)
-        return [{"relmse": None, "error": str(r)} if isinstance(r, FloatingPointError) else _result(c, m, r, cpu)
-                for c, m, r in zip(cfgs, models, res)]
+        out = []
+        for c, m, r in zip(cfgs, models, res):         # the polish: one member at a time (line searches differ)
+            if isinstance(r, FloatingPointError):
+                out.append({"relmse": None, "error": str(r)})
+                continue
+            t = time.process_time()
+            pol = _polished(c, m, *c.target.dataset())
+            out.append(_result(c, m, r, cpu + time.process_time() - t, pol))
+        return out
 
 
 def _device_threads(device, threads) -> tuple[str, int]:
@@ -192,7 +213,9 @@ def group_key(cfg: RunConfig) -> str | None:
     if not groupable(cfg.model):
         return None
     train = {**dataclasses.asdict(cfg.train), "seed": None}
-    return canonical_json({"model": cfg.model, "train": train, "T": cfg.target.T, "n_seq": cfg.target.n_seq})
+    polish = None if cfg.polish is None else dataclasses.asdict(cfg.polish)
+    return canonical_json({"model": cfg.model, "train": train, "T": cfg.target.T, "n_seq": cfg.target.n_seq,
+                           "polish": polish})
 
 
 class _threads:
@@ -211,13 +234,39 @@ class _threads:
         torch.set_num_threads(self.old)
 
 
-def _result(cfg: RunConfig, model, res, cpu_seconds: float) -> dict:
-    import torch
+def _polished(cfg: RunConfig, model, x, y) -> dict | None:
+    """Run the config's polish on the Adam-trained ``model`` (in place) and return its JSON-able record,
+    with the Adam endpoint's exponential sum (single-channel linear S4D) kept alongside; None if no polish."""
+    if cfg.polish is None:
+        return None
+    from .polish import polish
 
+    before = _exp_sum(cfg, model)
+    r = polish(model, x, y, cfg.polish)
+    rec = {k: v for k, v in dataclasses.asdict(r).items()}
+    if before is not None:
+        rec["adam_exp_sum"] = before
+    return rec
+
+
+def _exp_sum(cfg: RunConfig, model) -> dict | None:
     from numerics.models.s4d import S4D
+
+    if not (isinstance(model, S4D) and model.linear and cfg.model["width"] == 1 and cfg.model["layers"] == 1):
+        return None
+    poles, coefs, d0 = model.exp_sum()
+    return {"poles": [[z.real, z.imag] for z in poles], "coefs": [[c.real, c.imag] for c in coefs], "d0": d0}
+
+
+def _result(cfg: RunConfig, model, res, cpu_seconds: float, polished: dict | None = None) -> dict:
+    """The JSON-able record of a run; probe and exponential sum of the final (polished, if any) model."""
+    import copy
+
+    import torch
 
     from .probe import memory_probe
 
+    probe_model = copy.deepcopy(model).float() if polished is not None else model
     out = {
         "run_id": cfg.run_id,
         "relmse": res.relmse,
@@ -230,15 +279,16 @@ def _result(cfg: RunConfig, model, res, cpu_seconds: float) -> dict:
         "seconds": res.seconds,
         "cpu_seconds": cpu_seconds,          # process CPU time of the training (a group's share per member)
         "n_params": model.n_params,
-        "probe": memory_probe(model, cfg.target.T, method="jacobian", n=32, seed=0).tolist(),
+        "probe": memory_probe(probe_model, cfg.target.T, method="jacobian", n=32, seed=0).tolist(),
         "method": res.method,
         "pid": os.getpid(),
         "host": socket.gethostname(),
         "finished_at": time.time(),
         "torch": torch.__version__,
     }
-    if isinstance(model, S4D) and model.linear and cfg.model["width"] == 1 and cfg.model["layers"] == 1:
-        poles, coefs, d0 = model.exp_sum()
-        out["exp_sum"] = {"poles": [[z.real, z.imag] for z in poles],
-                          "coefs": [[c.real, c.imag] for c in coefs], "d0": d0}
+    exp_sum = _exp_sum(cfg, model)
+    if exp_sum is not None:
+        out["exp_sum"] = exp_sum
+    if polished is not None:
+        out["polish"] = polished
     return out

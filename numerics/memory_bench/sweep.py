@@ -8,7 +8,11 @@ A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.
                           "alphas": [0.25, 1.0], "seeds": [0, 1],
                           "target": {...}, "train": {...},          # optional overrides
                           "trains": {"adam": {}, "adamw": {"optimizer": "adamw"}},   # optional variants
-                          "mix": ["exp", "impulse"], "lams": [0, 0.5, 1]}}}        # kinds = ["mixed"]
+                          "mix": ["exp", "impulse"], "lams": [0, 0.5, 1],          # kinds = ["mixed"]
+                          "polish": {"f32_iters": 1000}}}}    # optional: the certified L-BFGS polish
+
+``defaults`` may hold ``polish`` too (``numerics.memory_bench.polish.PolishSpec`` fields); a study's
+``polish`` updates it, and ``"polish": null`` runs that study without one.
 
 :func:`run_sweep` dedups by run id, skips ids already in the store (resume), packs runs that differ only in
 seed and target into vmapped groups of up to ``GROUP`` (``numerics.memory_bench.grouped``), submits the jobs to any
@@ -35,12 +39,13 @@ import multiprocessing
 import re
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any, Iterable
 
 from tqdm import tqdm
 
-from theory._args import as_executor, as_int, as_path
+from theory._args import as_executor, as_int, as_path, as_real
 from theory._cli import OneLineParser
 
 from ..models._common import as_device
@@ -50,7 +55,8 @@ from .store import ResultStore, StoreError
 
 MAX_WORKERS = 1024   # processes or threads a sweep may ask for: more is a typo
 GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
-_STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description")
+_STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description",
+                 "polish")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,9 +120,9 @@ def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[Swe
     if studies is not None and (isinstance(studies, (str, bytes)) or not isinstance(studies, Iterable)):
         raise TypeError(f"studies must be None or a list of study names, got {studies!r:.60}")
     defaults = doc.get("defaults", {})
-    extra = set(defaults) - {"target", "train"}
+    extra = set(defaults) - {"target", "train", "polish"}
     if extra:
-        raise ValueError(f"sweep.defaults: unknown field(s) {sorted(extra)}; allowed: target, train")
+        raise ValueError(f"sweep.defaults: unknown field(s) {sorted(extra)}; allowed: target, train, polish")
     wanted = None if studies is None else set(studies)
     if wanted is not None and wanted - set(doc["studies"]):
         raise ValueError(f"unknown study name(s) {sorted(wanted - set(doc['studies']))}; "
@@ -143,6 +149,7 @@ def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[Swe
         if mixed and ("mix" not in st or "lams" not in st):
             raise ValueError(f"{where}: kind 'mixed' needs 'mix' ([kind_a, kind_b]) and 'lams'")
         lams = st.get("lams", [None]) if mixed else [None]
+        polish = _polish_of(defaults.get("polish"), st.get("polish", {}))
         for mlabel, mspec in models.items():
             for tlabel, tover in trains.items():
                 for kind in st["kinds"]:
@@ -155,11 +162,21 @@ def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[Swe
                                     target.update(kind_a=st["mix"][0], kind_b=st["mix"][1], lam=lam)
                                 train = {**defaults.get("train", {}), **st.get("train", {}), **tover, "seed": seed}
                                 try:
-                                    cfg = RunConfig.from_dict({"model": mspec, "target": target, "train": train})
+                                    cfg = RunConfig.from_dict({"model": mspec, "target": target, "train": train,
+                                                               "polish": polish})
                                 except (TypeError, ValueError) as exc:
                                     raise type(exc)(f"{where} ({mlabel}, {tlabel}): {exc}") from None
                                 runs.append(SweepRun(name, mlabel, tlabel, cfg))
     return runs
+
+
+def _polish_of(default: dict | None, study: dict | None) -> dict | None:
+    """The study's polish settings: the defaults updated by the study's; a study's ``null`` turns it off."""
+    if study is None:
+        return None
+    if default is None and not study:
+        return None
+    return {**(default or {}), **study}
 
 
 @dataclasses.dataclass
@@ -182,14 +199,16 @@ def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
 
 def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
               workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
-              limit: int | None = None, group: int = GROUP) -> SweepSummary:
+              limit: int | None = None, group: int = GROUP, stop_after: float | None = None) -> SweepSummary:
     """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store``; see the module docstring.
 
     ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
     pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
     every run. ``limit``: run at most this many pending runs (for partial sweeps). ``group``: at most this
     many runs that differ only in seed and target train as one vmapped group
-    (``numerics.memory_bench.grouped``); 1 trains every run alone. Each run is claimed in the store before
+    (``numerics.memory_bench.grouped``); 1 trains every run alone. ``stop_after``: start no new job once this
+    many seconds have passed (the jobs in flight finish and are stored; rerun to resume), so that a sweep
+    under a wall-clock limit ends cleanly instead of being killed mid-job. Each run is claimed in the store before
     it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once (a job trains the
     members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Inline runs
     leave the caller's torch RNG as it was.
@@ -206,6 +225,8 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     if limit is not None:
         pending = pending[: as_int("limit", limit, minimum=0)]
     jobs = _jobs(pending, as_int("group", group, minimum=1))
+    if stop_after is not None:
+        jobs = _until(jobs, time.monotonic() + as_real("stop_after", stop_after, minimum=0.0))
     bar = tqdm(total=len(pending), desc="sweep", unit="run", disable=not progress, file=sys.stderr)
     own_pool = None
     if executor is None and workers > 1 and len(jobs) > 1:
@@ -227,6 +248,18 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
         if own_pool is not None:
             own_pool.shutdown(cancel_futures=True)
     return SweepSummary(len(configs), len(done & set(configs)), ran, len(pending) - ran)
+
+
+def _until(jobs: list, deadline: float):
+    """The jobs, yielded only while the clock is before ``deadline`` (a lazy list: checked at submission)."""
+    class _Jobs(list):
+        def __iter__(self):
+            for job in list.__iter__(self):
+                if time.monotonic() >= deadline:
+                    return
+                yield job
+
+    return _Jobs(jobs)
 
 
 def _claim(store: ResultStore, job: list) -> list:
@@ -290,9 +323,23 @@ def _jobs(pending: list[tuple[str, RunConfig]], group: int) -> list[list[tuple[s
     def cost(job):
         cfg = job[0][1]
         heavy = 3.0 if cfg.model["arch"] == "sequential" else 1.0
-        return -cfg.train.steps * heavy * len(job) ** 0.5
+        adam = cfg.train.steps * heavy * len(job) ** 0.5
+        if cfg.polish is None:
+            return -adam
+        return -(adam + len(job) * (cfg.polish.f32_iters + 3 * cfg.polish.f64_iters) * _eval_weight(cfg.model))
 
     return sorted(jobs, key=cost)
+
+
+def _eval_weight(spec: dict) -> float:
+    """Rough cost of one full-batch evaluation relative to a one-layer LSTM (measured on one core), for the
+    job order only: the longest jobs start first."""
+    if spec["arch"] == "sequential":
+        return sum(_eval_weight(s) for s in spec["stages"])
+    base = {"lstm": 1.0, "s4d": 0.5, "tcn": 5.0, "transformer": 4.0}.get(spec["arch"], 1.0)
+    if spec["arch"] == "transformer":
+        base *= max(1.0, spec.get("heads", 2) / 4)
+    return base * spec.get("layers", 1)
 
 
 def _guarded_job(configs: list[dict], threads: int, device: str = "cpu") -> list[dict]:
@@ -378,6 +425,8 @@ def _parser(prog: str = "python -m numerics.memory_bench.sweep") -> argparse.Arg
             q.add_argument("--group", type=_positive, default=GROUP,
                            help=f"runs trained as one vmapped group (default {GROUP}); each run is stored as its "
                                 "job finishes, so a kill loses at most the jobs in flight (1: one run per worker)")
+            q.add_argument("--stop-after", type=_positive, metavar="SECONDS",
+                           help="start no new job after this many seconds (in-flight jobs finish; rerun resumes)")
             q.add_argument("--no-progress", action="store_true", help="no progress bar")
         if name in ("run", "status"):
             q.add_argument("--json", action="store_true", help="print JSON")
@@ -427,7 +476,8 @@ def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
         try:
             s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
                           device=args.device,
-                          progress=not args.no_progress, limit=args.limit, group=args.group)
+                          progress=not args.no_progress, limit=args.limit, stop_after=args.stop_after,
+                          group=args.group)
         finally:
             close()
         busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""

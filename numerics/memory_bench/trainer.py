@@ -1,7 +1,9 @@
 """Seeded training of a sequence model on a fixed synthetic data set, keeping the learning curve.
 
-The objective is the relative MSE of the minibatch, ``sum (yhat - y)^2 / sum y^2`` (scale-free across memory
-types and strengths). The *approximation error* of a run is the final training RelMSE on the whole data set
+The objective is the minibatch's squared error normalised by the *whole data set's* energy,
+``(n / B) sum_batch (yhat - y)^2 / sum_all y^2`` (an unbiased estimate of the full-data RelMSE, scale-free
+across memory types and strengths; dividing each batch by its own ``sum y^2`` instead, as schema 2 did,
+weights batches unequally and optimises a different objective). The *approximation error* of a run is the final training RelMSE on the whole data set
 (a data set large enough that overfitting is not the issue: ``docs/papers/memory-functions.md``), computed with
 ``numerics.targets.relative_mse``. Optimisation dynamics are kept as the learning curve (mean minibatch
 loss per logging window).
@@ -152,6 +154,12 @@ def _batched_predict(model: torch.nn.Module, x: torch.Tensor, chunk: int = EVAL_
     return out[..., 0].double().cpu().numpy()
 
 
+def batch_denominator(y: np.ndarray, batch: int) -> float:
+    """``(B / n) sum_all y^2``: the minibatch loss divided by it estimates the full-data RelMSE (module doc)."""
+    y = np.asarray(y, dtype=float)
+    return max(float(np.sum(y * y)) * batch / y.shape[-2], 1e-30)
+
+
 def _check_data(x, y):
     return as_same_shape(("x", "y"), x, y, ndim=2, shape="(n_seq, T)")
 
@@ -186,6 +194,7 @@ def train(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: TrainSpec,
     model.to(device)
     xt = torch.as_tensor(x, dtype=torch.float32, device=device)[..., None]         # (n_seq, T, 1)
     yt = torch.as_tensor(y, dtype=torch.float32, device=device)[..., None]
+    den = batch_denominator(y, spec.batch)
     opt, sched = make_optimizer(list(model.named_parameters()), spec)
     rng = np.random.default_rng(np.random.SeedSequence([spec.seed, 1]))
     t0 = time.perf_counter()
@@ -196,7 +205,7 @@ def train(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: TrainSpec,
     for step in bar:
         idx = torch.as_tensor(rng.integers(0, len(xt), size=spec.batch), device=device)
         yb = yt[idx]
-        loss = ((model(xt[idx]) - yb) ** 2).sum() / (yb ** 2).sum().clamp_min(1e-30)
+        loss = ((model(xt[idx]) - yb) ** 2).sum() / den
         opt.zero_grad(set_to_none=True)
         loss.backward()
         if spec.clip > 0:

@@ -1,0 +1,124 @@
+"""The certified polish: the certificate rule on synthetic curves, and L-BFGS on a model with a known optimum."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from numerics.memory_bench.polish import PolishSpec, certificate, polish
+
+
+def _curve(floor, amp, rate, n):
+    return [floor * (1 + amp * rate ** i) for i in range(n + 1)]
+
+
+def test_certificate_accepts_a_flat_curve_with_a_small_gradient():
+    c = certificate(_curve(1e-4, 1e-3, 0.99, 600), [1e-7] * 601, 1.0)
+    assert c["certified"] and abs(c["change"]) < 0.01 and c["grad_ratio"] == pytest.approx(1e-7) and c["reason"] == ""
+
+
+@pytest.mark.parametrize("rel, grad, g0, why", [
+    (_curve(1e-4, 1.0, 0.999, 600), [1e-7] * 601, 1.0, "changed"),        # still falling: 1% rule says no
+    (_curve(1e-4, 1e-3, 0.99, 600), [1e-2] * 601, 1.0, "||g||"),          # flat, but the gradient is large
+    (_curve(1e-4, 1e-3, 0.99, 300), [1e-7] * 301, 1.0, "only 300"),       # too few float64 iterations
+    ([1e-4] * 600 + [math.nan], [1e-7] * 601, 1.0, "not finite"),
+])
+def test_certificate_can_say_no(rel, grad, g0, why):
+    c = certificate(rel, grad, g0)
+    assert not c["certified"] and why in c["reason"]
+
+
+def test_certificate_change_is_measured_over_the_window_only():
+    # a big drop long ago, then flat: certified over the last 500; the same drop inside the window: not
+    early = [1.0] + [1e-4] * 600
+    late = [1e-4] * 200 + [5e-5] * 401
+    assert certificate(early, [0.0] * 601, 1.0)["certified"]
+    c = certificate(late, [0.0] * 601, 1.0)
+    assert not c["certified"] and c["change"] == pytest.approx(1.0)
+
+
+def test_certificate_rejects_mismatched_curves():
+    with pytest.raises(ValueError, match="equal lengths"):
+        certificate([1.0, 1.0], [1.0], 1.0)
+
+
+class _Recurrence(torch.nn.Module):
+    """h_t = a h_{t-1} + b x_t, yhat_t = c h_t: kernel c b a^s (an exactly representable exponential)."""
+
+    def __init__(self, a, b, c):
+        super().__init__()
+        self.a, self.b, self.c = (torch.nn.Parameter(torch.tensor(float(v))) for v in (a, b, c))
+
+    def forward(self, x):                                    # (B, T, 1) -> (B, T, 1)
+        h, out = torch.zeros_like(x[:, 0]), []
+        for t in range(x.shape[1]):
+            h = self.a * h + self.b * x[:, t]
+            out.append(self.c * h)
+        return torch.stack(out, 1)
+
+
+def _data(lam=0.8, gain=0.5, n=32, T=24):
+    x = np.random.default_rng(0).standard_normal((n, T))
+    rho = gain * lam ** np.arange(T)
+    y = np.stack([np.convolve(xi, rho)[:T] for xi in x])
+    return x, y
+
+
+def test_polish_reaches_the_known_optimum_of_a_linear_recurrence():
+    x, y = _data()
+    model = _Recurrence(0.5, 1.0, 0.2)
+    r = polish(model, x, y, PolishSpec(f32_iters=50, f64_iters=400, window=20, check_every=5))
+    assert r.start_relmse > 1e-2
+    assert r.relmse < 1e-16          # the optimum is exactly 0; float64 round-off leaves ~1e-19
+    assert float(model.a.detach()) == pytest.approx(0.8, abs=1e-7)
+    assert float((model.b * model.c).detach()) == pytest.approx(0.5, abs=1e-7)
+    assert r.certified and r.f64_iters >= 20 and r.curve["stage"][0] == "f32" and r.curve["stage"][-1] == "f64"
+
+
+def test_polish_with_too_short_a_float64_stage_is_an_upper_bound():
+    x, y = _data()
+    r = polish(_Recurrence(0.5, 1.0, 0.2), x, y, PolishSpec(f64_iters=5, window=20))
+    assert not r.certified and "only 5" in r.reason and r.relmse < r.start_relmse
+
+
+def test_polish_spec_rejects_bad_settings():
+    with pytest.raises(ValueError, match="polish.window"):
+        PolishSpec(window=0)
+    with pytest.raises(TypeError, match="PolishSpec"):
+        polish(_Recurrence(0.5, 1.0, 0.2), *_data(), {"f64_iters": 3})
+
+
+def _cfg(polish):
+    return {"model": {"arch": "s4d", "width": 1, "state": 2, "layers": 1, "linear": True},
+            "target": {"kind": "exp", "alpha": 0.5, "T": 16, "n_seq": 16},
+            "train": {"steps": 20, "batch": 4, "schedule": "cosine2"}, **({"polish": polish} if polish else {})}
+
+
+def test_a_polished_run_keeps_the_adam_answer_and_adds_the_polish():
+    from numerics.memory_bench.runs import RunConfig, execute_run
+
+    plain, pol = RunConfig.from_dict(_cfg(None)), RunConfig.from_dict(_cfg({"f64_iters": 5, "window": 3}))
+    assert "polish" not in plain.to_dict() and pol.to_dict()["polish"]["f64_iters"] == 5
+    assert plain.run_id != pol.run_id
+    r = execute_run(pol.to_dict())
+    p = r["polish"]
+    assert p["relmse"] <= p["start_relmse"] and p["f64_iters"] <= 5 and p["curve"]["iter"][0] == 0
+    assert r["relmse"] == pytest.approx(p["start_relmse"], rel=1e-4)   # relmse: the Adam stage's (float32 eval)
+    assert r["exp_sum"] != p["adam_exp_sum"]                           # export of the polished model, and Adam's
+
+
+def test_sweep_polish_defaults_a_study_override_and_stop_after():
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+
+    doc = {"defaults": {"polish": {"f64_iters": 7}},
+           "studies": {"a": {"models": {"m": _cfg(None)["model"]}, "kinds": ["exp"], "alphas": [0.5], "seeds": [0],
+                             "polish": {"window": 3}},
+                       "b": {"models": {"m": _cfg(None)["model"]}, "kinds": ["exp"], "alphas": [0.5], "seeds": [0],
+                             "polish": None}}}
+    a, b = expand_sweep(doc)
+    assert (a.config.polish.f64_iters, a.config.polish.window) == (7, 3) and b.config.polish is None
+    with ResultStore(":memory:") as st:
+        s = run_sweep([a, b], st, progress=False, stop_after=0)
+        assert s.ran == 0 and len(st) == 0                 # no job starts after the deadline; a rerun resumes
