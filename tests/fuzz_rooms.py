@@ -134,7 +134,6 @@ def room_baselines(Case) -> dict:
 
     x64 = np.random.default_rng(0).standard_normal((16, 12))
     y64 = np.cumsum(x64, axis=1) * 0.1
-    xt = torch.randn(2, 12, 1, generator=torch.Generator().manual_seed(0))
     rates, env = _rates_env()
     leaks = _leaks()
     lags = np.arange(1.0, 40.0)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.plotting import pyplot as _plt, save_figure
-from numerics.real_regimes import RAYS, real_correction, regimes_data, series_correction
+from numerics.real_regimes import real_correction, regimes_data, series_correction
 from validation.registry import FAIL, INCONCLUSIVE, PASS, Context, Outcome, check
 from validation.stats import markdown_table
 
@@ -54,7 +54,7 @@ def plot_regimes(path, data: dict) -> None:
         n = np.array([r[1] for r in d["ratios"]])
         ratio = np.array([r[2] for r in d["ratios"]])
         a.loglog(n, ratio - 1, "o", ms=3, color=f"C{i}", label=f"c = {c}: exact")
-        a.loglog(n, d["D"][0] / d["f"] / np.sqrt(n), "-", lw=0.8, color=f"C{i}", label=f"D(c) / (f(c) sqrt n)")
+        a.loglog(n, d["D"][0] / d["f"] / np.sqrt(n), "-", lw=0.8, color=f"C{i}", label="D(c) / (f(c) sqrt n)")
     a.set_xlabel("n  (k = c sqrt n, k <= 30)")
     a.set_ylabel("Q^R / Q^C - 1")
     a.legend(fontsize=7)
