@@ -3,7 +3,7 @@ r"""Real-weight regimes from the exact rows: ``Q^R / Q^C`` along ``k = c sqrt(n)
 Source of the quantities: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range
 Linear Recurrences", arXiv:2605.05113 (2026), Sec. 2 (``Q^R_{n,k} >= Q_{n,k}`` coefficient by coefficient)
 and the critical regime ``Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2)`` with the ``O(n^-1/2)`` correction of
-:func:`theory.regimes.critical_Q_correction` (complex weights). Here ``k = c sqrt(n)`` exactly: the rows are
+:func:`theory.regimes.critical_correction` (complex weights). Here ``k = c sqrt(n)`` exactly: the rows are
 polynomials, so ``n = (k / c)^2`` need not be an integer, and every value is an exact rational.
 
 What the exact rows (k <= 30) show
