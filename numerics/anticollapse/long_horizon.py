@@ -11,7 +11,7 @@ third child, as in :mod:`numerics.anticollapse.train`) at the long length; the o
 from the optimiser state saved with the weights. Besides the first-order time scales (the rate fit at the
 long lags) every diagnosis carries the leak-only time scales ``-1 / E log a`` (``RateFit.tau_leak``).
 
-The spec lives in the profile file as ``"long_diagnosis": {"T", "n_diag", "diag_batch", "window_stride",
+The settings live in the profile file as ``"long_diagnosis": {"T", "n_diag", "diag_batch", "window_stride",
 "rate_lags", "envelope_lags", "n_boot"}`` (:class:`numerics.anticollapse.train.LongDiagnosisSpec`).
 """
 
@@ -26,7 +26,7 @@ import torch
 from theory._args import as_int
 
 from .diagnostics import GatedDiagnostics, diagnose
-from .train import LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the spec is part of a profile
+from .train import LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the settings are part of a profile
 from numerics.models.gated_rnn import build_gated_rnn
 
 __all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_state", "rediagnose_state",

@@ -1183,7 +1183,7 @@ def _mixed_figure(ctx, rows) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------
-# toolkit choice (issue 11): S4D time steps scaled to the task vs the reference range
+# toolkit choice (docs/papers/memory-functions.md): S4D time steps scaled to the task vs the reference range
 # ----------------------------------------------------------------------------------------------------
 def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt") -> Outcome:
     """Seed-paired d = log10 RelMSE(reference dt) - log10 RelMSE(task dt) over (alpha, seed) on impulse
@@ -1204,13 +1204,13 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
                            + "\n\n" + details, data={"median": t.median, "interval": [t.lo, t.hi]})
 
 
-@_check("architectures.s4d_dt_range", paper="toolkit choice (issue 11); Gu et al. 2022, arXiv:2206.11893 (S4D init)",
+@_check("architectures.s4d_dt_range", paper="toolkit choice: S4D time steps scaled to the task, [1/T, 1], against the S4D reference range [1e-3, 1e-1]; Gu et al. 2022, arXiv:2206.11893 (S4D init)",
         claim="at T = 64 the task-scaled S4D time steps dt in [1/T, 1] fit impulse targets better than the "
               "reference range [1e-3, 1e-1] (tuned for L ~ 1e3-1e4)",
         closed_form="numerics.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
         numerics="numerics.models.s4d.S4D (width 8, N 16), both ranges, same training",
         statistic="seed-paired sign test over (alpha, seed), one-sided 1%; also reports the default S4D on exp, "
-                  "alpha 0.5 (issue 11: RelMSE < 1e-3)", profiles=("cpu", "full"))
+                  "alpha 0.5 (the toolkit's target RelMSE < 1e-3)", profiles=("cpu", "full"))
 def _s4d_dt_range(ctx: Context) -> Outcome:
     out = _claim(ctx, ("dt_range",), lambda r: True, verdict_dt_range, approx_dt_range, "s4d_dt_range",
                  "S4D: task vs reference dt range",
