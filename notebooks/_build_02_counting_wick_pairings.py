@@ -246,10 +246,12 @@ for i, (c, d) in enumerate(data.items()):
     print(f"c = {c}: ratio at k = 30: {ratio[-1]:.5f}, lim Q^R = {d['limit'][0]:.7f} (f(c) = {d['f']:.7f}), "
           f"D(c) = {d['D'][0]:.5g}")
 a.set_xlabel("n (k = c sqrt n <= 30)"); a.set_ylabel("Q^R / Q - 1 (lines: D(c) / (f(c) sqrt n))"); a.legend()
+a.set_title("real over complex energies along k = c sqrt n")
 cs = np.linspace(0.1, 2.0, 20)
 b.semilogy(cs, [real_correction(c)[0] for c in cs], "o", ms=3, label="D(c) from the exact rows")
 b.semilogy(cs, [series_correction(c) for c in cs], "-", label="series to c^11")
-b.set_xlabel("c"); b.set_ylabel("D(c)"); b.legend(); plt.show()
+b.set_xlabel("c"); b.set_ylabel("D(c)"); b.legend(); b.set_title("the 1/sqrt(n) coefficient D(c)")
+plt.show()
 print(f"notebook ran in {time.perf_counter() - t_start:.1f} s")
 """)
 
