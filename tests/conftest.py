@@ -50,7 +50,9 @@ _needs_torch_cache: dict = {}
 def file_needs_torch(path) -> bool:
     """Whether a test file imports torch or a torch room anywhere (read with ``ast``, not imported)."""
     import ast
+    from pathlib import Path
 
+    path = Path(path)
     key = str(path)
     if key not in _needs_torch_cache:
         names = set()
@@ -63,7 +65,11 @@ def file_needs_torch(path) -> bool:
             elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip" and node.args
                   and isinstance(node.args[0], ast.Constant)):
                 names.add(str(node.args[0].value))
-        _needs_torch_cache[key] = any(n == r or n.startswith(r + ".") for n in names for r in TORCH_ROOMS)
+        _needs_torch_cache[key] = False                 # an import cycle between helper modules ends here
+        # a helper module beside the tests (``fuzz_harness`` -> ``fuzz_rooms``) passes on what it imports
+        helpers = [path.parent / f"{n}.py" for n in names if (path.parent / f"{n}.py").is_file()]
+        _needs_torch_cache[key] = (any(n == r or n.startswith(r + ".") for n in names for r in TORCH_ROOMS)
+                                   or any(file_needs_torch(h) for h in helpers))
     return _needs_torch_cache[key]
 
 

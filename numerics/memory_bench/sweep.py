@@ -48,7 +48,6 @@ from tqdm import tqdm
 from theory._args import as_executor, as_int, as_path, as_real
 from theory._cli import OneLineParser
 
-from ..models._common import as_device
 from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
 from .store import ResultStore, StoreError
@@ -216,6 +215,8 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     workers = as_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     threads = as_int("threads", threads, minimum=1, maximum=MAX_WORKERS)
     executor = as_executor(executor)
+    from ..models._common import as_device     # torch: only when runs are started
+
     device = as_device(device)
     if not isinstance(store, ResultStore):
         raise TypeError(f"store must be a numerics.memory_bench.store.ResultStore, got {type(store).__name__}")
@@ -471,6 +472,8 @@ def main(argv: list[str] | None = None, *, prog: str = "python -m numerics.memor
 
 def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
     if args.cmd == "run":
+        from ..models._common import as_device
+
         as_device(args.device, name="--device")         # before a Dask cluster starts
         executor, close = _make_executor(args.dask, args.workers)
         try:
