@@ -23,6 +23,7 @@ ROOM_RESULT_TYPES = {
     "numerics.anticollapse.envelope_gate.CalibratedComparison", "numerics.anticollapse.rnn_timescales.RNNWeights",
     "numerics.anticollapse.rnn_timescales.RNNTimescales", "numerics.anticollapse.train.Profile",
     "numerics.anticollapse.train.GatedRun", "numerics.memory_bench.store.StoreError",
+    "numerics.anticollapse.calibrated_phase.CalibratedPhase", "numerics.memory_bench.polish.PolishResult",
 }
 
 OBJ = "object"
@@ -37,6 +38,8 @@ HEAVY = {
     "numerics.memory_bench.plots.plot_heatmap", "numerics.memory_bench.plots.plot_learning_curves",
     "numerics.memory_bench.plots.plot_convergence", "numerics.memory_bench.probe.memory_probe",
     "numerics.anticollapse.rnn_timescales.rnn_timescales", "numerics.anticollapse.diagnostics.diagnose",
+    "numerics.anticollapse.long_horizon.rediagnose_state", "numerics.anticollapse.long_horizon.rediagnose_run",
+    "numerics.memory_bench.plots.plot_polish", "numerics.memory_bench.polish.polish",
 }
 
 
@@ -141,6 +144,9 @@ def room_baselines(Case) -> dict:
     sweep = _sweep_file()
     runs = expand_sweep(load_sweep(sweep))
     rgen = np.random.default_rng(0)
+    ptau = np.random.default_rng(1).pareto(1.5, 200) + 1.0
+    phalves = ptau * np.exp(0.05 * np.random.default_rng(2).standard_normal((2, ptau.size)))
+    grun = _gated_run()
     out = {
         # numerics.models
         "numerics.models.compose.Sequential": Case(dict(stages=(LSTM(3, d_out=2), _tcn(d_in=2))),
@@ -351,8 +357,124 @@ def room_baselines(Case) -> dict:
             kinds={"config": OBJ, "device": "text", "save_dir": "path?"}, allow_nan=True),
         "numerics.anticollapse.train.train_gated_in_worker": Case(dict(config=_gated_config(), seed=0, threads=1),
                                                                   kinds={"config": OBJ}, allow_nan=True),
+        # numerics.models (new)
+        "numerics.models.s4d.dt_limits": Case(dict(dt_range="task", seq_len=64, dt_min=None, dt_max=None),
+                                              kinds={"seq_len": "int?", "dt_min": "real?", "dt_max": "real?"},
+                                              names={"dt_range": ("name",), "dt_min": ("dt_max",),
+                                                     "dt_max": ("dt_min",)}),
+        # numerics.memory_bench (new)
+        "numerics.memory_bench.aggregate.cell_floors": Case(dict(rows=_polish_rows(), keys=("model", "kind", "alpha")),
+                                                            kinds={"rows": OBJ, "keys": OBJ}),
+        "numerics.memory_bench.plots.plot_polish": Case(
+            dict(rows=_polish_rows(), cells=_cells(), keys=("model", "kind", "alpha"), path=_tmp("p.png"), title=""),
+            kinds={"rows": OBJ, "cells": OBJ, "keys": OBJ, "path": "path", "title": "text"}, raises=(OSError,)),
+        "numerics.memory_bench.polish.PolishSpec": Case(
+            dict(f32_iters=2, f64_iters=3, history=5, max_eval=4, window=2, rtol=0.01, gtol=1e-3, f32_window=2,
+                 check_every=1, curve_every=1)),
+        "numerics.memory_bench.polish.certificate": Case(
+            dict(relmse=[1e-3, 9e-4, 8.9e-4, 8.9e-4], grad=[1.0, 0.1, 1e-4, 1e-5], g0=1.0, window=2, rtol=0.01,
+                 gtol=1e-3), kinds={"relmse": "realarray", "grad": "realarray"}, allow_inf=True),
+        "numerics.memory_bench.polish.polish": Case(
+            dict(model=LSTM(3), x=x64, y=y64, spec=_polish_spec()), kinds={"model": OBJ, "spec": OBJ}),
+        "numerics.memory_bench.trainer.batch_denominator": Case(dict(y=y64, batch=8)),
+        # numerics.anticollapse (new)
+        "numerics.anticollapse.calibrated_phase.kmeans_1d": Case(dict(x=np.array([0.0, 0.1, 5.0, 5.2, 9.0]), k=3)),
+        "numerics.anticollapse.calibrated_phase.measurement_sigma": Case(
+            dict(tau_halves=np.array([[2.0, 3.0, 40.0], [2.2, 2.9, 35.0]]))),
+        "numerics.anticollapse.calibrated_phase.few_exponential_gof": Case(
+            dict(tau=ptau[:40], sigma=0.05, k=5, n_sim=20, seed=0)),
+        "numerics.anticollapse.calibrated_phase.calibrated_phase": Case(
+            dict(tau=ptau, tau_halves=phalves, beta_hi_max=3.87509, p_null=0.05, n_boot=20, n_sim=20, seed=0,
+                 level=0.9, envelope_agree=None, tail=None),
+            kinds={"envelope_agree": "bool?", "tail": "object?"}, allow_nan=True),
+        "numerics.anticollapse.calibrated_phase.calibrated_from_rates": Case(dict(rates=rates, comparison=None),
+                                                                            kinds={"rates": OBJ,
+                                                                                   "comparison": "object?"},
+                                                                            allow_nan=True),
+        "numerics.anticollapse.calibrated_phase.ensure_calibrated": Case(dict(diags=list(grun.checkpoints[-1:])),
+                                                                        kinds={"diags": OBJ}),
+        "numerics.anticollapse.diagnostics.author_label_text": Case(dict(label="unresolved"), kinds={"label": "text"}),
+        "numerics.anticollapse.long_horizon.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
+        "numerics.anticollapse.train.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
+        "numerics.anticollapse.long_horizon.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
+                                                             names={"d": ("long_diagnosis",)}),
+        "numerics.anticollapse.train.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
+                                                      names={"d": ("long_diagnosis",)}),
+        "numerics.anticollapse.long_horizon.diagnostic_inputs": Case(dict(run=grun, T=32, n=2), kinds={"run": OBJ},
+                                                                     names={"n": ("n_seq",)}),
+        "numerics.anticollapse.long_horizon.model_from_state": Case(dict(config=grun.config, state=grun.states[-1]),
+                                                                    kinds={"config": OBJ, "state": OBJ}),
+        "numerics.anticollapse.long_horizon.rediagnose_state": Case(
+            dict(run=grun, state=grun.states[-1], spec=_long_spec(), x=None, variant="ours"),
+            kinds={"run": OBJ, "state": OBJ, "spec": OBJ, "x": "object?"}, allow_nan=True),
+        "numerics.anticollapse.long_horizon.rediagnose_run": Case(
+            dict(run=grun, states=grun.states[-1:], spec=_long_spec(), variant="ours"),
+            kinds={"run": OBJ, "states": OBJ, "spec": OBJ}, allow_nan=True),
+        "numerics.anticollapse.long_horizon.load_states": Case(dict(folder=_states_dir(grun)), kinds={"folder": "path"}),
+        "numerics.anticollapse.synthetic_spectra.pareto_taus": Case(dict(beta=0.8, n=20, tau_min=2.0, rng=rgen),
+                                                                   kinds={"rng": OBJ}, comparable=False),
+        "numerics.anticollapse.synthetic_spectra.few_exponential_taus": Case(
+            dict(k=3, n=12, span=100.0, tau_min=2.0, rng=rgen), kinds={"rng": OBJ}, comparable=False,
+            names={"k": ("n",)}),     # n >= k: a k above n is named by n's check
+        "numerics.anticollapse.synthetic_spectra.synthetic_leaks": Case(
+            dict(tau=ptau[:8], n_seq=2, T=16, gate_noise=0.3, rng=rgen, batch=2), kinds={"rng": OBJ},
+            comparable=False),      # a generator: no value to compare
+        "numerics.anticollapse.synthetic_spectra.measure_spectrum": Case(
+            dict(tau=ptau[:20], spec=_long_spec(), gate_noise=0.3, n_seq=4, seed=0, beta_hi_max=None),
+            kinds={"spec": OBJ, "beta_hi_max": "real?"}, allow_nan=True),
     }
     return out
+
+
+LONG = dict(T=64, n_diag=4, diag_batch=2, window_stride=2, rate_lags=(4, 32, 4), envelope_lags=(2, 32, 8), n_boot=20)
+LONG_KINDS = {"rate_lags": OBJ, "envelope_lags": OBJ}
+
+
+def _long_spec():
+    from numerics.anticollapse.train import LongDiagnosisSpec
+
+    return LongDiagnosisSpec(**LONG)
+
+
+_RUN: list = []
+
+
+def _gated_run():
+    """A tiny trained run with its checkpoint states (two epochs; built once per process)."""
+    if not _RUN:
+        from numerics.anticollapse.train import train_gated
+
+        _RUN.append(train_gated(_gated_config(), seed=0, keep_states=True))
+    return _RUN[0]
+
+
+def _states_dir(run) -> str:
+    import torch
+
+    d = _tmp("states")
+    os.makedirs(d, exist_ok=True)
+    for i, s in enumerate(run.states):
+        torch.save(s, os.path.join(d, f"ckpt_{i}.pt"))
+    return d
+
+
+def _polish_spec():
+    from numerics.memory_bench.polish import PolishSpec
+
+    return PolishSpec(f32_iters=2, f64_iters=3, history=5, max_eval=4, window=2, f32_window=2, check_every=1)
+
+
+def _polish_rows() -> list[dict]:
+    curve = {"stage": ["f32", "f32", "f64", "f64"], "iter": [0, 1, 0, 1], "relmse": [0.2, 0.1, 0.1, 0.09],
+             "grad": [1.0, 0.5, 0.5, 0.1]}
+    return [dict(r, floor=0.09 * (1 + r["seed"]), certified=r["seed"] == 0, cert_change=0.001, grad_ratio=1e-4,
+                 polish_curve=curve) for r in _rows()]
+
+
+def _cells() -> dict:
+    from numerics.memory_bench.aggregate import cell_floors
+
+    return cell_floors(_polish_rows())
 
 
 def _spec_target():

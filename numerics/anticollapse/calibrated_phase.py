@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from theory._args import as_int, as_real
+from theory._args import as_bool, as_instance, as_int, as_real
 
 K_NULL = 5              # the null allows up to this many distinct time scales
 P_NULL = 0.05           # rejection level of the few-exponential null
@@ -169,6 +169,7 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     """The calibrated decision (module docstring) on the measured ``tau`` (H,) and its half-sample
     estimates ``tau_halves`` (2, H); ``envelope_agree`` (the calibrated tail-vs-envelope comparison) is
     carried as the consistency check and does not change the label; ``tail``: a ready ``tail_beta`` fit."""
+    envelope_agree = None if envelope_agree is None else as_bool("envelope_agree", envelope_agree)
     from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, phase_rule, tail_beta
 
     t = np.asarray(tau, dtype=np.float64).ravel()
@@ -199,6 +200,10 @@ def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
     """The decision on a ``diagnostics.RateFit`` (its ``tau`` and ``tau_halves``), with the calibrated
     tail-vs-envelope ``comparison`` (or None) as the consistency check; seed 0 always, so a saved diagnosis
     re-decided later gets the same bootstrap and null draws."""
+    from .diagnostics import RateFit
+    from .envelope_gate import CalibratedComparison
+    as_instance("rates", rates, RateFit, "diagnostics.RateFit")
+    as_instance("comparison", comparison, (CalibratedComparison, type(None)), "CalibratedComparison or None")
     halves = getattr(rates, "tau_halves", None)
     halves = np.full((2, rates.tau.size), np.nan) if halves is None else halves
     return calibrated_phase(rates.tau, halves, seed=0,
@@ -208,6 +213,9 @@ def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
 def ensure_calibrated(diags) -> None:
     """(Re)decide the calibrated label of each ``GatedDiagnostics`` whose label was decided with another
     threshold than the current :data:`BETA_HI_MAX` (e.g. diagnoses saved before a recalibration)."""
+    from .diagnostics import GatedDiagnostics
+    for d in as_instance("diags", diags, (list, tuple), "list of GatedDiagnostics"):
+        as_instance("diags[i]", d, GatedDiagnostics, "GatedDiagnostics")
     for d in diags:
         c = getattr(d, "calibrated", None)
         if c is None or getattr(c, "beta_hi_max", None) != BETA_HI_MAX:

@@ -23,10 +23,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from theory._args import as_int
+from theory._args import as_instance, as_int, as_path
 
 from .diagnostics import GatedDiagnostics, diagnose
-from .train import LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the settings are part of a profile
+from .train import GatedConfig, GatedRun, LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the settings are part of a profile
 from numerics.models.gated_rnn import build_gated_rnn
 
 __all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_state", "rediagnose_state",
@@ -35,12 +35,15 @@ __all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_st
 
 def diagnostic_inputs(run, T: int, n: int) -> torch.Tensor:
     """``n`` sequences of length ``T`` of the run's task, from the run's diagnostic stream (float32)."""
+    as_instance("run", run, GatedRun, "GatedRun (train_gated)")
     s_diag = np.random.SeedSequence([run.seed]).spawn(6)[2]
     return torch.as_tensor(run.task.sample(n, T, rng=np.random.default_rng(s_diag))[0])
 
 
 def model_from_state(config, state: dict):
     """``(model, optimizer)`` of ``config`` with the saved ``state`` ({"model", "optimizer"}) loaded."""
+    as_instance("config", config, GatedConfig, "GatedConfig")
+    as_instance("state", state, dict, 'dict ({"model", "optimizer"})')
     m = config.model
     model = build_gated_rnn(m.arch, config.task.d_in, m.hidden, 1, init_s=m.init_s, init=m.init)
     model.load_state_dict(state["model"])
@@ -52,6 +55,8 @@ def model_from_state(config, state: dict):
 def rediagnose_state(run, state: dict, spec: LongDiagnosisSpec, x: torch.Tensor | None = None,
                      variant: str = "ours") -> GatedDiagnostics:
     """The long-horizon diagnosis of one checkpoint ``state`` of ``run`` (a ``GatedRun``)."""
+    as_instance("run", run, GatedRun, "GatedRun (train_gated)")
+    as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")
     x = diagnostic_inputs(run, spec.T, spec.n_diag) if x is None else x
     model, opt = model_from_state(run.config, state)
     return diagnose(model, x, optimizer=opt, rate_lags=spec.grid("rate_lags"),
@@ -62,6 +67,8 @@ def rediagnose_state(run, state: dict, spec: LongDiagnosisSpec, x: torch.Tensor 
 
 def rediagnose_run(run, states: list[dict], spec: LongDiagnosisSpec, variant: str = "ours") -> list[GatedDiagnostics]:
     """Every checkpoint of ``run`` at the long horizon, in order (one set of diagnostic sequences)."""
+    as_instance("run", run, GatedRun, "GatedRun (train_gated)")
+    as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")
     if not states:
         raise ValueError("states is empty: the run kept no checkpoint weights (train_gated(keep_states=True) "
                          "or save_dir=...)")
@@ -71,6 +78,7 @@ def rediagnose_run(run, states: list[dict], spec: LongDiagnosisSpec, variant: st
 
 def load_states(folder: str | Path) -> list[dict]:
     """The checkpoint states ``ckpt_<epoch>.pt`` written by ``train_gated(save_dir=folder)``, by epoch."""
+    folder = as_path("folder", folder)
     files = sorted(Path(folder).glob("ckpt_*.pt"))
     if not files:
         raise ValueError(f"no ckpt_*.pt in {folder}")

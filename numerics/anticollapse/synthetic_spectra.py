@@ -20,13 +20,14 @@ from typing import Iterator
 
 import numpy as np
 
-from theory._args import as_int, as_real
+from theory._args import as_instance, as_int, as_real, as_real_array
 
 __all__ = ["pareto_taus", "few_exponential_taus", "synthetic_leaks", "measure_spectrum"]
 
 
 def pareto_taus(beta: float, n: int, tau_min: float, rng: np.random.Generator) -> np.ndarray:
     """``n`` draws of ``tau_min (1 - U)^(-1/beta)``, sorted."""
+    as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     beta = as_real("beta", beta, minimum=0.0, open_min=True)
     u = rng.random(as_int("n", n, minimum=1))
     return np.sort(as_real("tau_min", tau_min, minimum=0.0, open_min=True) * (1.0 - u) ** (-1.0 / beta))
@@ -34,6 +35,7 @@ def pareto_taus(beta: float, n: int, tau_min: float, rng: np.random.Generator) -
 
 def few_exponential_taus(k: int, n: int, span: float, tau_min: float, rng: np.random.Generator) -> np.ndarray:
     """``k`` time scales log-uniform on ``[tau_min, tau_min span]``, repeated over ``n`` units (evenly)."""
+    as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     k = as_int("k", k, minimum=1)
     n = as_int("n", n, minimum=k)
     span = as_real("span", span, minimum=1.0)
@@ -59,6 +61,10 @@ def measure_spectrum(tau: np.ndarray, spec, *, gate_noise: float = 0.3, n_seq: i
     on the lag grids and window stride of ``spec``, ``n_seq`` sequences of length ``spec.T``)."""
     from .calibrated_phase import BETA_HI_MAX, calibrated_phase
     from .diagnostics import rates_and_envelope_from_leaks
+    from .train import LongDiagnosisSpec
+
+    tau = as_real_array("tau", tau, minimum=0.0).reshape(-1)
+    as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")
 
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     rates, _ = rates_and_envelope_from_leaks(

@@ -75,6 +75,7 @@ def cell_floors(rows: list[dict], keys: tuple[str, ...] = ("model", "kind", "alp
 
     Cells without polished runs are left out. A diverged or non-finite floor counts as +inf.
     """
+    _check_rows(rows, tuple(_as_list("keys", keys)) + ("seed",))
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
         if r.get("floor") is not None or r.get("polish_curve") is not None:

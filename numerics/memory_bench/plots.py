@@ -13,8 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from numerics.plotting import finish, panels, pyplot
+from theory._args import as_instance
 
-from .aggregate import _check_rows, kind_scores
+from .aggregate import _as_list, _check_rows, kind_scores
 from .runs import KINDS
 
 
@@ -134,6 +135,8 @@ def plot_polish(rows: list[dict], cells: dict, keys: tuple[str, ...], path: str 
     one panel per cell (``keys``), with the
     cell's estimate and certified status (``numerics.memory_bench.aggregate.cell_floors``) in the title
     (red: not certified, an upper bound)."""
+    _check_rows(rows, tuple(_as_list("keys", keys)))
+    as_instance("cells", cells, dict, "dict (numerics.memory_bench.aggregate.cell_floors)")
     names = list(cells)
     ncol = min(6, max(1, len(names)))
     nrow = max(1, math.ceil(len(names) / ncol))

@@ -37,7 +37,7 @@ import numpy as np
 import torch
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_int, as_real
+from theory._args import as_instance, as_int, as_real
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,6 +147,7 @@ class _Objective:
 def polish(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: PolishSpec) -> PolishResult:
     """Polish a trained ``model`` ((B, T, 1) -> (B, T, 1)) on all of ``(x, y)`` (n_seq, T) with L-BFGS; see
     the module docstring. The model is left in float64 at the best point found."""
+    as_instance("model", model, torch.nn.Module, "torch.nn.Module")
     if not isinstance(spec, PolishSpec):
         raise TypeError(f"spec must be a PolishSpec, got {type(spec).__name__}")
     t0 = time.perf_counter()

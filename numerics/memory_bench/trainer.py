@@ -39,7 +39,7 @@ import torch
 from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_choice, as_instance, as_int, as_real, as_same_shape
+from theory._args import as_choice, as_instance, as_int, as_real, as_real_array, as_same_shape
 
 OPTIMIZERS = ("adam", "adamw")
 SCHEDULES = ("cosine", "constant", "cosine2")
@@ -156,6 +156,9 @@ def _batched_predict(model: torch.nn.Module, x: torch.Tensor, chunk: int = EVAL_
 
 def batch_denominator(y: np.ndarray, batch: int) -> float:
     """``(B / n) sum_all y^2``: the minibatch loss divided by it estimates the full-data RelMSE (module doc)."""
+    if as_real_array("y", y).ndim != 2:
+        raise ValueError("y must be a 2-d array (n_seq, T)")
+    batch = as_int("batch", batch, minimum=1)
     y = np.asarray(y, dtype=float)
     return max(float(np.sum(y * y)) * batch / y.shape[-2], 1e-30)
 
