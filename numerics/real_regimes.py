@@ -45,14 +45,17 @@ def _value(row, n: Fraction, k: int) -> Fraction:
     return sum((c * n**j for j, c in enumerate(row)), Fraction(0)) / n ** (k + 1)
 
 
+C_MIN = 1e-3    # c is taken as a rational of denominator <= 1e6: below 1e-3 that rounding exceeds 0.1%
+
+
 def _as_c(c) -> Fraction:
-    c = as_real("c", c, minimum=0.0, open_min=True, maximum=8.0)
+    c = as_real("c", c, minimum=C_MIN, maximum=8.0)
     return Fraction(c).limit_denominator(10**6)
 
 
 def ratio_along_ray(c, kmax: int | None = None) -> list[tuple[int, Fraction, Fraction, Fraction]]:
     """``[(k, n, Q^R_{n,k}, Q^C_{n,k})]`` for k = 1..kmax with ``n = (k / c)^2`` exactly (c as a rational,
-    ``0 < c <= 8``; kmax <= 30, default all rows)."""
+    ``1e-3 <= c <= 8``; kmax <= 30, default all rows)."""
     c = _as_c(c)
     kmax = real_rows_max_k() if kmax is None else as_int("kmax", kmax, minimum=1, maximum=real_rows_max_k())
     out = []
@@ -111,8 +114,8 @@ RAYS = (0.5, 1.0, 2.0)
 def regimes_data(rays=RAYS) -> dict:
     """Per ray: the exact ratios ``(k, n, Q^R / Q^C)``, the extrapolated limit and correction, ``f(c)``."""
     rays = as_real_array("rays", rays, minimum=0.0).ravel()
-    if not np.all((rays > 0) & (rays <= 8)):
-        raise ValueError(f"rays must hold values c with 0 < c <= 8, got {rays.tolist()!r:.80}")
+    if not np.all((rays >= C_MIN) & (rays <= 8)):
+        raise ValueError(f"rays must hold values c with {C_MIN:g} <= c <= 8, got {rays.tolist()!r:.80}")
     out = {}
     for c in rays.tolist():
         rows = ratio_along_ray(c)

@@ -20,7 +20,7 @@ from typing import Iterator
 
 import numpy as np
 
-from theory._args import as_instance, as_int, as_real, as_real_array
+from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_instance, as_int, as_real, as_real_array, check_budget
 
 __all__ = ["pareto_taus", "few_exponential_taus", "synthetic_leaks", "measure_spectrum"]
 
@@ -45,13 +45,25 @@ def few_exponential_taus(k: int, n: int, span: float, tau_min: float, rng: np.ra
 
 def synthetic_leaks(tau: np.ndarray, n_seq: int, T: int, *, gate_noise: float, rng: np.random.Generator,
                     batch: int = 2) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Leak traces ``(a, r)`` (batch, T, H) of the spectrum ``tau`` (module docstring), ``batch`` at a time."""
-    tau = np.asarray(tau, dtype=np.float64)
+    """Leak traces ``(a, r)`` (batch, T, H) of the spectrum ``tau`` (module docstring), ``batch`` at a time.
+
+    The arguments are checked when it is called (it returns the generator), not at the first chunk."""
+    tau = as_real_array("tau", tau, minimum=0.0).reshape(-1)
+    if not np.all(tau > 0):
+        raise ValueError("tau must hold positive time scales")
     g = as_real("gate_noise", gate_noise, minimum=0.0)
+    n_seq, T, batch = (as_int("n_seq", n_seq, minimum=1, maximum=MAX_LENGTH), as_int("T", T, minimum=2, maximum=MAX_LENGTH),
+                       as_int("batch", batch, minimum=1, maximum=MAX_LENGTH))
+    check_budget("batch", 16.0 * batch * T * tau.size, MAX_MEMORY_BYTES, value=batch)   # one chunk: a and r
+    as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
+    return _leak_chunks(tau, n_seq, T, g, rng, batch)
+
+
+def _leak_chunks(tau, n_seq, T, g, rng, batch):
     s_mean = -np.expm1(-1.0 / tau)
-    for i in range(0, as_int("n_seq", n_seq, minimum=1), as_int("batch", batch, minimum=1)):
+    for i in range(0, n_seq, batch):
         b = min(batch, n_seq - i)
-        s = s_mean * np.exp(g * rng.standard_normal((b, as_int("T", T, minimum=2), tau.size)) - g * g / 2.0)
+        s = s_mean * np.exp(g * rng.standard_normal((b, T, tau.size)) - g * g / 2.0)
         yield 1.0 - np.minimum(s, 1.0 - 1e-12), np.zeros_like(s)
 
 

@@ -73,6 +73,19 @@ class PolishSpec:
         return dataclass_from_dict(cls, d, "polish")
 
 
+def _as_curve(name: str, value) -> list[float]:
+    """A curve as a list of floats (NaN and infinity allowed: a diverged stage is recorded as it was)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise TypeError(f"{name} must be a sequence of real numbers (one per iteration), got {value!r:.60}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a sequence of real numbers (one per iteration), got {value!r:.60}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    return arr.tolist()
+
+
 def certificate(relmse: list[float], grad: list[float], g0: float, *, window: int = 500, rtol: float = 0.01,
                 gtol: float = 1e-3) -> dict:
     """The flat-floor certificate of a float64 curve (RelMSE and gradient norm per iteration, the last entry
@@ -85,6 +98,8 @@ def certificate(relmse: list[float], grad: list[float], g0: float, *, window: in
     False
     """
     window = as_int("window", window, minimum=1)
+    relmse, grad = _as_curve("relmse", relmse), _as_curve("grad", grad)   # NaN allowed: a diverged start
+    g0 = _as_curve("g0", [g0])[0]
     iters = len(relmse) - 1
     if len(grad) != len(relmse):
         raise ValueError(f"relmse and grad must have equal lengths, got {len(relmse)} and {len(grad)}")
