@@ -200,9 +200,10 @@ def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
     """The decision on a ``diagnostics.RateFit`` (its ``tau`` and ``tau_halves``), with the calibrated
     tail-vs-envelope ``comparison`` (or None) as the consistency check; seed 0 always, so a saved diagnosis
     re-decided later gets the same bootstrap and null draws."""
-    from .diagnostics import RateFit
     from .envelope_gate import CalibratedComparison
-    as_instance("rates", rates, RateFit, "diagnostics.RateFit")
+    # duck-typed: diagnostics imports this module, so importing diagnostics.RateFit here would close a cycle
+    if not isinstance(getattr(rates, "tau", None), np.ndarray):
+        raise TypeError(f"rates must be a diagnostics.RateFit (with a tau array), got {type(rates).__name__}")
     as_instance("comparison", comparison, (CalibratedComparison, type(None)), "CalibratedComparison or None")
     halves = getattr(rates, "tau_halves", None)
     halves = np.full((2, rates.tau.size), np.nan) if halves is None else halves
@@ -213,9 +214,9 @@ def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
 def ensure_calibrated(diags) -> None:
     """(Re)decide the calibrated label of each ``GatedDiagnostics`` whose label was decided with another
     threshold than the current :data:`BETA_HI_MAX` (e.g. diagnoses saved before a recalibration)."""
-    from .diagnostics import GatedDiagnostics
     for d in as_instance("diags", diags, (list, tuple), "list of GatedDiagnostics"):
-        as_instance("diags[i]", d, GatedDiagnostics, "GatedDiagnostics")
+        if not (hasattr(d, "rates") and hasattr(d, "comparison")):      # duck-typed, as calibrated_from_rates
+            raise TypeError(f"diags must hold diagnostics.GatedDiagnostics, got a {type(d).__name__}")
     for d in diags:
         c = getattr(d, "calibrated", None)
         if c is None or getattr(c, "beta_hi_max", None) != BETA_HI_MAX:
