@@ -47,15 +47,16 @@ def verdict_same_rows(reference: dict, other: dict, what: str) -> Outcome:
     return Outcome(FAIL if bad or not other else PASS, summary)
 
 
-def verdict_mc(cases, columns: list[str]) -> Outcome:
-    """``cases``: tuples ending in (MC mean, se, exact). PASS iff all agree within a Bonferroni z (1e-6 family)."""
+def verdict_mc(cases, columns: list[str], quantity: str = "") -> Outcome:
+    """``cases``: tuples ending in (MC mean, se, exact). PASS iff all agree within a Bonferroni z (1e-6 family);
+    ``quantity`` names the compared value in the table's headers."""
     z = z_for_false_alarm(m=len(cases))
     mean, se, exact = (np.array([c[i] for c in cases], dtype=float) for i in (-3, -2, -1))
     a = agreement(mean, se, exact, z=z)
     rows = [tuple(c[:-3]) + (f"{c[-1]:.6g}", f"{c[-3]:.6g}", f"{c[-2]:.3g}", f"{(c[-3] - c[-1]) / c[-2]:.2f}")
             for c in cases]
     return Outcome(PASS if a.ok else FAIL, f"{len(cases)} comparisons (z = {z:.2f}): max |z| = {a.max_abs_z:.2f}",
-                   details=markdown_table(columns + ["exact", "MC", "se", "z"], rows),
+                   details=markdown_table(columns + [f"{quantity}exact", f"{quantity}MC", "se", "z"], rows),
                    data={"max_abs_z": a.max_abs_z, "z": z, "comparisons": len(cases)})
 
 

@@ -22,14 +22,14 @@ import json
 import math
 from fractions import Fraction
 
-import numpy as np
 
 from numerics.ginibre import estimate_Q
 from numerics.plotting import finish, panels
 from numerics.real_wick import DATA_FILE, published_rows, real_wick_polynomial, row_identities
 from numerics.wick import polynomial_string, wick_polynomial
+from validation.checks.real_pfaffian import verdict_mc
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from validation.stats import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights)"
 MC_NS = (32, 64)
@@ -54,13 +54,7 @@ def verdict_rows(published: dict, recomputed: dict, enumerated: dict) -> Outcome
 
 def verdict_rows_mc(cases) -> Outcome:
     """``cases``: (n, k, MC mean, se, exact). PASS iff all agree within a Bonferroni z (1e-6 family)."""
-    z = z_for_false_alarm(m=len(cases))
-    mean, se, exact = (np.array([c[i] for c in cases], dtype=float) for i in (2, 3, 4))
-    a = agreement(mean, se, exact, z=z)
-    rows = [(n, k, ex, m, s, (m - ex) / s) for (n, k, m, s, ex) in cases]
-    return Outcome(PASS if a.ok else FAIL, f"{len(cases)} comparisons (z = {z:.2f}): max |z| = {a.max_abs_z:.2f}",
-                   details=markdown_table(["n", "k", "Q^R exact", "Q^R MC", "se", "z"], rows),
-                   data={"max_abs_z": a.max_abs_z, "z": z, "comparisons": len(cases)})
+    return verdict_mc(cases, ["n", "k"], quantity="Q^R ")
 
 
 def verdict_identities(rows: dict) -> Outcome:
