@@ -47,6 +47,7 @@ P_NULL = 0.05           # rejection level of the few-exponential null
 BETA_HI_MAX = 3.87509   # docs/results/gated-calibration/calibration.json ("beta_hi_max" = 3.875086, rounded up)
 N_BOOT = 1000
 N_SIM = 200
+MAX_SIM = 10**4    # null simulations: each one fits k-means and a tail; the cost grows linearly
 SIGMA_FLOOR = 1e-6      # log-tau noise floor (identical halves, e.g. a constant gate)
 LABELS = ("collapsed", "extended", "boundary", "concentrated", "unresolved")
 
@@ -148,7 +149,7 @@ def few_exponential_gof(tau: Any, sigma: float, *, k: int = K_NULL, n_sim: int =
     if x.size < k + 2 or not np.all(np.isfinite(x)):
         raise ValueError(f"tau must hold >= {k + 2} finite positive time scales")
     sigma = max(as_real("sigma", sigma, minimum=0.0), SIGMA_FLOOR)
-    n_sim = as_int("n_sim", n_sim, minimum=1)
+    n_sim = as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
     w, lab = kmeans_1d(x, k)
     s_obs = w / (x.size * sigma * sigma)
     xs = np.sort(x)
@@ -173,6 +174,7 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, phase_rule, tail_beta
 
     t = np.asarray(tau, dtype=np.float64).ravel()
+    as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
     t = t[np.isfinite(t) & (t > 0)]
     sigma = measurement_sigma(tau_halves)
     nan2 = (math.nan, math.nan)
@@ -182,6 +184,8 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
                                beta_hi_max)
     try:
         tail = tail if tail is not None else tail_beta(t, n_boot=n_boot, seed=seed, level=level)
+        if not hasattr(tail, "ci"):
+            raise TypeError(f"tail must be a TailFit (numerics.estimators.tail_beta) or None, got {type(tail).__name__}")
     except DegenerateTail:
         return CalibratedPhase("collapsed", False, math.nan, nan2, 0.0, 1.0, sigma, int(t.size),
                                "too few distinct time scales for a tail fit", envelope_agree, beta_hi_max)

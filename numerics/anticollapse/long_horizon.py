@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from theory._args import as_instance, as_int, as_path
+from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_instance, as_int, as_path, check_budget
 
 from .diagnostics import GatedDiagnostics, diagnose
 from .train import GatedConfig, GatedRun, LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the settings are part of a profile
@@ -36,6 +36,9 @@ __all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_st
 def diagnostic_inputs(run, T: int, n: int) -> torch.Tensor:
     """``n`` sequences of length ``T`` of the run's task, from the run's diagnostic stream (float32)."""
     as_instance("run", run, GatedRun, "GatedRun (train_gated)")
+    T, n = as_int("T", T, minimum=2, maximum=MAX_LENGTH), as_int("n", n, minimum=1, maximum=MAX_LENGTH)
+    # the float64 inputs and targets and the float32 copy: about 3x the inputs' 8 bytes per entry
+    check_budget("n", 24.0 * n * T * run.task.d_in, MAX_MEMORY_BYTES, value=n)
     s_diag = np.random.SeedSequence([run.seed]).spawn(6)[2]
     return torch.as_tensor(run.task.sample(n, T, rng=np.random.default_rng(s_diag))[0])
 

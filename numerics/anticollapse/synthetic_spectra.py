@@ -29,7 +29,7 @@ def pareto_taus(beta: float, n: int, tau_min: float, rng: np.random.Generator) -
     """``n`` draws of ``tau_min (1 - U)^(-1/beta)``, sorted."""
     as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     beta = as_real("beta", beta, minimum=0.0, open_min=True)
-    u = rng.random(as_int("n", n, minimum=1))
+    u = rng.random(as_int("n", n, minimum=1, maximum=MAX_LENGTH))
     return np.sort(as_real("tau_min", tau_min, minimum=0.0, open_min=True) * (1.0 - u) ** (-1.0 / beta))
 
 
@@ -37,7 +37,7 @@ def few_exponential_taus(k: int, n: int, span: float, tau_min: float, rng: np.ra
     """``k`` time scales log-uniform on ``[tau_min, tau_min span]``, repeated over ``n`` units (evenly)."""
     as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     k = as_int("k", k, minimum=1)
-    n = as_int("n", n, minimum=k)
+    n = as_int("n", n, minimum=k, maximum=MAX_LENGTH)
     span = as_real("span", span, minimum=1.0)
     centres = as_real("tau_min", tau_min, minimum=0.0, open_min=True) * span ** rng.random(k)
     return np.sort(np.resize(centres, n))

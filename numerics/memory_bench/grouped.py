@@ -36,7 +36,8 @@ import numpy as np
 import torch
 from torch.func import functional_call, stack_module_state, vmap
 
-from numerics.models._common import make_batchable
+from numerics.models._common import as_device, make_batchable
+from theory._args import as_instance
 
 from .trainer import EVAL_CHUNK, TrainResult, TrainSpec, _check_data, _Curve, batch_denominator, make_optimizer
 
@@ -111,9 +112,12 @@ def train_group(models: list[torch.nn.Module], data: list[tuple[np.ndarray, np.n
     written back into ``models``. ``data[g] = (x, y)`` of shape (n_seq, T), the same shape for every member;
     ``specs`` differ only in the seed. Returns one ``TrainResult`` per member, or the ``FloatingPointError``
     a lone run would have raised for a diverged member."""
+    device = as_device(device)
     for name, v in (("models", models), ("data", data), ("specs", specs)):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"{name} must be a list (one entry per member), got {type(v).__name__}")
+    for m in models:
+        as_instance("models[i]", m, torch.nn.Module, "torch.nn.Module")
     if not (len(models) == len(data) == len(specs) >= 1):
         raise ValueError(f"train_group needs as many models, data sets and specs (>= 1); got "
                          f"{len(models)}, {len(data)}, {len(specs)}")

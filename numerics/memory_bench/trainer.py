@@ -39,6 +39,7 @@ import torch
 from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
+from numerics.models._common import as_device
 from theory._args import as_choice, as_instance, as_int, as_real, as_real_array, as_same_shape
 
 OPTIMIZERS = ("adam", "adamw")
@@ -194,6 +195,7 @@ def train(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: TrainSpec,
     if not isinstance(spec, TrainSpec):
         raise TypeError(f"spec must be a TrainSpec, got {type(spec).__name__}")
     x, y = _check_data(x, y)
+    device = as_device(device)
     model.to(device)
     xt = torch.as_tensor(x, dtype=torch.float32, device=device)[..., None]         # (n_seq, T, 1)
     yt = torch.as_tensor(y, dtype=torch.float32, device=device)[..., None]
