@@ -122,3 +122,63 @@ def test_sweep_polish_defaults_a_study_override_and_stop_after():
     with ResultStore(":memory:") as st:
         s = run_sweep([a, b], st, progress=False, stop_after=0)
         assert s.ran == 0 and len(st) == 0                 # no job starts after the deadline; a rerun resumes
+
+
+# The Levenberg-Marquardt finish
+
+def test_the_lm_jacobian_is_the_autograd_jacobian():
+    from numerics.memory_bench.polish import _jacobian
+
+    w = torch.tensor([[0.3, -1.2], [2.0, 0.7], [0.1, 0.4]], dtype=torch.float64)
+    resid = lambda v: torch.tanh(w @ v) * v.sum()                     # N = 3 residuals of P = 2 parameters
+    v = torch.tensor([0.2, -0.5], dtype=torch.float64)
+    ref = torch.autograd.functional.jacobian(resid, v)              # reverse mode, row by row: (N, P)
+    assert torch.allclose(_jacobian(resid, v).T, ref, rtol=0, atol=1e-15)
+
+
+def test_lm_finish_reaches_the_optimum_that_a_short_lbfgs_stage_leaves():
+    x, y = _data()
+    model = _Recurrence(0.5, 1.0, 0.2)
+    r = polish(model, x, y, PolishSpec(f64_iters=3, window=20, lm_iters=60))
+    assert r.lm_iters >= 1 and "lm" in r.curve["stage"] and "Levenberg-Marquardt" in r.method
+    assert r.relmse < 1e-16                                          # the optimum is exactly 0
+    assert float(model.a.detach()) == pytest.approx(0.8, abs=1e-7)
+    assert float((model.b * model.c).detach()) == pytest.approx(0.5, abs=1e-7)
+    assert r.curve["stage"][-1] == "f64" and r.f64_iters > 3          # the L-BFGS window ran after it
+    # At an exact zero the RelMSE is float64 noise (~1e-32), whose relative change over the window is O(1):
+    # the rule cannot certify a representable target's floor, it reports it as an upper bound instead.
+    assert not r.certified and "changed" in r.reason
+
+
+def test_lm_finish_certifies_a_nonzero_floor_that_lbfgs_alone_does_not_reach():
+    x, _ = _data()
+    T = x.shape[1]
+    rho = 0.5 * 0.8 ** np.arange(T) + 0.2 * (-0.3) ** np.arange(T)   # two poles: one recurrence cannot fit it
+    y = np.stack([np.convolve(xi, rho)[:T] for xi in x])
+    spec = PolishSpec(f64_iters=3, window=20, lm_iters=60)
+    r = polish(_Recurrence(0.5, 1.0, 0.2), x, y, spec)
+    assert r.certified and r.lm_iters >= 1 and 1e-4 < r.relmse < 1e-1
+    assert r.grad_ratio <= spec.gtol and abs(r.change) < spec.rtol
+    lm = [v for st, v in zip(r.curve["stage"], r.curve["relmse"]) if st == "lm"]
+    assert all(b < a for a, b in zip(lm, lm[1:]))                    # accepted steps only: strictly decreasing
+    short = polish(_Recurrence(0.5, 1.0, 0.2), x, y, PolishSpec(f64_iters=3, window=20))
+    assert not short.certified and short.relmse > r.relmse            # the same L-BFGS stage alone: a bound
+
+
+def test_lm_finish_is_not_run_when_lbfgs_certifies_and_its_budget_is_the_stated_maximum():
+    from numerics.memory_bench.polish import MAX_LM_ITERS
+
+    x, y = _data()
+    r = polish(_Recurrence(0.5, 1.0, 0.2), x, y, PolishSpec(f64_iters=400, window=20, check_every=5, lm_iters=5))
+    assert r.certified and r.lm_iters == 0 and "lm" not in r.curve["stage"]
+    with pytest.raises(ValueError, match="polish.lm_iters"):
+        PolishSpec(lm_iters=MAX_LM_ITERS + 1)
+
+
+def test_run_ids_of_configs_without_the_finish_are_unchanged():
+    from numerics.memory_bench.runs import RunConfig
+
+    plain = RunConfig.from_dict(_cfg({"f64_iters": 5}))
+    assert "lm_iters" not in plain.to_dict()["polish"]
+    assert RunConfig.from_dict(_cfg({"f64_iters": 5, "lm_iters": 0})).run_id == plain.run_id
+    assert RunConfig.from_dict(_cfg({"f64_iters": 5, "lm_iters": 4})).run_id != plain.run_id

@@ -103,6 +103,20 @@ def test_the_shipped_sweep_files_expand():
         assert {"main", "composition", "prony"} <= {r.study for r in runs}
 
 
+def test_cpu_results_selects_cells_by_pattern():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cpu_results", ROOT / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    runs = expand_sweep(json.loads((ROOT / "benchmarks" / "memory_arch" / "cpu.json").read_text()), studies=["main"])
+    one = cpu_results.select_cells(runs, ["lstm/exp/0.5"])
+    assert len(one) == 3 and {(r.model, r.config.target.kind, r.config.target.alpha) for r in one} == {("lstm", "exp", 0.5)}
+    s4d = cpu_results.select_cells(runs, ["s4d/*/0.5", "lstm/poly/0.25"])
+    assert {r.model for r in s4d} == {"s4d", "lstm"} and len(s4d) == 4 * 3 + 3
+    assert cpu_results.select_cells(runs, None) == runs and cpu_results.select_cells(runs, ["gru/*"]) == []
+
+
 # ---------------------------------------------------------------------------------------------------- store
 def test_store_put_is_idempotent(tmp_path):
     with ResultStore(tmp_path / "s.sqlite") as st:

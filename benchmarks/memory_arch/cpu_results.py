@@ -2,7 +2,8 @@
 
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
         [--store FILE] [--sweep cpu] [--checks "architectures.*"] [--no-train | --train-only]
-        [--workers 2] [--study NAME ... | --part 1..6] [--stop-after SECONDS] [--group 1]
+        [--workers 2] [--study NAME ... | --part 1..6] [--cell MODEL/KIND/ALPHA ...] [--stop-after SECONDS]
+        [--group 1]
 
 Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
 every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
@@ -124,13 +125,23 @@ def select_part(runs: list, part: str | None) -> list:
                                    and (kinds is None or r.config.target.kind in kinds) for st, models, kinds in PARTS[part])]
 
 
+def select_cells(runs: list, cells: list[str] | None) -> list:
+    """The runs whose ``model/kind/alpha`` matches one of ``cells`` (``fnmatch`` patterns; None = all)."""
+    if not cells:
+        return runs
+    from fnmatch import fnmatchcase
+
+    return [r for r in runs if any(fnmatchcase(f"{r.model}/{r.config.target.kind}/{r.config.target.alpha:g}", c)
+                                   for c in cells)]
+
+
 def train(a, store: Path) -> int:
     """``--train-only``: the sweep (or some studies or a part of it) into ``store``, then its provenance entry."""
     from numerics.memory_bench.store import ResultStore
     from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
 
     runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json"), studies=a.study)
-    runs = select_part(runs, a.part)
+    runs = select_cells(select_part(runs, a.part), a.cell)
     t0 = time.perf_counter()
     with ResultStore(store) as st:
         s = run_sweep(runs, st, workers=a.workers, threads=1, progress=sys.stderr.isatty(),
@@ -168,6 +179,8 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=2, help="worker processes, one torch thread each")
     p.add_argument("--study", action="append", help="with --train-only: only this study (repeatable)")
     p.add_argument("--part", choices=sorted(PARTS), help="with --train-only: one resumable part of the profile")
+    p.add_argument("--cell", action="append", help="with --train-only: only the runs whose MODEL/KIND/ALPHA "
+                   "matches this pattern (repeatable; e.g. 'lstm/exp/0.5', 's4d/*/0.5')")
     p.add_argument("--stop-after", type=float, help="with --train-only: start no new run after this many seconds")
     p.add_argument("--group", type=int, default=1, help="seeds per vmapped Adam group (1: every run alone, the "
                                                          "shortest jobs, least lost at a wall-clock cut)")

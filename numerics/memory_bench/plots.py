@@ -152,19 +152,21 @@ def plot_polish(rows: list[dict], cells: dict, keys: tuple[str, ...], path: str 
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     if title:
-        fig.suptitle(f"{title}: L-BFGS polish (RelMSE per iteration; dashed float32, solid float64)", fontsize=9)
+        fig.suptitle(f"{title}: polish (RelMSE per iteration; dashed float32, solid float64, dotted Levenberg-Marquardt)", fontsize=9)
     return finish(fig, path)
 
 
 def _polish_lines(ax, curve: dict) -> None:
-    st = np.asarray(curve["stage"])
+    """Every stage of one polish in order on one iteration axis (each stage's count starts where the previous
+    ended): float32 dashed, float64 solid, the Levenberg-Marquardt finish dotted with markers."""
+    st = list(curve["stage"])
     it = np.asarray(curve["iter"], dtype=float)
     rel = np.asarray(curve["relmse"], dtype=float)
-    n32 = it[st == "f32"].max() if np.any(st == "f32") else 0.0
-    x = np.where(st == "f32", it, it + n32)          # iterations counted over both stages
-    line = None
-    for stage, style in (("f32", "--"), ("f64", "-")):
-        m = st == stage
-        if m.any():
-            kw = {"color": line.get_color()} if line is not None else {}
-            line, = ax.semilogy(x[m], rel[m], style, lw=0.7, **kw)
+    style = {"f32": ("--", ""), "f64": ("-", ""), "lm": (":", ".")}
+    line, offset, k = None, 0.0, 0
+    while k < len(st):
+        e = next((j for j in range(k, len(st)) if st[j] != st[k]), len(st))
+        ls, marker = style.get(st[k], ("-", ""))
+        kw = {"color": line.get_color()} if line is not None else {}
+        line, = ax.semilogy(offset + it[k:e], rel[k:e], ls, marker=marker, ms=2, lw=0.7, **kw)
+        offset, k = offset + it[e - 1], e

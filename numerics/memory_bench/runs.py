@@ -125,7 +125,7 @@ class RunConfig:
     def to_dict(self) -> dict:
         out = {"model": self.model, "target": dataclasses.asdict(self.target), "train": dataclasses.asdict(self.train)}
         if self.polish is not None:          # absent, not null: unpolished configs keep their ids
-            out["polish"] = dataclasses.asdict(self.polish)
+            out["polish"] = self.polish.to_dict()
         return out
 
     @property
