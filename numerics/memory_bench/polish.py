@@ -235,15 +235,16 @@ def _lm_stage(model: torch.nn.Module, obj: _Objective, spec: PolishSpec, curve: 
 
     names = [n for n, p in model.named_parameters() if p.requires_grad]
     params = [p for p in model.parameters() if p.requires_grad]
-    n_res, n_par = obj.y.numel(), sum(p.numel() for p in params)
+    sizes = [p.numel() for p in params]
+    n_res, n_par = obj.y.numel(), sum(sizes)
     check_budget("model (parameters x residuals of the Levenberg-Marquardt Jacobian)",
                  8.0 * n_par * (n_res + 2 * n_par + _LM_CHUNK * 16), MAX_MEMORY_BYTES, value=n_par)
     scale = 1.0 / math.sqrt(obj.den)
 
     def resid(v: torch.Tensor) -> torch.Tensor:
-        parts = dict(zip(names, torch.split(v, [p.numel() for p in params])))
-        return ((functional_call(model, {n: t.view_as(p) for (n, t), p in zip(parts.items(), params)}, (obj.x,))
-                 - obj.y) * scale).reshape(-1)
+        # clone: a vmapped slice of v keeps v's batch stride, which view_as_complex (S4D's C) may refuse
+        parts = {n: t.reshape(p.shape).clone() for n, t, p in zip(names, torch.split(v, sizes), params)}
+        return ((functional_call(model, parts, (obj.x,)) - obj.y) * scale).reshape(-1)
 
     grad = torch.func.grad(lambda w: (resid(w) ** 2).sum())
     v = torch.cat([p.detach().reshape(-1) for p in params])
@@ -268,7 +269,7 @@ def _lm_stage(model: torch.nn.Module, obj: _Objective, spec: PolishSpec, curve: 
         it += 1
         _append(curve, "lm", it, f, float(grad(v).norm()))
     with torch.no_grad():
-        for p, t in zip(params, torch.split(v, [p.numel() for p in params])):
+        for p, t in zip(params, torch.split(v, sizes)):
             p.copy_(t.view_as(p))
     return it, evals
 
