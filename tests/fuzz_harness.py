@@ -397,7 +397,7 @@ def _optional_baselines() -> dict:
             "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", weights="complex",
                                                           method="float", dps=None), kinds={"dps": "int?"}),
             "theory.horizon.depth_for_scale": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
-                                                        max_t=None), kinds={"max_t": "int?"}),
+                                                        max_t=None, weights="complex"), kinds={"max_t": "int?"}),
             "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
             "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
         })
