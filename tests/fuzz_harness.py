@@ -403,9 +403,9 @@ def _optional_baselines() -> dict:
         })
     if _present("numerics.real_wick_pfaffian"):
         out.update({
-            "numerics.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3)),
+            "numerics.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3, backend="numba")),
             "numerics.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
-            "numerics.real_wick_pfaffian.pfaffian_values": Case(dict(K=3)),
+            "numerics.real_wick_pfaffian.pfaffian_values": Case(dict(K=3, backend="numba")),
             "numerics.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
             "numerics.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
             "numerics.loop_equations.loop_equation_polynomial": Case(dict(k=3)),
