@@ -749,7 +749,7 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
     * "ball": certified arb ball. For ``t > 2000`` in the subcritical and critical range (``c = t/sqrt(n)``
       up to about 30 at 40 digits: at most ``_S_BALL_SERIES_MAX_G`` = 400 series terms), the exact 1/n^2
       series truncated after G terms plus a proved remainder bound, O(G^2) big-integer work independent
-      of t, G ~ c^2/2 + O(dps) (:func:`_S_ball_series`, the math is there); far supercritical
+      of t, G ~ c^2/4 + O(c sqrt(dps)) (:func:`_S_ball_series`, the math is there); far supercritical
       (``theory._ball_super``: about ``dps n/t`` top terms within 1e5 steps), the top terms and a proved
       tail bound; otherwise (t <= 2000, or c between the two ranges) the direct sum of certified terms,
       O(t). Proofs: ``docs/papers/signal-propagation.md``, "Certified balls".
@@ -1185,6 +1185,13 @@ def _S_ball_series(n: int, t: int, G: int, prec: int):
             return head + arb(0, "inf")
         rem = (arb(2 * t + 5) / 2) * X ** (2 * G) / (arb(math.factorial(2 * G + 1)) * (4 * G + 1) * (1 - rho))
         return head + rem * arb(0.5, 0.5)                # [0, 1] * R: the remainder is non-negative
+
+
+def _S_ball_is_direct(n: int, t: int, dps: int) -> bool:
+    """Whether ``S(n, t, method="ball", dps=dps)`` sums all t + 1 certified terms (neither the series nor the
+    supercritical top terms apply): the command line's up-front cost notice asks this."""
+    target = int(dps * 3.33) + 4
+    return _S_ball_series_terms(n, t, target + 4) is None and not _ball_super.applies(n, t, target)
 
 
 def _S_ball(n: int, t: int, dps: int):
