@@ -83,7 +83,7 @@ import sympy
 from ._args import DEFAULT_DPS, FLOAT_INT_MAX, MAX_LENGTH, as_choice, as_dps, as_int, as_int_array, as_real, elementwise
 from ._args import EnergyMethod, FloatOrMp   # the Literal types of the method argument
 from ._summation import compensated_cumsum
-from . import _ball_super
+from . import _ball_em, _ball_super
 from ._vector_float import Q_float_array
 
 METHODS = ("exact", "float", "mp", "ball")
@@ -1191,26 +1191,70 @@ def _S_ball_is_direct(n: int, t: int, dps: int) -> bool:
     """Whether ``S(n, t, method="ball", dps=dps)`` sums all t + 1 certified terms (neither the series nor the
     supercritical top terms apply): the command line's up-front cost notice asks this."""
     target = int(dps * 3.33) + 4
-    return _S_ball_series_terms(n, t, target + 4) is None and not _ball_super.applies(n, t, target)
+    return (_S_ball_series_terms(n, t, target + 4) is None and not _ball_super.applies(n, t, target)
+            and _ball_em.plan(n, t, target) is None)
+
+
+def _S_ball_em(flint, n: int, t: int, dps: int, target: int):
+    """Between the critical series and the supercritical top terms: Euler-Maclaurin on the top window with a
+    proved remainder (:mod:`theory._ball_em`), or None if the ball misses its accuracy."""
+    plan = _ball_em.plan(n, t, target)
+    if plan is None:
+        return None
+    K, a = plan[0], plan[1]
+    head = _S_ball(n, K, dps + 1) if a == K + 1 else None     # K < t: the series (or a short direct sum)
+    m = n + t + 2
+    prec = target + m.bit_length() + m.bit_length().bit_length() + 30   # log-gamma terms of size m log m
+    ball = _ball_em.S_ball_em(flint, n, t, target, prec, head)
+    return ball if ball.rel_accuracy_bits() >= target else None
+
+
+_S_BALL_EM_FIRST_G = 64          # the series with more terms than this: Euler-Maclaurin first (where it applies)
 
 
 def _S_ball(n: int, t: int, dps: int):
+    """Certified S: the 1/n^2 series (sub- and critical), the supercritical top terms, Euler-Maclaurin on the
+    top window (in between), each only where it applies and reaches the accuracy; else the direct sum."""
     flint = _flint()
-    arb = flint.arb
     target = int(dps * 3.33) + 4
     G = _S_ball_series_terms(n, t, target + 4)
-    while G is not None and G <= _S_BALL_SERIES_MAX_G:   # sub- and critical: the 1/n^2 series, O(G^2)
+    series = [] if G is None else [lambda: _S_ball_by_series(n, t, G, target)]
+    others = [lambda: _S_ball_by_super(flint, n, t, target), lambda: _S_ball_em(flint, n, t, dps, target)]
+    attempts = series + others if G is not None and G <= _S_BALL_EM_FIRST_G else others + series
+    for attempt in attempts:
+        ball = attempt()
+        if ball is not None:
+            return ball
+    return _S_ball_direct(flint, n, t, target)
+
+
+def _S_ball_by_series(n: int, t: int, G: int, target: int):
+    """The 1/n^2 series ball with G terms, more if the estimate of S that chose G was too high; None past
+    ``_S_BALL_SERIES_MAX_G`` terms."""
+    while G <= _S_BALL_SERIES_MAX_G:
         ball = _S_ball_series(n, t, G, target + 40)
         if ball.rel_accuracy_bits() >= target:
             return ball
-        G += G // 4 + 2                         # the estimate of S that chose G was too high: more terms
-    if _ball_super.applies(n, t, target):       # supercritical: the top terms and a proved tail bound
-        prec = target + 2 * int(math.log2(t + 2)) + 40
-        for _ in range(3):                      # not accurate after that: the bounds are too loose here
-            ball = _ball_super.S_ball_super(flint, n, t, target, prec)
-            if ball.rel_accuracy_bits() >= target:
-                return ball
-            prec *= 2
+        G += G // 4 + 2
+    return None
+
+
+def _S_ball_by_super(flint, n: int, t: int, target: int):
+    """Supercritical: the top terms and a proved tail bound (:mod:`theory._ball_super`), or None."""
+    if not _ball_super.applies(n, t, target):
+        return None
+    prec = target + 2 * int(math.log2(t + 2)) + 40
+    for _ in range(3):                      # not accurate after that: the bounds are too loose here
+        ball = _ball_super.S_ball_super(flint, n, t, target, prec)
+        if ball.rel_accuracy_bits() >= target:
+            return ball
+        prec *= 2
+    return None
+
+
+def _S_ball_direct(flint, n: int, t: int, target: int):
+    """The direct O(t) sum of certified terms, the precision doubled until the ball is accurate enough."""
+    arb = flint.arb
     prec = target + int(math.log2(n)) + int(math.log2(t + 2)) + 24
     while True:
         with flint.ctx.workprec(prec):
