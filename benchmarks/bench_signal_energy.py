@@ -12,8 +12,9 @@ Measured side by side in one process (best of a few repeats):
   ``fmpz.rising`` + ``fmpq`` computation of the same number, and exact ``S(10**6, 10**4)`` against the bare
   FLINT Horner loop over the integer trace moments (one ``fmpq`` at the end): target ratio <= 2 each;
   certified ``S(n, 10**8, method="ball", dps=40)`` against ``method="mp"`` (not certified, same dps) in the
-  three regimes, ``n = 10**18`` (subcritical), ``10**16`` and ``10**14`` (critical, c = 1 and 10) and ``10**10``
-  (supercritical): target ratio <= 10 each. The values are compared.
+  three regimes, ``n = 10**18`` (subcritical), ``10**16`` and ``10**14`` (critical, c = 1 and 10), ``10**13``
+  (c = 31.6, between: Euler-Maclaurin) and ``10**10`` (supercritical): target ratio <= 10 each. The values are
+  compared.
 * float ``Q`` over 1e6 integer elements (n log-uniform in [10, 1e12], k up to 2 sqrt n) against the bare
   ``scipy.special.gammaln`` expression of the same formula: target ratio <= 3; and the worst relative
   error of the array path against mp over 2000 elements with n up to 1e18: target <= 1e-14.
@@ -92,9 +93,10 @@ def _flint_section(results: list) -> None:
         print(f"{label}: toolkit {t_ours:.3f} s; bare python-flint {t_bare:.3f} s; ratio {ratio:.2f} "
               f"(target <= 2)  {_verdict(ratio <= 2.0)}")
     t, dps = 10**8, 40
-    # c = t / sqrt(n): the three regimes side by side (c = 10: the critical series with ~ 90 terms)
+    # c = t / sqrt(n): the three regimes side by side (c = 10: the critical series with ~ 90 terms; c = 31.6:
+    # between the series and the supercritical top terms, Euler-Maclaurin on the top window)
     for n, regime in ((10**18, "subcritical, c = 0.1"), (10**16, "critical, c = 1"), (10**14, "critical, c = 10"),
-                      (10**10, "supercritical, c = 1000")):
+                      (10**13, "critical to supercritical, c = 31.6"), (10**10, "supercritical, c = 1000")):
         t_ball, b = _best(lambda: S(n, t, method="ball", dps=dps), repeats=3)
         t_mp, m = _best(lambda: S(n, t, method="mp", dps=dps), repeats=1)
         ratio = t_ball / t_mp

@@ -41,8 +41,9 @@ Evaluation methods
              digits that the cancellation ``log Gamma(n + k + 2) - log Gamma(n)`` costs.
 ``"ball"``   a python-flint ``arb`` ball certified to contain the exact value, with relative accuracy
              at least ``dps`` digits (optional extra ``certified``); long sums S by the 1/n^2 series
-             with a proved remainder bound (subcritical and critical, O(1) in t) or by their top terms
-             with a proved tail bound (supercritical); the proofs are in
+             with a proved remainder bound (subcritical and critical, O(1) in t), by Euler-Maclaurin
+             with a proved remainder (between critical and supercritical) or by their top terms with a
+             proved tail bound (supercritical); the proofs are in
              ``docs/papers/signal-propagation.md`` ("Certified balls").
 
 Printing high-precision values
@@ -751,8 +752,11 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
       series truncated after G terms plus a proved remainder bound, O(G^2) big-integer work independent
       of t, G ~ c^2/4 + O(c sqrt(dps)) (:func:`_S_ball_series`, the math is there); far supercritical
       (``theory._ball_super``: about ``dps n/t`` top terms within 1e5 steps), the top terms and a proved
-      tail bound; otherwise (t <= 2000, or c between the two ranges) the direct sum of certified terms,
-      O(t). Proofs: ``docs/papers/signal-propagation.md``, "Certified balls".
+      tail bound; in between (``c`` past about ``sqrt(3.33 dps ln 2)``, ~10 at 40 digits, and ``t/n`` small
+      enough for the remainder to fall), Euler-Maclaurin on the top window with a proved remainder
+      (``theory._ball_em``, O(1) in t); otherwise (t <= 2000, or none of them reaches the accuracy, e.g.
+      c ~ 26 at 300 digits) the direct sum of certified terms, O(t). Proofs:
+      ``docs/papers/signal-propagation.md``, "Certified balls".
 
     Domain: integers ``n >= 1``, ``t >= 0``.
 
