@@ -54,6 +54,8 @@ def _window(n: int, t: int, bits: int) -> int:
 def plan(n: int, t: int, bits: int) -> tuple[int, int, int, float] | None:
     """``(K, a, P, rho)`` of the module docstring, or None where the method does not apply (t not past the cut
     and the monotone range, or more than ``_MAX_P`` Bernoulli terms needed)."""
+    if n.bit_length() > 1000 or t.bit_length() > 1000:
+        return None                                    # past float64 (the planning is in floats); never needed there
     K = cut(n, bits)
     if t <= K + 1:
         return None
