@@ -5,7 +5,8 @@
     python benchmarks/bench_real_wick_pfaffian.py --write    # also rewrite numerics/data/real_wick_rows.json
                                                              # and docs/results/real-weight-rows.md
 
-Targets (one core): every row k <= 30 in under 30 s in total, k = 40 in under 10 minutes. The Pfaffian
+Targets (one core): every row k <= 30 in under 30 s in total, k = 40 in under 10 minutes; printed alongside,
+the same rows with the python-flint backend of the elimination (``backend="flint"``) and its time ratio. The Pfaffian
 route (numerics.real_wick_pfaffian) gives every row <= K from one run, so "all rows <= 30" is one call of
 ``real_wick_rows(30)``; the per-row times are fresh calls ``real_wick_rows(k)`` (no cache). CPU time is
 process time with numba on one thread. Enumeration times for k = 11, 12 (minutes to half an hour) are
@@ -37,8 +38,8 @@ def _cpu(func, *args, **kwargs):
     return out, time.perf_counter() - t0, time.process_time() - c0
 
 
-def _fresh_rows(K: int):
-    return pf._rows.__wrapped__(K)              # bypass the cache: a timing of the whole computation
+def _fresh_rows(K: int, backend: str = "numba"):
+    return pf._rows.__wrapped__(K, backend)     # bypass the cache: a timing of the whole computation
 
 
 def main() -> None:
@@ -68,6 +69,9 @@ def main() -> None:
     rows30, wall30, cpu30 = _cpu(_fresh_rows, 30)
     print(f"\nall rows k <= 30 (one call): {cpu30:.2f} CPU s, {wall30:.2f} s wall (target < 30 s: "
           f"{'MET' if cpu30 < 30 else 'MISS'})")
+    rows_flint, _, cpu_flint = _cpu(_fresh_rows, 30, "flint")
+    print(f"all rows k <= 30, backend='flint' (python-flint nmod_poly series, no numba kernel in the elimination): "
+          f"{cpu_flint:.2f} CPU s, {cpu_flint / cpu30:.1f}x the numba backend; rows equal: {rows_flint == rows30}")
     if not args.no_40:
         _, wall40, cpu40 = _cpu(_fresh_rows, 40)
         print(f"row k = 40 (with every row <= 40): {cpu40:.1f} CPU s, {wall40:.1f} s wall (target < 600 s: "

@@ -21,7 +21,8 @@ driven ``h(t) = W h(t-1) + x(t)``) and returns means with standard errors from t
 it to check the sigma that the tool recommends.
 
 Command line: ``python -m numerics.horizon_mc sigma --n 64 --t 12 --tol 0.05 --weights real --json``
-(the subcommands of ``python -m theory.horizon``, with ``--weights real`` and ``--method mc``).
+(the subcommands of ``python -m theory.horizon``, which has real weights from the exact rows only, plus
+``--method mc`` and Monte Carlo past depth 30; ``seqtheory horizon`` runs this one).
 """
 
 from __future__ import annotations

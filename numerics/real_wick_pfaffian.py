@@ -41,6 +41,12 @@ Interpolation is in exact rationals (``fractions.Fraction``); an integral result
 Cost: ``O(K^3)`` series products of length ``2K`` for each of ``K / 2`` roots and ``O(K)`` primes, i.e.
 ``O(K^7)`` word operations for all rows ``k <= K`` (``benchmarks/bench_wick.py --pfaffian``).
 
+Backends of the elimination (``backend=``): ``"numba"`` (default, the kernel below, with the parity halving)
+and ``"flint"`` (python-flint, extra ``certified``: every entry an ``nmod_poly``, products by FLINT's
+``mul_low``, the pivot inverse by ``inverse_series_trunc``; the same elimination written independently, for
+cross-checks; about 3x slower at K = 30). The entries are truncated series, not scalars, so a plain
+``nmod_mat`` elimination does not apply: as matrices the series would need Toeplitz blocks, D times the work.
+
 >>> real_wick_rows(4)[3]                 # n^4 + 10 n^2 + 4 n
 [0, 4, 10, 0, 1]
 >>> pfaffian_real_wick_polynomial(12) == [0, 78257198592, 121387827840, 79540893056, 28949224688,
@@ -58,10 +64,12 @@ import numpy as np
 from numba import njit
 from sympy import factorint, isprime
 
-from theory._args import as_int
+from theory._args import as_choice, as_int
 
 __all__ = ["real_wick_rows", "pfaffian_real_wick_polynomial", "pfaffian_values", "value_bound",
-           "interpolate_row", "K_MAX_PFAFFIAN"]
+           "interpolate_row", "K_MAX_PFAFFIAN", "BACKENDS"]
+
+BACKENDS = ("numba", "flint")    # the skew elimination: the numba kernel, or python-flint nmod_poly series
 
 K_MAX_PFAFFIAN = 64        # k = 40 takes ~30 CPU-s, the cost grows like k^7 (k = 64: ~ half an hour)
 _PRIME_BITS = 27           # p < 2^27: products < 2^54, 512 of them fit an int64 before one reduction
@@ -182,6 +190,37 @@ def _leading_ratios(M, D, p, fact, cw):
     return out
 
 
+def _leading_ratios_flint(M, D, p, fact, cw):
+    """:func:`_leading_ratios` with python-flint: each entry an ``nmod_poly`` truncated at ``x^(D+1)``.
+
+    The same skew elimination, ``A'_ij = A_ij + alpha_i A_rj + beta_i A_tj`` with ``alpha_i = A_ti / A_rt``,
+    ``beta_i = -A_ri / A_rt``, written with FLINT's series products (``mul_low``) and series inverse
+    (``inverse_series_trunc``) instead of the hand-written parity-halved loops: an independent check of them.
+    """
+    try:
+        from flint import nmod_poly
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError("backend='flint' needs python-flint: pip install 'seqtheory[certified]'") from exc
+    A0 = _entries(M, D, p, fact, cw)
+    n2, L = 2 * M, D + 1
+    A = [[nmod_poly(A0[i, j].tolist(), p) if j > i else None for j in range(n2)] for i in range(n2)]
+    ratio = nmod_poly([1], p)
+    out = np.zeros((M, L), dtype=np.int64)
+    for s in range(M):
+        r, t = 2 * s, 2 * s + 1
+        inv = A[r][t].inverse_series_trunc(L)
+        ratio = ratio.mul_low(A[r][t], L) * int(inv[0])           # ratio *= A_rt / A_rt(0)
+        coeffs = [int(c) for c in ratio.coeffs()]
+        out[s, :len(coeffs)] = coeffs
+        for i in range(t + 1, n2):
+            alpha = A[t][i].mul_low(inv, L)
+            beta = -A[r][i].mul_low(inv, L)
+            row_i, row_r, row_t = A[i], A[r], A[t]
+            for j in range(i + 1, n2):
+                row_i[j] = row_i[j] + alpha.mul_low(row_r[j], L) + beta.mul_low(row_t[j], L)
+    return out
+
+
 # --------------------------------------------------------------------------------------------------
 # one prime: average over the roots of unity
 # --------------------------------------------------------------------------------------------------
@@ -209,7 +248,7 @@ def _primes(K: int, count: int) -> list[tuple[int, int]]:
     return out
 
 
-def _moments_mod(K: int, p: int, omega: int) -> np.ndarray:
+def _moments_mod(K: int, p: int, omega: int, backend: str = "numba") -> np.ndarray:
     """``E tr(Q^k (Q^*)^k) mod p`` for the m x m quaternion Ginibre Q: array ``[m - 1, k]``, m = 1..K+1, k <= K."""
     M, D, L = K + 1, 2 * K + 2, _roots_order(K)
     fact = np.ones(2 * M + D + 2, dtype=np.int64)
@@ -219,7 +258,8 @@ def _moments_mod(K: int, p: int, omega: int) -> np.ndarray:
     for j in range((L + 1) // 2):                         # omega^j and omega^-j give the same entries
         w = pow(omega, j, p)
         cw = np.array([(pow(w, d, p) + pow(w, -d, p)) % p for d in range(D + 1)], dtype=np.int64)
-        ratios = _leading_ratios(M, D, p, fact, cw).astype(object)
+        kernel = _leading_ratios if backend == "numba" else _leading_ratios_flint
+        ratios = kernel(M, D, p, fact, cw).astype(object)
         total += ratios if j == 0 else 2 * ratios
     inv_L = pow(L, -1, p)
     # the x^(2(k+1)) coefficient of the average is the z^(k+1) w^(k+1) one: E tr(Q^k Q*^k) (Schur form)
@@ -238,10 +278,12 @@ def value_bound(k: int, m: int) -> int:
     return math.prod(range(2 * k - 1, 0, -2)) * (2 * m) ** (k + 1)
 
 
-def pfaffian_values(K: int) -> dict[int, list[int]]:
+def pfaffian_values(K: int, *, backend: str = "numba") -> dict[int, list[int]]:
     """``{k: [P_k(-2), P_k(-4), ..., P_k(-2(k+1))]}`` for every k <= K, exact integers (one elimination per
-    prime and root of unity; primes until their product exceeds twice :func:`value_bound` for every k, m)."""
+    prime and root of unity; primes until their product exceeds twice :func:`value_bound` for every k, m).
+    ``backend``: the elimination's, one of :data:`BACKENDS` (module docstring); both give the same integers."""
     K = as_int("K", K, minimum=0, maximum=K_MAX_PFAFFIAN)
+    backend = as_choice("backend", backend, BACKENDS)
     need = 2 * max(value_bound(k, k + 1) for k in range(K + 1)) + 1
     count = 1
     while (1 << (_PRIME_BITS - 1)) ** count <= need:           # every prime is > 2^26
@@ -249,7 +291,7 @@ def pfaffian_values(K: int) -> dict[int, list[int]]:
     primes = _primes(K, count)
     modulus = math.prod(p for p, _ in primes)
     assert modulus > need, "prime product below the CRT bound"
-    residues = [_moments_mod(K, p, omega) for p, omega in primes]
+    residues = [_moments_mod(K, p, omega, backend) for p, omega in primes]
     out = {}
     for k in range(K + 1):
         vals = []
@@ -292,16 +334,21 @@ def interpolate_row(k: int, values: list[int]) -> list[int]:
 
 
 @functools.lru_cache(maxsize=4)
-def _rows(K: int) -> tuple[tuple[int, ...], ...]:
-    values = pfaffian_values(K)
+def _rows(K: int, backend: str = "numba") -> tuple[tuple[int, ...], ...]:
+    values = pfaffian_values(K, backend=backend)
     return tuple(tuple(interpolate_row(k, values[k])) for k in range(K + 1))
 
 
-def real_wick_rows(k_max: int) -> dict[int, list[int]]:
+def real_wick_rows(k_max: int, *, backend: str = "numba") -> dict[int, list[int]]:
     """Every row ``k = 0..k_max`` of ``E tr((G^k)^T G^k)`` (entry j: coefficient of ``n**j``), by one run of the
-    Pfaffian route (module docstring); the cost is that of the row ``k_max`` alone."""
+    Pfaffian route (module docstring); the cost is that of the row ``k_max`` alone. ``backend``: the skew
+    elimination's, ``"numba"`` or ``"flint"`` (python-flint series; the same rows, about 3x slower at 30).
+
+    >>> real_wick_rows(6, backend="flint") == real_wick_rows(6)
+    True
+    """
     k_max = as_int("k_max", k_max, minimum=0, maximum=K_MAX_PFAFFIAN)
-    return {k: list(row) for k, row in enumerate(_rows(k_max))}
+    return {k: list(row) for k, row in enumerate(_rows(k_max, as_choice("backend", backend, BACKENDS)))}
 
 
 def pfaffian_real_wick_polynomial(k: int) -> list[int]:

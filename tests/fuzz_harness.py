@@ -397,15 +397,15 @@ def _optional_baselines() -> dict:
             "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", weights="complex",
                                                           method="float", dps=None), kinds={"dps": "int?"}),
             "theory.horizon.depth_for_scale": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
-                                                        max_t=None), kinds={"max_t": "int?"}),
+                                                        max_t=None, weights="complex"), kinds={"max_t": "int?"}),
             "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
             "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
         })
     if _present("numerics.real_wick_pfaffian"):
         out.update({
-            "numerics.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3)),
+            "numerics.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3, backend="numba")),
             "numerics.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
-            "numerics.real_wick_pfaffian.pfaffian_values": Case(dict(K=3)),
+            "numerics.real_wick_pfaffian.pfaffian_values": Case(dict(K=3, backend="numba")),
             "numerics.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
             "numerics.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
             "numerics.loop_equations.loop_equation_polynomial": Case(dict(k=3)),

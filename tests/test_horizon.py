@@ -251,8 +251,9 @@ def test_cli_bad_input(capsys):
     with pytest.raises(SystemExit) as e:
         th.main(["sigma", "--n", "16", "--t", "5", "--tol", "2"])
     assert e.value.code == 2 and "tol" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"])   # the MC-free CLI: complex
+    with pytest.raises(SystemExit) as e:
+        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "quaternion"])
+    assert e.value.code == 2 and "--weights" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -288,3 +289,90 @@ def test_cli_real_depth(capsys):
     assert hmc.main(["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["depth"] == hmc.depth_for_scale(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]
+
+
+# ----------------------------------------------------------------------------------------------------
+# theory's own command line and depth_for_scale with real weights (the exact rows, depths <= 30)
+# ----------------------------------------------------------------------------------------------------
+REAL_DEPTH_CASES = ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q"),
+                    (100, 1.0, 0.2, "S"), (10**6, 1.1, 0.5, "Q"))
+
+
+@pytest.mark.parametrize("n,sigma,tol,q", REAL_DEPTH_CASES)
+def test_theory_real_depth_from_the_exact_profile(n, sigma, tol, q):
+    # reference: the first violation of the exact rational profile written out in this file
+    E = real_energies(n, 30)
+    dev = [abs(p - 1) for p in exact_profile(n, 30, sigma, q, E)]
+    first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
+    for method in ("float", "exact"):
+        assert depth_for_scale(n, sigma, tol, quantity=q, method=method, weights="real") == first - 1
+    assert hmc.depth_for_scale(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
+
+
+def test_theory_real_depth_beyond_the_rows_and_bad_input():
+    with pytest.raises(ValueError, match="numerics.horizon_mc.depth_for_scale"):
+        depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # c = 30 / 1000: far from tol
+    with pytest.raises(ValueError, match="max_t"):
+        depth_for_scale(64, 1.0, 0.05, weights="real", max_t=31)
+    with pytest.raises(ValueError, match="raise max_t"):
+        depth_for_scale(10**6, 1.0, 0.3, weights="real", max_t=5)
+    with pytest.raises(ValueError, match="weights"):
+        depth_for_scale(64, 1.0, 0.05, weights="quaternion")
+
+
+@pytest.mark.parametrize("argv", [
+    ["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"],
+    ["sigma", "--n", "400", "--t", "30", "--tol", "0.1", "--weights", "real", "--quantity", "S"],
+    ["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mp", "--dps", "25"],
+    ["depth", "--n", "40", "--sigma", "0.998", "--tol", "0.1", "--weights", "real", "--quantity", "S"],
+    ["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--method", "exact"],
+])
+def test_theory_cli_real_weights_agrees_with_the_monte_carlo_cli(argv, capsys):
+    # up to depth 30 both command lines read the exact rows: the same JSON, field by field
+    assert th.main([*argv, "--json"]) == 0
+    ours = json.loads(capsys.readouterr().out)
+    assert hmc.main([*argv, "--json"]) == 0
+    theirs = json.loads(capsys.readouterr().out)
+    assert ours == theirs and ours["weights"] == "real" and ours["source"] == th.REAL_ROWS_SOURCE
+
+
+def test_theory_cli_real_sigma_is_the_api_answer(capsys):
+    assert th.main(["sigma", "--n", "12", "--t", "7", "--tol", "0.1", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = sigma_for_horizon(12, 7, 0.1, weights="real")
+    assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["sigma", "--n", "16", "--t", "31", "--tol", "0.1", "--weights", "real"], ["--t", "30", "seqtheory horizon"]),
+    (["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mc"],
+     ["--method mc", "seqtheory horizon"]),
+    (["depth", "--n", "1000000", "--sigma", "1.0", "--tol", "0.3", "--weights", "real"],
+     ["--sigma 1.0", "30", "seqtheory horizon"]),
+])
+def test_theory_cli_past_the_rows_is_one_line_naming_the_flag(argv, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        th.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("python -m theory.horizon: error:")
+    for word in words:
+        assert word in err, err
+
+
+def test_theory_cli_glorot_comparison_past_the_rows_is_a_note(capsys):
+    # sigma = 0.99 violates tol by depth 30 at n = 1e6; sigma = 1 does not: depth given, Glorot depth None + note
+    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
+    assert out["depth_glorot"] is None and "seqtheory horizon" in out["depth_glorot_note"]
+
+
+def test_theory_horizon_module_entry_point_real_weights():
+    import subprocess
+    import sys
+    ok = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "5", "--tol", "0.1",
+                         "--weights", "real", "--json"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["source"] == th.REAL_ROWS_SOURCE
+    bad = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "40", "--tol", "0.1",
+                          "--weights", "real"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--t" in bad.stderr and "seqtheory horizon" in bad.stderr

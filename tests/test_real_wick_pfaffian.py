@@ -74,6 +74,35 @@ def test_value_bound_holds_and_values_are_the_rows_at_the_nodes():
             assert v == sum(c * (-2 * m) ** j for j, c in enumerate(rows[k]))
 
 
+@pytest.mark.parametrize("K", [3, 8, 13])
+def test_flint_kernel_equals_the_numba_kernel_residue_by_residue(K):
+    # the two eliminations, written independently (hand loops with parity halving / FLINT series), on the
+    # same entries for two primes and every root-of-unity power used
+    pytest.importorskip("flint")
+    import numpy as np
+    M, D, L = K + 1, 2 * K + 2, pf._roots_order(K)
+    for p, omega in pf._primes(K, 2):
+        fact = np.ones(2 * M + D + 2, dtype=np.int64)
+        for i in range(1, len(fact)):
+            fact[i] = fact[i - 1] * i % p
+        for j in range((L + 1) // 2):
+            w = pow(omega, j, p)
+            cw = np.array([(pow(w, d, p) + pow(w, -d, p)) % p for d in range(D + 1)], dtype=np.int64)
+            assert np.array_equal(pf._leading_ratios(M, D, p, fact, cw), pf._leading_ratios_flint(M, D, p, fact, cw))
+
+
+def test_flint_backend_gives_the_loop_equation_and_committed_rows():
+    pytest.importorskip("flint")
+    rows = real_wick_rows(16, backend="flint")
+    assert all(rows[k] == loop_equation_polynomial(k) for k in range(11))    # a third algorithm
+    assert rows == {k: published_rows()[k] for k in range(17)}
+    assert pfaffian_values(9, backend="flint") == pfaffian_values(9)
+    with pytest.raises(ValueError, match="backend"):
+        real_wick_rows(3, backend="nmod")
+    with pytest.raises(ValueError, match="backend"):
+        pfaffian_values(3, backend="gpu")
+
+
 def test_interpolation_recovers_a_polynomial_and_rejects_a_wrong_value():
     row = [0, 7, -3, 0, 5]
     vals = [sum(c * (-2 * m) ** j for j, c in enumerate(row)) for m in range(1, 5)]

@@ -32,6 +32,18 @@ def ref_S(n: int, t: int) -> Fraction:
     return sum((ref_Q(n, k) for k in range(t + 1)), Fraction(0))
 
 
+def ref_S_fast(n: int, t: int) -> Fraction:
+    """ref_S with the products updated incrementally (the same formula; fast enough for t of a few 1000)."""
+    rising, falling = n * (n + 1), n * (n - 1)
+    num = 0                                 # sum_k (rising_k - falling_k) n^(t-k) / ((k+1)(k+2)), integer
+    for k in range(t + 1):
+        m = k + 2
+        num = num * n + (rising - falling) // ((k + 1) * m)
+        rising *= n + m
+        falling *= n - m
+    return Fraction(num, n ** (t + 1))
+
+
 def rel(a, b) -> float:
     return abs(float((Fraction(a) - b) / b))
 
@@ -309,12 +321,19 @@ def arb_contains_fraction(b, x: Fraction) -> bool:
         return bool(b.contains(flint.arb(x.numerator) / flint.arb(x.denominator)))
 
 
-@pytest.mark.parametrize("g", range(5))
-def test_series_newton_form_reproduces_S_series(g):
-    diffs = se._s_g_newton(g)
-    for t in range(80):                     # far beyond the 4g + 2 interpolation points
-        row = se.S_series(t)
-        assert sum(d * math.comb(t, i) for i, d in enumerate(diffs)) == (row[g] if g < len(row) else 0)
+@pytest.mark.parametrize("G", [1, 2, 3, 5])
+def test_series_head_is_the_truncated_series_summed_term_by_term(G):
+    # reference: the exact coefficients of every Q_{n,k} (Hultman rows), summed over k one by one, far beyond
+    # the 4G - 3 interpolation points of the Newton form; both integer types (Python int, FLINT fmpz)
+    flint = pytest.importorskip("flint")
+    running = [0] * G                       # sum_{k<=t} q_g(k), g < G
+    for t in range(90):
+        for g, c in enumerate(se.Q_series(t)[:G]):
+            running[g] += c
+        for n in (1, 3, 10**6):
+            expected = sum(Fraction(c, n ** (2 * g)) for g, c in enumerate(running))
+            for Z in (int, flint.fmpz):
+                assert Fraction(se._series_head(n, t, G, Z), n ** (2 * (G - 1))) == expected
 
 
 @pytest.mark.parametrize("n,t", [(10**9, 5000), (10**10, 2500), (10**12, 3000), (10**14, 10**4), (2**80, 7777)])
@@ -339,6 +358,61 @@ def test_series_remainder_bound_is_rigorous_with_few_terms(G):
         with flint.ctx.workprec(200):
             # the ball is [T_G, T_G + R] up to rounding: its lower end is within rounding of T_G <= S
             assert frac_of_arb(b.rad()) > 0
+
+
+# critical range: c = t / sqrt(n) from 1.6 to 25 (X = (t + 5/2)^2 / 2n from 1.3 to 310), where the
+# remainder bound needs its general form (rho < 1, not X < 1)
+CRITICAL = [(10**7, 5000), (10**6, 3000), (10**5, 2500), (4 * 10**4, 2500), (10**4, 2500)]
+
+
+@pytest.mark.parametrize("n,t", CRITICAL)
+def test_critical_ball_contains_the_exact_value(n, t):
+    pytest.importorskip("flint")
+    exact = S(n, t, method="exact")
+    assert exact == ref_S_fast(n, t)
+    for dps in (15, 40):
+        target = int(dps * 3.33) + 4
+        assert se._S_ball_series_terms(n, t, target + 4) is not None     # the series path is the one tested
+        assert math.comb(t + 2, 2) > n                                      # beyond the old x <= 1/16 range
+        b = S(n, t, method="ball", dps=dps)
+        assert arb_contains_fraction(b, exact)
+        assert frac_of_arb(b.rad()) <= Fraction(1, 10**dps) * exact
+
+
+@pytest.mark.parametrize("n,t", CRITICAL[:3])
+def test_critical_remainder_bound_holds_with_too_few_terms(n, t):
+    # few terms: the remainder carries most of the value, and the ball must still contain S
+    flint = pytest.importorskip("flint")
+    exact = S(n, t, method="exact")
+    X = Fraction(2 * t + 5, 2) ** 2 / (2 * n)
+    first = next(G for G in range(1, 50) if X * X < (2 * G + 2) * (2 * G + 3))   # rho < 1 from here on
+    for G in range(max(1, first - 1), first + 4):
+        b = se._S_ball_series(n, t, G, 200)
+        assert arb_contains_fraction(b, exact)
+        if G < first:
+            assert not b.is_finite()        # rho >= 1: no bound, an infinite radius
+        else:
+            with flint.ctx.workprec(200):
+                assert b.is_finite() and frac_of_arb(b.rad()) > 0
+
+
+@given(st.integers(2001, 3000), st.floats(0.3, 20.0))
+def test_critical_ball_property(t, c):
+    pytest.importorskip("flint")
+    n = max(1, round((t / c) ** 2))
+    b = S(n, t, method="ball", dps=20)
+    assert arb_contains_fraction(b, S(n, t, method="exact"))
+
+
+def test_critical_ball_at_t_1e8_agrees_with_mp():
+    # c = 1 and c = 10 at t = 10**8: against the mp path (Euler-Maclaurin of the analytic summand, another route)
+    pytest.importorskip("flint")
+    for n in (10**16, 10**14):
+        b = S(n, 10**8, method="ball", dps=40)
+        m = S(n, 10**8, method="mp", dps=45)
+        with mpmath.workdps(50):
+            assert abs(mpmath.mpf(b.mid().str(50, radius=False)) - m) <= mpmath.mpf(10) ** -39 * m
+            assert mpmath.mpf(b.rad().str(5, radius=False)) <= mpmath.mpf(10) ** -40 * m
 
 
 def test_ball_S_large_t_agrees_with_mp():

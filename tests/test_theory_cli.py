@@ -170,10 +170,16 @@ def test_dps_has_an_upper_bound(capsys):
 
 
 def test_long_ball_sum_announces_its_cost(capsys):
-    assert main(["energy", "--n", "10**18", "--t", "1100000", "--method", "ball", "--dps", "20"]) == 0
-    captured = capsys.readouterr()
-    assert "note: --method ball" in captured.err and "s at" in captured.err
-    assert "regime = subcritical" in captured.out
+    # c = t / sqrt(n) = 26 at 300 digits: past the series (G > 400 terms), short of the supercritical top terms
+    # and of the Euler-Maclaurin window (its cut 26.5 sqrt(n) is past t): the ball sums every term
+    from theory.__main__ import _notice
+    assert _notice("ball", 1_778_279_410, 1_100_000, 300).startswith("note: --method ball sums t + 1 = 1.1e+06")
+    assert _notice("ball", 1_778_279_410, 1_100_000, 40) is None            # 40 digits: Euler-Maclaurin
+    # subcritical (c = 0.0011) and critical (c = 1.1) long sums take the series, O(1) in t: no notice
+    for n, regime in (("10**18", "subcritical"), ("10**12", "critical")):
+        assert main(["energy", "--n", n, "--t", "1100000", "--method", "ball", "--dps", "20"]) == 0
+        captured = capsys.readouterr()
+        assert captured.err == "" and f"regime = {regime}" in captured.out
     main(["energy", "--n", "10**18", "--t", "1000", "--method", "ball", "--dps", "20"])
     assert capsys.readouterr().err == ""
 

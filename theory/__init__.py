@@ -44,7 +44,8 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
     ``theory._cli`` (private) the command lines' one-line-error argument parser;
     ``theory._vector_float`` (private) the vectorised float ``Q`` over arrays;
-    ``theory._ball_super`` (private) the certified supercritical ``S`` ball.
+    ``theory._ball_super`` (private) the certified supercritical ``S`` ball;
+    ``theory._ball_em`` (private) the certified ``S`` ball between critical and supercritical (Euler-Maclaurin).
 
 Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 

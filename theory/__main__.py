@@ -128,9 +128,12 @@ def _exact_text(v) -> tuple[str | None, str | None]:
         return (str(num) if den == 1 else f"{num}/{den}"), None
 
 
-def _notice(method: str, t: int) -> str | None:
-    """An up-front estimate for the O(t) paths, printed on stderr before a long computation."""
-    if method == "ball" and t + 1 > _NOTICE_TERMS:
+def _notice(method: str, n: int, t: int, dps: int | None) -> str | None:
+    """An up-front estimate for the O(t) paths, printed on stderr before a long computation (the ball sums
+    all terms only where neither its series nor its supercritical top terms apply)."""
+    from .signal_energy import _S_ball_is_direct
+
+    if method == "ball" and t + 1 > _NOTICE_TERMS and dps is not None and _S_ball_is_direct(n, t, dps):
         sec = (t + 1) / _BALL_TERMS_PER_S
         return (f"note: --method ball sums t + 1 = {t + 1:.3g} certified terms, about {sec:.0f} s at "
                 f"~{_BALL_TERMS_PER_S:.0e} terms/s; --method mp is fast at any t")
@@ -171,7 +174,7 @@ def _energy(args) -> dict:
         raise ValueError(f"--dps applies only to --method mp or ball, not {method}")
     dps = (args.dps or DEFAULT_DPS) if method in ("mp", "ball") else None
     n, t = args.n, args.t
-    notice = _notice(method, t)
+    notice = _notice(method, n, t, dps)
     if notice:
         print(notice, file=sys.stderr, flush=True)
     return {"n": n, "t": t, "method": method, "dps": dps,

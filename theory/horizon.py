@@ -52,8 +52,8 @@ only the variance enters these second moments). For reference, PyTorch's ``nn.RN
 ``U(-1/sqrt n, 1/sqrt n)`` has variance ``1/(3n)``, i.e. ``sigma = 1/sqrt 3``; He/Kaiming (fan-in) has
 ``sigma = sqrt 2``.
 
-Conventions and domain: complex Ginibre weights (real weights: exact rows for t <= 30 here and in
-:mod:`numerics.horizon_mc`, which adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
+Conventions and domain: complex Ginibre weights (real weights: exact rows for t <= 30 here, in this
+module's command line and in :mod:`numerics.horizon_mc`, which adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
 ``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
 dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
 no finite-width correction of this kind.
@@ -103,6 +103,14 @@ _SCALE_MAX_T = 500_000       # sigma_for_horizon (float): ~60 O(t) bisection swe
 _MP_MAX_T = 5_000            # method "mp": O(t) mp operations per bisection step (~8 s per 1000 depths)
 _EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integer work
 MAX_HORIZON_N = 10**9        # max_horizon / glorot_table: ~2 s at n = 1e9 (t_max ~ sqrt(n), ~40 solves)
+WEIGHTS = ("complex", "real")
+REAL_ROWS_SOURCE = "exact real Wick rows (theory.real_rows)"
+
+
+class _BeyondRealRows(ValueError):
+    """Real weights past the committed exact rows (k <= 30): Monte Carlo is needed, which lives in numerics.
+
+    A ValueError like every range error; the command line recognises it and points to ``seqtheory horizon``."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -428,7 +436,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     True
     """
     n = as_int("n", n, minimum=1)
-    weights = as_choice("weights", weights, ("complex", "real"))
+    weights = as_choice("weights", weights, WEIGHTS)
     if weights == "real":
         return _real_sigma_for_horizon(n, t, tol, quantity, method, dps)
     method = as_choice("method", method, METHODS)
@@ -453,11 +461,11 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     kmax = real_rows_max_k()
     t = as_int("t", t, minimum=1)
     if t > kmax:
-        raise ValueError(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
-                         f"numerics.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
+        raise _BeyondRealRows(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
+                              f"numerics.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
     return scale_from_energies(real_energies(n, t), _as_tol(tol), quantity=as_choice("quantity", quantity, QUANTITIES),
                                method=as_choice("method", method, METHODS), dps=dps, n=n, weights="real",
-                               source="exact real Wick rows (theory.real_rows)")
+                               source=REAL_ROWS_SOURCE)
 
 
 def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
@@ -467,10 +475,11 @@ def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: st
     return int(bad[0]) if bad.size else None
 
 
-def _first_violation_exact(n: int, T: int, sigma: Fraction, tol: Fraction, quantity: str) -> int | None:
+def _first_violation_exact(energies, sigma: Fraction, tol: Fraction, quantity: str) -> int | None:
+    """The first depth j with ``|p_j(sigma) - 1| > tol`` in exact rationals (energies: Q_0, Q_1, ... as Fractions)."""
     s2, w, acc = sigma * sigma, Fraction(1), Fraction(0)
-    for j in range(T + 1):
-        term = w * Fraction(trace_moment(n, j), n ** (j + 1))
+    for j, energy in enumerate(energies):
+        term = w * energy
         acc += term
         p = term if quantity == "Q" else acc / (j + 1)
         if abs(p - 1) > tol:
@@ -480,7 +489,7 @@ def _first_violation_exact(n: int, T: int, sigma: Fraction, tol: Fraction, quant
 
 
 def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrExact = "float",
-                    max_t: int | None = None) -> int:
+                    max_t: int | None = None, weights: str = "complex") -> int:
     r"""The horizon reachable at scale sigma: the largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
 
     ``p_j`` as in the module docstring (complex Ginibre, exact energies of Seleznova 2026, Thm 2.1). At
@@ -489,6 +498,9 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     scans depths in doubling blocks, O(t) work; ``method="exact"`` compares exact rationals (``sigma`` and
     ``tol`` taken at their exact binary values; ``t <= 4000``). Raises ValueError if no violation is found up
     to ``max_t`` (default: the cap, 1e7 or 4000). Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
+    ``weights="real"``: the exact real-weight energies of :mod:`theory.real_rows` (``Q^R_{n,k}``, k <= 30),
+    so ``max_t <= 30`` and a horizon of 30 or more raises ValueError (Monte Carlo beyond:
+    :func:`numerics.horizon_mc.depth_for_scale`).
 
     Parameters
     ----------
@@ -503,7 +515,9 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     method : {"float", "exact"}
         float64 comparisons, or exact rationals (``t <= 4000``).
     max_t : int, optional
-        The largest depth searched (default and bound: 1e7, or 4000 for "exact").
+        The largest depth searched (default and bound: 1e7, or 4000 for "exact"; 30 for real weights).
+    weights : {"complex", "real"}
+        Complex Ginibre weights (closed form), or real ones (the exact rows, depths <= 30).
 
     Returns
     -------
@@ -515,11 +529,13 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     TypeError
         ``n`` or ``max_t`` not an integer, ``sigma`` or ``tol`` not real.
     ValueError
-        A value out of range, or no violation up to ``max_t``.
+        A value out of range, or no violation up to ``max_t`` (real weights: up to depth 30).
 
     Examples
     --------
     >>> depth_for_scale(4, 1.0, 1/16, method="exact")                 # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
+    2
+    >>> depth_for_scale(4, 1.0, 0.3, weights="real")                  # Q^R_{4,2} = 1 + 2/16, Q^R_{4,3} = 1 + 44/64
     2
     >>> t_best, s_best = max_horizon(10**6, 0.01)                        # the minimax scale of that horizon
     >>> depth_for_scale(10**6, 1.0, 0.01) < depth_for_scale(10**6, s_best, 0.01) == t_best
@@ -530,6 +546,8 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     tol = _as_tol(tol)
     quantity = as_choice("quantity", quantity, QUANTITIES)
     method = as_choice("method", method, DEPTH_METHODS)
+    if as_choice("weights", weights, WEIGHTS) == "real":
+        return _real_depth_for_scale(n, sigma, tol, quantity, method, max_t)
     cap = _EXACT_MAX_T if method == "exact" else _MAX_T
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
     T = min(64, max_t)
@@ -537,12 +555,32 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
         if method == "float":
             j = _first_violation_float(log_energies(n, T), sigma, tol, quantity)
         else:
-            j = _first_violation_exact(n, T, Fraction(sigma), Fraction(tol), quantity)
+            exact = (Fraction(trace_moment(n, k), n ** (k + 1)) for k in range(T + 1))
+            j = _first_violation_exact(exact, Fraction(sigma), Fraction(tol), quantity)
         if j is not None:
             return j - 1
         if T >= max_t:
             raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
         T = min(2 * T, max_t)
+
+
+def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t) -> int:
+    """:func:`depth_for_scale` for real weights from the committed exact rows (depths <= 30)."""
+    from .real_rows import real_energies, real_rows_max_k
+
+    kmax = real_rows_max_k()
+    max_t = kmax if max_t is None else as_int("max_t", max_t, minimum=1, maximum=kmax)
+    E = real_energies(n, max_t)
+    if method == "float":
+        j = _first_violation_float(np.log([float(e) for e in E]), sigma, tol, quantity)
+    else:
+        j = _first_violation_exact(E, Fraction(sigma), Fraction(tol), quantity)
+    if j is not None:
+        return j - 1
+    if max_t < kmax:
+        raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
+    raise _BeyondRealRows(f"no violation of tol={tol} up to depth {kmax} (the last exact real row) at n={n}, "
+                          f"sigma={sigma}; beyond, use numerics.horizon_mc.depth_for_scale (Monte Carlo)")
 
 
 def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
@@ -609,9 +647,11 @@ def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
 
 # --------------------------------------------------------------------------------------------------
 # command line: python -m theory.horizon {sigma,depth,table} ... [--json]
+# complex weights: the closed forms; real weights: the exact rows (t <= 30). The same parser serves
+# ``python -m numerics.horizon_mc`` / ``seqtheory horizon``, which add Monte Carlo beyond the rows.
 # --------------------------------------------------------------------------------------------------
-def build_parser(prog: str, weights_choices=("complex",)) -> argparse.ArgumentParser:
-    """The command-line parser (shared with ``python -m numerics.horizon_mc``, which adds real weights)."""
+def build_parser(prog: str, weights_choices=WEIGHTS, monte_carlo: bool = False) -> argparse.ArgumentParser:
+    """The command-line parser (shared with ``python -m numerics.horizon_mc``, which adds Monte Carlo)."""
     p = OneLineParser(prog=prog, description="Initialisation for a horizon (signal propagation): the scale sigma "
                       "of W = sigma G / sqrt(n) that keeps the energies within tol of 1 up to depth t.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -620,11 +660,15 @@ def build_parser(prog: str, weights_choices=("complex",)) -> argparse.ArgumentPa
     common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
     common.add_argument("--json", action="store_true", help="print JSON")
     weights = f"weight field: {' or '.join(weights_choices)} Gaussian (default complex)"
+    if "real" in weights_choices:
+        weights += ("; real: exact rows up to depth 30, Monte Carlo beyond" if monte_carlo else
+                    "; real: the exact rows, depths up to 30 (beyond: seqtheory horizon, with Monte Carlo)")
     s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
     s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
     s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
     s.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
-    s.add_argument("--method", default="float", help="float | mp (real weights: also mc, Monte Carlo)")
+    s.add_argument("--method", default="float",
+                   help="float | mp (real weights: also mc, Monte Carlo)" if monte_carlo else "float | mp")
     s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default 30)")
     d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
     d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
@@ -656,8 +700,9 @@ def run_cli(args, sigma_fn, depth_fn=None) -> object:
     if args.command == "depth" and args.weights != "complex":
         out = depth_fn(args.n, args.sigma, args.tol, quantity=args.quantity, weights=args.weights)
         glorot = depth_fn(args.n, 1.0, args.tol, quantity=args.quantity, weights=args.weights)
+        note = {"depth_glorot_note": glorot["note"]} if "note" in glorot else {}
         return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": args.weights,
-                **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"]}
+                **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"], **note}
     if args.command == "depth":
         t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
         return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "depth": t,
@@ -665,13 +710,57 @@ def run_cli(args, sigma_fn, depth_fn=None) -> object:
     return glorot_table(args.n, args.tol, quantity=args.quantity)
 
 
+def _rows_depth(args):
+    """The depth function of this module's own command line: real weights from the exact rows, as a dict shaped
+    like :func:`numerics.horizon_mc.depth_for_scale`'s. Past the rows: for the asked ``--sigma`` a one-line
+    error that points to the Monte Carlo; for the Glorot comparison printed alongside, None and a note."""
+    def depth(n, sigma, tol, *, quantity, weights):
+        kmax = _real_rows_max_k()
+        try:
+            d = depth_for_scale(n, sigma, tol, quantity=quantity, method=args.method, weights=weights)
+        except _BeyondRealRows:
+            if sigma != args.sigma:
+                return {"depth": None, "se": None, "note": f"beyond {kmax} (the exact real rows); Monte Carlo: "
+                        "seqtheory horizon depth --sigma 1 ... --weights real"}
+            raise _BeyondRealRows(f"--weights real: the depth at --sigma {sigma} (--n {n}, --tol {tol}) is beyond "
+                                  f"{kmax}, the last exact real row; this command has no Monte Carlo: "
+                                  f"run `seqtheory horizon depth ... --weights real`") from None
+        return {"depth": d, "se": 0.0, "source": REAL_ROWS_SOURCE}
+    return depth
+
+
+def _real_rows_max_k() -> int:
+    from .real_rows import real_rows_max_k
+
+    return real_rows_max_k()
+
+
+def _check_own_cli(args) -> None:
+    """What only ``seqtheory horizon`` has (Monte Carlo), named by its flag, before any work starts."""
+    if args.command == "sigma" and args.method == "mc":
+        raise _BeyondRealRows("--method mc (Monte Carlo) is not part of this command (closed forms and exact rows "
+                              "only): run `seqtheory horizon sigma ... --method mc`")
+    if args.command == "sigma" and args.weights == "real" and args.t > _real_rows_max_k():
+        raise _BeyondRealRows(f"--t must be <= {_real_rows_max_k()} with --weights real here (the exact real rows); "
+                              f"for longer horizons run `seqtheory horizon sigma ... --weights real` (Monte Carlo), "
+                              f"got --t {args.t}")
+
+
 def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, depth_fn=None,
-         weights_choices=("complex",)) -> int:
-    """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table."""
-    parser = build_parser(prog, weights_choices)
+         weights_choices=WEIGHTS) -> int:
+    """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table.
+
+    Without ``sigma_fn`` (``python -m theory.horizon``): complex weights from the closed forms, real ones from
+    the exact rows (depths <= 30). ``python -m numerics.horizon_mc`` / ``seqtheory horizon`` pass their own
+    functions, which add Monte Carlo beyond the rows.
+    """
+    own = sigma_fn is None
+    parser = build_parser(prog, weights_choices, monte_carlo=not own)
     args = parser.parse_args(argv)
     try:
-        out = run_cli(args, sigma_fn or sigma_for_horizon, depth_fn)
+        if own:
+            _check_own_cli(args)
+        out = run_cli(args, sigma_fn or sigma_for_horizon, depth_fn or _rows_depth(args))
     except (ValueError, TypeError) as exc:
         parser.error(str(exc))
     print(json.dumps(out, indent=1) if args.json else _text(out))
