@@ -22,7 +22,7 @@ from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q, log_S, trace_m
 
 
 def ref_Q(n: int, k: int) -> Fraction:
-    """Q_{n,k} = (n^(k+2) - n_(k+2)) / ((k+1)(k+2) n^(k+1)) from plain products (spec, Theorem 2.1)."""
+    """Q_{n,k} = (n^(k+2) - n_(k+2)) / ((k+1)(k+2) n^(k+1)) from plain products (Seleznova 2026, Theorem 2.1)."""
     rising = math.prod(n + j for j in range(k + 2))
     falling = math.prod(n - j for j in range(k + 2))
     return Fraction(rising - falling, (k + 1) * (k + 2) * n ** (k + 1))
@@ -59,13 +59,13 @@ def frac_of_arb(a) -> Fraction:
     return Fraction(int(m)) * Fraction(2) ** int(e)
 
 
-# --- spec values ------------------------------------------------------------------------------------
-SPEC_ROWS = {0: [0, 1], 1: [0, 0, 1], 2: [0, 1, 0, 1], 3: [0, 0, 5, 0, 1], 4: [0, 8, 0, 15, 0, 1]}
+# --- the paper's printed rows ---------------------------------------------------------------------------------
+PAPER_ROWS = {0: [0, 1], 1: [0, 0, 1], 2: [0, 1, 0, 1], 3: [0, 0, 5, 0, 1], 4: [0, 8, 0, 15, 0, 1]}
 
 
-@pytest.mark.parametrize("k", sorted(SPEC_ROWS))
-def test_hultman_rows_printed_in_spec(k):
-    assert hultman_row(k) == SPEC_ROWS[k]
+@pytest.mark.parametrize("k", sorted(PAPER_ROWS))
+def test_hultman_rows_printed_in_the_paper(k):
+    assert hultman_row(k) == PAPER_ROWS[k]
 
 
 @pytest.mark.parametrize("k", range(0, 16))

@@ -86,7 +86,7 @@ class PolishSpec:
         f("lm_iters", as_int("polish.lm_iters", self.lm_iters, minimum=0, maximum=MAX_LM_ITERS))
 
     def to_dict(self) -> dict:
-        """The spec as stored in a run config; ``lm_iters`` only when used, so that configs written before the
+        """These settings as stored in a run config; ``lm_iters`` only when used, so that configs written before the
         finish existed keep their content-addressed run ids."""
         d = dataclasses.asdict(self)
         if not d["lm_iters"]:
