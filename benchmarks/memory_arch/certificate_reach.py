@@ -5,7 +5,7 @@ early stop at the certificate unchanged. The certificate's two numbers are read 
 
     python benchmarks/memory_arch/certificate_reach.py [--models lstm s4d] [--kind exp] [--alpha 0.5]
         [--seed 0] [--f64-iters 8000] [--lm-iters 0] [--tag NAME] [--out docs/results/cpu-architectures-polished]
-        [--summary-only]
+        [--summary-only] [--figure PATH]
 
 Writes ``certificate_reach_MODEL[_TAG].json`` (the run's polish record with its curve, every 10th L-BFGS
 iteration and every Levenberg-Marquardt step) and prints per checkpoint: the full-data RelMSE, its relative
@@ -13,7 +13,8 @@ change over the preceding 500 float64 iterations and ||g|| / ||g0|| (g0: the flo
 endpoint, the certificate's definition). The certificate (numerics.memory_bench.polish) needs change < 1% and
 ratio <= 1e-3 together. Cost on one core: about 3 min (LSTM) and 9 min (S4D) for 8000 L-BFGS iterations; a
 Levenberg-Marquardt step needs the full Jacobian (one forward-mode pass per parameter: about 50 s for the
-LSTM's 1233 parameters). ``--summary-only`` re-prints the table from the JSON files.
+LSTM's 1233 parameters). ``--summary-only`` re-prints the table from the JSON files; ``--figure PATH`` draws
+each model's curves of the JSON files found (with and without ``--tag``) side by side.
 """
 
 from __future__ import annotations
@@ -77,6 +78,29 @@ def table(rec: dict) -> list[str]:
     return out
 
 
+def figure(out: Path, models: list[str], path: str) -> None:
+    """One panel per model: every certificate_reach record of it in ``out`` (each stage on one iteration axis,
+    float64 L-BFGS solid, Levenberg-Marquardt steps dotted with markers)."""
+    from numerics.memory_bench.plots import _polish_lines
+    from numerics.plotting import finish, panels
+
+    fig, axes = panels(None, 1, len(models), figsize=(5.0 * len(models), 3.6), squeeze=False)
+    for ax, m in zip(axes.flat, models):
+        for f in sorted(out.glob(f"certificate_reach_{m}*.json")):
+            rec = json.loads(f.read_text(encoding="utf-8"))
+            _polish_lines(ax, rec["curve"])
+            n_lm = sum(st == "lm" for st in rec["curve"]["stage"])
+            ax.lines[-1].set_label(f"{rec['f32_iters']} f32 + {rec['f64_iters']} f64 L-BFGS"
+                                   + (f" incl. a {n_lm}-step LM finish" if n_lm else "")
+                                   + f": {rec['relmse']:.2g}")
+        ax.set(title=f"{m} / exp / alpha 0.5, seed 0", xlabel="iteration (each stage after the previous)",
+               ylabel="full-data RelMSE")
+        ax.legend(fontsize=6.5, loc="upper right")
+    fig.suptitle("Where the certificate lies: L-BFGS alone (flat, not a floor) vs a Levenberg-Marquardt finish",
+                 fontsize=9)
+    finish(fig, path)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--models", nargs="+", default=["lstm", "s4d"])
@@ -88,6 +112,7 @@ def main(argv=None) -> int:
     p.add_argument("--tag", default="", help="suffix of the JSON file names (e.g. lm)")
     p.add_argument("--out", default=str(ROOT / "docs" / "results" / "cpu-architectures-polished"))
     p.add_argument("--summary-only", action="store_true", help="print the table from the JSON files in --out")
+    p.add_argument("--figure", help="also draw the curves of every JSON file of these models in --out to this file")
     a = p.parse_args(argv)
     if a.f64_iters < 500:
         p.error(f"--f64-iters must be >= 500 (the certificate's window), got {a.f64_iters}")
@@ -103,6 +128,8 @@ def main(argv=None) -> int:
             path.write_text(json.dumps(rec), encoding="utf-8")
         print("\n".join(table(rec)), f"\n{m}: certified {rec['certified']} ({rec['reason'] or 'certified'}), "
               f"{rec['wall']:.0f} s", flush=True)
+    if a.figure:
+        figure(out, a.models, a.figure)
     return 0
 
 
