@@ -52,6 +52,15 @@ def scaled_lag_range(T: int, *, reference_T: int = REFERENCE_T, lag_range: tuple
     return lo, hi
 
 
+# l^(-exponent) underflows to 0 for every lag past exponent ~ 300 / log10(lag_min): 100 is far beyond use
+MAX_EXPONENT = 100.0
+
+
+def _as_exponent(name: str, value) -> float:
+    """A Pareto lag exponent in ``(0, MAX_EXPONENT]``, checked under the caller's parameter name."""
+    return as_real(name, value, minimum=0.0, open_min=True, maximum=MAX_EXPONENT)
+
+
 def pareto_lag_probabilities(lag_min: int, lag_max: int, exponent: float = 1.6) -> tuple[np.ndarray, np.ndarray]:
     """Support ``lag_min..lag_max`` and probabilities ``P(l) ∝ l^(-exponent)`` of the discrete truncated Pareto.
 
@@ -63,8 +72,7 @@ def pareto_lag_probabilities(lag_min: int, lag_max: int, exponent: float = 1.6) 
     lag_max = as_int("lag_max", lag_max, minimum=1, maximum=MAX_LENGTH)
     if lag_max <= lag_min:
         raise ValueError(f"lag_max must be > lag_min, got lag_min={lag_min}, lag_max={lag_max}")
-    # l^(-exponent) underflows to 0 for every lag past exponent ~ 300 / log10(lag_min): 100 is far beyond use
-    exponent = as_real("exponent", exponent, minimum=0.0, open_min=True, maximum=100.0)
+    exponent = _as_exponent("exponent", exponent)
     support = np.arange(lag_min, lag_max + 1)
     w = support.astype(np.float64) ** (-exponent)
     return support, w / w.sum()
@@ -141,6 +149,7 @@ def make_delayed_task(
     coeff_base = as_real("coeff_base", coeff_base)
     coeff_decay = as_real("coeff_decay", coeff_decay, minimum=0.0)
     noise_std = as_real("noise_std", noise_std, minimum=0.0)
+    lag_exponent = _as_exponent("lag_exponent", lag_exponent)
     rng_lags, rng_u = (np.random.default_rng(s) for s in np.random.SeedSequence([seed, 7]).spawn(2))
     if lag_seed is not None:
         rng_lags = np.random.default_rng(np.random.SeedSequence([as_int("lag_seed", lag_seed, minimum=0), 7]))

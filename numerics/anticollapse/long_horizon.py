@@ -72,6 +72,7 @@ def rediagnose_run(run, states: list[dict], spec: LongDiagnosisSpec, variant: st
     """Every checkpoint of ``run`` at the long horizon, in order (one set of diagnostic sequences)."""
     as_instance("run", run, GatedRun, "GatedRun (train_gated)")
     as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")
+    as_instance("states", states, (list, tuple), 'list of checkpoint states ({"model", "optimizer"} dicts)')
     if not states:
         raise ValueError("states is empty: the run kept no checkpoint weights (train_gated(keep_states=True) "
                          "or save_dir=...)")
