@@ -488,3 +488,27 @@ def test_as_real_array_may_keep_nonfinite():
         as_real_array("x", [1.0, np.nan])
     with pytest.raises(TypeError, match="x"):
         as_real_array("x", "1.0", finite=False)
+
+
+def test_delayed_task_draws_in_blocks_the_stream_of_one_draw():
+    from numerics.anticollapse.delayed_task import make_delayed_task
+
+    task = make_delayed_task(n_lags=4, lag_min=2, lag_max=40, d_in=3, seed=1)
+    x, y = task.sample(3000, 700, rng=np.random.default_rng(3))        # 6.3e6 entries: several blocks
+    rng = np.random.default_rng(3)
+    x0, noise = rng.standard_normal((3000, 700, 3)), rng.standard_normal((3000, 700))
+    y0, proj = task.noise_std * noise, x0 @ task.u
+    for lag, c in zip(task.lags, task.coeffs):
+        y0[:, lag:] += c * proj[:, :700 - lag]
+    assert np.array_equal(x, x0.astype(np.float32)) and np.array_equal(y[..., 0], y0.astype(np.float32))
+
+
+def test_long_diagnostic_inputs_are_announced(capsys):
+    from numerics.anticollapse.long_horizon import diagnostic_inputs
+
+    run = _gated_run()
+    diagnostic_inputs(run, 32, 16)
+    assert "delayed-task sequences" not in capsys.readouterr().err
+    n = (1 << 25) // (32 * run.task.d_in) + 1                         # just past the announcement threshold
+    assert diagnostic_inputs(run, 32, n).shape == (n, 32, run.task.d_in)
+    assert "delayed-task sequences" in capsys.readouterr().err
