@@ -512,3 +512,29 @@ def test_long_diagnostic_inputs_are_announced(capsys):
     n = (1 << 25) // (32 * run.task.d_in) + 1                         # just past the announcement threshold
     assert diagnostic_inputs(run, 32, n).shape == (n, 32, run.task.d_in)
     assert "delayed-task sequences" in capsys.readouterr().err
+
+
+def test_memory_probe_estimates_its_time_up_front():
+    """A recurrent probe steps through T sequentially: T = 2**24 with one sequence fits in memory but would
+    run for hours; it is refused after a timing probe at a short T."""
+    from numerics.memory_bench.probe import memory_probe
+    from numerics.models.lstm import LSTM
+
+    with pytest.raises(ValueError, match=r"T=16777216 .* s \(timed"):
+        memory_probe(LSTM(3), T=1 << 24, n=1)
+
+
+def test_memory_probe_announces_a_long_probe(monkeypatch, capsys):
+    from numerics.memory_bench import probe
+    from numerics.models.lstm import LSTM
+
+    monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 64)
+    monkeypatch.setattr(probe, "_TIMING_T", 16)
+    monkeypatch.setattr(probe, "_ANNOUNCE_SECONDS", 0.0)
+    import torch
+    torch.manual_seed(0)
+    model = LSTM(3)
+    got = probe.memory_probe(model, T=80, n=2)
+    assert "memory_probe: T=80 will take about" in capsys.readouterr().err
+    monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 10**6)
+    assert np.array_equal(got, probe.memory_probe(model, T=80, n=2))      # the timing run changes nothing
