@@ -336,7 +336,7 @@ def jump_symbol(beta: Any, params: LevyParams | None = None, /, *, eta_J: Any = 
     method : {"float", "mp"}
         float64, or an ``mpmath.mpf`` correct to ``dps`` digits.
     dps : int, optional
-        Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+        Digits for "mp", at most :data:`MP_MAX_DPS`; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
 
     Returns
     -------
@@ -426,7 +426,7 @@ def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, ka
     method : {"float", "mp"}
         float64, or an ``mpmath.mpf`` correct to ``dps`` digits.
     dps : int, optional
-        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+        Digits for "mp", at most :data:`MP_MAX_DPS`; None: the ambient ``mpmath.mp.dps``.
 
     Returns
     -------
@@ -487,7 +487,7 @@ def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = Non
     method : {"float", "mp"}
         float64 (relative accuracy ~1e-15), or an ``mpmath.mpf`` correct to ``dps`` digits.
     dps : int, optional
-        Digits for "mp"; None: the ambient ``mpmath.mp.dps``.
+        Digits for "mp", at most :data:`MP_MAX_DPS`; None: the ambient ``mpmath.mp.dps``.
 
     Returns
     -------
