@@ -124,12 +124,10 @@ class LognormalComparison:
 # ----------------------------------------------------------------------------------------------------
 # tail slope
 # ----------------------------------------------------------------------------------------------------
-def _finite_positive(name: str, tau: Any) -> tuple[np.ndarray, int]:
-    """Drop +inf (non-decaying units); reject NaN, -inf, values <= 0."""
-    try:
-        t = np.asarray(tau, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of real numbers") from None
+def as_time_scales(name: str, tau: Any) -> tuple[np.ndarray, int]:
+    """A sample of time scales: ``(finite values, number of +inf)``; +inf (a non-decaying unit) is dropped,
+    NaN, -inf and values <= 0 are refused. The one check of every ``tau`` sample of the toolkit."""
+    t = as_real_array(name, tau, finite=False).ravel()
     if np.any(np.isnan(t)) or np.any(t == -np.inf):
         raise ValueError(f"{name} must not contain NaN or -inf")
     finite = np.isfinite(t)
@@ -218,7 +216,7 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
     >>> round(r.beta, 2), r.r2 > 0.999, r.ci[0] < 0.8 < r.ci[1]
     (0.8, True, True)
     """
-    t, n_inf = _finite_positive("tau", tau)
+    t, n_inf = as_time_scales("tau", tau)
     window = _check_window(window)
     n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     seed = as_int("seed", seed, minimum=0)
@@ -261,7 +259,7 @@ def hill_beta(tau: Any, k: int | None = None) -> float:
     >>> round(hill_beta(x), 2)
     1.5
     """
-    t, _ = _finite_positive("tau", tau)
+    t, _ = as_time_scales("tau", tau)
     n = t.size
     if n < 2:
         raise ValueError(f"tau needs >= 2 finite time scales for the Hill estimator, got {n}")
@@ -299,7 +297,7 @@ def lognormal_comparison(tau: Any, *, q_min: float = 0.75, alpha: float = 0.05) 
     >>> lognormal_comparison(np.exp(rng.normal(0.0, 1.0, 20000))).favoured
     'lognormal'
     """
-    t, _ = _finite_positive("tau", tau)
+    t, _ = as_time_scales("tau", tau)
     q_min = as_real("q_min", q_min, minimum=0.0, maximum=1.0, open_max=True)
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     if t.size < MIN_TAIL_SAMPLE:

@@ -101,13 +101,15 @@ def as_real(
     maximum: float | None = None,
     open_min: bool = False,
     open_max: bool = False,
+    allow_inf: bool = False,
 ) -> float:
-    """Return ``value`` as a finite ``float`` in the stated interval (closed unless ``open_*``)."""
+    """Return ``value`` as a finite ``float`` in the stated interval (closed unless ``open_*``); with
+    ``allow_inf``, ``+inf`` is a value too (where it means "no bound")."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     out = float(value)
-    if not math.isfinite(out):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    if not (math.isfinite(out) or (allow_inf and out == math.inf)):
+        raise ValueError(f"{name} must be {'finite or +inf' if allow_inf else 'finite'}, got {value!r}")
     if minimum is not None and (out < minimum or (open_min and out == minimum)):
         raise ValueError(f"{name} must be {'>' if open_min else '>='} {minimum}, got {value!r}")
     if maximum is not None and (out > maximum or (open_max and out == maximum)):
@@ -115,8 +117,9 @@ def as_real(
     return out
 
 
-def as_real_array(name: str, value: Any, *, minimum: float | None = None) -> np.ndarray:
-    """Return ``value`` as a float64 array of finite numbers (scalars give 0-d arrays)."""
+def as_real_array(name: str, value: Any, *, minimum: float | None = None, finite: bool = True) -> np.ndarray:
+    """Return ``value`` as a float64 array of finite numbers (scalars give 0-d arrays); ``finite=False``
+    lets NaN and infinities through (measurements that mark a missing value with NaN)."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be real, not a bool")
     # numpy would parse the string "1.0" into a number: a string here is always a caller's mistake
@@ -126,11 +129,19 @@ def as_real_array(name: str, value: Any, *, minimum: float | None = None) -> np.
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
-    if not np.all(np.isfinite(arr)):
+    if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
     if minimum is not None and np.any(arr < minimum):
         raise ValueError(f"{name} must be >= {minimum}")
     return arr
+
+
+def check_ordered(lo_name: str, lo: float, hi_name: str, hi: float, *, strict: bool = False) -> None:
+    """Raise ``ValueError`` naming both bounds unless ``lo <= hi`` (``lo < hi`` with ``strict``): the check of
+    a range given as two arguments, after each was checked on its own (either may be the one in error)."""
+    if not (lo < hi if strict else lo <= hi):
+        raise ValueError(f"{hi_name} must be {'>' if strict else '>='} {lo_name}, got {lo_name}={lo!r}, "
+                         f"{hi_name}={hi!r}")
 
 
 def as_probability(name: str, value: Any, *, open_min: bool = False, open_max: bool = False) -> float:
@@ -184,7 +195,11 @@ def as_seed_sequence(value: Any, *, name: str = "seed") -> np.random.SeedSequenc
 def as_same_shape(names: tuple[str, str], a: Any, b: Any, *, ndim: int, shape: str) -> tuple[np.ndarray, np.ndarray]:
     """``a`` and ``b`` as float64 arrays of ``ndim`` dimensions and one shape (``shape`` names the axes in
     the message, e.g. ``"(n_seq, T)"``); values are not checked."""
-    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    try:
+        x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{names[0]} and {names[1]} must be arrays of real numbers {shape}; got "
+                        f"{type(a).__name__} and {type(b).__name__}") from None
     if x.ndim != ndim or x.shape != y.shape:
         raise ValueError(f"{names[0]} and {names[1]} must be arrays of the same shape {shape}; got {x.shape} "
                          f"and {y.shape}")
@@ -323,7 +338,9 @@ def as_path(name: str, value: Any) -> str:
 # bounds with a message naming the parameter, the estimate and the limit (a typo such as T=10**7 or
 # layers=10**7 is a clear ValueError, not minutes of swapping, a MemoryError or an hour-long loop).
 MAX_MEMORY_BYTES = 8 * 2**30      # one call's working set (tensors, arrays): 8 GiB
-MAX_PARAMETERS = 10**9            # weights of one model (4 GB of float32)
+# weights of one model (400 MB of float32): building and initialising 1e8 weights takes about a second, 1e9
+# over a minute on a small machine; the benchmark's models have at most about 1e5
+MAX_PARAMETERS = 10**8
 MAX_COUNT = 10**7                 # repetitions (bootstrap draws, restarts, layers of a loop)
 
 

@@ -40,7 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from theory._args import as_bool, as_instance, as_int, as_real
+from theory._args import (MAX_MEMORY_BYTES, as_bool, as_instance, as_int, as_probability, as_real, as_real_array,
+                          check_budget)
 
 K_NULL = 5              # the null allows up to this many distinct time scales
 P_NULL = 0.05           # rejection level of the few-exponential null
@@ -96,9 +97,11 @@ def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
     >>> round(w, 6), lab.tolist()
     (0.025, [0, 0, 1, 1, 2])
     """
-    x = np.sort(np.asarray(x, dtype=np.float64).ravel())
+    x = np.sort(as_real_array("x", x).ravel())
     k = as_int("k", k, minimum=1)
     n = x.size
+    # the dynamic programme holds a few (n, n) float64 tables
+    check_budget("x (its size)", 4 * 8.0 * n * n, MAX_MEMORY_BYTES, value=n)
     if n <= k:
         return 0.0, np.arange(n)
     C = _segment_cost(x)
@@ -122,7 +125,7 @@ def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
 def measurement_sigma(tau_halves: Any) -> float:
     """Noise of the full-sample log tau from two half-sample estimates (2, H): ``sqrt(mean(d^2) / 4)``,
     ``d = log tau_a - log tau_b`` over units finite and positive in both; nan when no unit is."""
-    t = np.asarray(tau_halves, dtype=np.float64)
+    t = as_real_array("tau_halves", tau_halves, finite=False)    # NaN / inf: a unit without a time scale
     if t.ndim != 2 or t.shape[0] != 2:
         raise ValueError(f"tau_halves must have shape (2, H), got {t.shape}")
     ok = np.all(np.isfinite(t) & (t > 0), axis=0)
@@ -145,9 +148,10 @@ def few_exponential_gof(tau: Any, sigma: float, *, k: int = K_NULL, n_sim: int =
     >>> few_exponential_gof(heavy, 0.01, n_sim=99)[1]
     0.01
     """
-    x = np.log(np.asarray(tau, dtype=np.float64).ravel())
+    k = as_int("k", k, minimum=1)
+    x = np.log(as_real_array("tau", tau, minimum=0.0).ravel())
     if x.size < k + 2 or not np.all(np.isfinite(x)):
-        raise ValueError(f"tau must hold >= {k + 2} finite positive time scales")
+        raise ValueError(f"tau must hold >= k + 2 = {k + 2} finite positive time scales for k={k}, got {x.size}")
     sigma = max(as_real("sigma", sigma, minimum=0.0), SIGMA_FLOOR)
     n_sim = as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
     w, lab = kmeans_1d(x, k)
@@ -169,13 +173,17 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
                      envelope_agree: bool | None = None, tail=None) -> CalibratedPhase:
     """The calibrated decision (module docstring) on the measured ``tau`` (H,) and its half-sample
     estimates ``tau_halves`` (2, H); ``envelope_agree`` (the calibrated tail-vs-envelope comparison) is
-    carried as the consistency check and does not change the label; ``tail``: a ready ``tail_beta`` fit."""
+    carried as the consistency check and does not change the label; ``tail``: a ready ``tail_beta`` fit;
+    ``beta_hi_max=inf`` drops the condition on the interval's upper end (the calibration leaves it free)."""
     envelope_agree = None if envelope_agree is None else as_bool("envelope_agree", envelope_agree)
     from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, phase_rule, tail_beta
 
-    t = np.asarray(tau, dtype=np.float64).ravel()
+    from numerics.estimators import as_time_scales
+
+    t, _ = as_time_scales("tau", tau)       # +inf (non-decaying units) dropped; NaN, -inf, <= 0 refused
     as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
-    t = t[np.isfinite(t) & (t > 0)]
+    beta_hi_max = as_real("beta_hi_max", beta_hi_max, minimum=0.0, allow_inf=True)    # inf: no upper-end rule
+    p_null = as_probability("p_null", p_null)
     sigma = measurement_sigma(tau_halves)
     nan2 = (math.nan, math.nan)
     if t.size < MIN_TAIL_SAMPLE:

@@ -24,11 +24,14 @@ the task seed, the sequences from the generator passed to :meth:`DelayedTask.sam
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 import numpy as np
+from tqdm import tqdm
 
 from theory._args import MAX_LENGTH, as_int, as_real
 
+_BLOCK_ENTRIES = 1 << 22        # normal draws per block of sequences in DelayedTask.sample
 REFERENCE_T = 1280
 REFERENCE_LAG_RANGE = (8, 640)
 
@@ -52,6 +55,15 @@ def scaled_lag_range(T: int, *, reference_T: int = REFERENCE_T, lag_range: tuple
     return lo, hi
 
 
+# l^(-exponent) underflows to 0 for every lag past exponent ~ 300 / log10(lag_min): 100 is far beyond use
+MAX_EXPONENT = 100.0
+
+
+def _as_exponent(name: str, value) -> float:
+    """A Pareto lag exponent in ``(0, MAX_EXPONENT]``, checked under the caller's parameter name."""
+    return as_real(name, value, minimum=0.0, open_min=True, maximum=MAX_EXPONENT)
+
+
 def pareto_lag_probabilities(lag_min: int, lag_max: int, exponent: float = 1.6) -> tuple[np.ndarray, np.ndarray]:
     """Support ``lag_min..lag_max`` and probabilities ``P(l) ∝ l^(-exponent)`` of the discrete truncated Pareto.
 
@@ -63,8 +75,7 @@ def pareto_lag_probabilities(lag_min: int, lag_max: int, exponent: float = 1.6) 
     lag_max = as_int("lag_max", lag_max, minimum=1, maximum=MAX_LENGTH)
     if lag_max <= lag_min:
         raise ValueError(f"lag_max must be > lag_min, got lag_min={lag_min}, lag_max={lag_max}")
-    # l^(-exponent) underflows to 0 for every lag past exponent ~ 300 / log10(lag_min): 100 is far beyond use
-    exponent = as_real("exponent", exponent, minimum=0.0, open_min=True, maximum=100.0)
+    exponent = _as_exponent("exponent", exponent)
     support = np.arange(lag_min, lag_max + 1)
     w = support.astype(np.float64) ** (-exponent)
     return support, w / w.sum()
@@ -99,15 +110,24 @@ class DelayedTask:
         """``Var(y_t)`` for ``t >= max lag``: ``sum c_k^2 + sigma^2``."""
         return float(np.sum(self.coeffs ** 2) + self.noise_std ** 2)
 
-    def sample(self, n_seq: int, T: int, *, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """``(x, y)`` of shapes (n_seq, T, D) and (n_seq, T, 1), float32."""
+    def sample(self, n_seq: int, T: int, *, rng: np.random.Generator,
+               progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``(x, y)`` of shapes (n_seq, T, D) and (n_seq, T, 1), float32; ``progress``: a bar over the draws
+        (they are made in blocks of sequences, the same numbers as one draw of the whole array)."""
         n_seq = as_int("n_seq", n_seq, minimum=1)
         T = as_int("T", T, minimum=1)
         if not isinstance(rng, np.random.Generator):
             raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-        x = rng.standard_normal((n_seq, T, self.d_in))
+        x, y = np.empty((n_seq, T, self.d_in)), np.empty((n_seq, T))
+        step = max(1, _BLOCK_ENTRIES // (T * self.d_in))
+        with tqdm(total=2 * n_seq, desc="delayed-task sequences", unit="seq", disable=not progress, leave=False,
+                  file=sys.stderr) as bar:
+            for out in (x, y):                  # all of x, then all of the noise: the stream of one draw each
+                for i in range(0, n_seq, step):
+                    out[i:i + step] = rng.standard_normal(out[i:i + step].shape)
+                    bar.update(out[i:i + step].shape[0])
         proj = x @ self.u                                           # (n_seq, T): u . x_t
-        y = self.noise_std * rng.standard_normal((n_seq, T))
+        y *= self.noise_std
         for lag, c in zip(self.lags, self.coeffs):
             if lag < T:
                 y[:, lag:] += c * proj[:, : T - lag]
@@ -141,6 +161,7 @@ def make_delayed_task(
     coeff_base = as_real("coeff_base", coeff_base)
     coeff_decay = as_real("coeff_decay", coeff_decay, minimum=0.0)
     noise_std = as_real("noise_std", noise_std, minimum=0.0)
+    lag_exponent = _as_exponent("lag_exponent", lag_exponent)
     rng_lags, rng_u = (np.random.default_rng(s) for s in np.random.SeedSequence([seed, 7]).spawn(2))
     if lag_seed is not None:
         rng_lags = np.random.default_rng(np.random.SeedSequence([as_int("lag_seed", lag_seed, minimum=0), 7]))

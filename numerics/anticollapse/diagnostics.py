@@ -79,6 +79,7 @@ REFERENCE_ENVELOPE_LAGS = (4, 384, 128)    # geometric grid at T = 1280
 _LOG_FLOOR = 1e-12
 LEAK_FLOOR = 1e-12                          # a_p floor for gates that round to s = 1 in float32
 ENVELOPES = ("mu0", "gelr")                 # the author's canonical envelope; the Lambda-weighted one
+_LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max)
 
 
 # ---------------------------------------------------------------------------------------------- lag grids
@@ -202,12 +203,15 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
     >>> second_order_bound(np.array([0.1, 0.1, 0.1]), np.array([0.5, 0.5, 0.5]))   # 3 e^2 alpha + e^3
     0.016
     """
-    e = as_real_array("e", e)
+    e = as_real_array("e", e, minimum=0.0)          # norms
     alpha = np.ones_like(e) if alpha is None else as_real_array("alpha", alpha)
     if alpha.shape != e.shape or np.any(alpha <= 0):
         raise ValueError("alpha must be positive and have the shape of e")
     u = e / alpha
-    return float(round(float(np.prod(alpha)) * (math.expm1(float(np.sum(np.log1p(u)))) - float(np.sum(u))), 15))
+    log_growth = float(np.sum(np.log1p(u)))
+    if not log_growth < _LOG_FLOAT_MAX:     # prod (1 + e_p / alpha_p) past float64: the bound is no bound
+        raise ValueError(f"e is too large for alpha: prod(1 + e/alpha) = exp({log_growth:.4g}) overflows float64")
+    return float(round(float(np.prod(alpha)) * (math.expm1(log_growth) - float(np.sum(u))), 15))
 
 
 # ---------------------------------------------------------------------------------------------- optimiser rate
@@ -578,6 +582,9 @@ def author_label_text(label: str) -> str:
     >>> author_label_text("unresolved"), author_label_text("collapsed")
     ('anti-collapsed (unresolved beta)', 'collapsed')
     """
+    from theory.levy import PHASES
+
+    label = as_choice("label", label, PHASES)
     return "anti-collapsed (unresolved beta)" if label == "unresolved" else label
 
 
@@ -615,13 +622,15 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
     (:func:`rates_and_envelope_from_leaks`); ``variant`` as in :func:`diagnose` (the envelope-fit floor)."""
     as_instance("rates", rates, RateFit)
     as_instance("env", env, Envelope)
-    from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, hill_beta, tail_beta
+    from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, _check_window, hill_beta, tail_beta
 
     from .envelope_gate import calibrated_comparison, envelope_beta_bootstrap, resolution_check
 
     n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     variant = as_choice("variant", variant, VARIANTS)
+    window, seed = _check_window(window), as_int("seed", seed, minimum=0)
+    epoch, step = as_int("epoch", epoch, minimum=0), as_int("step", step, minimum=0)
     out = GatedDiagnostics(epoch=epoch, step=step, arch=arch, rates=rates, base_rate=base_rate,
                            base_rate_method=base_rate_method, envelope=env,
                            gate=_gate_or_none(env.lags, env.measured, variant),

@@ -58,8 +58,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from numerics.estimators import MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models
-from theory._args import MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array
+from numerics.estimators import (MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models,
+                                 as_time_scales)
+from theory._args import MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array, check_ordered
 
 VARIANTS = ("ours", "author")   # the same names as numerics.anticollapse.diagnostics.VARIANTS
 AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
@@ -224,10 +225,7 @@ def resolution_check(tau: Any, lags: Any, *, q_hi: float = 0.995, min_tail: int 
     >>> resolution_check(np.geomspace(1, 107, 128), np.arange(1, 129)).resolved
     True
     """
-    t = np.asarray(tau, dtype=np.float64).ravel()
-    if np.any(np.isnan(t)):
-        raise ValueError("tau must not contain NaN")
-    t = t[np.isfinite(t) & (t > 0)]
+    t, _ = as_time_scales("tau", tau)
     q_hi = as_real("q_hi", q_hi, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     min_tail = as_int("min_tail", min_tail, minimum=1)
     lag_max = float(np.max(as_real_array("lags", lags)))
@@ -249,7 +247,8 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
     """
     beta = as_real("beta", beta, minimum=0.0)
     tau_min = as_real("tau_min", tau_min, minimum=0.0, open_min=True)
-    tau_max = as_real("tau_max", tau_max, minimum=tau_min, open_min=True)
+    tau_max = as_real("tau_max", tau_max, minimum=0.0, open_min=True)
+    check_ordered("tau_min", tau_min, "tau_max", tau_max, strict=True)
     u = (np.arange(as_int("n", n, minimum=1, maximum=MAX_LENGTH)) + 0.5) / n
     if beta < 1e-12:
         return tau_min * (tau_max / tau_min) ** u
@@ -285,13 +284,14 @@ def calibrated_taus(tau: Any, beta: float, q_lo: float = 0.75) -> np.ndarray:
     Units with tau at or below the ``q_lo`` quantile ``x_lo`` of the finite tau are kept; the other k get
     the midpoint quantiles ``x_lo (1 - u_i)^(-1/beta)``, ``u_i = (i + 1/2) / k``, of the Pareto law
     ``P(tau > x) = (x / x_lo)^(-beta)`` (``beta`` floored at 1e-3). On this mixture the tail estimator
-    returns ``beta`` up to discreteness, and its body and size are the measured ones.
+    returns ``beta`` up to discreteness, and its body and size are the measured ones. A quantile past
+    float64 (a tiny ``beta``: ``(2k)^(1/beta)`` beyond 1e308) is +inf, a non-decaying unit, as in
+    ``RateFit.tau``.
 
     >>> calibrated_taus([1.0, 2.0, 3.0, 4.0], 1.0, q_lo=0.5).round(6).tolist()   # x_lo = 2.5; k = 2
     [1.0, 2.0, 3.333333, 10.0]
     """
-    t = np.sort(np.asarray(tau, dtype=np.float64).ravel())
-    t = t[np.isfinite(t) & (t > 0)]
+    t = np.sort(as_time_scales("tau", tau)[0])
     if t.size < 2:
         raise ValueError(f"tau must hold at least 2 finite positive time scales, got {t.size}")
     beta = max(as_real("beta", beta, minimum=0.0), 1e-3)
@@ -322,11 +322,12 @@ def calibrated_comparison(measured_beta: float, measured_boot: Any, tail: TailFi
     as_instance("tail", tail, TailFit, "numerics.estimators.TailFit (tail_beta)")
     measured_beta = as_real("measured_beta", measured_beta)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
-    t = np.asarray(tau, dtype=np.float64).ravel()
-    t = t[np.isfinite(t) & (t > 0)]
+    t, _ = as_time_scales("tau", tau)
     if t.size < MIN_TAIL_SAMPLE:
         raise ValueError(f"tau needs >= {MIN_TAIL_SAMPLE} finite time scales, got {t.size}")
     mb = as_real_array("measured_boot", measured_boot).ravel()
+    if mb.size == 0:
+        raise ValueError("measured_boot must hold at least one bootstrap replicate of beta_env, got none")
     l = as_real_array("lags", lags, minimum=0.0).ravel()
     k = min(mb.size, tail.boot.size)
     betas = _calibrated_betas(t, np.r_[tail.beta, tail.boot[:k]], tail.window_q[0], l)

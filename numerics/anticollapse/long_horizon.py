@@ -29,6 +29,8 @@ from .diagnostics import GatedDiagnostics, diagnose
 from .train import GatedConfig, GatedRun, LongDiagnosisSpec, _make_optimizer, long_spec  # noqa: F401 -- the settings are part of a profile
 from numerics.models.gated_rnn import build_gated_rnn
 
+_ANNOUNCE_ENTRIES = 1 << 25
+
 __all__ = ["LongDiagnosisSpec", "long_spec", "diagnostic_inputs", "model_from_state", "rediagnose_state",
            "rediagnose_run", "load_states"]
 
@@ -40,7 +42,9 @@ def diagnostic_inputs(run, T: int, n: int) -> torch.Tensor:
     # the float64 inputs and targets and the float32 copy: about 3x the inputs' 8 bytes per entry
     check_budget("n", 24.0 * n * T * run.task.d_in, MAX_MEMORY_BYTES, value=n)
     s_diag = np.random.SeedSequence([run.seed]).spawn(6)[2]
-    return torch.as_tensor(run.task.sample(n, T, rng=np.random.default_rng(s_diag))[0])
+    # a few seconds or more of drawing (over 2**25 entries, e.g. the reference's 6000 x 1280 x 16): announced
+    show = n * T * run.task.d_in > _ANNOUNCE_ENTRIES
+    return torch.as_tensor(run.task.sample(n, T, rng=np.random.default_rng(s_diag), progress=show)[0])
 
 
 def model_from_state(config, state: dict):
@@ -72,6 +76,7 @@ def rediagnose_run(run, states: list[dict], spec: LongDiagnosisSpec, variant: st
     """Every checkpoint of ``run`` at the long horizon, in order (one set of diagnostic sequences)."""
     as_instance("run", run, GatedRun, "GatedRun (train_gated)")
     as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")
+    as_instance("states", states, (list, tuple), 'list of checkpoint states ({"model", "optimizer"} dicts)')
     if not states:
         raise ValueError("states is empty: the run kept no checkpoint weights (train_gated(keep_states=True) "
                          "or save_dir=...)")

@@ -221,7 +221,7 @@ def load_state_dict(path: str | os.PathLike, *, prefix: str = "") -> RNNWeights 
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"model file {p}: no such file")
+        raise ValueError(f"path: model file {p}: no such file")
     try:
         sd = torch.load(p, map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001 -- torch raises several types (pickle, zip, runtime) for bad files
@@ -302,24 +302,29 @@ def run_layer(w: RNNWeights, k: int, x: Any) -> tuple[torch.Tensor, torch.Tensor
     the outputs, the leak and the first-order term (module docstring)."""
     as_instance("w", w, RNNWeights, "RNNWeights (weights_from_state_dict)")
     k = as_int("layer", k, minimum=0, maximum=w.num_layers - 1)
-    x = torch.as_tensor(x, dtype=torch.float64)
+    x = _check_inputs(x, w.input_size if k == 0 else w.hidden, min_t=1)
     with torch.no_grad():
         return (_gru_leaks if w.cell == "gru" else _lstm_leaks)(w.layers[k], x)
 
 
-def _check_inputs(x: Any, d_in: int) -> torch.Tensor:
+def _check_inputs(x: Any, d_in: int, *, min_t: int = MIN_T) -> torch.Tensor:
+    """The inputs ``x`` (B, T, d_in) as a float64 tensor: real, finite, ``T >= min_t`` (the rate-lag grid)."""
     if isinstance(x, torch.Tensor):
         x = x.detach().cpu()
-    arr = np.asarray(x)
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError):            # ragged nested lists: not an array at all
+        arr = np.asarray(None)
     if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)) or arr.dtype == bool:
-        raise ValueError(f"inputs must be a real array of shape (B, T, {d_in}), got dtype {arr.dtype}")
+        raise ValueError(f"x (the inputs) must be a real array of shape (B, T, {d_in}), got dtype {arr.dtype}")
     if arr.ndim != 3 or arr.shape[2] != d_in or arr.shape[0] < 1:
-        raise ValueError(f"inputs must have shape (B, T, input_size) = (B, T, {d_in}) (batch first), "
+        raise ValueError(f"x (the inputs) must have shape (B, T, input_size) = (B, T, {d_in}) (batch first), "
                          f"got {arr.shape}")
-    if arr.shape[1] < MIN_T:
-        raise ValueError(f"inputs need T >= {MIN_T} steps for the rate-lag grid, got T = {arr.shape[1]}")
+    if arr.shape[1] < min_t:
+        raise ValueError(f"x (the inputs) needs T >= {min_t} steps for the rate-lag grid, got T = {arr.shape[1]}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"inputs hold {int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))} NaN or inf values")
+        raise ValueError(f"x (the inputs) holds {int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))} NaN or "
+                         "inf values")
     return torch.as_tensor(arr, dtype=torch.float64)
 
 

@@ -16,21 +16,32 @@ Families: ``pareto`` (``tau = tau_min (1 - U)^(-1/beta)``, untruncated: the larg
 
 from __future__ import annotations
 
+import math
 from typing import Iterator
 
 import numpy as np
 
 from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_instance, as_int, as_real, as_real_array, check_budget
 
+_LOG2_FLOAT_MAX = 1023.0        # log2 of float64's largest finite value, rounded down
+# gate values one measurement simulates (n_seq x T x H): at about 6e6 per second on one core, 2**24 takes a
+# few seconds; the calibration spectra need 2**22 each, and a typo (n_seq=10**6) is refused instead of an hour
+MAX_SIMULATED = 2**24
+
 __all__ = ["pareto_taus", "few_exponential_taus", "synthetic_leaks", "measure_spectrum"]
 
 
 def pareto_taus(beta: float, n: int, tau_min: float, rng: np.random.Generator) -> np.ndarray:
-    """``n`` draws of ``tau_min (1 - U)^(-1/beta)``, sorted."""
+    """``n`` draws of ``tau_min (1 - U)^(-1/beta)``, sorted. ``1 - U >= 2^-53``, so the largest possible draw
+    is ``tau_min 2^(53/beta)``: a ``beta`` (or ``tau_min``) that lets it pass float64 is refused."""
     as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     beta = as_real("beta", beta, minimum=0.0, open_min=True)
+    tau_min = as_real("tau_min", tau_min, minimum=0.0, open_min=True)
+    if not math.log2(tau_min) + 53.0 / beta < _LOG2_FLOAT_MAX:
+        raise ValueError(f"beta={beta!r} is too small for tau_min={tau_min!r}: a draw tau_min * 2**(53/beta) "
+                         f"could pass float64 (need 53 / beta + log2(tau_min) < {_LOG2_FLOAT_MAX:.0f})")
     u = rng.random(as_int("n", n, minimum=1, maximum=MAX_LENGTH))
-    return np.sort(as_real("tau_min", tau_min, minimum=0.0, open_min=True) * (1.0 - u) ** (-1.0 / beta))
+    return np.sort(tau_min * (1.0 - u) ** (-1.0 / beta))
 
 
 def few_exponential_taus(k: int, n: int, span: float, tau_min: float, rng: np.random.Generator) -> np.ndarray:
@@ -77,7 +88,9 @@ def measure_spectrum(tau: np.ndarray, spec, *, gate_noise: float = 0.3, n_seq: i
 
     tau = as_real_array("tau", tau, minimum=0.0).reshape(-1)
     as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")
-
+    n_seq = as_int("n_seq", n_seq, minimum=1, maximum=MAX_LENGTH)
+    check_budget("n_seq", float(n_seq) * spec.T * tau.size, MAX_SIMULATED, unit="simulated gate values (n_seq T H)",
+                 value=n_seq)
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     rates, _ = rates_and_envelope_from_leaks(
         synthetic_leaks(tau, n_seq, spec.T, gate_noise=gate_noise, rng=rng), T=spec.T, hidden=len(tau),

@@ -51,9 +51,9 @@ import torch
 from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
-from theory._args import as_choice, as_instance, as_int, as_path, as_real
+from theory._args import as_bool, as_choice, as_instance, as_int, as_path, as_real, as_real_array
 
-from .delayed_task import DelayedTask, make_delayed_task, scaled_lag_range
+from .delayed_task import DelayedTask, _as_exponent, make_delayed_task, scaled_lag_range
 from .diagnostics import ENVELOPES, GatedDiagnostics, diagnose
 from numerics.models._common import as_device
 from numerics.models.gated_rnn import ARCHITECTURES, INITS, GatedRNN, build_gated_rnn
@@ -68,6 +68,23 @@ def _ints(obj, names: tuple[tuple[str, int], ...]) -> None:
     f = setter(obj)
     for name, lo in names:
         f(name, as_int(name, getattr(obj, name), minimum=lo))
+
+
+def _pair_or_triple(name: str, value: Any, size: int, what: str) -> tuple:
+    """``value`` as a tuple of ``size`` items (a tuple or list: JSON gives lists), else a TypeError / ValueError
+    naming ``name`` and the expected form ``what``."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.60}")
+    if len(value) != size:
+        raise ValueError(f"{name} must be {what}, got {tuple(value)!r:.80}")
+    return tuple(value)
+
+
+def _lag_triple(name: str, value: Any, *, max_hi: int | None = None) -> tuple[int, int, int]:
+    """A lag grid ``(lo, hi, n)``: integers with ``1 <= lo < hi <= max_hi`` and ``n >= 4``."""
+    lo, hi, n = _pair_or_triple(name, value, 3, "a triple (lo, hi, n) of integers")
+    lo = as_int(f"{name}[0]", lo, minimum=1)
+    return lo, as_int(f"{name}[1]", hi, minimum=lo + 1, maximum=max_hi), as_int(f"{name}[2]", n, minimum=4)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,15 +112,14 @@ class TaskSpec:
     def __post_init__(self) -> None:
         f = setter(self)
         _ints(self, (("T", 4), ("d_in", 1), ("n_lags", 1), ("n_train", 1), ("n_diag", 1)))
-        f("lag_exponent", as_real("lag_exponent", self.lag_exponent, minimum=0.0, open_min=True))
+        f("lag_exponent", _as_exponent("lag_exponent", self.lag_exponent))
         f("coeff_base", as_real("coeff_base", self.coeff_base))
         f("coeff_decay", as_real("coeff_decay", self.coeff_decay, minimum=0.0))
         f("noise_std", as_real("noise_std", self.noise_std, minimum=0.0))
         if self.lag_seed is not None:
             f("lag_seed", as_int("lag_seed", self.lag_seed, minimum=0))
-        rng = self.lag_range if self.lag_range is not None else scaled_lag_range(self.T)
-        if len(rng) != 2:
-            raise ValueError(f"lag_range must be (lag_min, lag_max), got {self.lag_range!r}")
+        rng = _pair_or_triple("lag_range", self.lag_range, 2, "a pair (lag_min, lag_max) of integers or None") \
+            if self.lag_range is not None else scaled_lag_range(self.T)
         lo = as_int("lag_range[0]", rng[0], minimum=1)
         hi = as_int("lag_range[1]", rng[1], minimum=lo + 1, maximum=self.T - 1)
         if hi - lo + 1 < self.n_lags:
@@ -177,13 +193,7 @@ class DiagnosticsSpec:
         f("envelope_grid", as_choice("envelope_grid", self.envelope_grid, ("linear", "geometric")))
         f("envelope", as_choice("envelope", self.envelope, ENVELOPES))
         for name in ("rate_lags", "envelope_lags"):
-            if not isinstance(getattr(self, name), (tuple, list)):
-                raise TypeError(f"{name} must be a triple (lo, hi, n) of integers, got {getattr(self, name)!r:.60}")
-            v = tuple(getattr(self, name))
-            if len(v) != 3:
-                raise ValueError(f"{name} must be (lo, hi, n), got {v!r}")
-            lo = as_int(f"{name}[0]", v[0], minimum=1)
-            f(name, (lo, as_int(f"{name}[1]", v[1], minimum=lo + 1), as_int(f"{name}[2]", v[2], minimum=4)))
+            f(name, _lag_triple(name, getattr(self, name)))
 
     def grid(self, which: str) -> np.ndarray:
         """The integer lags of ``"rate_lags"`` (linear) or ``"envelope_lags"`` (``envelope_grid``), distinct."""
@@ -210,12 +220,7 @@ class LongDiagnosisSpec:
         for name, lo in (("T", 16), ("n_diag", 2), ("diag_batch", 1), ("window_stride", 1), ("n_boot", 1)):
             f(name, as_int(name, getattr(self, name), minimum=lo))
         for name in ("rate_lags", "envelope_lags"):
-            v = tuple(getattr(self, name))
-            if len(v) != 3:
-                raise ValueError(f"long_diagnosis.{name} must be (lo, hi, n), got {v!r}")
-            lo = as_int(f"long_diagnosis.{name}[0]", v[0], minimum=1)
-            hi = as_int(f"long_diagnosis.{name}[1]", v[1], minimum=lo + 1, maximum=self.T - 1)
-            f(name, (lo, hi, as_int(f"long_diagnosis.{name}[2]", v[2], minimum=4)))
+            f(name, _lag_triple(f"long_diagnosis.{name}", getattr(self, name), max_hi=self.T - 1))
 
     def grid(self, which: str) -> np.ndarray:
         lo, hi, n = getattr(self, which)
@@ -297,7 +302,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     if p.suffix != ".json":
         p = PROFILE_DIR / f"{name_or_path}.json"
     if not p.is_file():
-        raise ValueError(f"no gated-RNN profile at {p} (profiles in {PROFILE_DIR}: "
+        raise ValueError(f"name_or_path={name_or_path!r:.60}: no gated-RNN profile at {p} (profiles in {PROFILE_DIR}: "
                          f"{sorted(q.stem for q in PROFILE_DIR.glob('*.json'))})")
     raw = json.loads(p.read_text())
     for key in ("name", "defaults", "runs", "seeds"):
@@ -348,7 +353,9 @@ def slow_units(tau: np.ndarray, n_slow: int) -> np.ndarray:
     >>> slow_units(np.array([5.0, np.inf, 7.0, 7.0]), 2).tolist()
     [1, 2]
     """
-    tau = np.asarray(tau, dtype=np.float64)
+    tau = as_real_array("tau", tau, finite=False)
+    if np.any(np.isnan(tau)):
+        raise ValueError("tau must hold time scales (> 0, inf for a non-decaying unit), got NaN")
     if tau.ndim != 1:
         raise ValueError(f"tau must be a 1-d array of time scales, got shape {tau.shape}")
     n_slow = as_int("n_slow", n_slow, minimum=0, maximum=tau.size)
@@ -480,6 +487,7 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
     states (``GatedRun.states``), for the long-horizon diagnosis (:mod:`numerics.anticollapse.long_horizon`).
     """
     cfg = GatedConfig.from_dict(config)
+    progress, keep_states = as_bool("progress", progress), as_bool("keep_states", keep_states)
     st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(as_device(device)))
     save = Path(as_path("save_dir", save_dir)) if save_dir is not None else None
     if save is not None:

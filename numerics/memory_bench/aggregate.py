@@ -112,9 +112,12 @@ def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") ->
 
 
 def _as_list(name: str, value) -> list:
-    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be a list or tuple, got {type(value).__name__} {value!r:.60}")
-    return list(value)
+    try:            # an Iterable may still refuse iteration (a 0-d numpy array)
+        if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+            raise TypeError
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a list or tuple, got {type(value).__name__} {value!r:.60}") from None
 
 
 def _check_rows(rows, columns: tuple) -> None:

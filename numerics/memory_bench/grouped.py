@@ -118,6 +118,8 @@ def train_group(models: list[torch.nn.Module], data: list[tuple[np.ndarray, np.n
             raise TypeError(f"{name} must be a list (one entry per member), got {type(v).__name__}")
     for m in models:
         as_instance("models[i]", m, torch.nn.Module, "torch.nn.Module")
+    for s in specs:
+        as_instance("specs[i]", s, TrainSpec)
     if not (len(models) == len(data) == len(specs) >= 1):
         raise ValueError(f"train_group needs as many models, data sets and specs (>= 1); got "
                          f"{len(models)}, {len(data)}, {len(specs)}")

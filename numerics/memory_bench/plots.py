@@ -25,6 +25,7 @@ def _label(r: dict) -> str:
 
 def plot_alpha_curves(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """RelMSE against alpha, one panel per memory kind, one line per architecture (median over seeds)."""
+    as_instance("title", title, str, "str")
     _check_rows(rows, ())
     rows = [dict(r, label=_label(r)) for r in rows]
     kinds = [k for k in KINDS if any(r["kind"] == k for r in rows)]
@@ -54,6 +55,7 @@ def plot_alpha_curves(rows: list[dict], path: str | Path | None = None, *, title
 
 def plot_heatmap(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """log10 RelMSE per (architecture, memory kind): mean over alphas of the median over seeds."""
+    as_instance("title", title, str, "str")
     _check_rows(rows, ())
     rows = [dict(r, label=_label(r)) for r in rows]
     scores = kind_scores(rows, label="label")
@@ -82,6 +84,7 @@ def plot_heatmap(rows: list[dict], path: str | Path | None = None, *, title: str
 
 def plot_learning_curves(rows: list[dict], path: str | Path | None = None, *, title: str = "", ax=None):
     """Minibatch RelMSE against step for every run (one colour per architecture): optimisation dynamics."""
+    as_instance("title", title, str, "str")
     _check_rows(rows, ())
     rows = [dict(r, label=_label(r)) for r in rows if r.get("curve_steps")]
     labels = list(dict.fromkeys(r["label"] for r in rows))
@@ -104,7 +107,9 @@ def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: 
     """Learning curves (mean minibatch RelMSE per logging window) of every seed, one panel per cell (``keys``),
     with the median full-data RelMSE at half and full budget and the cell's converged status
     (``numerics.memory_bench.aggregate.convergence``) in the panel title (red: not converged)."""
-    cells = list(conv)
+    as_instance("title", title, str, "str")
+    _check_rows(rows, tuple(_as_list("keys", keys)))
+    cells = list(as_instance("conv", conv, dict, "dict (numerics.memory_bench.aggregate.convergence)"))
     ncol = min(6, max(1, len(cells)))
     nrow = max(1, math.ceil(len(cells) / ncol))
     fig, axes = panels(ax, nrow, ncol, figsize=(2.4 * ncol, 1.9 * nrow + 0.4), squeeze=False)
@@ -135,6 +140,7 @@ def plot_polish(rows: list[dict], cells: dict, keys: tuple[str, ...], path: str 
     one panel per cell (``keys``), with the
     cell's estimate and certified status (``numerics.memory_bench.aggregate.cell_floors``) in the title
     (red: not certified, an upper bound)."""
+    as_instance("title", title, str, "str")
     _check_rows(rows, tuple(_as_list("keys", keys)))
     as_instance("cells", cells, dict, "dict (numerics.memory_bench.aggregate.cell_floors)")
     names = list(cells)

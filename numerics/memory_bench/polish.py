@@ -103,7 +103,10 @@ def _as_curve(name: str, value) -> list[float]:
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
         raise TypeError(f"{name} must be a sequence of real numbers (one per iteration), got {value!r:.60}")
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        arr = np.asarray(value)
+        if arr.dtype.kind == "b":             # True is not a gradient norm
+            raise TypeError
+        arr = arr.astype(np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a sequence of real numbers (one per iteration), got {value!r:.60}") from None
     if arr.ndim != 1:
@@ -123,6 +126,8 @@ def certificate(relmse: list[float], grad: list[float], g0: float, *, window: in
     False
     """
     window = as_int("window", window, minimum=1)
+    rtol = as_real("rtol", rtol, minimum=0.0, open_min=True)
+    gtol = as_real("gtol", gtol, minimum=0.0, open_min=True)
     relmse, grad = _as_curve("relmse", relmse), _as_curve("grad", grad)   # NaN allowed: a diverged start
     g0 = _as_curve("g0", [g0])[0]
     iters = len(relmse) - 1
@@ -191,6 +196,9 @@ def polish(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: PolishSpe
     as_instance("model", model, torch.nn.Module, "torch.nn.Module")
     if not isinstance(spec, PolishSpec):
         raise TypeError(f"spec must be a PolishSpec, got {type(spec).__name__}")
+    from .trainer import _check_data
+
+    x, y = _check_data(x, y)
     t0 = time.perf_counter()
     model.train()
     curve = {"stage": [], "iter": [], "relmse": [], "grad": []}

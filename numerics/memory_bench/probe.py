@@ -12,10 +12,23 @@ Two probes, both returning ``rhohat`` of length T (lag s = 0 .. T-1):
 
 from __future__ import annotations
 
+import sys
+import time
+
 import numpy as np
 import torch
 
 from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_length, check_budget
+
+
+# Time estimate of a long probe: above _TIMED_ABOVE_T steps the probe is first timed at _TIMING_T steps (a
+# fraction of a second) and extrapolated linearly in T (quadratically with attention); a probe estimated past
+# MAX_PROBE_SECONDS is refused, one past _ANNOUNCE_SECONDS says so on stderr before it starts (a recurrent
+# model steps through T sequentially: an LSTM probe of T = 4096 takes seconds, T = 10**6 hours).
+MAX_PROBE_SECONDS = 300.0
+_ANNOUNCE_SECONDS = 5.0
+_TIMED_ABOVE_T = 2048
+_TIMING_T = 128
 
 
 def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n: int = 32, seed: int = 0) -> np.ndarray:
@@ -23,9 +36,27 @@ def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n:
     as_instance("model", model, torch.nn.Module, "torch.nn.Module")
     T = as_length("T", T)
     method = as_choice("method", method, ("jacobian", "impulse"))
-    n = as_int("n", n, minimum=1, maximum=MAX_LENGTH)
+    n, seed = as_int("n", n, minimum=1, maximum=MAX_LENGTH), as_int("seed", seed)
     batch = 2 if method == "impulse" else n
     check_budget("T", _probe_bytes(model, T, batch, grad=method == "jacobian"), MAX_MEMORY_BYTES, value=T)
+    if T > _TIMED_ABOVE_T:
+        seconds = _probe_seconds(model, T, method, n)
+        check_budget("T", seconds, MAX_PROBE_SECONDS, unit="s (timed at a short T, extrapolated)", value=T)
+        if seconds > _ANNOUNCE_SECONDS:
+            print(f"memory_probe: T={T} will take about {seconds:.0f} s", file=sys.stderr, flush=True)
+    return _probe(model, T, method, n, seed)
+
+
+def _probe_seconds(model: torch.nn.Module, T: int, method: str, n: int) -> float:
+    """Wall time of the probe at ``_TIMING_T`` steps, extrapolated to ``T`` (see ``MAX_PROBE_SECONDS``)."""
+    t0 = time.perf_counter()
+    _probe(model, _TIMING_T, method, n, 0)
+    ratio = T / _TIMING_T
+    attention = any(isinstance(m, torch.nn.MultiheadAttention) for m in model.modules())
+    return (time.perf_counter() - t0) * ratio * (ratio if attention else 1.0)
+
+
+def _probe(model: torch.nn.Module, T: int, method: str, n: int, seed: int) -> np.ndarray:
     was_training = model.training
     model.eval()
     try:
@@ -35,7 +66,7 @@ def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n:
                 x[0, 0, 0] = 1.0
                 y = model(x)[..., 0]                              # (2, T)
                 return (y[0] - y[1]).double().numpy()
-        g = torch.Generator().manual_seed(as_int("seed", seed))
+        g = torch.Generator().manual_seed(seed)
         x = torch.randn(n, T, 1, generator=g).requires_grad_(True)
         y = model(x)[:, T - 1, 0].sum()
         (grad,) = torch.autograd.grad(y, x)                       # (n, T, 1): d y(T-1) / d x(t)

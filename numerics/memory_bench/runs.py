@@ -64,7 +64,7 @@ class TargetSpec:
             f("kind_a", as_choice("target.kind_a", self.kind_a, KINDS))
             f("kind_b", as_choice("target.kind_b", self.kind_b, KINDS))
             f("lam", as_real("target.lam", self.lam, minimum=0.0, maximum=1.0))
-        elif (self.kind_a, self.kind_b, self.lam) != (None, None, None):
+        elif any(v is not None for v in (self.kind_a, self.kind_b, self.lam)):
             raise ValueError(f"target.kind_a/kind_b/lam are only for kind='mixed' (got kind={self.kind!r})")
 
     def rho(self) -> np.ndarray:
@@ -134,12 +134,21 @@ class RunConfig:
 
 
 def canonical_json(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    """``obj`` as canonical JSON (sorted keys, no spaces): the text a run id hashes."""
+    return _canonical("obj", obj)
+
+
+def _canonical(name: str, obj: Any) -> str:
+    try:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:      # numpy scalars, arrays, objects; NaN and infinities
+        raise type(exc)(f"{name} must be JSON data (dict, list, str, int, finite float, bool, None): {exc}") from None
 
 
 def run_id(config: dict) -> str:
     """Content address of a *normalised* config dict (see :meth:`RunConfig.to_dict`)."""
-    blob = canonical_json({"schema": SCHEMA, "config": config})
+    as_instance("config", config, dict, "dict (RunConfig.to_dict())")
+    blob = _canonical("config", {"schema": SCHEMA, "config": config})
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 

@@ -45,7 +45,7 @@ from typing import Any, Iterable
 
 from tqdm import tqdm
 
-from theory._args import as_executor, as_int, as_path, as_real
+from theory._args import as_bool, as_executor, as_int, as_path, as_real
 from theory._cli import OneLineParser
 
 from .aggregate import collect
@@ -94,19 +94,20 @@ def load_sweep(path: str | Path) -> dict:
     """Read a sweep file; every problem is a ``ValueError`` whose message names the file (and the field).
     ``path`` is a ``str`` or ``os.PathLike`` (anything else, e.g. a file descriptor, is a ``TypeError``)."""
     path = as_path("path", path)
+    where = f"sweep file path={path!r}"
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
     except FileNotFoundError:
-        raise ValueError(f"sweep file {str(path)!r} not found") from None
+        raise ValueError(f"{where}: not found") from None
     except IsADirectoryError:
-        raise ValueError(f"sweep file {str(path)!r} is a folder") from None
+        raise ValueError(f"{where}: is a folder") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        raise ValueError(f"{where}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a UTF-8 text file") from None
+        raise ValueError(f"{where}: not a UTF-8 text file") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
-        raise ValueError(f"{path}: a sweep file is a JSON object with a 'studies' object")
+        raise ValueError(f"{where}: a sweep file is a JSON object with a 'studies' object")
     for name in doc["studies"]:
         check_study_name(name, where=f"{path}: study name")
     return doc
@@ -116,8 +117,9 @@ def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[Swe
     """All grid points of the sweep document (optionally only some studies), in file order."""
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
         raise ValueError("doc: a sweep must be a dict with a 'studies' dict")
-    if studies is not None and (isinstance(studies, (str, bytes)) or not isinstance(studies, Iterable)):
-        raise TypeError(f"studies must be None or a list of study names, got {studies!r:.60}")
+    if studies is not None and (not isinstance(studies, (list, tuple, set, frozenset))
+                                or not all(isinstance(s, str) for s in studies)):
+        raise TypeError(f"studies must be None or a list of study names (str), got {studies!r:.60}")
     defaults = doc.get("defaults", {})
     extra = set(defaults) - {"target", "train", "polish"}
     if extra:
@@ -215,6 +217,7 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     workers = as_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     threads = as_int("threads", threads, minimum=1, maximum=MAX_WORKERS)
     executor = as_executor(executor)
+    progress = as_bool("progress", progress)
     from ..models._common import as_device     # torch: only when runs are started
 
     device = as_device(device)

@@ -40,7 +40,7 @@ from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
 from numerics.models._common import as_device
-from theory._args import as_choice, as_instance, as_int, as_real, as_real_array, as_same_shape
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array, as_same_shape
 
 OPTIMIZERS = ("adam", "adamw")
 SCHEDULES = ("cosine", "constant", "cosine2")
@@ -130,8 +130,12 @@ def lr_factor(spec: TrainSpec, e: int) -> float:
 def make_optimizer(named: list[tuple[str, torch.Tensor]], spec: TrainSpec):
     """(optimizer, scheduler) of ``spec`` over the named parameters (SSM parameter group if asked)."""
     as_instance("spec", spec, TrainSpec)
-    if not isinstance(named, (list, tuple)):
-        raise TypeError(f"named must be a list of (name, tensor) pairs, got {type(named).__name__}")
+    if not isinstance(named, (list, tuple)) or not all(
+            isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], torch.Tensor)
+            for e in named):
+        raise TypeError(f"named must be a list of (name, tensor) pairs, got {named!r:.60}")
+    if not named:
+        raise ValueError("named must hold at least one (name, tensor) pair (the model has no parameters)")
     from numerics.models.s4d import SSM_PARAMETERS
 
     groups = [{"params": [p for n, p in named if not _is_ssm(n, SSM_PARAMETERS, spec)]},
@@ -190,10 +194,9 @@ def train(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: TrainSpec,
     """
     as_instance("model", model, torch.nn.Module, "torch.nn.Module")
     as_instance("spec", spec, TrainSpec)
+    progress = as_bool("progress", progress)
     from numerics.targets import relative_mse
 
-    if not isinstance(spec, TrainSpec):
-        raise TypeError(f"spec must be a TrainSpec, got {type(spec).__name__}")
     x, y = _check_data(x, y)
     device = as_device(device)
     model.to(device)

@@ -17,13 +17,13 @@ from ._common import SeqModel
 class Sequential(SeqModel):
     def __init__(self, *stages: SeqModel):
         if len(stages) < 2:
-            raise ValueError(f"Sequential needs at least 2 stages, got {len(stages)}")
+            raise ValueError(f"stages: Sequential needs at least 2 stages, got {len(stages)}")
         for i, s in enumerate(stages):
             if not isinstance(s, SeqModel):
-                raise TypeError(f"stage {i} must be a SeqModel, got {type(s).__name__}")
+                raise TypeError(f"stages[{i}] must be a SeqModel, got {type(s).__name__}")
         for i, (a, b) in enumerate(zip(stages, stages[1:])):
             if a.d_out != b.d_in:
-                raise ValueError(f"stage {i} outputs width {a.d_out} but stage {i + 1} expects d_in={b.d_in}")
+                raise ValueError(f"stages[{i}] outputs width {a.d_out} but stages[{i + 1}] expects d_in={b.d_in}")
         super().__init__(stages[0].d_in, stages[-1].d_out)
         self.stages = nn.ModuleList(stages)
 

@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from theory._args import as_bool, as_choice, as_instance, as_int, as_real
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real, check_ordered
 
 from ._common import SeqModel, as_layers, check_parameters
 
@@ -102,7 +102,8 @@ class S4DKernel(nn.Module):
             raise ValueError(f"N (state size) must be even: N/2 complex-conjugate mode pairs; got {N}")
         init = as_choice("init", init, ("lin", "inv"))
         dt_min = as_real("dt_min", dt_min, minimum=0.0, open_min=True)
-        dt_max = as_real("dt_max", dt_max, minimum=dt_min)
+        dt_max = as_real("dt_max", dt_max, minimum=0.0, open_min=True)
+        check_ordered("dt_min", dt_min, "dt_max", dt_max)
         n = torch.arange(N // 2, dtype=torch.float64)
         if init == "lin":
             a_imag = math.pi * n

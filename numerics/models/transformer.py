@@ -16,15 +16,16 @@ import math
 import torch
 from torch import nn
 
-from theory._args import MAX_MEMORY_BYTES, as_choice, as_int, check_budget
+from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_int, check_budget
 
-from ._common import SeqModel, as_layers, check_parameters
+from ._common import MAX_FEATURES, SeqModel, as_layers, check_parameters
 
 
 def sinusoidal_encoding(T: int, d: int) -> torch.Tensor:
     """(T, d) table ``P[t, 2j] = sin(t w_j), P[t, 2j+1] = cos(t w_j)``, ``w_j = 10000**(-2j/d)``."""
-    T, d = as_int("T", T, minimum=1), as_int("d", d, minimum=1)
-    check_budget("T x d", 4.0 * T * d, MAX_MEMORY_BYTES, value=f"{T} x {d}")
+    T, d = as_int("T", T, minimum=1, maximum=MAX_LENGTH), as_int("d", d, minimum=1, maximum=MAX_FEATURES)
+    # float32: the table, and the (T, d/2) phases and their sine and cosine on the way
+    check_budget("T x d", 12.0 * T * d, MAX_MEMORY_BYTES, value=f"{T} x {d}")
     t = torch.arange(T, dtype=torch.float32)[:, None]
     w = torch.exp(-math.log(10000.0) * torch.arange(0, d, 2, dtype=torch.float32) / d)
     P = torch.zeros(T, d)
