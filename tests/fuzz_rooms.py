@@ -372,13 +372,13 @@ def room_baselines(Case) -> dict:
                                                             kinds={"rows": OBJ, "keys": OBJ}),
         "numerics.memory_bench.plots.plot_polish": Case(
             dict(rows=_polish_rows(), cells=_cells(), keys=("model", "kind", "alpha"), path=_tmp("p.png"), title=""),
-            kinds={"rows": OBJ, "cells": OBJ, "keys": OBJ, "path": "path", "title": "text"}, raises=(OSError,)),
+            kinds={"rows": OBJ, "cells": OBJ, "keys": OBJ, "path": "path?", "title": "text"}, raises=(OSError,)),
         "numerics.memory_bench.polish.PolishSpec": Case(
             dict(f32_iters=2, f64_iters=3, history=5, max_eval=4, window=2, rtol=0.01, gtol=1e-3, f32_window=2,
                  check_every=1, curve_every=1)),
         "numerics.memory_bench.polish.certificate": Case(
             dict(relmse=[1e-3, 9e-4, 8.9e-4, 8.9e-4], grad=[1.0, 0.1, 1e-4, 1e-5], g0=1.0, window=2, rtol=0.01,
-                 gtol=1e-3), kinds={"relmse": "realarray", "grad": "realarray"}, allow_inf=True),
+                 gtol=1e-3), kinds={"relmse": "realarray", "grad": "realarray", "gtol": "realinf"}, allow_inf=True),
         "numerics.memory_bench.polish.polish": Case(
             dict(model=LSTM(3), x=x64, y=y64, spec=_polish_spec()), kinds={"model": OBJ, "spec": OBJ}),
         "numerics.memory_bench.trainer.batch_denominator": Case(dict(y=y64, batch=8)),

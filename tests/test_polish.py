@@ -182,3 +182,20 @@ def test_run_ids_of_configs_without_the_finish_are_unchanged():
     assert "lm_iters" not in plain.to_dict()["polish"]
     assert RunConfig.from_dict(_cfg({"f64_iters": 5, "lm_iters": 0})).run_id == plain.run_id
     assert RunConfig.from_dict(_cfg({"f64_iters": 5, "lm_iters": 4})).run_id != plain.run_id
+
+
+def test_a_float32_stage_long_enough_for_its_flatness_check_runs():
+    """The float32 stage checks flatness without a gradient test (gtol = inf) once it has more than
+    ``f32_window`` iterations; the profile's settings (1000 iterations, window 200) get there."""
+    x, y = _data()
+    spec = PolishSpec(f32_iters=60, f32_window=10, check_every=5, f64_iters=30, window=20)
+    r = polish(_Recurrence(0.5, 1.0, 0.2), x, y, spec)
+    n32 = sum(st == "f32" for st in r.curve["stage"])
+    assert r.f32_iters > spec.f32_window and n32 > 1 and r.relmse < r.start_relmse
+    assert certificate([1.0, 0.5, 0.5], [1.0, 1.0, 1.0], 1.0, window=1, gtol=math.inf)["certified"]
+
+
+def test_a_diverged_adam_endpoint_is_reported_not_finite():
+    x, y = _data()
+    r = polish(_Recurrence(float("nan"), 1.0, 0.2), x, y, PolishSpec(f32_iters=5, f64_iters=5, window=2, lm_iters=3))
+    assert not r.certified and r.reason == "not finite" and math.isnan(r.start_relmse) and r.lm_iters == 0

@@ -118,6 +118,7 @@ def certificate(relmse: list[float], grad: list[float], g0: float, *, window: in
                 gtol: float = 1e-3) -> dict:
     """The flat-floor certificate of a float64 curve (RelMSE and gradient norm per iteration, the last entry
     the final point): ``{"certified", "change", "grad_ratio", "iters", "reason"}`` (module docstring).
+    ``gtol = inf`` leaves the gradient test out (the float32 stage's flatness stop uses it so).
 
     >>> flat = [1e-4 * (1 + 1e-4 * 0.99 ** i) for i in range(601)]
     >>> certificate(flat, [1e-6] * 601, 1.0)["certified"]
@@ -127,9 +128,9 @@ def certificate(relmse: list[float], grad: list[float], g0: float, *, window: in
     """
     window = as_int("window", window, minimum=1)
     rtol = as_real("rtol", rtol, minimum=0.0, open_min=True)
-    gtol = as_real("gtol", gtol, minimum=0.0, open_min=True)
+    gtol = as_real("gtol", gtol, minimum=0.0, open_min=True, allow_inf=True)   # +inf: no gradient test (float32)
     relmse, grad = _as_curve("relmse", relmse), _as_curve("grad", grad)   # NaN allowed: a diverged start
-    g0 = _as_curve("g0", [g0])[0]
+    g0 = as_real("g0", g0, minimum=0.0)
     iters = len(relmse) - 1
     if len(grad) != len(relmse):
         raise ValueError(f"relmse and grad must have equal lengths, got {len(relmse)} and {len(grad)}")
@@ -206,6 +207,8 @@ def polish(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, spec: PolishSpe
     obj64 = _Objective(model, x, y, torch.float64)
     obj64()
     start, g0 = obj64.last
+    if not math.isfinite(g0):          # a diverged Adam endpoint has no g0: 0 makes every ratio infinite
+        g0 = 0.0
     evals, n32 = 1, 0
     if spec.f32_iters:
         model.float()
