@@ -90,10 +90,11 @@ def figure(out: Path, models: list[str], path: str) -> None:
             rec = json.loads(f.read_text(encoding="utf-8"))
             _polish_lines(ax, rec["curve"])
             n_lm = sum(st == "lm" for st in rec["curve"]["stage"])
-            ax.lines[-1].set_label(f"{rec['f32_iters']} f32 + {rec['f64_iters']} f64 L-BFGS"
+            ax.lines[-1].set_label(f"seed {rec['seed']}: {rec['f32_iters']} f32 + {rec['f64_iters']} f64 L-BFGS"
                                    + (f" incl. a {n_lm}-step LM finish" if n_lm else "")
                                    + f": {rec['relmse']:.2g}")
-        ax.set(title=f"{m} / exp / alpha 0.5, seed 0", xlabel="iteration (each stage after the previous)",
+            ax.set_title(f"{m} / {rec['kind']} / alpha {rec['alpha']:g}")
+        ax.set(xlabel="iteration (each stage after the previous)",
                ylabel="full-data RelMSE")
         ax.legend(fontsize=6.5, loc="upper right")
     fig.suptitle("Where the certificate lies: L-BFGS alone (flat, not a floor) vs a Levenberg-Marquardt finish",
