@@ -278,7 +278,7 @@ def _lm_stage(model: torch.nn.Module, obj: _Objective, spec: PolishSpec, curve: 
                 break
             lam *= 10
         else:
-            break                                # no damping lowers it: float64 resolution
+            break                                # no damping lowers it: float64 resolution, or a kink
         it += 1
         _append(curve, "lm", it, f, float(grad(v).norm()))
     with torch.no_grad():
