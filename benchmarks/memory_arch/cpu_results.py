@@ -3,7 +3,7 @@
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
         [--store FILE] [--sweep cpu] [--checks "architectures.*"] [--no-train | --train-only]
         [--workers 2] [--study NAME ... | --part 1..6] [--cell MODEL/KIND/ALPHA ...] [--stop-after SECONDS]
-        [--group 1]
+        [--group 1] [--import FILE ...] [--export FILE]
 
 Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
 every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
@@ -20,6 +20,10 @@ and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also
 the provenance to ``results.json``: commit, date, versions, machine, wall time, and the training's CPU
 time (the sum over runs of process CPU seconds: divided by 2, the wall time of the sweep on 2 otherwise
 idle cores). ``--no-train`` reports on the runs already in the store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
+``--import FILE`` (repeatable) first adds the runs of committed exports (``ResultStore.export_runs``: gzipped
+JSON lines) to the store, so that a profile trained in parts resumes on a fresh machine from the committed
+``docs/results/cpu-architectures/runs/part*.jsonl.gz``; ``--export FILE`` writes the selected runs that are in
+the store (with ``--train-only``: those of the part / studies / cells trained) after the command.
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
 T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
 """
@@ -135,13 +139,34 @@ def select_cells(runs: list, cells: list[str] | None) -> list:
                                    for c in cells)]
 
 
+def selected_runs(a) -> list:
+    """The sweep runs that ``--study``, ``--part`` and ``--cell`` select."""
+    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+
+    runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json"), studies=a.study)
+    return select_cells(select_part(runs, a.part), a.cell)
+
+
+def exchange(a, store: Path, when: str) -> None:
+    """``--import`` (``when="before"``) or ``--export`` (``"after"``) of committed run files."""
+    from numerics.memory_bench.store import ResultStore
+
+    with ResultStore(store) as st:
+        if when == "before":
+            for f in a.import_runs or []:
+                added, had = st.import_runs(f)
+                print(f"imported {f}: {added} runs added, {had} already stored")
+        elif a.export:
+            n = st.export_runs(a.export, [r.run_id for r in selected_runs(a)])
+            print(f"exported {n} runs to {a.export}")
+
+
 def train(a, store: Path) -> int:
     """``--train-only``: the sweep (or some studies or a part of it) into ``store``, then its provenance entry."""
     from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
+    from numerics.memory_bench.sweep import run_sweep
 
-    runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json"), studies=a.study)
-    runs = select_cells(select_part(runs, a.part), a.cell)
+    runs = selected_runs(a)
     t0 = time.perf_counter()
     with ResultStore(store) as st:
         s = run_sweep(runs, st, workers=a.workers, threads=1, progress=sys.stderr.isatty(),
@@ -182,6 +207,9 @@ def main(argv=None) -> int:
     p.add_argument("--cell", action="append", help="with --train-only: only the runs whose MODEL/KIND/ALPHA "
                    "matches this pattern (repeatable; e.g. 'lstm/exp/0.5', 's4d/*/0.5')")
     p.add_argument("--stop-after", type=float, help="with --train-only: start no new run after this many seconds")
+    p.add_argument("--import", dest="import_runs", action="append", metavar="FILE",
+                   help="first add the runs of this export (gzipped JSON lines) to the store (repeatable)")
+    p.add_argument("--export", metavar="FILE", help="write the selected runs in the store to FILE (gzipped JSON lines)")
     p.add_argument("--group", type=int, default=1, help="seeds per vmapped Adam group (1: every run alone, the "
                                                          "shortest jobs, least lost at a wall-clock cut)")
     a = p.parse_args(argv)
@@ -194,8 +222,13 @@ def main(argv=None) -> int:
     store = Path(a.store) if a.store else Path(a.store_dir) / f"architectures-{a.sweep}.sqlite"
     if not store.parent.is_dir():
         p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
+    exchange(a, store, "before")
     if a.train_only:
-        return train(a, store)
+        rc = train(a, store)
+        exchange(a, store, "after")
+        return rc
+    if a.export:
+        exchange(a, store, "after")
     architectures.PROFILE_SWEEPS["cpu"] = a.sweep
     architectures.STORE_DIR = Path(a.store_dir)
     architectures.STORE_PATH = store
