@@ -470,3 +470,19 @@ def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claim
     strong = arch.profile_rows(ctx, ("main",), sel, claim="architectures.strong")
     assert sorted({r["seed"] for r in weak}) == [0, 1, 2, 3, 4] and len(weak) == 10
     assert sorted({r["seed"] for r in strong}) == [0, 1, 2] and len(strong) == 6
+
+
+def test_the_report_lists_both_budgets_with_the_headline_first(tmp_path):
+    from validation.checks._arch_budgets import two_budgets
+    from validation.registry import Check, Context, Outcome, Result
+    from validation.report import write_report
+
+    out = two_budgets(_budget_rows(lambda m, a, s: 1e-6 * (1 + 0.1 * s), lambda m, a, s: 1e-5 * (1 + 0.1 * s)),
+                      arch.verdict_exp_vs_poly)
+    plain = Result(Check("x.theory", "p", "c", "f", "n", "s", lambda c: None), Outcome(PASS, "exact"), 0.1)
+    trained = Result(Check("x.trained", "p", "c", "f", "n", "s", lambda c: None), out, 0.1)
+    text = write_report([plain, trained], Context("cpu", tmp_path)).read_text()
+    section = text.split("## Answers at two optimisation budgets", 1)[1].split("\n## ", 1)[0]
+    assert "| x.trained | pass | pass | not reproduced | depends on the budget: pass polished, not reproduced at " \
+           "the Adam budget | 0, 1, 2 |" in section
+    assert "x.theory" not in section
