@@ -134,11 +134,28 @@ class Check:
             except Exception as exc:  # a crashing check is reported, never swallowed
                 out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
         if ctx.profile == "quick":          # a trained-model claim (one with a committed cpu answer): a smoke test
-            from .committed import load, smoke_test
+            from .committed import load
 
             if self.name in load():
                 out = smoke_test(self.name, out, ctx.profile)
         return Result(self, out, time.perf_counter() - t0)
+
+
+def smoke_test(name: str, out: Outcome, profile: str = "quick") -> Outcome:
+    """The quick profile's answer to a trained-model claim: *inconclusive (smoke test)*, with what its own
+    statistic said and the committed cpu answer beside (``validation.committed``). ``fail`` and ``error``,
+    toolkit bugs, stay; so does ``not run``, with the committed answer added."""
+    from .committed import committed_line
+
+    if out.verdict in FAILING:
+        return out
+    line = committed_line(name)
+    if out.verdict == NOT_RUN:
+        return Outcome(NOT_RUN, f"{out.summary} | {line}", details=out.details, figures=out.figures, data=out.data)
+    return Outcome(INCONCLUSIVE, f"smoke test ({profile} profile: toy scale, one short training budget, decides "
+                                 f"nothing; its statistic says {out.verdict}) | {line}",
+                   details=f"The smoke test's own numbers (not a verdict): {out.summary}\n\n{out.details}",
+                   figures=out.figures, data={**out.data, "smoke_test_verdict": out.verdict})
 
 
 @dataclasses.dataclass
