@@ -498,10 +498,11 @@ DATA_FILE = __import__("pathlib").Path(__file__).resolve().parents[1] / "theory"
 
 def published_rows() -> dict[int, list[int]]:
     """The rows of ``theory/data/real_wick_rows.json`` (k <= 60 by the Pfaffian route, k <= 12 also by the
-    enumeration; ``benchmarks/bench_real_wick_pfaffian.py --write`` regenerates them), as read by
-    :mod:`theory.real_rows`."""
-    from theory.real_rows import real_row, real_rows_max_k
-    return {k: list(real_row(k)) for k in range(real_rows_max_k() + 1)}
+    enumeration; ``benchmarks/bench_real_wick_pfaffian.py --write`` regenerates them), read from the file
+    itself (:mod:`theory.real_rows` is the theory floor's reader of the same file)."""
+    import json
+    data = json.loads(DATA_FILE.read_text())
+    return {int(r["k"]): [int(c) for c in r["coefficients"]] for r in data["rows"]}
 
 
 def _double_factorial(m: int) -> int:

@@ -88,7 +88,8 @@ from .real_rows import real_row, real_rows_max_k
 
 __all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "coefficient_shape",
            "fit_coefficient", "coefficient", "coefficient_record", "coefficient_value", "partial_sum", "QR", "SR",
-           "max_depth", "scaling_series", "scaling_function", "real_energies_any"]
+           "max_depth", "scaling_series", "scaling_function", "real_energies_any", "truncated_expansion",
+           "real_breakdown_depth", "breakdown_law"]
 
 COEFFICIENTS_FILE = resources.files("theory") / "data" / "real_expansion.json"    # a Traversable
 REL_ERROR_MAX = 1e-2      # the largest relative error estimate the expansion is served with
@@ -293,15 +294,14 @@ def partial_sum(m) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
 # --------------------------------------------------------------------------------------------------
 # evaluation: exact (for mp), float (arrays)
 # --------------------------------------------------------------------------------------------------
-def _terms_exact(n: int, t: int, quantity: str) -> list[Fraction]:
-    """``[a_m(t) n^-m]`` (Q) or ``[(b_m(t) - b_m(60)) n^-m]`` (S) for m = 0..M_MAX, exact."""
-    K = real_rows_max_k()
+def _terms_exact(n: int, t: int, quantity: str, base: int) -> list[Fraction]:
+    """``[a_m(t) n^-m]`` (Q) or ``[(b_m(t) - b_m(base)) n^-m]`` (S) for m = 0..M_MAX, exact."""
     out = []
     for m in range(M_MAX + 1):
         if quantity == "Q":
             v = _quasi(*coefficient(m), t)
         else:
-            v = _quasi(*partial_sum(m), t) - _quasi(*partial_sum(m), K)
+            v = _quasi(*partial_sum(m), t) - _quasi(*partial_sum(m), base)
         out.append(v / Fraction(n) ** m)
     return out
 
@@ -324,36 +324,38 @@ def _scaled_quasi(P, Q, m: int, c: np.ndarray, n: np.ndarray, sign: np.ndarray) 
 _ROUNDING = 64 * np.finfo(np.float64).eps   # float path: a generous bound on the Horner sums' relative rounding
 
 
-def _terms_float(n: np.ndarray, t: np.ndarray, quantity: str) -> tuple[list[np.ndarray], np.ndarray]:
-    """The float terms of :func:`_terms_exact` and the rounding scale of the value's terms (m <= M_VALUE)."""
-    K = real_rows_max_k()
+def _terms_float(n: np.ndarray, t: np.ndarray, quantity: str, base: int,
+                 m_top: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """The float terms of :func:`_terms_exact` (m <= m_top) and the rounding scale of the value's (m <= m_top - 2)."""
     nf, tf = n.astype(np.float64), t.astype(np.float64)
     c = tf / np.sqrt(nf)
     sign = np.where(t % 2 == 1, -1.0, 1.0)
     out, scale = [], np.zeros(np.broadcast(nf, tf).shape)
-    for m in range(M_MAX + 1):
+    for m in range(m_top + 1):
         if quantity == "Q":
             v, a = _scaled_quasi(*coefficient(m), m, c, nf, sign)
         else:
             C, D = partial_sum(m)
-            at_K = float(_quasi(C, D, K)) * nf ** (-float(m))
+            at_base = float(_quasi(C, D, base)) * nf ** (-float(m))
             v, a = _scaled_quasi(C, D, m, c, nf, sign)
-            v, a = v - at_K, a + np.abs(at_K)
+            v, a = v - at_base, a + np.abs(at_base)
         out.append(v)
-        if m <= M_VALUE:
+        if m <= m_top - 2:
             scale = scale + a
     return out, scale
 
 
-def _rho(n, t):
-    return (np.asarray(t, dtype=np.float64) ** 2 / np.asarray(n, dtype=np.float64) / M_MAX) ** 2
+def _rho(n, t, m_top: int = M_MAX):
+    """The tail ratio ``(c^2 / m_top)^2`` of the error estimate (float; arrays broadcast)."""
+    return (np.asarray(t, dtype=np.float64) ** 2 / np.asarray(n, dtype=np.float64) / m_top) ** 2
 
 
 def _value_error(terms, rho):
-    """The value (terms m <= M_VALUE) and the error estimate (the two omitted terms / (1 - rho))."""
-    value = sum(terms[:M_VALUE + 1])
-    tail = abs(terms[M_VALUE + 1]) + abs(terms[M_VALUE + 2])
-    return value, tail / (1 - (min(rho, RHO_MAX) if isinstance(rho, Fraction) else np.minimum(rho, RHO_MAX)))
+    """The value (terms m <= len(terms) - 3) and the error estimate (the two omitted terms / (1 - rho))."""
+    value = sum(terms[:-2])
+    tail = abs(terms[-2]) + abs(terms[-1])
+    r = min(rho, RHO_MAX) if isinstance(rho, Fraction) else np.minimum(rho, RHO_MAX)
+    return value, tail * (1 + 2 * r) / (1 - r)
 
 
 def _exact_row_energy(n: int, t: int, quantity: str) -> Fraction:
@@ -366,11 +368,34 @@ def _exact_row_energy(n: int, t: int, quantity: str) -> Fraction:
 # --------------------------------------------------------------------------------------------------
 # the domain and the public energies
 # --------------------------------------------------------------------------------------------------
-def _float_value_error(n: np.ndarray, t: np.ndarray, quantity: str):
+def _float_value_error(n: np.ndarray, t: np.ndarray, quantity: str, base: int | None = None, m_top: int = M_MAX):
     """Value and error estimate on the float path: the truncation estimate plus the rounding bound."""
-    terms, scale = _terms_float(n, t, quantity)
-    value, err = _value_error(terms, _rho(n, t))
+    base = real_rows_max_k() if base is None else base
+    terms, scale = _terms_float(n, t, quantity, base, m_top)
+    value, err = _value_error(terms, _rho(n, t, m_top))
     return value, err + _ROUNDING * scale
+
+
+def truncated_expansion(n, t, *, quantity: str = "Q", m_top: int = M_MAX, base: int | None = None):
+    """``(value, error)`` of the raw truncated expansion at any ``(n, t)``, float64 arrays, no domain check: for
+    the checks of the error estimate against exact rows.
+
+    ``quantity="Q"``: ``sum_{m <= m_top - 2} a_m(t) n^-m``; ``"S"``: ``sum_{m <= m_top - 2} (b_m(t) - b_m(base))
+    n^-m`` (``base`` default 60: add the exact ``S^R_{n,base}`` yourself). ``error``: the terms ``m_top - 1`` and
+    ``m_top`` over ``1 - (c^2/m_top)^2`` plus the rounding bound (module docstring). ``4 <= m_top <= M_MAX``;
+    ``m_top = 11`` uses only coefficients fitted on rows k <= 40.
+
+    >>> v, e = truncated_expansion(3600, 60)            # c = 1: compare with the exact row
+    >>> bool(abs(v - float(_exact_row_energy(3600, 60, "Q"))) <= e)
+    True
+    """
+    from ._args import as_choice
+    quantity = as_choice("quantity", quantity, ("Q", "S"))
+    m_top = as_int("m_top", m_top, minimum=4, maximum=M_MAX)
+    base = real_rows_max_k() if base is None else as_int("base", base, minimum=0)
+    nn, tt = np.broadcast_arrays(as_int_array("n", n, minimum=1), as_int_array("t", t, minimum=0))
+    v, e = _float_value_error(nn, tt, quantity, base, m_top)
+    return (float(v), float(e)) if np.ndim(v) == 0 else (v, e)
 
 
 def _served(n: int, t: int, quantity: str) -> bool:
@@ -458,8 +483,8 @@ def _energy_mp(n: int, t: int, dps: int, quantity: str) -> RealEnergy:
             return RealEnergy(mpf(_exact_row_energy(n, t, quantity)), mpmath.mpf(0), "exact rows")
         if t > _max_depth(n, quantity):
             raise _domain_error(n, t, quantity)
-        terms = _terms_exact(n, t, quantity)
-        value, err = _value_error(terms, Fraction(float(_rho(n, t))))
+        terms = _terms_exact(n, t, quantity, K)
+        value, err = _value_error(terms[:M_MAX + 1], Fraction(float(_rho(n, t))))
         if quantity == "S":
             value += _exact_row_energy(n, K, "S")
         return RealEnergy(mpf(value), mpf(err), "expansion")
@@ -621,3 +646,69 @@ def scaling_function(j, c) -> float | np.ndarray:
     coef = [float(x) for x in scaling_series(j)]
     out = np.polynomial.polynomial.polyval(arr, coef)
     return float(out) if out.ndim == 0 else out
+
+
+# --------------------------------------------------------------------------------------------------
+# the real breakdown depth and its law
+# --------------------------------------------------------------------------------------------------
+def real_breakdown_depth(n, tol) -> int:
+    """The first depth t with ``|Q^R_{n,t} - 1| > tol`` (real weights, ``sigma = 1``; ``Q^R >= 1``, so the first
+    ``Q^R_{n,t} > 1 + tol``): the real counterpart of :func:`theory.regimes.breakdown_depth` with
+    ``quantity="Q"``, from the exact rows and the expansion (float; scanned in doubling blocks). Equal to
+    ``theory.horizon.depth_for_scale(n, 1.0, tol, weights="real") + 1``. Domain: ``n >= 1``, ``0 < tol < 1``,
+    with the crossing at most :func:`max_depth` (else ValueError naming tol).
+
+    >>> real_breakdown_depth(10**6, 0.05), real_breakdown_depth(16, 0.05)
+    (1041, 4)
+    """
+    from ._args import as_real
+    n = as_int("n", n, minimum=1)
+    tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    cap = max(real_rows_max_k(), _max_depth(n, "Q"))
+    T = 64
+    while True:
+        T = min(T, cap)
+        E = real_energies_any(n, T)[0]
+        hit = np.flatnonzero(np.asarray(E) > 1.0 + tol)
+        if hit.size:
+            return int(hit[0])
+        if T == cap:
+            raise ValueError(f"tol={tol} is not exceeded up to depth {cap} at n={n}, the end of the real energies' "
+                             f"domain (theory.real_expansion.max_depth): choose a smaller tol")
+        T *= 2
+
+
+def breakdown_law(tol) -> dict:
+    r"""The breakdown law ``t*(n) = c_0 sqrt(n) + delta + delta_2 / sqrt(n) + O(1/n)`` for ``Q`` at tolerance ``tol``.
+
+    The crossing ``Q = 1 + tol`` of ``Q = F_0(c) + F_1(c)/sqrt(n) + F_2(c)/n + ...`` at ``c = t/sqrt(n)``:
+    ``c_0`` solves ``F_0(c_0) = 1 + tol`` (the profile is the same for both weight laws); the first correction
+    is a constant shift, ``delta = -F_1(c_0) / F_0'(c_0)``, with the real ``F_1`` of :func:`scaling_function`
+    (``delta_real``) or the complex ``g`` of :func:`theory.regimes.critical_correction` (``delta_complex``); the
+    second, real only, ``delta_2 = -(F_0''(c_0) delta^2 / 2 + F_1'(c_0) delta + F_2(c_0)) / F_0'(c_0)``
+    (``delta2_real``). The breakdown depth is the first integer past the crossing. Source: the toolkit's
+    (``docs/results/real-weight-expansion.md``). Domain: ``0 < tol <= 0.99`` (``c_0 <= 2.09``, where the series
+    of ``F_1``, ``F_2`` are accurate to 1e-4 relative).
+
+    >>> law = breakdown_law(0.05)
+    >>> round(law["c0"], 6), round(law["delta_real"], 3), round(law["delta_complex"], 3)
+    (1.042776, -2.582, -0.48)
+    """
+    from ._args import as_real
+    from .regimes import critical_correction, critical_profile
+    tol = as_real("tol", tol, minimum=0.0, maximum=0.99, open_min=True)
+    lo, hi = 0.0, 2.2
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if float(critical_profile(mid)) - 1.0 < tol else (lo, mid)
+    c0 = 0.5 * (lo + hi)
+    y = 0.5 * c0 * c0
+    f1 = 2.0 * math.cosh(y) / c0 - 4.0 * math.sinh(y) / c0**3                     # F_0', F_0 = 2 sinh(y) / c^2
+    f2 = 2.0 * math.sinh(y) - 6.0 * math.cosh(y) / c0**2 + 12.0 * math.sinh(y) / c0**4
+    F1 = float(scaling_function(1, c0))
+    dF1 = float(np.polynomial.polynomial.polyval(c0, np.polynomial.polynomial.polyder(
+        [float(x) for x in scaling_series(1)])))
+    delta = -F1 / f1
+    delta2 = -(0.5 * f2 * delta**2 + dF1 * delta + float(scaling_function(2, c0))) / f1
+    return {"tol": tol, "c0": c0, "slope": f1, "delta_real": delta, "delta2_real": delta2,
+            "delta_complex": -float(critical_correction(c0)) / f1}

@@ -3,7 +3,7 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2: ``Q^R_{n,k} >= Q_{n,k}`` (real weights carry every complex
 pairing plus non-negative extra terms) and the critical profile ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
-weights). The exact rows k <= 30 (``numerics/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
+weights). The exact rows k <= 30 (``theory/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
 ``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.real_regimes``
 holds the analysis. Rules, fixed before looking at the numbers:
 
