@@ -31,6 +31,7 @@ import functools
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 
 from numerics.plotting import finish, panels
@@ -266,6 +267,50 @@ def plot_expansion_rows(path, cases, *, ax=None):
     return finish(fig, path)
 
 
+def plot_real_profiles(path=None, *, ax=None, k: int = 60):
+    """The real and complex critical profiles and their first corrections (two panels).
+
+    Left: exact ``Q^R_{n,k}`` and ``Q_{n,k}`` along ``n = round((k/c)^2)`` for ``k = 20`` and ``k`` (the rows) against
+    the common profile ``F_0(c) = (2/c^2) sinh(c^2/2)``. Right: the first corrections ``F_1`` (real, its exact
+    series) and ``g`` (complex, :func:`theory.regimes.critical_correction`) with the exact ``sqrt(n) (Q - F_0)`` at
+    depth ``k``, and the leading growth ``int_0^c e^{u^2} du`` of ``F_1``. ``ax``: two Axes, or None.
+    """
+    from theory.regimes import critical_profile
+    fig, (a, b) = panels(ax, 1, 2, figsize=(11, 4))
+    cs = np.linspace(0.05, 2.2, 200)
+    a.plot(cs, critical_profile(cs), "k--", lw=2, label=r"$F_0(c) = (2/c^2)\sinh(c^2/2)$ (both)")
+    grid = np.linspace(0.1, 2.2, 22)
+    for i, kk in enumerate((20, k)):
+        ns = sorted({max(1, round((kk / c) ** 2)) for c in grid})
+        c_exact = np.array([kk / math.sqrt(n) for n in ns])
+        a.plot(c_exact, [float(rx._exact_row_energy(n, kk, "Q")) for n in ns], "o", ms=4, color=f"C{i}",
+               label=f"real $Q^R_{{n,k}}$, k = {kk} (exact rows)")
+        a.plot(c_exact, [float(complex_Q(n, kk)) for n in ns], "s", ms=3, mfc="none", color=f"C{i}",
+               label=f"complex $Q_{{n,k}}$, k = {kk}")
+    a.set_yscale("log")
+    a.set_xlabel(r"$c = k/\sqrt{n}$")
+    a.set_ylabel("signal energy")
+    a.set_title("one critical profile for real and complex weights", fontsize=9)
+    a.legend(fontsize=7)
+    b.plot(cs, rx.scaling_function(1, cs), "C3-", label=r"real $F_1$ (exact series)")
+    b.plot(cs, critical_correction(cs), "C0-", label=r"complex $g$")
+    erfi = np.array([float(mpmath.quad(lambda u: mpmath.e ** (u * u), [0, c])) for c in cs])
+    b.plot(cs, erfi, "C3:", label=r"$\int_0^c e^{u^2} du$ (leading growth of $F_1$)")
+    ns = sorted({max(1, round((k / c) ** 2)) for c in grid})
+    c_exact = np.array([k / math.sqrt(n) for n in ns])
+    f0 = critical_profile(c_exact)
+    b.plot(c_exact, [math.sqrt(n) * (float(rx._exact_row_energy(n, k, "Q")) - f) for n, f in zip(ns, f0)], "C3o",
+           ms=4, label=rf"real $\sqrt{{n}}(Q^R - F_0)$, k = {k}")
+    b.plot(c_exact, [math.sqrt(n) * (float(complex_Q(n, k)) - f) for n, f in zip(ns, f0)], "C0s", ms=3, mfc="none",
+           label=rf"complex $\sqrt{{n}}(Q - F_0)$, k = {k}")
+    b.set_yscale("log")
+    b.set_xlabel(r"$c = k/\sqrt{n}$")
+    b.set_ylabel(r"first correction (coefficient of $n^{-1/2}$)")
+    b.set_title(r"real weights: a larger $n^{-1/2}$ correction, growing like $e^{c^2}$", fontsize=9)
+    b.legend(fontsize=7)
+    return finish(fig, path)
+
+
 # --------------------------------------------------------------------------------------------------
 # the checks
 # --------------------------------------------------------------------------------------------------
@@ -287,7 +332,7 @@ def _coefficients(ctx: Context) -> Outcome:
        numerics="numerics.real_regimes.CORRECTION_SERIES; theory.regimes.critical_profile",
        statistic="exact rational equality of Taylor coefficients")
 def _scaling(ctx: Context) -> Outcome:
-    return verdict_scaling(*scaling_pairs())
+    return with_figure(ctx, verdict_scaling(*scaling_pairs()), "real_profiles.png", plot_real_profiles)
 
 
 @check("real.expansion_rows", paper=PAPER,
