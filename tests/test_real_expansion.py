@@ -184,7 +184,8 @@ def test_domain_is_monotone_and_refused_beyond():
     (lambda: rx.max_depth(0), ValueError, "n"),
     (lambda: rx.scaling_series(4), ValueError, "j"),
     (lambda: rx.scaling_function(1, 3.5), ValueError, "c"),
-    (lambda: rx.breakdown_law(0.9), ValueError, "tol"),
+    (lambda: rx.breakdown_law(0.995), ValueError, "tol"),
+    (lambda: rx.real_breakdown_depth(10, 1.5), ValueError, "tol"),
     (lambda: rx.truncated_expansion(100, 10, m_top=3), ValueError, "m_top"),
 ])
 def test_bad_input(call, exc, match):

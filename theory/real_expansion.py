@@ -86,7 +86,7 @@ from importlib import resources
 import mpmath
 import numpy as np
 
-from ._args import as_dps, as_int, as_int_array
+from ._args import as_int, as_int_array
 from .real_rows import real_row, real_rows_max_k
 
 __all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "coefficient_shape",
@@ -471,11 +471,10 @@ def _energy(n, t, method, dps, quantity: str) -> RealEnergy:
         if quantity == "S":
             v = v + np.array([float(_exact_row_energy(int(x), K, "S")) for x in nn[~exact].tolist()])
         value[~exact], error[~exact] = v, e
-    value, error = value.reshape(shape), error.reshape(shape)
     source = "exact rows" if exact.all() else "expansion" if not exact.any() else "exact rows and expansion"
-    if value.ndim == 0:
-        return RealEnergy(float(value), float(error), source)
-    return RealEnergy(value, error, source)
+    if not shape:
+        return RealEnergy(float(value[0]), float(error[0]), source)
+    return RealEnergy(value.reshape(shape), error.reshape(shape), source)
 
 
 def _energy_mp(n: int, t: int, dps: int, quantity: str) -> RealEnergy:
@@ -603,12 +602,12 @@ def real_energies_any(n, t, *, method: str = "float", dps: int | None = None) ->
         return (exact if method == "mp" else np.array([float(e) for e in exact])), 0.0, "exact real rows"
     if method == "mp":
         tail = [QR(n, k, method="mp", dps=dps) for k in range(K + 1, t + 1)]
-        rel = max(float(r.error / r.value) for r in tail)
+        rel = max(float(r.error / r.value) for r in tail)           # type: ignore[operator]   # mpf / mpf
         E: list | np.ndarray = exact + [r.value for r in tail]
     else:
         r = QR(n, np.arange(K + 1, t + 1))
-        rel = float(np.max(r.error / r.value))
-        E = np.concatenate([np.array([float(e) for e in exact]), r.value])
+        rel = float(np.max(np.asarray(r.error) / np.asarray(r.value)))
+        E = np.concatenate([np.array([float(e) for e in exact]), np.asarray(r.value)])
     return E, rel, f"exact real rows k <= {K}, large-n expansion beyond (relative error estimate <= {rel:.2g})"
 
 
