@@ -575,11 +575,11 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
 
 def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t) -> int:
     """:func:`depth_for_scale` for real weights: exact rows (depths <= 60), the large-n expansion beyond (float)."""
-    from .real_expansion import max_depth, real_energies_any
+    from .real_expansion import MAX_T_LINEAR, max_depth, real_energies_any
     from .real_rows import real_energies, real_rows_max_k
 
     kmax = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n))
-    cap = min(kmax, _MAX_T)
+    cap = min(kmax, MAX_T_LINEAR)
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
     T = min(64, max_t)
     while True:

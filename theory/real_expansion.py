@@ -77,8 +77,10 @@ ValueError: t must be <= 60 at n=400 (the exact rows reach t = 60; the large-n e
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -89,7 +91,8 @@ import numpy as np
 from ._args import as_int, as_int_array
 from .real_rows import real_row, real_rows_max_k
 
-__all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "coefficient_shape",
+__all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "MAX_T_LINEAR",
+           "MAX_FIT_M", "coefficient_shape",
            "fit_coefficient", "coefficient", "coefficient_record", "coefficient_value", "partial_sum", "QR", "SR",
            "max_depth", "scaling_series", "scaling_function", "real_energies_any", "truncated_expansion",
            "real_breakdown_depth", "breakdown_law"]
@@ -97,7 +100,8 @@ __all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX
 COEFFICIENTS_FILE = resources.files("theory") / "data" / "real_expansion.json"    # a Traversable
 REL_ERROR_MAX = 1e-2      # the largest relative error estimate the expansion is served with
 RHO_MAX = 0.5             # the largest tail ratio (c^2 / M_MAX)^2 the error estimate is trusted at
-_MAX_T_LINEAR = 10**7     # real_energies_any: O(t) float work
+MAX_T_LINEAR = 10**6      # real_energies_any, real_breakdown_depth: O(t) float work (about a second at 1e6)
+MAX_FIT_M = 64            # fit_coefficient: a_64 would need rows to k = 255
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,7 +143,7 @@ def fit_coefficient(m, rows, ks=None) -> tuple[tuple[Fraction, ...], tuple[Fract
 
     ``rows``: a mapping ``k -> row`` (entry j the coefficient of ``n**j`` of ``E tr((G^k)^T G^k)``), e.g.
     ``{k: real_row(k) ...}``; ``ks``: exactly ``N_m = deg A_m + deg B_m + 2`` distinct row indices
-    (:func:`coefficient_shape`). Exact rational linear algebra (sympy ``DomainMatrix`` over QQ). Returns the
+    (:func:`coefficient_shape`), ``2 <= m <= MAX_FIT_M = 64``. Exact rational linear algebra (sympy ``DomainMatrix`` over QQ). Returns the
     monomial coefficients ``(A_m, B_m)`` as Fractions (entry i multiplies ``k**i``). Raises ValueError if the
     rows do not determine them (a singular system) or a row is missing.
 
@@ -152,15 +156,24 @@ def fit_coefficient(m, rows, ks=None) -> tuple[tuple[Fraction, ...], tuple[Fract
     from sympy.polys.matrices import DomainMatrix
     from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
-    m = as_int("m", m, minimum=2)
+    m = as_int("m", m, minimum=2, maximum=MAX_FIT_M)
     da, db = coefficient_shape(m)
     size = da + db + 2
-    ks = list(range(size)) if ks is None else [as_int("ks[]", k, minimum=0) for k in ks]
+    if ks is not None and (isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable)):
+        raise TypeError(f"ks must be an iterable of row indices (integers >= 0) or None, got {ks!r:.60}")
+    ks = list(range(size)) if ks is None else [as_int("ks[]", k, minimum=0) for k in itertools.islice(ks, size + 1)]
     if len(ks) != size or len(set(ks)) != size:
         raise ValueError(f"ks must hold {size} distinct row indices for m = {m}, got {len(ks)} ({len(set(ks))} distinct)")
+    if not isinstance(rows, Mapping):
+        raise TypeError(f"rows must be a mapping k -> row (a sequence of integers), got {type(rows).__name__}")
     missing = [k for k in ks if k not in rows]
     if missing:
         raise ValueError(f"rows lacks the rows k = {missing[:5]} needed by the fit of a_{m}")
+    for k in ks:
+        row = rows[k]
+        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or not all(
+                isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in row):
+            raise TypeError(f"rows[{k}] must be a sequence of integers (coefficients of n**j), got {row!r:.60}")
     mat = DomainMatrix([[QQ(k**i) for i in range(da + 1)] + [QQ((-1) ** k * k**i) for i in range(db + 1)]
                         for k in ks], (size, size), QQ)
     rhs = DomainMatrix([[QQ(_row_coefficient(rows, m, k))] for k in ks], (size, 1), QQ)
@@ -586,7 +599,7 @@ def SR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
 def real_energies_any(n, t, *, method: str = "float", dps: int | None = None) -> tuple[list | np.ndarray, float, str]:
     """``(E, rel_error, source)``: ``E = [Q^R_{n,0}, ..., Q^R_{n,t}]`` (float64 array, or for "mp" a list of
     exact Fractions on the rows and ``mpf`` beyond), the largest relative error estimate among them and a
-    source text; for :mod:`theory.horizon`. Domain: :func:`QR`'s, ``t <= 1e7``.
+    source text; for :mod:`theory.horizon`. Domain: :func:`QR`'s, ``t <= MAX_T_LINEAR = 1e6``.
 
     >>> E, err, src = real_energies_any(10**6, 100)           # the float path's rounding bound dominates here
     >>> len(E), err < 1e-13, src
@@ -594,7 +607,7 @@ def real_energies_any(n, t, *, method: str = "float", dps: int | None = None) ->
     """
     from ._args import as_method_dps
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0, maximum=_MAX_T_LINEAR)
+    t = as_int("t", t, minimum=0, maximum=MAX_T_LINEAR)
     method, dps = as_method_dps(method, dps)
     K = real_rows_max_k()
     exact = [_exact_row_energy(n, k, "Q") for k in range(min(t, K) + 1)]
@@ -659,7 +672,8 @@ def real_breakdown_depth(n, tol) -> int:
     ``Q^R_{n,t} > 1 + tol``): the real counterpart of :func:`theory.regimes.breakdown_depth` with
     ``quantity="Q"``, from the exact rows and the expansion (float; scanned in doubling blocks). Equal to
     ``theory.horizon.depth_for_scale(n, 1.0, tol, weights="real") + 1``. Domain: ``n >= 1``, ``0 < tol < 1``,
-    with the crossing at most :func:`max_depth` (else ValueError naming tol).
+    with the crossing at most :func:`max_depth` (else ValueError naming tol) and at most ``MAX_T_LINEAR = 1e6``
+    (else ValueError naming n: the law of :func:`breakdown_law` gives it there).
 
     >>> real_breakdown_depth(10**6, 0.05), real_breakdown_depth(16, 0.05)
     (1041, 4)
@@ -667,7 +681,8 @@ def real_breakdown_depth(n, tol) -> int:
     from ._args import as_real
     n = as_int("n", n, minimum=1)
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
-    cap = max(real_rows_max_k(), _max_depth(n, "Q"))
+    domain = max(real_rows_max_k(), _max_depth(n, "Q"))
+    cap = min(domain, MAX_T_LINEAR)
     T = 64
     while True:
         T = min(T, cap)
@@ -675,6 +690,9 @@ def real_breakdown_depth(n, tol) -> int:
         hit = np.flatnonzero(np.asarray(E) > 1.0 + tol)
         if hit.size:
             return int(hit[0])
+        if T == cap and cap < domain:
+            raise ValueError(f"n={n} is too large for the O(t) scan (no crossing up to depth {cap}, MAX_T_LINEAR): "
+                             f"use breakdown_law(tol) there")
         if T == cap:
             raise ValueError(f"tol={tol} is not exceeded up to depth {cap} at n={n}, the end of the real energies' "
                              f"domain (theory.real_expansion.max_depth): choose a smaller tol")
