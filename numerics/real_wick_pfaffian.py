@@ -71,7 +71,7 @@ __all__ = ["real_wick_rows", "pfaffian_real_wick_polynomial", "pfaffian_values",
 
 BACKENDS = ("numba", "flint")    # the skew elimination: the numba kernel, or python-flint nmod_poly series
 
-K_MAX_PFAFFIAN = 64        # k = 40 takes ~30 CPU-s, the cost grows like k^7 (k = 64: ~ half an hour)
+K_MAX_PFAFFIAN = 80        # all rows <= 60: ~2.5 CPU-min, <= 80: ~18 (the verification rows); cost ~ k^7
 _PRIME_BITS = 27           # p < 2^27: products < 2^54, 512 of them fit an int64 before one reduction
 
 

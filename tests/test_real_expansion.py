@@ -18,7 +18,7 @@ from numerics.real_energy_mc import real_energy_mc
 from numerics.real_wick import row_identities
 from theory import real_expansion as rx
 from theory.horizon import depth_for_scale, scale_from_energies, sigma_for_horizon
-from theory.real_rows import real_row, real_rows_max_k
+from theory.real_rows import real_row, real_rows_max_k, verification_rows
 from theory.regimes import breakdown_depth, critical_profile
 from theory.signal_energy import Q as complex_Q
 from validation.stats import z_for_false_alarm
@@ -49,11 +49,27 @@ def test_a2_is_the_issue_formula_and_the_row_identity():
         assert all(holds for name, _, holds in row_identities(k, real_row(k)) if "n^(k-1)" in name)
 
 
+def all_rows():
+    rows = {k: real_row(k) for k in range(K + 1)}
+    rows.update(verification_rows())
+    return rows
+
+
+def test_verification_rows_are_rows():
+    rows = verification_rows()
+    assert sorted(rows) == list(range(61, 81))
+    for k, row in rows.items():                     # identities the Pfaffian route does not use as nodes
+        assert len(row) == k + 2 and row[0] == 0 and row[-1] == 1 and row[k] == 0
+        assert sum(row) == math.prod(range(2 * k - 1, 0, -2))
+        assert all(holds for _, _, holds in row_identities(k, row))
+
+
 @pytest.mark.parametrize("m", range(0, rx.M_MAX + 1))
 def test_every_coefficient_reproduces_every_row(m):
-    for k in range(K + 1):
+    """Rows <= 60 (the fit rows and the held-out ones) and the verification rows 61..80 (computed after the fits)."""
+    for k, row in all_rows().items():
         j = k + 1 - m
-        expected = real_row(k)[j] if 0 <= j <= k + 1 else 0
+        expected = row[j] if 0 <= j <= k + 1 else 0
         assert rx.coefficient_value(m, k) == expected, (m, k)
 
 
@@ -70,8 +86,8 @@ def test_coefficient_records_hold_out_rows():
     for m in range(2, rx.M_MAX + 1):
         rec = rx.coefficient_record(m)
         da, db = rx.coefficient_shape(m)
-        assert rec["fit_rows"] == (0, da + db + 1) and rec["verified_rows"] == (da + db + 2, K)
-    assert rx.coefficient_record(10)["held_out"] == 23
+        assert rec["fit_rows"] == (0, da + db + 1) and rec["verified_rows"] == (da + db + 2, 80)
+    assert rx.coefficient_record(10)["held_out"] == 43
 
 
 def test_fit_coefficient_bad_input():
@@ -116,6 +132,15 @@ def test_truncated_expansion_within_its_error_on_exact_rows(n, k):
     v, e = rx.truncated_expansion(n, k, quantity="S", base=30)
     exact = sum(exact_Q(n, j) for j in range(31, k + 1))
     assert abs(Fraction(v) - exact) <= Fraction(e)
+
+
+@pytest.mark.parametrize("n,k", [(6400, 80), (1600, 70), (900, 75), (10**5, 61)])
+def test_expansion_within_its_error_on_the_verification_rows(n, k):
+    """Rows 61..80 were computed after every a_m was fitted: a held-out test of QR's value and error."""
+    row = verification_rows()[k]
+    exact = Fraction(sum(c * n**j for j, c in enumerate(row)), n ** (k + 1))
+    r = rx.QR(n, k)
+    assert r.source == "expansion" and abs(Fraction(r.value) - exact) <= Fraction(r.error)
 
 
 def test_beyond_rows_real_exceeds_complex_and_mp_agrees():

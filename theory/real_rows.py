@@ -24,9 +24,11 @@ from importlib import resources
 
 from ._args import as_int
 
-__all__ = ["ROWS_FILE", "real_rows_max_k", "real_row", "real_Q", "real_energies"]
+__all__ = ["ROWS_FILE", "VERIFICATION_FILE", "real_rows_max_k", "real_row", "real_Q", "real_energies",
+           "verification_rows"]
 
 ROWS_FILE = resources.files("theory") / "data" / "real_wick_rows.json"    # a Traversable: .read_text()
+VERIFICATION_FILE = resources.files("theory") / "data" / "real_wick_rows_verification.json"
 
 
 @lru_cache(maxsize=1)
@@ -62,3 +64,17 @@ def real_energies(n, kmax) -> list[Fraction]:
     n = as_int("n", n, minimum=1)
     kmax = as_int("kmax", kmax, minimum=0, maximum=real_rows_max_k())
     return [real_Q(n, k) for k in range(kmax + 1)]
+
+
+@lru_cache(maxsize=1)
+def verification_rows() -> dict[int, tuple[int, ...]]:
+    """Rows 61..80, a verification set (``theory/data/real_wick_rows_verification.json``): computed by one run of
+    the Pfaffian route after the expansion's coefficients were fitted on the rows <= 60, so they are held out
+    for every check that uses them; not served by :func:`real_row` (whose domain stays k <= 60).
+
+    >>> rows = verification_rows()
+    >>> min(rows), max(rows), sum(rows[80]) == __import__("math").prod(range(159, 0, -2))   # n = 1: 159!!
+    (61, 80, True)
+    """
+    data = json.loads(VERIFICATION_FILE.read_text(encoding="utf-8"))
+    return {int(r["k"]): tuple(int(c) for c in r["coefficients"]) for r in data["rows"]}
