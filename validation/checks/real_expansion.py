@@ -80,7 +80,7 @@ def verdict_scaling(f0_pairs: list, d_pairs: list) -> Outcome:
     if bad0 or badd or not f0_pairs or not d_pairs:
         return Outcome(FAIL, f"scaling-function coefficients disagree: F_0 at c^{bad0}, F_1 - g at h = {badd}",
                        details=details)
-    return Outcome(PASS, f"F_0 = (2/c^2) sinh(c^2/2) on all {len(f0_pairs)} known coefficients; F_1 - g equals the "
+    return Outcome(PASS, f"F_0 = (2/c^2) sinh(c^2/2) on all its known Taylor coefficients (c^0..c^{len(f0_pairs) - 1}); F_1 - g equals the "
                          f"independent d_2..d_{d_pairs[-1][0]}", details=details)
 
 
