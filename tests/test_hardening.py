@@ -315,7 +315,7 @@ def _bad_calls():
         (lambda: rnn_timescales.rnn_timescales(_gru(), -10**30), ValueError, "x"),
         (lambda: aggregate.median_by(_rows(), np.array(1.0)), TypeError, "keys"),
         (lambda: aggregate.convergence(_rows(), np.array(1.0)), TypeError, "keys"),
-        (lambda: aggregate.cell_floors(_rows(), np.array(1.0)), TypeError, "keys"),
+        (lambda: plots.plot_polish(_rows(), np.array(1.0)), TypeError, "keys"),
         (lambda: plots.plot_convergence(_rows(), 253927, ("model", "kind", "alpha"), None), TypeError, "conv"),
         (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, gtol=np.nan), ValueError, "gtol"),
         (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, rtol=np.inf), ValueError, "rtol"),

@@ -76,11 +76,19 @@ class Outcome:
 
 @dataclasses.dataclass
 class Context:
-    """Passed to every check: the profile, where to write figures, and a deterministic seed."""
+    """Passed to every check: the profile, where to write figures, a deterministic seed, and how the
+    trained-model checks get their runs: ``store`` (the result store file of the cpu/full sweeps; None:
+    ``report_dir/architectures-<profile>.sqlite``), ``workers`` (processes of the sweep, one torch thread
+    each), ``train`` (False: report on the runs already stored, an unfinished profile) and ``sweep`` (the
+    sweep file's name when it is not the profile's, e.g. ``cpu_T256``)."""
 
     profile: str
     report_dir: Path
     seed: int = 20261202
+    store: Path | None = None
+    workers: int = 2
+    train: bool = True
+    sweep: str | None = None
 
     @property
     def quick(self) -> bool:
@@ -115,16 +123,21 @@ class Check:
     profiles: tuple[str, ...] = PROFILES
 
     def run(self, ctx: Context) -> "Result":
+        t0 = time.perf_counter()
         if ctx.profile not in self.profiles:
             out = Outcome(NOT_RUN, f"runs only in the {'/'.join(self.profiles)} profile")
-            return Result(self, out, 0.0)
-        t0 = time.perf_counter()
-        try:
-            out = self.func(ctx)
-            if not isinstance(out, Outcome):
-                raise TypeError(f"check {self.name} returned {type(out).__name__}, not Outcome")
-        except Exception as exc:  # a crashing check is reported, never swallowed
-            out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
+        else:
+            try:
+                out = self.func(ctx)
+                if not isinstance(out, Outcome):
+                    raise TypeError(f"check {self.name} returned {type(out).__name__}, not Outcome")
+            except Exception as exc:  # a crashing check is reported, never swallowed
+                out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
+        if ctx.profile == "quick":          # a trained-model claim (one with a committed cpu answer): a smoke test
+            from .committed import load, smoke_test
+
+            if self.name in load():
+                out = smoke_test(self.name, out, ctx.profile)
         return Result(self, out, time.perf_counter() - t0)
 
 

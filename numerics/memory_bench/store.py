@@ -14,10 +14,17 @@ are not lost.
 
 A file that is not a SQLite database, or whose tables are not this store's, raises :class:`StoreError`
 naming the file.
+
+:meth:`ResultStore.export_runs` writes stored runs as gzipped JSON lines (one ``{"run_id", "config",
+"result", "finished"}`` object per line, sorted by run id) and :meth:`ResultStore.import_runs` reads them
+back (``INSERT OR IGNORE``, every id checked against its config's content address): a small, text-based,
+mergeable form in which a long profile's finished parts are committed, so that the next part can resume on
+another machine from a fresh store.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import socket
@@ -28,7 +35,7 @@ from pathlib import Path
 
 from theory._args import as_bool, as_path, as_real
 
-from .runs import canonical_json
+from .runs import canonical_json, run_id as content_id
 
 _RUNS_COLUMNS = ("run_id", "config", "result", "finished")
 _CLAIMS_COLUMNS = ("run_id", "owner", "claimed")
@@ -126,6 +133,56 @@ class ResultStore:
 
     def __len__(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+
+    def export_runs(self, path: str | Path, run_ids=None) -> int:
+        """Write the stored runs (those of ``run_ids`` when given) to ``path`` as gzipped JSON lines, sorted by
+        run id (module docstring); returns the number written. The file is replaced atomically."""
+        dest = Path(as_path("path", path))
+        if not dest.parent.is_dir():
+            raise StoreError(f"export path {str(dest)!r}: folder {str(dest.parent)!r} does not exist")
+        wanted = None if run_ids is None else {str(r) for r in run_ids}
+        rows = self._conn.execute("SELECT run_id, config, result, finished FROM runs ORDER BY run_id").fetchall()
+        tmp = dest.with_name(dest.name + ".tmp")
+        n = 0
+        # no name, mtime=0: the same runs give the same bytes, so a re-export of an unchanged part is no git change
+        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as gz:
+            for rid, config, result, finished in rows:
+                if wanted is not None and rid not in wanted:
+                    continue
+                line = {"run_id": rid, "config": json.loads(config), "result": json.loads(result),
+                        "finished": finished}
+                gz.write((json.dumps(line, sort_keys=True) + "\n").encode())
+                n += 1
+        os.replace(tmp, dest)
+        return n
+
+    def import_runs(self, path: str | Path) -> tuple[int, int]:
+        """Add the runs of an :meth:`export_runs` file; returns (added, already stored). Each line's run id
+        must be its config's content address; a bad file raises :class:`StoreError` naming the line and
+        stores nothing of it."""
+        src = Path(as_path("path", path))
+        if not src.is_file():
+            raise StoreError(f"import file {str(src)!r} does not exist")
+        lines, i = [], 0
+        try:
+            with gzip.open(src, "rt", encoding="utf-8") as fh:
+                for i, text in enumerate(fh, 1):
+                    rec = json.loads(text)
+                    if not isinstance(rec, dict) or set(rec) != {"run_id", "config", "result", "finished"}:
+                        raise ValueError("not a run record (run_id, config, result, finished)")
+                    if content_id(rec["config"]) != rec["run_id"]:
+                        raise ValueError(f"run id {rec['run_id']!r} is not its config's content address")
+                    lines.append(rec)
+        except (OSError, EOFError, ValueError, TypeError) as exc:
+            raise StoreError(f"import file {str(src)!r} line {i + 1 if i == len(lines) else i}: {exc}") from None
+        added = 0
+        with self._transaction():
+            for rec in lines:
+                cur = self._conn.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?)",
+                                         (rec["run_id"], canonical_json(rec["config"]), json.dumps(rec["result"]),
+                                          float(rec["finished"])))
+                added += cur.rowcount == 1
+        return added, len(lines) - added
 
     # ------------------------------------------------------------------------------------------ claims
     def claim(self, run_id: str) -> bool:
