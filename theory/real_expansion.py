@@ -90,7 +90,7 @@ import mpmath
 import numpy as np
 
 from ._args import as_int, as_int_array
-from .real_rows import real_row, real_rows_max_k
+from .real_rows import real_Q, real_rows_max_k
 
 __all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "MAX_T_LINEAR",
            "MAX_FIT_M", "coefficient_shape",
@@ -242,6 +242,7 @@ def coefficient_value(m, k) -> Fraction:
     """``a_m(k)`` exactly from the committed quasi-polynomial (``0 <= m <= M_MAX``, ``k >= 0``): the coefficient of
     ``n^(k+1-m)`` in ``E tr((G^k)^T G^k)`` (verified on the rows k <= 80, the formula beyond).
 
+    >>> from theory.real_rows import real_row
     >>> coefficient_value(2, 4), real_row(4)[3]        # n^5 + 28 n^3 + ...
     (Fraction(28, 1), 28)
     """
@@ -376,10 +377,10 @@ def _value_error(terms, rho):
 
 
 def _exact_row_energy(n: int, t: int, quantity: str) -> Fraction:
+    """``Q^R_{n,t}`` or ``S^R_{n,t}`` from the exact rows (:func:`theory.real_rows.real_Q`)."""
     if quantity == "Q":
-        row = real_row(t)
-        return Fraction(sum(c * n**j for j, c in enumerate(row)), n ** (t + 1))
-    return sum((_exact_row_energy(n, k, "Q") for k in range(t + 1)), Fraction(0))
+        return real_Q(n, t)
+    return sum((real_Q(n, k) for k in range(t + 1)), Fraction(0))
 
 
 # --------------------------------------------------------------------------------------------------
