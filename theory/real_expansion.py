@@ -140,7 +140,7 @@ def _row_coefficient(rows, m: int, k: int) -> int:
 
 
 def fit_coefficient(m, rows, ks=None) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
-    r"""Fit ``a_m(k) = A_m(k) + (-1)^k B_m(k)`` exactly on the rows ``ks`` (default ``k = 0 .. N_m - 1``).
+    r"""Fit ``a_m(k) = A_m(k) + (-1)^k B_m(k)`` exactly on the rows ``ks`` (default ``k = 0..N_m-1``).
 
     ``rows``: a mapping ``k -> row`` (entry j the coefficient of ``n**j`` of ``E tr((G^k)^T G^k)``), e.g.
     ``{k: real_row(k) ...}``; ``ks``: exactly ``N_m = deg A_m + deg B_m + 2`` distinct row indices
@@ -631,7 +631,7 @@ def real_energies_any(n, t, *, method: str = "float", dps: int | None = None) ->
 # --------------------------------------------------------------------------------------------------
 def scaling_series(j) -> list[Fraction]:
     r"""Exact Taylor coefficients of ``F_j``, ``j = 0..3`` (module docstring): entry p multiplies ``c**p``,
-    ``p = 0 .. 2 M_MAX - j``; ``[c^p] F_j = [k^p] A_m`` with ``2m - j = p`` (zero when ``p - j`` is odd).
+    ``p = 0..2 M_MAX - j``; ``[c^p] F_j = [k^p] A_m`` with ``2m - j = p`` (zero when ``p - j`` is odd).
 
     >>> [str(x) for x in scaling_series(0)[:9]]          # (2/c^2) sinh(c^2/2) = 1 + c^4/24 + c^8/1920 + ...
     ['1', '0', '0', '0', '1/24', '0', '0', '0', '1/1920']
