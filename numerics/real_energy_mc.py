@@ -84,7 +84,7 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
     Examples
     --------
     >>> r = real_energy_mc(16, 3, 400, seed=1)
-    >>> abs(r.Q_mean[2] - (1 + 2 / 16**2)) < 5 * r.Q_se[2]      # Q^R_{16,2} = 1 + 2/n^2 (the row n^3 + 2n)
+    >>> bool(abs(r.Q_mean[2] - (1 + 2 / 16**2)) < 5 * r.Q_se[2])   # Q^R_{16,2} = 1 + 2/n^2 (the row n^3 + 2n)
     True
     """
     n = as_int("n", n, minimum=1, maximum=MAX_N_MC)

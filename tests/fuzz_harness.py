@@ -427,6 +427,7 @@ def _optional_baselines() -> dict:
             "theory.real_rows.real_Q": Case(dict(n=4, k=2)),
             "theory.real_rows.real_energies": Case(dict(n=4, kmax=2)),
             "theory.real_rows.real_rows_max_k": Case(dict()),
+            "theory.real_rows.verification_rows": Case(dict()),
             "theory.real_expansion.coefficient_shape": Case(dict(m=3)),
             "theory.real_expansion.fit_coefficient": Case(dict(m=2, rows={k: (0,) * (k + 1) + (1,) for k in range(6)},
                                                                ks=None), kinds={"rows": "any", "ks": "any"}),
