@@ -177,7 +177,7 @@ for k in range(0, 8):
 nb.md(r"""
 How much larger is the real energy? $Q^{\mathbb R}/Q$ along $k = c\sqrt n$ (exact, from the polynomials),
 for small n: at these sizes the ratio looks like a curve of $c$ alone (about 1.7 at $c = 2$). Section 7
-follows the rays to k = 30 and shows that this is a small-n effect: the ratio tends to 1, like $1/\sqrt n$.
+follows the rays to k = 60 and shows that this is a small-n effect: the ratio tends to 1, like $1/\sqrt n$.
 """)
 
 nb.code(r"""
@@ -244,9 +244,9 @@ for i, (c, d) in enumerate(data.items()):
     n = np.array([r[1] for r in d["ratios"]]); ratio = np.array([r[2] for r in d["ratios"]])
     a.loglog(n, ratio - 1, "o", ms=3, color=f"C{i}", label=f"c = {c}")
     a.loglog(n, d["D"][0] / d["f"] / np.sqrt(n), "-", lw=0.8, color=f"C{i}")
-    print(f"c = {c}: ratio at k = 30: {ratio[-1]:.5f}, lim Q^R = {d['limit'][0]:.7f} (f(c) = {d['f']:.7f}), "
+    print(f"c = {c}: ratio at k = 60: {ratio[-1]:.5f}, lim Q^R = {d['limit'][0]:.7f} (f(c) = {d['f']:.7f}), "
           f"D(c) = {d['D'][0]:.5g}")
-a.set_xlabel("n (k = c sqrt n <= 30)"); a.set_ylabel("Q^R / Q - 1 (lines: D(c) / (f(c) sqrt n))"); a.legend()
+a.set_xlabel("n (k = c sqrt n <= 60)"); a.set_ylabel("Q^R / Q - 1 (lines: D(c) / (f(c) sqrt n))"); a.legend()
 a.set_title("real over complex energies along k = c sqrt n")
 cs = np.linspace(0.1, 2.0, 20)
 b.semilogy(cs, [real_correction(c)[0] for c in cs], "o", ms=3, label="D(c) from the exact rows")
