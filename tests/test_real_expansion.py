@@ -295,3 +295,33 @@ def test_real_energy_mc_reproducible_and_checked():
         real_energy_mc(8, 3, 10.0)
     with pytest.raises(ValueError, match="flops"):
         real_energy_mc(8192, 10**4, 10**6)
+
+
+# --------------------------------------------------------------------------------------------------
+# the verdicts of validation/checks/real_expansion.py on synthetic data: each can fail
+# --------------------------------------------------------------------------------------------------
+def test_verdicts_can_fail():
+    from validation.checks import real_expansion as chk
+    from validation.registry import FAIL, PASS
+    good = {"m": 2, "refit_equal": True, "bad_rows": [], "fit_rows": (0, 5), "verified_rows": (6, 80)}
+    assert chk.verdict_coefficients([good]).verdict == PASS
+    assert chk.verdict_coefficients([dict(good, bad_rows=[61])]).verdict == FAIL
+    assert chk.verdict_coefficients([dict(good, refit_equal=False)]).verdict == FAIL
+    assert chk.verdict_coefficients([]).verdict == FAIL
+    one, half = Fraction(1), Fraction(1, 2)
+    assert chk.verdict_scaling([(0, one, one)], [(2, half, half)]).verdict == PASS
+    assert chk.verdict_scaling([(0, one, half)], [(2, half, half)]).verdict == FAIL
+    assert chk.verdict_scaling([(0, one, one)], [(2, half, one)]).verdict == FAIL
+    case = ("Q", 3600, 60, 1.0, 1e-10, 1.0 + 5e-11)
+    assert chk.verdict_expansion_rows([case]).verdict == PASS
+    assert chk.verdict_expansion_rows([case[:5] + (1.0 + 2e-10,)]).verdict == FAIL
+    mc = (1024, 61, "Q", 1.9, 1e-6, 1.91, 0.04, 1.66)
+    refused = [(256, 100, False)]
+    assert chk.verdict_expansion_mc([mc], refused).verdict == PASS
+    assert chk.verdict_expansion_mc([mc[:5] + (2.5,) + mc[6:]], refused).verdict == FAIL      # 15 se off
+    assert chk.verdict_expansion_mc([mc], [(256, 100, True)]).verdict == FAIL                  # served outside
+    law = [(10**4, 201, 200.5, 207, 206.3)]
+    at = [(1024, 61, 1.9, 1e-6, 1.91, 0.04, 1.95)]
+    assert chk.verdict_breakdown(law, at).verdict == PASS
+    assert chk.verdict_breakdown([(10**4, 203, 200.5, 207, 206.3)], at).verdict == FAIL
+    assert chk.verdict_breakdown(law, [at[0][:4] + (2.5,) + at[0][5:]]).verdict == FAIL
