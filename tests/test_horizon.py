@@ -188,20 +188,23 @@ def test_monte_carlo_path_against_exact(weights):
         assert abs(getattr(mc, name) - getattr(exact, name)) <= z * mc.se[name]
 
 
-def test_real_beyond_rows_uses_monte_carlo():
-    r = hmc.sigma_for_horizon(64, 32, 0.3, weights="real", samples=256, batches=8, seed=1)
-    assert "Monte Carlo beyond" in r.source and r.se["sigma_endpoint"] > 0       # p_32 comes from the MC
-    with pytest.raises(ValueError, match="exact_max_k"):
-        hmc.sigma_for_horizon(64, 32, 0.3, weights="real", method="mp")
+def test_real_beyond_rows_uses_the_expansion_and_monte_carlo_on_request():
+    r = hmc.sigma_for_horizon(4096, 90, 0.3, weights="real")
+    assert r == sigma_for_horizon(4096, 90, 0.3, weights="real") and "large-n expansion" in r.source and r.se == {}
+    m = hmc.sigma_for_horizon(4096, 90, 0.3, weights="real", method="mp", dps=20)
+    assert abs(float(m.sigma) - r.sigma) < 1e-9
+    mc = hmc.sigma_for_horizon(64, 32, 0.3, weights="real", method="mc", exact_max_k=20, samples=256, batches=8,
+                               seed=1)
+    assert "Monte Carlo beyond" in mc.source and mc.se["sigma_endpoint"] > 0       # p_32 comes from the MC
 
 
-def test_real_rows_to_30_are_exact_in_theory_and_numerics():
-    """Every t <= 30 uses the committed exact rows (no Monte Carlo, no se), the same in both floors."""
+def test_real_rows_to_60_are_exact_in_theory_and_numerics():
+    """Every t <= 60 uses the committed exact rows (no Monte Carlo, no se), the same in both floors."""
     for quantity in ("Q", "S"):
-        a = sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
-        b = hmc.sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
+        a = sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
+        b = hmc.sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
         assert a == b and a.se == {} and a.source.startswith("exact real Wick rows")
-    assert hmc.real_energies(400, 30) == real_energies(400, 30)
+    assert hmc.real_energies(400, 60) == real_energies(400, 60)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -216,12 +219,13 @@ def test_real_rows_to_30_are_exact_in_theory_and_numerics():
     (lambda: sigma_for_horizon(8, 5, 0.1, quantity="R"), ValueError, "quantity"),
     (lambda: sigma_for_horizon(8, 5, 0.1, method="exact"), ValueError, "method"),
     (lambda: sigma_for_horizon(8, 5, 0.1, dps=30), ValueError, "dps"),
-    (lambda: sigma_for_horizon(8, 31, 0.1, weights="real"), ValueError, "numerics.horizon_mc"),
+    (lambda: sigma_for_horizon(8, 61, 0.1, weights="real"), ValueError, "t must be <= 60 at n=8"),
     (lambda: sigma_for_horizon(8, 5, 0.1, weights="quaternion"), ValueError, "weights"),
     (lambda: depth_for_scale(8, -1.0, 0.1), ValueError, "sigma"),
     (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
     (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6), ValueError, "max_t"),
-    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=31), ValueError, "exact_max_k"),
+    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=61), ValueError, "exact_max_k"),
+    (lambda: hmc.depth_for_scale(8, 1.0, 0.1, weights="real", method="mp"), ValueError, "method"),
     (lambda: hmc.mc_energies(8, 5, 10, batches=8), ValueError, "samples"),
     (lambda: th.scale_from_energies([1, -1, 2], 0.1), ValueError, "energies"),
 ])
@@ -273,8 +277,8 @@ def test_real_depth_monte_carlo_path():
     (depth d within tol, d + 1 beyond) are clear by z standard errors of the same run's energies."""
     n, sigma, tol, samples, batches, seed = 16, 1.0, 0.18, 8192, 16, 4      # Q^R - 1 = 0.117 (j=4), 0.277 (j=5)
     exact = hmc.depth_for_scale(n, sigma, tol, weights="real")["depth"]
-    mc = hmc.depth_for_scale(n, sigma, tol, weights="real", exact_max_k=0, samples=samples, batches=batches,
-                             seed=seed, max_t=exact + 3)
+    mc = hmc.depth_for_scale(n, sigma, tol, weights="real", method="mc", exact_max_k=0, samples=samples,
+                             batches=batches, seed=seed, max_t=exact + 3)
     means = hmc.mc_energies(n, exact + 3, samples, field="real", seed=seed, batches=batches)
     se = means.std(axis=0, ddof=1) / math.sqrt(batches)
     E = hmc.real_energies(n, exact + 1)
@@ -292,7 +296,7 @@ def test_cli_real_depth(capsys):
 
 
 # ----------------------------------------------------------------------------------------------------
-# theory's own command line and depth_for_scale with real weights (the exact rows, depths <= 30)
+# theory's own command line and depth_for_scale with real weights (exact rows to 60, the expansion beyond)
 # ----------------------------------------------------------------------------------------------------
 REAL_DEPTH_CASES = ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q"),
                     (100, 1.0, 0.2, "S"), (10**6, 1.1, 0.5, "Q"))
@@ -310,10 +314,13 @@ def test_theory_real_depth_from_the_exact_profile(n, sigma, tol, q):
 
 
 def test_theory_real_depth_beyond_the_rows_and_bad_input():
-    with pytest.raises(ValueError, match="numerics.horizon_mc.depth_for_scale"):
-        depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # c = 30 / 1000: far from tol
+    from theory.real_expansion import real_breakdown_depth
+    d = depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # the expansion: c = 1.5
+    assert d == real_breakdown_depth(10**6, 0.3) - 1 and 1400 < d < depth_for_scale(10**6, 1.0, 0.3)
+    with pytest.raises(ValueError, match="method='float'"):
+        depth_for_scale(10**6, 1.0, 0.3, weights="real", method="exact")   # exact comparisons: the rows only
     with pytest.raises(ValueError, match="max_t"):
-        depth_for_scale(64, 1.0, 0.05, weights="real", max_t=31)
+        depth_for_scale(64, 1.0, 0.05, weights="real", max_t=10**6)
     with pytest.raises(ValueError, match="raise max_t"):
         depth_for_scale(10**6, 1.0, 0.3, weights="real", max_t=5)
     with pytest.raises(ValueError, match="weights"):
@@ -328,7 +335,7 @@ def test_theory_real_depth_beyond_the_rows_and_bad_input():
     ["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--method", "exact"],
 ])
 def test_theory_cli_real_weights_agrees_with_the_monte_carlo_cli(argv, capsys):
-    # up to depth 30 both command lines read the exact rows: the same JSON, field by field
+    # both command lines read theory's real energies (here the exact rows): the same JSON, field by field
     assert th.main([*argv, "--json"]) == 0
     ours = json.loads(capsys.readouterr().out)
     assert hmc.main([*argv, "--json"]) == 0
@@ -344,11 +351,11 @@ def test_theory_cli_real_sigma_is_the_api_answer(capsys):
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["sigma", "--n", "16", "--t", "31", "--tol", "0.1", "--weights", "real"], ["--t", "30", "seqtheory horizon"]),
+    (["sigma", "--n", "16", "--t", "200", "--tol", "0.1", "--weights", "real"], ["t must be <= 60 at n=16", "c = 50"]),
     (["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mc"],
      ["--method mc", "seqtheory horizon"]),
-    (["depth", "--n", "1000000", "--sigma", "1.0", "--tol", "0.3", "--weights", "real"],
-     ["--sigma 1.0", "30", "seqtheory horizon"]),
+    (["depth", "--n", "1000000", "--sigma", "1.0", "--tol", "0.3", "--weights", "real", "--method", "exact"],
+     ["--sigma 1.0", "60", "method='float'"]),
 ])
 def test_theory_cli_past_the_rows_is_one_line_naming_the_flag(argv, words, capsys):
     with pytest.raises(SystemExit) as e:
@@ -360,11 +367,15 @@ def test_theory_cli_past_the_rows_is_one_line_naming_the_flag(argv, words, capsy
 
 
 def test_theory_cli_glorot_comparison_past_the_rows_is_a_note(capsys):
-    # sigma = 0.99 violates tol by depth 30 at n = 1e6; sigma = 1 does not: depth given, Glorot depth None + note
-    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
+    # exact comparisons: sigma = 0.99 violates tol by depth 60 at n = 1e6; sigma = 1 does not: Glorot None + note
+    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--method",
+                    "exact", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
-    assert out["depth_glorot"] is None and "seqtheory horizon" in out["depth_glorot_note"]
+    assert out["depth_glorot"] is None and "method='float'" in out["depth_glorot_note"]
+    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)                           # float: the expansion gives Glorot's depth
+    assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, weights="real") > 60 > out["depth"]
 
 
 def test_theory_horizon_module_entry_point_real_weights():
@@ -373,6 +384,6 @@ def test_theory_horizon_module_entry_point_real_weights():
     ok = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "5", "--tol", "0.1",
                          "--weights", "real", "--json"], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and json.loads(ok.stdout)["source"] == th.REAL_ROWS_SOURCE
-    bad = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "40", "--tol", "0.1",
+    bad = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "400", "--tol", "0.1",
                           "--weights", "real"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "--t" in bad.stderr and "seqtheory horizon" in bad.stderr
+    assert bad.returncode == 2 and "t must be <= 60 at n=16" in bad.stderr
