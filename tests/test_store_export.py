@@ -138,3 +138,24 @@ def test_plan_extension_plans_each_claim_once_as_its_answer_comes_in(tmp_path, m
     second = json.loads(plan_path.read_text())
     assert second["claims"]["architectures.a"] == first["claims"]["architectures.a"]
     assert second["claims"]["architectures.b"]["planned_from"]["commit"] == "c2"
+
+
+def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
+    """``cpu_results.py --status``: per part, the stored runs out of its runs and their CPU hours."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    import argparse
+
+    part6 = cpu_results.selected_runs(argparse.Namespace(sweep="cpu", study=None, part="6", cell=None))
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        for r in part6[:2]:
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 1800.0})
+    assert cpu_results.main(["--status", "--store", str(tmp_path / "s.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert f"| 6 | 2 / {len(part6)} | 1.0 |" in out and "| 1 | 0 / " in out
+    assert "| the 3-seed profile | 2 / " in out
