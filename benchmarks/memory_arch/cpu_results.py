@@ -194,15 +194,13 @@ def train(a, store: Path) -> int:
 def status(a, store: Path) -> int:
     """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds
     and the CPU seconds they took; nothing is trained."""
-    import argparse as _ap
-
     from numerics.memory_bench.store import ResultStore
 
     rows, every, cpu_of = [], set(), {}
     with ResultStore(store) as st:
         done = st.done_ids()
         for part in [*sorted(PARTS), "ext"]:
-            ids = {r.run_id for r in selected_runs(_ap.Namespace(sweep=a.sweep, study=None, part=part, cell=None))}
+            ids = {r.run_id for r in selected_runs(argparse.Namespace(sweep=a.sweep, study=None, part=part, cell=None))}
             for i in ids & done:
                 cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
             rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} |")
