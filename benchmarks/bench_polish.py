@@ -4,7 +4,7 @@
 
 For each architecture of the cpu profile (``benchmarks/memory_arch/cpu.json`` sizes: T = 64, 256 sequences)
 it times one full-batch evaluation of the polish's objective (forward pass, RelMSE, backward pass: what
-``numerics.memory_bench.polish`` calls per line-search step), one torch thread, interleaved and best of
+``numerics.memory_functions.bench.polish`` calls per line-search step), one torch thread, interleaved and best of
 ``--repeats``:
 
 - *eager float64*: the plain PyTorch baseline (the float64 stage),
@@ -40,8 +40,8 @@ def _objective(spec, dtype, compiled=False):
     """A zero-argument function: one full-batch RelMSE evaluation with its gradient (as the polish's closure)."""
     import torch
 
-    from numerics.memory_bench.runs import TargetSpec
-    from numerics.memory_bench.zoo import build_model
+    from numerics.memory_functions.bench.runs import TargetSpec
+    from numerics.memory_functions.bench.zoo import build_model
 
     x, y = TargetSpec(kind="exp", alpha=0.5, T=64, n_seq=256).dataset()
     torch.manual_seed(0)

@@ -16,10 +16,10 @@ Three tools that answer questions about *your* network rather than the toolkit's
 1. **Initialisation for a horizon** (`theory.horizon`, after Seleznova 2026, arXiv:2605.05113): which weight
    scale $\sigma$ in $W = \sigma G/\sqrt n$ keeps a width-$n$ linear recurrence within a tolerance of the
    critical infinite-width behaviour at every depth up to $t$?
-2. **Memory profile of a target** (`numerics.memory_profile`, after Jiang, Bao, Wang, Li 2025,
+2. **Memory profile of a target** (`numerics.memory_functions.memory_profile`, after Jiang, Bao, Wang, Li 2025,
    arXiv:2506.05678): how complex is a memory function, which benchmarked family is it closest to, and
    which architectures did best there?
-3. **Time scales of a trained RNN** (`numerics.anticollapse.rnn_timescales`, after Livi 2026,
+3. **Time scales of a trained RNN** (`numerics.anticollapse.gated.rnn_timescales`, after Livi 2026,
    arXiv:2606.29519): per-unit time scales of an `nn.GRU`/`nn.LSTM`, their tail exponent, the envelope's
    window gate and the anti-collapse phase, with the estimators of the validation checks.
 """)
@@ -39,8 +39,8 @@ import time
 import numpy as np
 import matplotlib.pyplot as plt
 from theory.horizon import sigma_for_horizon, gain_profile, depth_for_scale, glorot_table
-from numerics.horizon_mc import simulate_energies
-from validation.stats import z_for_false_alarm
+from numerics.signal_propagation.horizon_mc import simulate_energies
+from numerics.stats import z_for_false_alarm
 t_start = time.perf_counter()
 
 n, t, tol = 256, 20, 0.05
@@ -92,7 +92,7 @@ for q in ("Q", "S"):
 
 nb.md(r"""
 Real Gaussian weights have larger energies ($Q^R_{n,k} \ge Q_{n,k}$) and no closed form:
-`numerics.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact rows up to depth 30
+`numerics.signal_propagation.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact rows up to depth 30
 (`theory.real_rows`) and Monte Carlo with jackknife standard errors beyond (not run here).
 
 ## 2. Memory profile of a target
@@ -102,7 +102,7 @@ a callable.
 """)
 
 nb.code(r"""
-from numerics.memory_profile import profile_memory, mismatch
+from numerics.memory_functions.memory_profile import profile_memory, mismatch
 from theory.memory import memory_function
 
 T = 96
@@ -174,7 +174,7 @@ update gates are set to known constants, $z_q = e^{-1/\tau_q}$ with $\tau_q$ fro
 nb.code(r"""
 import torch
 from torch import nn
-from numerics.anticollapse.rnn_timescales import rnn_timescales
+from numerics.anticollapse.gated.rnn_timescales import rnn_timescales
 
 torch.manual_seed(0)
 H = 128
@@ -204,7 +204,7 @@ nb.md(r"""
 The tail exponent is recovered, but the phase follows the author's rule: the window gate's runs test
 rejects the smooth residuals of a noiseless mixture, and an envelope that stops at 154 steps cannot show the
 slowest units' power law (`resolved: False`). Longer inputs, or `envelope_lags=`, are the remedy; the command
-line is `python -m numerics.anticollapse.rnn_timescales gru.pt --json` on a saved state dict.
+line is `python -m numerics.anticollapse.gated.rnn_timescales gru.pt --json` on a saved state dict.
 """)
 
 nb.code(r"""

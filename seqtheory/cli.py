@@ -22,21 +22,21 @@ def _energy(argv: list[str], prog: str) -> int:
 
 
 def _horizon(argv: list[str], prog: str) -> int:
-    # numerics.horizon_mc's command line is theory.horizon's: complex weights go to the closed forms of
-    # theory.horizon, real weights (and Monte Carlo) to numerics.horizon_mc
-    from numerics.horizon_mc import main
+    # numerics.signal_propagation.horizon_mc's command line is theory.horizon's: complex weights go to the closed forms of
+    # theory.horizon, real weights (and Monte Carlo) to numerics.signal_propagation.horizon_mc
+    from numerics.signal_propagation.horizon_mc import main
 
     return main(argv, prog=prog)
 
 
 def _memory_profile(argv: list[str], prog: str) -> int:
-    from numerics.memory_profile import main
+    from numerics.memory_functions.memory_profile import main
 
     return main(argv, prog=prog)
 
 
 def _timescales(argv: list[str], prog: str) -> int:
-    from numerics.anticollapse.rnn_timescales import main
+    from numerics.anticollapse.gated.rnn_timescales import main
 
     return main(argv, prog=prog)
 
@@ -48,7 +48,7 @@ def _validate(argv: list[str], prog: str) -> int:
 
 
 def _sweep(argv: list[str], prog: str) -> int:
-    from numerics.memory_bench.sweep import main
+    from numerics.memory_functions.bench.sweep import main
 
     return main(argv, prog=prog)
 

@@ -37,13 +37,14 @@ def pytest_runtest_makereport(item, call):
 
 
 # torch is an extra ("models"): the core installs and its tests run without it. A test needs torch when its
-# file imports torch or a torch room (statically, anywhere in the file) or when it is marked
+# file imports torch or a torch subpackage (statically, anywhere in the file) or when it is marked
 # ``@pytest.mark.torch`` (it reaches torch indirectly). SEQTHEORY_CORE_ONLY=1 (the CI's core-only job, a
 # virtual environment without torch) leaves those out explicitly: the files are not collected, the marked
 # tests are deselected, and the run says how many. Everywhere else they run, so in the full CI job a
 # missing torch is an import error or a skip, i.e. a failure (above), never a silent pass.
 _CORE_ONLY = os.environ.get("SEQTHEORY_CORE_ONLY") == "1"
-TORCH_ROOMS = ("torch", "numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+TORCH_ROOMS = ("torch", "numerics._torch", "numerics.memory_functions.models", "numerics.memory_functions.bench",
+               "numerics.anticollapse.gated")
 _needs_torch_cache: dict = {}
 
 

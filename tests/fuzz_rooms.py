@@ -1,4 +1,4 @@
-"""Fuzz baselines of the torch sub-rooms (``numerics.models``, ``numerics.memory_bench``,
+"""Fuzz baselines of the torch sub-rooms (``numerics.memory_functions.models``, ``numerics.memory_functions.bench``,
 ``numerics.anticollapse``) and the command-line cases of every CLI, for ``tests/fuzz_harness.py``.
 
 Sizes are tiny (a width of 3, two training steps) so that one baseline call takes well under a second;
@@ -15,15 +15,15 @@ import numpy as np
 
 # Result containers of the sub-rooms (returned, not called by users with fuzzable arguments)
 ROOM_RESULT_TYPES = {
-    "numerics.models.gated_rnn.Trace", "numerics.memory_bench.trainer.TrainResult",
-    "numerics.memory_bench.sweep.SweepRun", "numerics.memory_bench.sweep.SweepSummary",
-    "numerics.anticollapse.delayed_task.DelayedTask", "numerics.anticollapse.diagnostics.RateFit",
-    "numerics.anticollapse.diagnostics.Envelope", "numerics.anticollapse.diagnostics.GatedDiagnostics",
+    "numerics.anticollapse.gated.gated_rnn.Trace", "numerics.memory_functions.bench.trainer.TrainResult",
+    "numerics.memory_functions.bench.sweep.SweepRun", "numerics.memory_functions.bench.sweep.SweepSummary",
+    "numerics.anticollapse.gated.delayed_task.DelayedTask", "numerics.anticollapse.spectra.RateFit",
+    "numerics.anticollapse.spectra.Envelope", "numerics.anticollapse.spectra.GatedDiagnostics",
     "numerics.anticollapse.envelope_gate.WindowGate", "numerics.anticollapse.envelope_gate.Resolution",
-    "numerics.anticollapse.envelope_gate.CalibratedComparison", "numerics.anticollapse.rnn_timescales.RNNWeights",
-    "numerics.anticollapse.rnn_timescales.RNNTimescales", "numerics.anticollapse.train.Profile",
-    "numerics.anticollapse.train.GatedRun", "numerics.memory_bench.store.StoreError",
-    "numerics.anticollapse.calibrated_phase.CalibratedPhase", "numerics.memory_bench.polish.PolishResult",
+    "numerics.anticollapse.envelope_gate.CalibratedComparison", "numerics.anticollapse.gated.rnn_timescales.RNNWeights",
+    "numerics.anticollapse.gated.rnn_timescales.RNNTimescales", "numerics.anticollapse.gated.train.Profile",
+    "numerics.anticollapse.gated.train.GatedRun", "numerics.experiments.store.StoreError",
+    "numerics.anticollapse.calibrated_phase.CalibratedPhase", "numerics.memory_functions.bench.polish.PolishResult",
 }
 
 OBJ = "object"
@@ -33,15 +33,15 @@ TIMED = ("seconds", "optimizer")
 # Functions whose baseline trains a network or renders a figure (about a second or more per call): the fuzz
 # gives them a tenth of the examples of the others (the long run) or one (CI)
 HEAVY = {
-    "numerics.memory_bench.grouped.train_group", "numerics.memory_bench.runs.execute_run",
-    "numerics.memory_bench.runs.execute_group", "numerics.memory_bench.sweep.run_sweep",
-    "numerics.memory_bench.trainer.train", "numerics.anticollapse.train.train_gated",
-    "numerics.anticollapse.train.train_gated_in_worker", "numerics.memory_bench.plots.plot_alpha_curves",
-    "numerics.memory_bench.plots.plot_heatmap", "numerics.memory_bench.plots.plot_learning_curves",
-    "numerics.memory_bench.plots.plot_convergence", "numerics.memory_bench.probe.memory_probe",
-    "numerics.anticollapse.rnn_timescales.rnn_timescales", "numerics.anticollapse.diagnostics.diagnose",
-    "numerics.anticollapse.long_horizon.rediagnose_state", "numerics.anticollapse.long_horizon.rediagnose_run",
-    "numerics.memory_bench.plots.plot_polish", "numerics.memory_bench.polish.polish",
+    "numerics.memory_functions.bench.grouped.train_group", "numerics.memory_functions.bench.runs.execute_run",
+    "numerics.memory_functions.bench.runs.execute_group", "numerics.memory_functions.bench.sweep.run_sweep",
+    "numerics.memory_functions.bench.trainer.train", "numerics.anticollapse.gated.train.train_gated",
+    "numerics.anticollapse.gated.train.train_gated_in_worker", "numerics.memory_functions.bench.plots.plot_alpha_curves",
+    "numerics.memory_functions.bench.plots.plot_heatmap", "numerics.memory_functions.bench.plots.plot_learning_curves",
+    "numerics.memory_functions.bench.plots.plot_convergence", "numerics.memory_functions.bench.probe.memory_probe",
+    "numerics.anticollapse.gated.rnn_timescales.rnn_timescales", "numerics.anticollapse.gated.diagnostics.diagnose",
+    "numerics.anticollapse.gated.long_horizon.rediagnose_state", "numerics.anticollapse.gated.long_horizon.rediagnose_run",
+    "numerics.memory_functions.bench.plots.plot_polish", "numerics.memory_functions.bench.polish.polish",
 }
 
 
@@ -63,8 +63,8 @@ def _sweep_file() -> str:
 
 
 def _run_config() -> dict:
-    from numerics.memory_bench.runs import RunConfig, TargetSpec
-    from numerics.memory_bench.trainer import TrainSpec
+    from numerics.memory_functions.bench.runs import RunConfig, TargetSpec
+    from numerics.memory_functions.bench.trainer import TrainSpec
 
     return RunConfig(model={"arch": "lstm", "width": 3}, target=TargetSpec("exp", 0.5, T=12, n_seq=16),
                      train=TrainSpec(steps=2, batch=8)).to_dict()
@@ -80,7 +80,7 @@ def _rows() -> list[dict]:
 def _gated():
     import torch
 
-    from numerics.models.gated_rnn import build_gated_rnn
+    from numerics.anticollapse.gated.gated_rnn import build_gated_rnn
 
     torch.manual_seed(0)
     return build_gated_rnn("diag", d_in=2, hidden=4, d_out=1)
@@ -93,7 +93,7 @@ def _trace():
 
 
 def _leaks():
-    from numerics.anticollapse.diagnostics import leak_and_first_order
+    from numerics.anticollapse.gated.diagnostics import leak_and_first_order
 
     return leak_and_first_order(_gated(), _trace())
 
@@ -101,14 +101,14 @@ def _leaks():
 def _rates_env():
     import torch
 
-    from numerics.anticollapse.diagnostics import rates_and_envelope
+    from numerics.anticollapse.gated.diagnostics import rates_and_envelope
 
     x = torch.randn(2, 40, 2, generator=torch.Generator().manual_seed(1))
     return rates_and_envelope(_gated(), x, rate_lags=[4, 8, 12], envelope_lags=[2, 4, 6, 8, 10, 12, 14, 16])
 
 
 def _tail():
-    from numerics.estimators import tail_beta
+    from numerics.anticollapse.estimators import tail_beta
 
     return tail_beta(np.random.default_rng(1).pareto(1.5, 400) + 1.0, n_boot=20)
 
@@ -132,10 +132,10 @@ def room_baselines(Case) -> dict:
     """The baseline calls of the sub-rooms (``Case`` is ``fuzz_harness.Case``)."""
     import torch
 
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
-    from numerics.memory_bench.trainer import TrainSpec
-    from numerics.models.lstm import LSTM
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
+    from numerics.memory_functions.bench.trainer import TrainSpec
+    from numerics.memory_functions.models.lstm import LSTM
 
     x64 = np.random.default_rng(0).standard_normal((16, 12))
     y64 = np.cumsum(x64, axis=1) * 0.1
@@ -150,157 +150,158 @@ def room_baselines(Case) -> dict:
     phalves = ptau * np.exp(0.05 * np.random.default_rng(2).standard_normal((2, ptau.size)))
     grun = _gated_run()
     out = {
-        # numerics.models
-        "numerics.models.compose.Sequential": Case(dict(stages=(LSTM(3, d_out=2), _tcn(d_in=2))),
+        # numerics.memory_functions.models
+        "numerics.memory_functions.models.compose.Sequential": Case(dict(stages=(LSTM(3, d_out=2), _tcn(d_in=2))),
                                                    kinds={"stages": OBJ}),
-        "numerics.models.gated_rnn.logit": Case(dict(p=0.3)),
-        "numerics.models.gated_rnn.GatedRNN": Case(dict(arch="diag", d_in=2, hidden=4, d_out=1, init_s=0.005,
+        "numerics.anticollapse.gated.gated_rnn.logit": Case(dict(p=0.3)),
+        "numerics.anticollapse.gated.gated_rnn.GatedRNN": Case(dict(arch="diag", d_in=2, hidden=4, d_out=1, init_s=0.005,
                                                         init="orthogonal")),
-        "numerics.models.gated_rnn.ConstGate": Case(dict(d_in=2, hidden=4, d_out=1, init_s=0.005, init="orthogonal")),
-        "numerics.models.gated_rnn.SharedGate": Case(dict(d_in=2, hidden=4, d_out=1, init_s=0.005, init="orthogonal")),
-        "numerics.models.gated_rnn.DiagGate": Case(dict(d_in=2, hidden=4, d_out=1, init_s=0.005, init="orthogonal")),
-        "numerics.models.gated_rnn.build_gated_rnn": Case(dict(arch="diag", d_in=2, hidden=4, d_out=1, init_s=0.005,
+        "numerics.anticollapse.gated.gated_rnn.ConstGate": Case(dict(d_in=2, hidden=4, d_out=1, init_s=0.005, init="orthogonal")),
+        "numerics.anticollapse.gated.gated_rnn.SharedGate": Case(dict(d_in=2, hidden=4, d_out=1, init_s=0.005, init="orthogonal")),
+        "numerics.anticollapse.gated.gated_rnn.DiagGate": Case(dict(d_in=2, hidden=4, d_out=1, init_s=0.005, init="orthogonal")),
+        "numerics.anticollapse.gated.gated_rnn.build_gated_rnn": Case(dict(arch="diag", d_in=2, hidden=4, d_out=1, init_s=0.005,
                                                                init="orthogonal")),
-        "numerics.models.lstm.LSTM": Case(dict(width=3, layers=1, d_in=1, d_out=1)),
-        "numerics.models.s4d.dt_bounds": Case(dict(name="task", seq_len=64), kinds={"seq_len": "int?"},
+        "numerics.memory_functions.models.lstm.LSTM": Case(dict(width=3, layers=1, d_in=1, d_out=1)),
+        "numerics.memory_functions.models.s4d.dt_bounds": Case(dict(name="task", seq_len=64), kinds={"seq_len": "int?"},
                                               names={"name": ("dt_range",)}),     # documented: name is a dt_range
-        "numerics.models.s4d.S4DKernel": Case(dict(H=2, N=4, init="lin", dt_min=1e-3, dt_max=1e-1)),
-        "numerics.models.s4d.fft_causal_conv": Case(dict(u=torch.ones(1, 2, 8), k=torch.ones(2, 8)),
+        "numerics.memory_functions.models.s4d.S4DKernel": Case(dict(H=2, N=4, init="lin", dt_min=1e-3, dt_max=1e-1)),
+        "numerics.memory_functions.models.s4d.fft_causal_conv": Case(dict(u=torch.ones(1, 2, 8), k=torch.ones(2, 8)),
                                                      kinds={"u": OBJ, "k": OBJ}),
-        "numerics.models.s4d.S4DLayer": Case(dict(H=2, N=4, init="lin", dt_min=1e-3, dt_max=1e-1, linear=False,
+        "numerics.memory_functions.models.s4d.S4DLayer": Case(dict(H=2, N=4, init="lin", dt_min=1e-3, dt_max=1e-1, linear=False,
                                                   skip=True)),
-        "numerics.models.s4d.S4D": Case(dict(width=3, state=4, layers=1, init="lin", dt_range="task", dt_min=None,
+        "numerics.memory_functions.models.s4d.S4D": Case(dict(width=3, state=4, layers=1, init="lin", dt_range="task", dt_min=None,
                                              dt_max=None, linear=False, skip=True, seq_len=16, d_in=1, d_out=1),
                                         kinds={"dt_min": "real?", "dt_max": "real?", "seq_len": "int?"},
                                         names={"dt_min": ("dt_max",), "dt_max": ("dt_min",)}),
-        "numerics.models.tcn.CausalConv1d": Case(dict(in_channels=1, out_channels=2, kernel_size=2, dilation=1),
+        "numerics.memory_functions.models.tcn.CausalConv1d": Case(dict(in_channels=1, out_channels=2, kernel_size=2, dilation=1),
                                                  kinds={"kernel_size": "size"}),
-        "numerics.models.tcn.TemporalBlock": Case(dict(c_in=1, c_out=2, kernel_size=2, dilation=1)),
-        "numerics.models.tcn.TCN": Case(dict(channels=3, levels=2, kernel_size=2, d_in=1, d_out=1)),
-        "numerics.models.transformer.sinusoidal_encoding": Case(dict(T=8, d=4)),
-        "numerics.models.transformer.Transformer": Case(dict(d_model=4, heads=2, layers=1, pos="sinusoidal",
+        "numerics.memory_functions.models.tcn.TemporalBlock": Case(dict(c_in=1, c_out=2, kernel_size=2, dilation=1)),
+        "numerics.memory_functions.models.tcn.TCN": Case(dict(channels=3, levels=2, kernel_size=2, d_in=1, d_out=1)),
+        "numerics.memory_functions.models.transformer.sinusoidal_encoding": Case(dict(T=8, d=4)),
+        "numerics.memory_functions.models.transformer.Transformer": Case(dict(d_model=4, heads=2, layers=1, pos="sinusoidal",
                                                              max_len=32, ffn_mult=2, d_in=1, d_out=1),
                                                         names={"d_model": ("heads",), "heads": ("d_model",)}),
-        # numerics.memory_bench
-        "numerics.memory_bench.aggregate.collect": Case(dict(runs=runs, store=ResultStore(store_path)),
+        # numerics.memory_functions.bench
+        "numerics.memory_functions.bench.aggregate.collect": Case(dict(runs=runs, store=ResultStore(store_path)),
                                                         kinds={"runs": OBJ, "store": OBJ}),
-        "numerics.memory_bench.aggregate.median_by": Case(dict(rows=_rows(), keys=("model", "kind"), value="relmse"),
+        "numerics.memory_functions.bench.aggregate.median_by": Case(dict(rows=_rows(), keys=("model", "kind"), value="relmse"),
                                                           kinds={"rows": OBJ, "keys": OBJ, "value": "text"}),
-        "numerics.memory_bench.aggregate.convergence": Case(dict(rows=_rows(), keys=("model", "kind", "alpha")),
+        "numerics.memory_functions.bench.aggregate.convergence": Case(dict(rows=_rows(), keys=("model", "kind", "alpha")),
                                                             kinds={"rows": OBJ, "keys": OBJ}),
         # documented: +inf (a diverged RelMSE) stays +inf
-        "numerics.memory_bench.aggregate.log10_or_inf": Case(dict(v=0.5), kinds={"v": "realinf"}, allow_inf=True),
-        "numerics.memory_bench.aggregate.kind_scores": Case(dict(rows=_rows(), label="model"),
+        "numerics.memory_functions.bench.aggregate.log10_or_inf": Case(dict(v=0.5), kinds={"v": "realinf?"}, allow_inf=True),
+        "numerics.memory_functions.bench.aggregate.kind_scores": Case(dict(rows=_rows(), label="model"),
                                                             kinds={"rows": OBJ, "label": "text"}, allow_inf=True),
-        "numerics.memory_bench.grouped.groupable": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
-        "numerics.memory_bench.grouped.train_group": Case(
+        "numerics.memory_functions.bench.grouped.groupable": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
+        "numerics.memory_functions.bench.grouped.train_group": Case(
             dict(models=[LSTM(3), LSTM(3)], data=[(x64, y64), (x64, y64)], specs=[TrainSpec(steps=2, batch=8)] * 2,
                  device="cpu"), kinds={"models": OBJ, "data": OBJ, "specs": OBJ}),
-        "numerics.memory_bench.plots.plot_alpha_curves": Case(dict(rows=_rows(), path=_tmp("a.png"), title=""),
+        "numerics.memory_functions.bench.plots.plot_alpha_curves": Case(dict(rows=_rows(), path=_tmp("a.png"), title=""),
                                                               kinds={"rows": OBJ, "path": "path", "title": "text"},
                                                               raises=(OSError,)),
-        "numerics.memory_bench.plots.plot_heatmap": Case(dict(rows=_rows(), path=_tmp("h.png"), title=""),
+        "numerics.memory_functions.bench.plots.plot_heatmap": Case(dict(rows=_rows(), path=_tmp("h.png"), title=""),
                                                          kinds={"rows": OBJ, "path": "path", "title": "text"},
                                                          raises=(OSError,)),
-        "numerics.memory_bench.plots.plot_learning_curves": Case(dict(rows=_rows(), path=_tmp("l.png"), title=""),
+        "numerics.memory_functions.bench.plots.plot_learning_curves": Case(dict(rows=_rows(), path=_tmp("l.png"), title=""),
                                                                  kinds={"rows": OBJ, "path": "path", "title": "text"},
                                                                  raises=(OSError,)),
-        "numerics.memory_bench.plots.plot_convergence": Case(
+        "numerics.memory_functions.bench.plots.plot_convergence": Case(
             dict(rows=_rows(), conv={}, keys=("model", "kind", "alpha"), path=_tmp("c.png"), title=""),
             kinds={"rows": OBJ, "conv": OBJ, "keys": OBJ, "path": "path", "title": "text"}, raises=(OSError,)),
-        "numerics.memory_bench.probe.memory_probe": Case(dict(model=LSTM(3), T=16, method="jacobian", n=4, seed=0),
+        "numerics.memory_functions.bench.probe.memory_probe": Case(dict(model=LSTM(3), T=16, method="jacobian", n=4, seed=0),
                                                          kinds={"model": OBJ}),
-        "numerics.memory_bench.runs.TargetSpec": Case(dict(kind="exp", alpha=0.5, T=12, nonlinear=False, n_seq=16,
+        "numerics.memory_functions.bench.runs.TargetSpec": Case(dict(kind="exp", alpha=0.5, T=12, nonlinear=False, n_seq=16,
                                                            data_seed=0, kind_a=None, kind_b=None, lam=None),
                                                       kinds={"kind_a": "text?", "kind_b": "text?", "lam": "real?"}),
-        "numerics.memory_bench.runs.RunConfig": Case(
+        "numerics.memory_functions.bench.runs.RunConfig": Case(
             dict(model={"arch": "lstm", "width": 3}, target=_spec_target(), train=TrainSpec(steps=2, batch=8)),
             kinds={"model": OBJ, "target": OBJ, "train": OBJ}),
-        "numerics.memory_bench.runs.canonical_json": Case(dict(obj={"a": 1}), kinds={"obj": "any"}),
-        "numerics.memory_bench.runs.run_id": Case(dict(config=_run_config()), kinds={"config": OBJ}),
-        "numerics.memory_bench.runs.execute_run": Case(dict(config=_run_config(), threads=1, device="cpu"),
+        "numerics.experiments.ids.canonical_json": Case(dict(obj={"a": 1}), kinds={"obj": "any"}),
+        "numerics.experiments.ids.content_id": Case(dict(config={"a": 1}, schema=3), kinds={"schema": "any"}),
+        "numerics.memory_functions.bench.runs.run_id": Case(dict(config=_run_config()), kinds={"config": OBJ}),
+        "numerics.memory_functions.bench.runs.execute_run": Case(dict(config=_run_config(), threads=1, device="cpu"),
                                                        kinds={"config": OBJ, "device": "text"}),
-        "numerics.memory_bench.runs.execute_group": Case(dict(configs=[_run_config()], threads=1, device="cpu"),
+        "numerics.memory_functions.bench.runs.execute_group": Case(dict(configs=[_run_config()], threads=1, device="cpu"),
                                                          kinds={"configs": OBJ, "device": "text"}),
-        "numerics.memory_bench.runs.group_key": Case(dict(cfg=runs[0].config), kinds={"cfg": OBJ}),
-        "numerics.memory_bench.store.ResultStore": Case(dict(path=store_path, create=True, stale_after=86400.0),
+        "numerics.memory_functions.bench.runs.group_key": Case(dict(cfg=runs[0].config), kinds={"cfg": OBJ}),
+        "numerics.experiments.store.ResultStore": Case(dict(path=store_path, create=True, stale_after=86400.0),
                                                         kinds={"path": "path"}, comparable=False),
-        "numerics.memory_bench.sweep.check_study_name": Case(dict(name="main", where="study name"),
+        "numerics.memory_functions.bench.sweep.check_study_name": Case(dict(name="main", where="study name"),
                                                              kinds={"name": "text", "where": "text"}),
-        "numerics.memory_bench.sweep.load_sweep": Case(dict(path=sweep), kinds={"path": "path"}),
-        "numerics.memory_bench.sweep.expand_sweep": Case(dict(doc=load_sweep(sweep), studies=None),
+        "numerics.memory_functions.bench.sweep.load_sweep": Case(dict(path=sweep), kinds={"path": "path"}),
+        "numerics.memory_functions.bench.sweep.expand_sweep": Case(dict(doc=load_sweep(sweep), studies=None),
                                                          kinds={"doc": OBJ, "studies": "any"}),
-        "numerics.memory_bench.sweep.run_sweep": Case(
+        "numerics.memory_functions.bench.sweep.run_sweep": Case(
             dict(runs=runs, store=ResultStore(_tmp("sweep.sqlite")), executor=None, workers=1, threads=1,
                  device="cpu", progress=False, limit=None, group=10),
             kinds={"runs": OBJ, "store": OBJ, "executor": "object?", "device": "text", "limit": "int?"}),
-        "numerics.memory_bench.trainer.TrainSpec": Case(
+        "numerics.memory_functions.bench.trainer.TrainSpec": Case(
             dict(optimizer="adam", lr=3e-3, steps=2, batch=8, weight_decay=None, schedule="cosine", clip=1.0, seed=0,
                  log_every=10, ssm_group=False), kinds={"weight_decay": "real?"}),
-        "numerics.memory_bench.trainer.lr_factor": Case(dict(spec=TrainSpec(steps=4), e=1), kinds={"spec": OBJ}),
-        "numerics.memory_bench.trainer.make_optimizer": Case(
+        "numerics.memory_functions.bench.trainer.lr_factor": Case(dict(spec=TrainSpec(steps=4), e=1), kinds={"spec": OBJ}),
+        "numerics.memory_functions.bench.trainer.make_optimizer": Case(
             dict(named=list(LSTM(3).named_parameters()), spec=TrainSpec(steps=2)), kinds={"named": OBJ, "spec": OBJ}),
-        "numerics.memory_bench.trainer.train": Case(
+        "numerics.memory_functions.bench.trainer.train": Case(
             dict(model=LSTM(3), x=x64, y=y64, spec=TrainSpec(steps=2, batch=8), device="cpu", progress=False),
             kinds={"model": OBJ, "spec": OBJ, "device": "text"}, volatile=TIMED),
-        "numerics.memory_bench.zoo.normalize_model_spec": Case(dict(spec={"arch": "lstm", "width": 3}, where="model"),
+        "numerics.memory_functions.bench.zoo.normalize_model_spec": Case(dict(spec={"arch": "lstm", "width": 3}, where="model"),
                                                                kinds={"spec": OBJ, "where": "text"},
                                                                names={"spec": ("model",)}),   # named by where=
-        "numerics.memory_bench.zoo.build_model": Case(dict(spec={"arch": "lstm", "width": 3}, seq_len=None),
+        "numerics.memory_functions.bench.zoo.build_model": Case(dict(spec={"arch": "lstm", "width": 3}, seq_len=None),
                                                       kinds={"spec": OBJ, "seq_len": "int?"},
                                                       names={"spec": ("model",)}),
-        "numerics.memory_bench.zoo.describe": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
+        "numerics.memory_functions.bench.zoo.describe": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
         # numerics.anticollapse
-        "numerics.anticollapse.delayed_task.scaled_lag_range": Case(dict(T=640, reference_T=1280, lag_range=(8, 640)),
+        "numerics.anticollapse.gated.delayed_task.scaled_lag_range": Case(dict(T=640, reference_T=1280, lag_range=(8, 640)),
                                                                     kinds={"lag_range": OBJ}),
-        "numerics.anticollapse.delayed_task.pareto_lag_probabilities": Case(dict(lag_min=2, lag_max=20, exponent=1.6)),
-        "numerics.anticollapse.delayed_task.pareto_lags": Case(dict(n_lags=3, lag_min=2, lag_max=20, exponent=1.6,
+        "numerics.anticollapse.gated.delayed_task.pareto_lag_probabilities": Case(dict(lag_min=2, lag_max=20, exponent=1.6)),
+        "numerics.anticollapse.gated.delayed_task.pareto_lags": Case(dict(n_lags=3, lag_min=2, lag_max=20, exponent=1.6,
                                                                     rng=rgen), kinds={"rng": "seed"},
                                                                comparable=False),    # the Generator advances
-        "numerics.anticollapse.delayed_task.make_delayed_task": Case(
+        "numerics.anticollapse.gated.delayed_task.make_delayed_task": Case(
             dict(n_lags=3, lag_min=2, lag_max=20, lag_exponent=1.6, coeff_base=0.6, coeff_decay=0.85, d_in=2,
                  noise_std=0.3, seed=0, lag_seed=None), kinds={"lag_seed": "int?"}),
-        "numerics.anticollapse.diagnostics.scaled_lag_grid": Case(dict(T=640, lo=4, hi=300, n=8, geometric=False,
+        "numerics.anticollapse.spectra.scaled_lag_grid": Case(dict(T=640, lo=4, hi=300, n=8, geometric=False,
                                                                        reference_T=1280)),
-        "numerics.anticollapse.diagnostics.leak_and_first_order": Case(dict(model=_gated(), trace=_trace()),
+        "numerics.anticollapse.gated.diagnostics.leak_and_first_order": Case(dict(model=_gated(), trace=_trace()),
                                                                        kinds={"model": OBJ, "trace": OBJ}),
-        "numerics.anticollapse.diagnostics.transport": Case(dict(a=leaks[0], r=leaks[1], lag=3),
+        "numerics.anticollapse.spectra.transport": Case(dict(a=leaks[0], r=leaks[1], lag=3),
                                                             kinds={"a": OBJ, "r": OBJ}),
-        "numerics.anticollapse.diagnostics.one_step_jacobian_remainders": Case(dict(model=_gated(), trace=_trace()),
+        "numerics.anticollapse.gated.diagnostics.one_step_jacobian_remainders": Case(dict(model=_gated(), trace=_trace()),
                                                                                kinds={"model": OBJ, "trace": OBJ}),
-        "numerics.anticollapse.diagnostics.second_order_bound": Case(dict(e=np.array([0.1, 0.2]), alpha=None),
+        "numerics.anticollapse.spectra.second_order_bound": Case(dict(e=np.array([0.1, 0.2]), alpha=None),
                                                                      kinds={"alpha": "realarray?"}, allow_inf=True),
-        "numerics.anticollapse.diagnostics.optimizer_base_rate": Case(dict(model=_gated(), optimizer=None),
+        "numerics.anticollapse.gated.diagnostics.optimizer_base_rate": Case(dict(model=_gated(), optimizer=None),
                                                                       kinds={"model": OBJ, "optimizer": "object?"}),
-        "numerics.anticollapse.diagnostics.rates_and_envelope": Case(
+        "numerics.anticollapse.gated.diagnostics.rates_and_envelope": Case(
             dict(model=_gated(), x=torch.randn(2, 40, 2, generator=torch.Generator().manual_seed(1)),
                  rate_lags=[4, 8, 12], envelope_lags=[2, 4, 6], base_rate=None, envelope="mu0", batch=64,
                  window_stride=1),
             kinds={"model": OBJ, "x": OBJ, "rate_lags": "intarray", "envelope_lags": "intarray",
                    "base_rate": "realarray?"}),
-        "numerics.anticollapse.diagnostics.rates_and_envelope_from_leaks": Case(
+        "numerics.anticollapse.spectra.rates_and_envelope_from_leaks": Case(
             dict(leaks=[leaks], T=20, hidden=4, rate_lags=[4, 8], envelope_lags=[2, 4], base_rate=None,
                  envelope="mu0", window_stride=1),
             kinds={"leaks": OBJ, "rate_lags": "intarray", "envelope_lags": "intarray", "base_rate": "realarray?"}),
-        "numerics.anticollapse.diagnostics.mixture_envelope": Case(dict(lags=[1, 2, 4], tau=np.array([2.0, 5.0]),
+        "numerics.anticollapse.spectra.mixture_envelope": Case(dict(lags=[1, 2, 4], tau=np.array([2.0, 5.0]),
                                                                         weights=None),
                                                                    kinds={"lags": "intarray", "weights": "realarray?"}),
-        "numerics.anticollapse.diagnostics.diagnose": Case(
+        "numerics.anticollapse.gated.diagnostics.diagnose": Case(
             dict(model=_gated(), x=torch.randn(2, 40, 2, generator=torch.Generator().manual_seed(1)), optimizer=None,
                  rate_lags=[4, 8, 12], envelope_lags=[2, 4, 6, 8, 10, 12, 14, 16], envelope="mu0", n_boot=20, level=0.9,
                  window=(0.75, 0.995), seed=0, batch=64, window_stride=1, epoch=0, step=0),
             kinds={"model": OBJ, "x": OBJ, "optimizer": "object?", "rate_lags": "intarray",
                    "envelope_lags": "intarray", "window": OBJ}, allow_nan=True),
-        "numerics.anticollapse.diagnostics.diagnose_rates": Case(
+        "numerics.anticollapse.spectra.diagnose_rates": Case(
             dict(rates=rates, env=env, arch="diag", base_rate=np.ones(4), base_rate_method="uniform", n_boot=20,
                  level=0.9, window=(0.75, 0.995), seed=0, epoch=0, step=0),
             kinds={"rates": OBJ, "env": OBJ, "arch": "text", "base_rate_method": "text", "window": OBJ},
             allow_nan=True),
-        "numerics.anticollapse.diagnostics.phase_trajectory": Case(dict(checkpoints=[]), kinds={"checkpoints": OBJ}),
+        "numerics.anticollapse.spectra.phase_trajectory": Case(dict(checkpoints=[]), kinds={"checkpoints": OBJ}),
         "numerics.anticollapse.envelope_gate.window_gate": Case(
             dict(lags=lags, f=lags ** -0.7, beta_min=0.1, min_points=8, min_fraction=0.05, runs_alpha=0.05),
             allow_nan=True),    # documented: ell_star is nan when no tempering is fitted
-        "numerics.anticollapse.envelope_gate.runs_test_normal": Case(
+        "numerics.stats.runs_test_normal": Case(
             dict(residuals=np.sin(np.arange(1.0, 30.0) * 1.7)), allow_inf=True,
             allow_nan=True),    # documented: (nan, nan, nan) below 8 residuals or with one sign only
         "numerics.anticollapse.envelope_gate.resolution_check": Case(
@@ -318,72 +319,72 @@ def room_baselines(Case) -> dict:
             dict(measured_beta=0.5, measured_boot=np.full(20, 0.5) + np.linspace(-0.1, 0.1, 20), tail=_tail(),
                  tau=np.random.default_rng(1).pareto(1.5, 400) + 1.0, lags=lags, level=0.9), kinds={"tail": OBJ},
             allow_nan=True),
-        "numerics.anticollapse.rnn_timescales.weights_from_state_dict": Case(
+        "numerics.anticollapse.gated.rnn_timescales.weights_from_state_dict": Case(
             dict(sd=torch.nn.GRU(2, 4).state_dict(), prefix=""), kinds={"sd": OBJ, "prefix": "text"},
             names={"sd": ("state dict",)}),
-        "numerics.anticollapse.rnn_timescales.load_state_dict": Case(dict(path=_gru_path(), prefix=""),
+        "numerics.anticollapse.gated.rnn_timescales.load_state_dict": Case(dict(path=_gru_path(), prefix=""),
                                                                      kinds={"path": "path", "prefix": "text"}),
-        "numerics.anticollapse.rnn_timescales.as_rnn": Case(dict(model=torch.nn.GRU(2, 4), prefix=""),
+        "numerics.anticollapse.gated.rnn_timescales.as_rnn": Case(dict(model=torch.nn.GRU(2, 4), prefix=""),
                                                             kinds={"model": OBJ, "prefix": "text"}),
-        "numerics.anticollapse.rnn_timescales.run_layer": Case(
+        "numerics.anticollapse.gated.rnn_timescales.run_layer": Case(
             dict(w=_rnn_weights(), k=0, x=np.zeros((2, 20, 2))), kinds={"w": OBJ, "x": "realarray"},
             names={"k": ("layer",), "x": ("inputs",)}),
-        "numerics.anticollapse.rnn_timescales.leak_traces": Case(
+        "numerics.anticollapse.gated.rnn_timescales.leak_traces": Case(
             dict(w=_rnn_weights(), x=np.zeros((2, 20, 2)), layer=0, batch=64), kinds={"w": OBJ, "x": "realarray"},
             names={"x": ("inputs",)}, comparable=False),      # a generator: no value to compare
-        "numerics.anticollapse.rnn_timescales.rnn_timescales": Case(
+        "numerics.anticollapse.gated.rnn_timescales.rnn_timescales": Case(
             dict(model=torch.nn.GRU(2, 4), x=np.random.default_rng(0).standard_normal((2, 64, 2)), layer=None,
                  prefix="", rate_lags=None, envelope_lags=None, envelope="mu0", n_boot=20, level=0.9, seed=0,
                  batch=64, window_stride=1),
             kinds={"model": OBJ, "layer": "int?", "prefix": "text", "rate_lags": "intarray?",
                    "envelope_lags": "intarray?"}, allow_nan=True),
-        "numerics.anticollapse.train.TaskSpec": Case(
+        "numerics.anticollapse.gated.train.TaskSpec": Case(
             dict(T=32, d_in=2, n_lags=2, lag_range=(2, 8), lag_exponent=1.6, coeff_base=0.6, coeff_decay=0.85,
                  noise_std=0.3, lag_seed=1, n_train=16, n_diag=8), kinds={"lag_range": OBJ, "lag_seed": "int?"}),
-        "numerics.anticollapse.train.ModelSpec": Case(dict(arch="diag", hidden=4, init_s=0.005, init="orthogonal")),
-        "numerics.anticollapse.train.TrainSpec": Case(
+        "numerics.anticollapse.gated.train.ModelSpec": Case(dict(arch="diag", hidden=4, init_s=0.005, init="orthogonal")),
+        "numerics.anticollapse.gated.train.TrainSpec": Case(
             dict(optimizer="adamw", lr=1e-3, weight_decay=1e-4, batch=8, epochs=2, clip=1.0, forcing=0.0,
                  forcing_alpha=1.5, forcing_clip=100.0, slow_fraction=0.1, checkpoint_every=1)),
-        "numerics.anticollapse.train.DiagnosticsSpec": Case(
+        "numerics.anticollapse.gated.train.DiagnosticsSpec": Case(
             dict(rate_lags=(4, 12, 4), envelope_lags=(2, 12, 6), envelope_grid="linear", envelope="mu0", n_boot=20,
                  diag_batch=8, window_stride=1), kinds={"rate_lags": OBJ, "envelope_lags": OBJ}),
-        "numerics.anticollapse.train.GatedConfig": Case(dict(task=_task_spec(), diagnostics=_diag_spec()),
+        "numerics.anticollapse.gated.train.GatedConfig": Case(dict(task=_task_spec(), diagnostics=_diag_spec()),
                                                         kinds={"task": OBJ, "diagnostics": OBJ}),
-        "numerics.anticollapse.train.load_profile": Case(dict(name_or_path="quick"), kinds={"name_or_path": "path"}),
-        "numerics.anticollapse.train.slow_units": Case(dict(tau=np.array([1.0, 5.0, 2.0]), n_slow=1),
+        "numerics.anticollapse.gated.train.load_profile": Case(dict(name_or_path="quick"), kinds={"name_or_path": "path"}),
+        "numerics.anticollapse.gated.train.slow_units": Case(dict(tau=np.array([1.0, 5.0, 2.0]), n_slow=1),
                                                        allow_inf=True),
-        "numerics.anticollapse.train.apply_forcing": Case(
+        "numerics.anticollapse.gated.train.apply_forcing": Case(
             dict(model=_gated(), before={k: v.detach().clone() for k, v in _gated().state_dict().items()},
                  rows=torch.arange(4), scale=0.1, alpha=1.5, clip=100.0, rng=np.random.default_rng(0)),
             kinds={"model": OBJ, "before": OBJ, "rows": OBJ, "rng": "seed"}),
-        "numerics.anticollapse.train.train_gated": Case(
+        "numerics.anticollapse.gated.train.train_gated": Case(
             dict(config=_gated_config(), seed=0, progress=False, device="cpu", save_dir=None),
             kinds={"config": OBJ, "device": "text", "save_dir": "path?"}, allow_nan=True, volatile=TIMED),
-        "numerics.anticollapse.train.train_gated_in_worker": Case(dict(config=_gated_config(), seed=0, threads=1),
+        "numerics.anticollapse.gated.train.train_gated_in_worker": Case(dict(config=_gated_config(), seed=0, threads=1),
                                                                   kinds={"config": OBJ}, allow_nan=True,
                                                                   volatile=TIMED),
-        # numerics.models (new)
-        "numerics.models.s4d.dt_limits": Case(dict(dt_range="task", seq_len=64, dt_min=None, dt_max=None),
+        # numerics.memory_functions.models (new)
+        "numerics.memory_functions.models.s4d.dt_limits": Case(dict(dt_range="task", seq_len=64, dt_min=None, dt_max=None),
                                               kinds={"seq_len": "int?", "dt_min": "real?", "dt_max": "real?"},
                                               names={"dt_range": ("name",), "dt_min": ("dt_max",),
                                                      "dt_max": ("dt_min",)}),
-        # numerics.memory_bench (new)
-        "numerics.memory_bench.aggregate.cell_floors": Case(dict(rows=_polish_rows(), keys=("model", "kind", "alpha")),
+        # numerics.memory_functions.bench (new)
+        "numerics.memory_functions.bench.aggregate.cell_floors": Case(dict(rows=_polish_rows(), keys=("model", "kind", "alpha")),
                                                             kinds={"rows": OBJ, "keys": OBJ}),
-        "numerics.memory_bench.plots.plot_polish": Case(
+        "numerics.memory_functions.bench.plots.plot_polish": Case(
             dict(rows=_polish_rows(), cells=_cells(), keys=("model", "kind", "alpha"), path=_tmp("p.png"), title=""),
             kinds={"rows": OBJ, "cells": OBJ, "keys": OBJ, "path": "path?", "title": "text"}, raises=(OSError,)),
-        "numerics.memory_bench.polish.PolishSpec": Case(
+        "numerics.memory_functions.bench.polish.PolishSpec": Case(
             dict(f32_iters=2, f64_iters=3, history=5, max_eval=4, window=2, rtol=0.01, gtol=1e-3, f32_window=2,
                  check_every=1, curve_every=1)),
-        "numerics.memory_bench.polish.certificate": Case(
+        "numerics.memory_functions.bench.polish.certificate": Case(
             dict(relmse=[1e-3, 9e-4, 8.9e-4, 8.9e-4], grad=[1.0, 0.1, 1e-4, 1e-5], g0=1.0, window=2, rtol=0.01,
                  gtol=1e-3), kinds={"relmse": "realarray", "grad": "realarray", "gtol": "realinf"}, allow_inf=True),
-        "numerics.memory_bench.polish.polish": Case(
+        "numerics.memory_functions.bench.polish.polish": Case(
             dict(model=LSTM(3), x=x64, y=y64, spec=_polish_spec()), kinds={"model": OBJ, "spec": OBJ}),
-        "numerics.memory_bench.trainer.batch_denominator": Case(dict(y=y64, batch=8)),
+        "numerics.memory_functions.bench.trainer.batch_denominator": Case(dict(y=y64, batch=8)),
         # numerics.anticollapse (new)
-        "numerics.anticollapse.calibrated_phase.kmeans_1d": Case(dict(x=np.array([0.0, 0.1, 5.0, 5.2, 9.0]), k=3)),
+        "numerics.stats.kmeans_1d": Case(dict(x=np.array([0.0, 0.1, 5.0, 5.2, 9.0]), k=3)),
         "numerics.anticollapse.calibrated_phase.measurement_sigma": Case(
             dict(tau_halves=np.array([[2.0, 3.0, 40.0], [2.2, 2.9, 35.0]]))),
         "numerics.anticollapse.calibrated_phase.few_exponential_gof": Case(
@@ -398,24 +399,21 @@ def room_baselines(Case) -> dict:
                                                                             allow_nan=True),
         "numerics.anticollapse.calibrated_phase.ensure_calibrated": Case(dict(diags=list(grun.checkpoints[-1:])),
                                                                         kinds={"diags": OBJ}),
-        "numerics.anticollapse.diagnostics.author_label_text": Case(dict(label="unresolved"), kinds={"label": "text"}),
-        "numerics.anticollapse.long_horizon.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
-        "numerics.anticollapse.train.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
-        "numerics.anticollapse.long_horizon.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
+        "numerics.anticollapse.spectra.author_label_text": Case(dict(label="unresolved"), kinds={"label": "text"}),
+        "numerics.anticollapse.spectra.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
+        "numerics.anticollapse.spectra.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
                                                              names={"d": ("long_diagnosis",)}),
-        "numerics.anticollapse.train.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
-                                                      names={"d": ("long_diagnosis",)}),
-        "numerics.anticollapse.long_horizon.diagnostic_inputs": Case(dict(run=grun, T=32, n=2), kinds={"run": OBJ},
+        "numerics.anticollapse.gated.long_horizon.diagnostic_inputs": Case(dict(run=grun, T=32, n=2), kinds={"run": OBJ},
                                                                      names={"n": ("n_seq",)}),
-        "numerics.anticollapse.long_horizon.model_from_state": Case(dict(config=grun.config, state=grun.states[-1]),
+        "numerics.anticollapse.gated.long_horizon.model_from_state": Case(dict(config=grun.config, state=grun.states[-1]),
                                                                     kinds={"config": OBJ, "state": OBJ}),
-        "numerics.anticollapse.long_horizon.rediagnose_state": Case(
+        "numerics.anticollapse.gated.long_horizon.rediagnose_state": Case(
             dict(run=grun, state=grun.states[-1], spec=_long_spec(), x=None, variant="ours"),
             kinds={"run": OBJ, "state": OBJ, "spec": OBJ, "x": "object?"}, allow_nan=True),
-        "numerics.anticollapse.long_horizon.rediagnose_run": Case(
+        "numerics.anticollapse.gated.long_horizon.rediagnose_run": Case(
             dict(run=grun, states=grun.states[-1:], spec=_long_spec(), variant="ours"),
             kinds={"run": OBJ, "states": OBJ, "spec": OBJ}, allow_nan=True),
-        "numerics.anticollapse.long_horizon.load_states": Case(dict(folder=_states_dir(grun)), kinds={"folder": "path"}),
+        "numerics.anticollapse.gated.long_horizon.load_states": Case(dict(folder=_states_dir(grun)), kinds={"folder": "path"}),
         "numerics.anticollapse.synthetic_spectra.pareto_taus": Case(dict(beta=0.8, n=20, tau_min=2.0, rng=rgen),
                                                                    kinds={"rng": OBJ}, comparable=False),
         "numerics.anticollapse.synthetic_spectra.few_exponential_taus": Case(
@@ -436,7 +434,7 @@ LONG_KINDS = {"rate_lags": OBJ, "envelope_lags": OBJ}
 
 
 def _long_spec():
-    from numerics.anticollapse.train import LongDiagnosisSpec
+    from numerics.anticollapse.spectra import LongDiagnosisSpec
 
     return LongDiagnosisSpec(**LONG)
 
@@ -447,7 +445,7 @@ _RUN: list = []
 def _gated_run():
     """A tiny trained run with its checkpoint states (two epochs; built once per process)."""
     if not _RUN:
-        from numerics.anticollapse.train import train_gated
+        from numerics.anticollapse.gated.train import train_gated
 
         _RUN.append(train_gated(_gated_config(), seed=0, keep_states=True))
     return _RUN[0]
@@ -464,7 +462,7 @@ def _states_dir(run) -> str:
 
 
 def _polish_spec():
-    from numerics.memory_bench.polish import PolishSpec
+    from numerics.memory_functions.bench.polish import PolishSpec
 
     return PolishSpec(f32_iters=2, f64_iters=3, history=5, max_eval=4, window=2, f32_window=2, check_every=1)
 
@@ -477,31 +475,31 @@ def _polish_rows() -> list[dict]:
 
 
 def _cells() -> dict:
-    from numerics.memory_bench.aggregate import cell_floors
+    from numerics.memory_functions.bench.aggregate import cell_floors
 
     return cell_floors(_polish_rows())
 
 
 def _spec_target():
-    from numerics.memory_bench.runs import TargetSpec
+    from numerics.memory_functions.bench.runs import TargetSpec
 
     return TargetSpec("exp", 0.5, T=12, n_seq=16)
 
 
 def _tcn(**kw):
-    from numerics.models.tcn import TCN
+    from numerics.memory_functions.models.tcn import TCN
 
     return TCN(channels=2, levels=1, **kw)
 
 
 def _diag_spec():
-    from numerics.anticollapse.train import DiagnosticsSpec
+    from numerics.anticollapse.gated.train import DiagnosticsSpec
 
     return DiagnosticsSpec(rate_lags=(4, 12, 4), envelope_lags=(2, 12, 6), n_boot=20, diag_batch=8)
 
 
 def _task_spec():
-    from numerics.anticollapse.train import TaskSpec
+    from numerics.anticollapse.gated.train import TaskSpec
 
     return TaskSpec(T=32, d_in=2, n_lags=2, lag_range=(2, 8), n_train=16, n_diag=8)
 
@@ -509,7 +507,7 @@ def _task_spec():
 def _rnn_weights():
     import torch
 
-    from numerics.anticollapse.rnn_timescales import weights_from_state_dict
+    from numerics.anticollapse.gated.rnn_timescales import weights_from_state_dict
 
     torch.manual_seed(0)
     return weights_from_state_dict(torch.nn.GRU(2, 4).state_dict())
@@ -520,7 +518,7 @@ def _rnn_weights():
 # naming the problem, without a traceback, within CLI_TIMEOUT_S seconds
 # ------------------------------------------------------------------------------------------------------
 CLI_TIMEOUT_S = 30.0
-CLI_MODULES = ("theory", "validation", "numerics.memory_bench.sweep", "numerics.anticollapse.rnn_timescales")
+CLI_MODULES = ("theory", "validation", "numerics.memory_functions.bench.sweep", "numerics.anticollapse.gated.rnn_timescales")
 
 
 def cli_cases(tmp: str) -> list[tuple[str, list[str]]]:
@@ -539,8 +537,8 @@ def cli_cases(tmp: str) -> list[tuple[str, list[str]]]:
 
     torch.save(torch.nn.GRU(2, 4).state_dict(), gru)
     th = ["-m", "theory", "energy"]
-    sw = ["-m", "numerics.memory_bench.sweep"]
-    rt = ["-m", "numerics.anticollapse.rnn_timescales"]
+    sw = ["-m", "numerics.memory_functions.bench.sweep"]
+    rt = ["-m", "numerics.anticollapse.gated.rnn_timescales"]
     cases = []
     for n, t in (("1e1000", "5"), ("5", "1e1000"), ("0", "3"), ("-1", "3"), ("1.5", "3"), ("nan", "3"),
                  ("inf", "3"), ("10**400", "2"), ("64", "10**12"), ("2**64", "7"), ("1e18", "1e9"), ("4", "")):

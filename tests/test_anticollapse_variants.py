@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 torch.set_num_threads(1)
 
-from numerics.anticollapse import diagnostics as gd  # noqa: E402
+from numerics.anticollapse import spectra as sp  # noqa: E402
 from numerics.anticollapse.envelope_gate import window_gate  # noqa: E402
 
 
@@ -45,8 +45,8 @@ def test_transport_clamp_matches_the_author_definition():
     r = 0.01 * rng.standard_normal((B, T, H))
     lags = np.array([5, 20, 35, 50])
     kw = dict(T=T, hidden=H, rate_lags=lags, envelope_lags=lags)
-    ra, _ = gd.rates_and_envelope_from_leaks([(a, r)], variant="author", **kw)
-    ro, _ = gd.rates_and_envelope_from_leaks([(a, r)], **kw)
+    ra, _ = sp.rates_and_envelope_from_leaks([(a, r)], variant="author", **kw)
+    ro, _ = sp.rates_and_envelope_from_leaks([(a, r)], **kw)
     ref = _author_mean_log_mu(a, r, lags)
     np.testing.assert_allclose(ra.mean_log_gamma, ref, rtol=1e-12, atol=1e-12)
     # the clamp bites only where the transport is below 1e-30: the fast units' slopes flatten, tau inflates
@@ -94,17 +94,18 @@ def test_leak_only_and_half_sample_tau():
     s = np.array([0.02, 0.1, 0.3])
     a = np.broadcast_to(1.0 - s, (B, T, H)).copy()
     r = 0.05 * rng.standard_normal((B, T, H))
-    rates, _ = gd.rates_and_envelope_from_leaks([(a, r)], T=T, hidden=H, rate_lags=[10, 20, 40],
+    rates, _ = sp.rates_and_envelope_from_leaks([(a, r)], T=T, hidden=H, rate_lags=[10, 20, 40],
                                                 envelope_lags=[1, 5, 10])
     np.testing.assert_allclose(rates.tau_leak, -1.0 / np.log(1.0 - s), rtol=1e-12)
-    even, _ = gd.rates_and_envelope_from_leaks([(a[0::2], r[0::2])], T=T, hidden=H, rate_lags=[10, 20, 40],
+    even, _ = sp.rates_and_envelope_from_leaks([(a[0::2], r[0::2])], T=T, hidden=H, rate_lags=[10, 20, 40],
                                                envelope_lags=[1, 5, 10])
     np.testing.assert_allclose(rates.tau_halves[0], even.tau, rtol=1e-12)
 
 
 def test_long_horizon_rediagnosis_reproduces_training_checkpoints():
-    from numerics.anticollapse.long_horizon import LongDiagnosisSpec, rediagnose_run, training_spec
-    from numerics.anticollapse.train import train_gated
+    from numerics.anticollapse.gated.long_horizon import rediagnose_run, training_spec
+    from numerics.anticollapse.spectra import LongDiagnosisSpec
+    from numerics.anticollapse.gated.train import train_gated
 
     cfg = {"task": {"T": 40, "n_train": 16, "n_diag": 4, "lag_range": [2, 20], "n_lags": 4},
            "model": {"arch": "diag", "hidden": 16, "init_s": 0.1},

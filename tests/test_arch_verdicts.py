@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from numerics.memory_bench.aggregate import CONVERGENCE_RATIO, convergence
-from validation.checks import _arch_stats as st
+from numerics.memory_functions.bench.aggregate import CONVERGENCE_RATIO, convergence
+from numerics import stats as st
 from validation.checks import architectures as arch
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS
 
@@ -122,7 +122,7 @@ def test_tcn_flat_bootstrap_paths():
 
 
 def test_prony_verdict_is_inconclusive_far_above_the_floor_and_fails_below_it():
-    from numerics.memory_bench.runs import RunConfig
+    from numerics.memory_functions.bench.runs import RunConfig
     from theory.prony import best_mterm_fit
 
     cfg = RunConfig.from_dict({"model": {"arch": "s4d", "width": 1, "state": 2, "linear": True},
@@ -171,7 +171,7 @@ def _cfg(arch_spec, seed, steps=24, schedule="cosine2", **target):
 
 
 def test_cosine2_embeds_the_half_budget_run_exactly():
-    from numerics.memory_bench.runs import execute_run
+    from numerics.memory_functions.bench.runs import execute_run
 
     spec = {"arch": "tcn", "channels": 3, "levels": 3}
     full = execute_run(_cfg(spec, 1, steps=24, schedule="cosine2"))
@@ -193,7 +193,7 @@ def test_cosine2_embeds_the_half_budget_run_exactly():
                                                       {"arch": "tcn", "channels": 2, "levels": 2}]},
 ])
 def test_a_seed_trained_in_a_group_equals_the_same_seed_trained_alone(spec):
-    from numerics.memory_bench.runs import execute_group, execute_run
+    from numerics.memory_functions.bench.runs import execute_group, execute_run
 
     # float32 reassociation in the batched kernels grows through training: 1e-4 after 24 steps
     cfgs = [_cfg(spec, s, alpha=a) for s, a in ((0, 0.5), (1, 0.5), (2, 0.25))]   # members may differ in target
@@ -208,7 +208,7 @@ def test_a_seed_trained_in_a_group_equals_the_same_seed_trained_alone(spec):
 
 
 def test_group_rejects_members_with_different_training():
-    from numerics.memory_bench.runs import execute_group
+    from numerics.memory_functions.bench.runs import execute_group
 
     a = _cfg({"arch": "tcn", "channels": 2, "levels": 2}, 0)
     b = _cfg({"arch": "tcn", "channels": 2, "levels": 2}, 1)
@@ -220,8 +220,8 @@ def test_group_rejects_members_with_different_training():
 def test_ssm_group_uses_its_own_learning_rate():
     import torch
 
-    from numerics.memory_bench.trainer import TrainSpec, make_optimizer
-    from numerics.memory_bench.zoo import build_model
+    from numerics.memory_functions.bench.trainer import TrainSpec, make_optimizer
+    from numerics.memory_functions.bench.zoo import build_model
 
     m = build_model({"arch": "s4d", "width": 2, "state": 4}, seq_len=16)
     opt, _ = make_optimizer(list(m.named_parameters()), TrainSpec(lr=5e-3, ssm_group=True, optimizer="adamw"))
@@ -235,7 +235,7 @@ def test_ssm_group_uses_its_own_learning_rate():
 def test_task_scaled_dt_range():
     import torch
 
-    from numerics.models.s4d import S4D, dt_bounds
+    from numerics.memory_functions.models.s4d import S4D, dt_bounds
 
     assert dt_bounds("task", 64) == (1 / 64, 1.0) and dt_bounds("reference") == (1e-3, 1e-1)
     torch.manual_seed(0)
@@ -329,9 +329,9 @@ def test_mixed_verdicts():
 
 def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
     """The theorem check end to end on short runs: export, probe and floors are wired consistently."""
-    from numerics.memory_bench.aggregate import collect
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+    from numerics.memory_functions.bench.aggregate import collect
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
     from validation.registry import FAIL
 
     doc = {"defaults": {"target": {"T": 24, "n_seq": 32}, "train": {"steps": 40, "batch": 8, "lr": 0.02}},
@@ -356,7 +356,7 @@ def _prow(model, kind, alpha, seed, floor, certified=True, relmse=1e-3):
 
 
 def test_cell_floors_takes_the_best_seed_and_reports_stuck_seeds():
-    from numerics.memory_bench.aggregate import cell_floors
+    from numerics.memory_functions.bench.aggregate import cell_floors
 
     cells = cell_floors([_prow("tcn", "impulse", 0.5, 0, 0.3), _prow("tcn", "impulse", 0.5, 1, 1e-5),
                          _prow("tcn", "impulse", 0.5, 2, 2e-5)])

@@ -117,8 +117,8 @@ def test_float_paths_broadcast_like_numpy():
 
 
 def test_one_seed_argument():
-    from numerics.ginibre import estimate_Q, sample_ginibre
-    from numerics.levy_sampling import symmetric_stable
+    from numerics.signal_propagation.ginibre import estimate_Q, sample_ginibre
+    from numerics.anticollapse.levy_sampling import symmetric_stable
 
     assert np.array_equal(symmetric_stable(1.5, 4, seed=3), symmetric_stable(1.5, 4, rng=np.random.default_rng(3)))
     assert np.array_equal(sample_ginibre(3, 2, seed=4), sample_ginibre(3, 2, seed=np.random.SeedSequence(4)))
@@ -132,7 +132,7 @@ def test_one_seed_argument():
 
 
 def test_estimator_is_not_called_method():
-    from numerics.ginibre import estimate_Q
+    from numerics.signal_propagation.ginibre import estimate_Q
 
     assert estimate_Q(3, 2, 64, estimator="probe").method == "probe"
     with pytest.raises(TypeError):
@@ -157,11 +157,11 @@ def test_numba_boundscheck_switch():
 
 def _issue14_cases():
     """Reproducers of past defects (hangs, silently accepted values, unnamed parameters): (call, parameter named)."""
-    from numerics.ginibre import block_rng, estimate_Q, sample_ginibre
-    from numerics.levy_sampling import cts_increments
-    from numerics.sde import SDEConfig, drift, simulate
-    from numerics.targets import make_dataset
-    from numerics.wick import polynomial_string
+    from numerics.signal_propagation.ginibre import block_rng, estimate_Q, sample_ginibre
+    from numerics.anticollapse.levy_sampling import cts_increments
+    from numerics.anticollapse.sde import SDEConfig, drift, simulate
+    from numerics.memory_functions.targets import make_dataset
+    from numerics.signal_propagation.wick import polynomial_string
     from theory.complexity import poly_tail_energy
     from theory.levy import characteristic_root, jump_symbol
     from theory.memory import airy_phase_rate, exp_area, memory_function, poly_area

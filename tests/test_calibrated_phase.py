@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import sys
@@ -10,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,27 +19,6 @@ from numerics.anticollapse import calibrated_phase as cp  # noqa: E402
 from numerics.anticollapse.synthetic_spectra import few_exponential_taus, measure_spectrum, pareto_taus  # noqa: E402
 
 TABLE = ROOT / "docs" / "results" / "gated-calibration" / "calibration.json"
-
-
-def _brute_kmeans(x, k):
-    """Every split of the sorted sample into k contiguous non-empty groups (the optimum is contiguous in 1-d)."""
-    x = np.sort(x)
-    best = np.inf
-    for cuts in itertools.combinations(range(1, x.size), k - 1):
-        groups = np.split(x, cuts)
-        best = min(best, sum(float(((g - g.mean()) ** 2).sum()) for g in groups))
-    return best
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(-5, 5, allow_nan=False), min_size=4, max_size=9), st.integers(1, 3))
-def test_kmeans_1d_is_optimal(xs, k):
-    x = np.array(xs)
-    w, lab = cp.kmeans_1d(x, k)
-    assert abs(w - _brute_kmeans(x, k)) <= 1e-9 * (1 + abs(w))
-    xs_sorted = np.sort(x)                   # the labels describe a partition with that cost
-    cost = sum(float(((xs_sorted[lab == c] - xs_sorted[lab == c].mean()) ** 2).sum()) for c in np.unique(lab))
-    assert abs(cost - w) <= 1e-9 * (1 + abs(w))
 
 
 def test_measurement_sigma():
@@ -60,7 +37,7 @@ def test_measurement_sigma():
 def test_gof_p_value_is_valid_under_the_null():
     """Under the null (5 time scales, known noise) the simulated p-value is (super-)uniform: P(p < 0.05) <= 0.05
     up to binomial noise, z from a stated false-alarm rate."""
-    from validation.stats import z_for_false_alarm
+    from numerics.stats import z_for_false_alarm
 
     rng = np.random.default_rng(5)
     n_rep, hits = 60, 0
@@ -111,7 +88,7 @@ def test_fresh_spectra_reproduce_the_table():
     """Fresh synthetic spectra (seeds the table did not use) through the same pipeline: the false-collapse count
     at the hardest beta and the false-heavy-tail count of the most exposed mixture stay within the table's
     95% intervals (a binomial bound at false-alarm rate 1e-6 on the interval's upper end)."""
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.train import load_profile
 
     out = json.loads(TABLE.read_text())
     s = out["settings"]
@@ -138,5 +115,3 @@ def test_bad_input():
         cp.few_exponential_gof([1.0, 2.0], 0.1)
     with pytest.raises(ValueError, match="sigma"):
         cp.few_exponential_gof(np.arange(1.0, 30.0), -1.0)
-    with pytest.raises(ValueError, match="k"):
-        cp.kmeans_1d([1.0, 2.0], 0)

@@ -26,7 +26,7 @@ MODULES = _modules()
 
 
 def test_discovery_sees_every_package():
-    assert {"theory.levy", "numerics.sde", "numerics.anticollapse.delayed_task", "validation.stats",
+    assert {"theory.levy", "numerics.anticollapse.sde", "numerics.anticollapse.gated.delayed_task", "numerics.stats",
             "seqtheory.cli"} <= set(MODULES)
 
 

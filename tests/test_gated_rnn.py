@@ -16,16 +16,17 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from numerics.anticollapse import diagnostics as gd  # noqa: E402
-from numerics.anticollapse.delayed_task import (  # noqa: E402
+from numerics.anticollapse.gated import diagnostics as gd  # noqa: E402
+from numerics.anticollapse import spectra as sp  # noqa: E402
+from numerics.anticollapse.gated.delayed_task import (  # noqa: E402
     make_delayed_task, pareto_lag_probabilities, pareto_lags, scaled_lag_range,
 )
-from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
-from numerics.anticollapse.train import (  # noqa: E402
+from numerics.anticollapse.gated.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
+from numerics.anticollapse.gated.train import (  # noqa: E402
     GatedConfig, apply_forcing, load_profile, slow_units, train_gated,
 )
 from theory.levy import PHASES  # noqa: E402
-from validation.stats import z_for_false_alarm  # noqa: E402
+from numerics.stats import z_for_false_alarm  # noqa: E402
 
 D, H, T = 3, 4, 12
 ROUND = 64 * np.finfo(np.float64).eps   # per-step rounding allowance of the float64 products
@@ -129,7 +130,7 @@ def test_one_step_diagonal_and_remainder_norm_are_exact(arch):
     x = _x()
     _, tr = m.run(x, trace=True)
     a, r = gd.leak_and_first_order(m, tr)
-    g1 = gd.transport(a, r, 1)                                   # index i <-> t = i
+    g1 = sp.transport(a, r, 1)                                   # index i <-> t = i
     e = gd.one_step_jacobian_remainders(m, tr)
     for b in range(x.shape[0]):
         for t in range(T):
@@ -148,13 +149,13 @@ def test_transport_equals_exact_jacobian_product_to_first_order(arch, lag):
     x = _x(B=1)
     _, tr = m.run(x, trace=True)
     a, r = gd.leak_and_first_order(m, tr)
-    gam = gd.transport(a, r, lag)
+    gam = sp.transport(a, r, lag)
     e = gd.one_step_jacobian_remainders(m, tr)
     resolved = []
     for t in range(lag - 1, T):
         J = _exact_window_jacobian(m, x[0], tr.h_prev[0, t - lag + 1], t, lag).numpy()
         window = slice(t - lag + 1, t + 1)
-        bound = gd.second_order_bound(e[0, window], a[0, window].max(axis=1)) + lag * ROUND
+        bound = sp.second_order_bound(e[0, window], a[0, window].max(axis=1)) + lag * ROUND
         err = np.abs(np.diag(J) - gam[0, t - lag + 1])
         assert np.all(err <= bound), (t, err.max(), bound)
         # the zeroth-order product alone misses by more than the bound: the test sees the r_p terms
@@ -195,13 +196,13 @@ def test_saturated_gate_is_floored_not_fatal():
         m.W_s.bias.fill_(40.0)                         # sigmoid(40) == 1 in float32
     _, tr = m.run(torch.randn(1, 6, D), trace=True)
     a, _ = gd.leak_and_first_order(m, tr)
-    assert float(tr.s.min()) == 1.0 and np.all(a == gd.LEAK_FLOOR)
+    assert float(tr.s.min()) == 1.0 and np.all(a == sp.LEAK_FLOOR)
 
 
 def test_second_order_bound_special_values():
-    assert gd.second_order_bound(np.array([0.1])) == 0.0
-    assert gd.second_order_bound(np.array([0.1]), np.array([0.3])) == 0.0
-    assert abs(gd.second_order_bound(np.array([0.1, 0.2, 0.3])) - (0.02 + 0.03 + 0.06 + 0.006)) < 1e-15
+    assert sp.second_order_bound(np.array([0.1])) == 0.0
+    assert sp.second_order_bound(np.array([0.1]), np.array([0.3])) == 0.0
+    assert abs(sp.second_order_bound(np.array([0.1, 0.2, 0.3])) - (0.02 + 0.03 + 0.06 + 0.006)) < 1e-15
 
 
 # ------------------------------------------------------------------------------------------------ optimiser rate
@@ -264,7 +265,7 @@ def test_target_variance_matches_monte_carlo():
 
 # ------------------------------------------------------------------------------------------------ forcing, seeds
 def test_forcing_touches_only_the_slow_rows_and_is_bounded():
-    pytest.importorskip("numerics.levy_sampling")
+    pytest.importorskip("numerics.anticollapse.levy_sampling")
     m = build_gated_rnn("diag", D, 10)
     rows = torch.tensor([2, 7])
     before = {k: p.detach()[rows].clone() for k, p in m.unit_row_parameters().items()}
@@ -305,8 +306,8 @@ def _cfg(arch: str, **train) -> GatedConfig:
 
 
 def test_training_is_deterministic_and_seeded():
-    pytest.importorskip("numerics.estimators")
-    pytest.importorskip("numerics.levy_sampling")
+    pytest.importorskip("numerics.anticollapse.estimators")
+    pytest.importorskip("numerics.anticollapse.levy_sampling")
     cfg = _cfg("diag", forcing=1.0)
     a, b = train_gated(cfg, seed=1), train_gated(cfg, seed=1)
     c = train_gated(cfg, seed=2)

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("call", ["wick_polynomial", "count_pairings", "estimate_Q", "estimate_S"])
 @pytest.mark.parametrize("bad", [1, "threads", object()])
 def test_executor_must_have_map(call, bad):
-    from numerics import ginibre, wick
+    from numerics.signal_propagation import ginibre, wick
 
     fn = {"wick_polynomial": lambda e: wick.wick_polynomial(3, executor=e),
           "count_pairings": lambda e: wick.count_pairings(3, executor=e),
@@ -37,7 +37,7 @@ def test_executor_must_have_map(call, bad):
 def test_executor_results_unchanged():
     from concurrent.futures import ThreadPoolExecutor
 
-    from numerics import wick
+    from numerics.signal_propagation import wick
 
     with ThreadPoolExecutor(2) as ex:
         assert wick.wick_polynomial(5, executor=ex) == wick.wick_polynomial(5)
@@ -46,7 +46,7 @@ def test_executor_results_unchanged():
 # ------------------------------------------------------------------------------------------ paths
 @pytest.mark.parametrize("bad", [0, 1, None, 3.5, b"sweep.json", ["a.json"]])
 def test_load_sweep_takes_paths_only(bad):
-    from numerics.memory_bench.sweep import load_sweep
+    from numerics.memory_functions.bench.sweep import load_sweep
 
     with pytest.raises(TypeError, match="path"):
         load_sweep(bad)
@@ -55,14 +55,14 @@ def test_load_sweep_takes_paths_only(bad):
 
 @pytest.mark.parametrize("bad", [0, None, 2.0, b"s.sqlite"])
 def test_store_takes_paths_only(bad):
-    from numerics.memory_bench.store import ResultStore
+    from numerics.experiments.store import ResultStore
 
     with pytest.raises(TypeError, match="path"):
         ResultStore(bad)
 
 
 def test_store_accepts_pathlike(tmp_path):
-    from numerics.memory_bench.store import ResultStore
+    from numerics.experiments.store import ResultStore
 
     with ResultStore(tmp_path / "s.sqlite") as store:
         assert len(store) == 0
@@ -70,8 +70,8 @@ def test_store_accepts_pathlike(tmp_path):
 
 # ------------------------------------------------------------------------------------------ sizes
 def test_memory_probe_estimates_memory_up_front():
-    from numerics.memory_bench.probe import memory_probe
-    from numerics.models.lstm import LSTM
+    from numerics.memory_functions.bench.probe import memory_probe
+    from numerics.memory_functions.models.lstm import LSTM
 
     t0 = time.perf_counter()
     with pytest.raises(ValueError, match=r"T=10000000 .*GiB"):
@@ -87,11 +87,11 @@ def test_memory_probe_estimates_memory_up_front():
     ("Transformer(d_model=10**6, heads=1)", "d_model"), ("build_gated_rnn('diag', hidden=10**6)", "hidden"),
 ])
 def test_model_sizes_have_a_maximum(build, name):
-    from numerics.models.gated_rnn import build_gated_rnn  # noqa: F401
-    from numerics.models.lstm import LSTM  # noqa: F401
-    from numerics.models.s4d import S4D  # noqa: F401
-    from numerics.models.tcn import TCN  # noqa: F401
-    from numerics.models.transformer import Transformer  # noqa: F401
+    from numerics.anticollapse.gated.gated_rnn import build_gated_rnn  # noqa: F401
+    from numerics.memory_functions.models.lstm import LSTM  # noqa: F401
+    from numerics.memory_functions.models.s4d import S4D  # noqa: F401
+    from numerics.memory_functions.models.tcn import TCN  # noqa: F401
+    from numerics.memory_functions.models.transformer import Transformer  # noqa: F401
 
     t0 = time.perf_counter()
     with pytest.raises(ValueError, match=name):
@@ -177,7 +177,7 @@ def test_rnn_timescales_cli_memory_estimate(tmp_path):
 
     path = tmp_path / "gru.pt"
     torch.save(torch.nn.GRU(3, 8).state_dict(), path)
-    proc, wall = _cli(["-m", "numerics.anticollapse.rnn_timescales", str(path), "--T", "65536", "--batch", "65536"])
+    proc, wall = _cli(["-m", "numerics.anticollapse.gated.rnn_timescales", str(path), "--T", "65536", "--batch", "65536"])
     _one_line(proc, "--batch", "GiB")
     assert wall < 30
 
@@ -194,22 +194,22 @@ def tiny_sweep(tmp_path):
 
 @pytest.mark.parametrize("extra, needle", [(["--device", "bogus"], "--device"), (["--device", "cuda:99"], "CUDA")])
 def test_sweep_cli_bad_device(tiny_sweep, tmp_path, extra, needle):
-    proc, _ = _cli(["-m", "numerics.memory_bench.sweep", "run", str(tiny_sweep), "--store",
+    proc, _ = _cli(["-m", "numerics.memory_functions.bench.sweep", "run", str(tiny_sweep), "--store",
                     str(tmp_path / "s.sqlite"), "--no-progress", *extra])
     _one_line(proc, needle)
 
 
 def test_sweep_cli_export_to_a_full_disk(tiny_sweep, tmp_path):
     store = str(tmp_path / "s.sqlite")
-    proc, _ = _cli(["-m", "numerics.memory_bench.sweep", "run", str(tiny_sweep), "--store", store, "--no-progress"])
+    proc, _ = _cli(["-m", "numerics.memory_functions.bench.sweep", "run", str(tiny_sweep), "--store", store, "--no-progress"])
     assert proc.returncode == 0, proc.stderr
-    proc, _ = _cli(["-m", "numerics.memory_bench.sweep", "export", str(tiny_sweep), "--store", store,
+    proc, _ = _cli(["-m", "numerics.memory_functions.bench.sweep", "export", str(tiny_sweep), "--store", store,
                     "--csv", "/dev/full"])
     _one_line(proc, "/dev/full")
 
 
 def test_sweep_cli_unreachable_dask_scheduler(tiny_sweep, tmp_path):
-    proc, wall = _cli(["-m", "numerics.memory_bench.sweep", "run", str(tiny_sweep), "--store",
+    proc, wall = _cli(["-m", "numerics.memory_functions.bench.sweep", "run", str(tiny_sweep), "--store",
                        str(tmp_path / "s.sqlite"), "--dask", "127.0.0.1:1", "--no-progress"], timeout=120)
     _one_line(proc, "127.0.0.1:1")
     assert wall < 30
@@ -235,7 +235,7 @@ def _rates_env():
 
 
 def _long_spec(**kw):
-    from numerics.anticollapse.train import LongDiagnosisSpec
+    from numerics.anticollapse.spectra import LongDiagnosisSpec
 
     return LongDiagnosisSpec(**{**dict(T=64, n_diag=4, diag_batch=2, window_stride=2, rate_lags=(4, 32, 4),
                                        envelope_lags=(2, 32, 8), n_boot=20), **kw})
@@ -254,7 +254,7 @@ def _calibrated(**kw):
 
 
 def _diagnose_rates(**kw):
-    from numerics.anticollapse.diagnostics import diagnose_rates
+    from numerics.anticollapse.spectra import diagnose_rates
 
     rates, env = _rates_env()
     return diagnose_rates(rates, env, **{**dict(arch="diag", base_rate=np.ones(4), base_rate_method="uniform",
@@ -269,18 +269,21 @@ def _rows():
 def _bad_calls():
     """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
     that did not name the parameter."""
+    from numerics import stats as numerics_stats
     from numerics.anticollapse import calibrated_phase as cp
-    from numerics.anticollapse import delayed_task, diagnostics, envelope_gate, rnn_timescales, train
-    from numerics.memory_bench import aggregate, plots, polish, runs, sweep
-    from numerics.memory_bench.grouped import train_group
-    from numerics.memory_bench.trainer import TrainSpec, make_optimizer
-    from numerics.memory_bench.trainer import train as train_model
-    from numerics.models.compose import Sequential
-    from numerics.models.lstm import LSTM
+    from numerics.anticollapse import envelope_gate, spectra
+    from numerics.anticollapse.gated import delayed_task, rnn_timescales, train
+    from numerics.experiments import ids
+    from numerics.memory_functions.bench import aggregate, plots, polish, runs, sweep
+    from numerics.memory_functions.bench.grouped import train_group
+    from numerics.memory_functions.bench.trainer import TrainSpec, make_optimizer
+    from numerics.memory_functions.bench.trainer import train as train_model
+    from numerics.memory_functions.models.compose import Sequential
+    from numerics.memory_functions.models.lstm import LSTM
 
     x = np.zeros((4, 12))
     return [
-        (lambda: cp.kmeans_1d(np.float64(np.nan), 3), ValueError, "x"),
+        (lambda: numerics_stats.kmeans_1d(np.float64(np.nan), 3), ValueError, "x"),
         (lambda: cp.measurement_sigma(""), TypeError, "tau_halves"),
         (lambda: cp.measurement_sigma(object()), TypeError, "tau_halves"),
         (lambda: cp.few_exponential_gof(_pareto(40), 0.05, k=10**6), ValueError, "k=1000000"),
@@ -291,10 +294,10 @@ def _bad_calls():
         (lambda: _calibrated(beta_hi_max=np.nan), ValueError, "beta_hi_max"),
         (lambda: delayed_task.make_delayed_task(lag_exponent=0), ValueError, "lag_exponent"),
         (lambda: delayed_task.make_delayed_task(lag_exponent=10**6), ValueError, "lag_exponent"),
-        (lambda: diagnostics.second_order_bound(np.array([-691.0, 0.1])), ValueError, "e must be >= 0"),
-        (lambda: diagnostics.second_order_bound(np.full(3, 1e300)), ValueError, "e is too large"),
-        (lambda: diagnostics.author_label_text(np.nan), TypeError, "label"),
-        (lambda: diagnostics.author_label_text(np.array([1, 2])), TypeError, "label"),
+        (lambda: spectra.second_order_bound(np.array([-691.0, 0.1])), ValueError, "e must be >= 0"),
+        (lambda: spectra.second_order_bound(np.full(3, 1e300)), ValueError, "e is too large"),
+        (lambda: spectra.author_label_text(np.nan), TypeError, "label"),
+        (lambda: spectra.author_label_text(np.array([1, 2])), TypeError, "label"),
         (lambda: _diagnose_rates(window=27), TypeError, "window"),
         (lambda: _diagnose_rates(seed=0.0), TypeError, "seed"),
         (lambda: _diagnose_rates(epoch=1.5), TypeError, "epoch"),
@@ -304,8 +307,8 @@ def _bad_calls():
         (lambda: envelope_gate.calibrated_comparison(0.5, [], _tail(), _pareto(400), np.arange(1.0, 30.0)),
          ValueError, "measured_boot"),
         (lambda: train.TaskSpec(T=32, n_lags=2, lag_range=1000), TypeError, "lag_range"),
-        (lambda: train.LongDiagnosisSpec(rate_lags=0), TypeError, "rate_lags"),
-        (lambda: train.LongDiagnosisSpec(envelope_lags=10**6), TypeError, "envelope_lags"),
+        (lambda: spectra.LongDiagnosisSpec(rate_lags=0), TypeError, "rate_lags"),
+        (lambda: spectra.LongDiagnosisSpec(envelope_lags=10**6), TypeError, "envelope_lags"),
         (lambda: train.TaskSpec(T=32, n_lags=2, lag_exponent=10**6), ValueError, "lag_exponent"),
         (lambda: train.load_profile("bogus"), ValueError, "name_or_path"),
         (lambda: train.slow_units(np.array([np.nan, 1.0]), 1), ValueError, "tau"),
@@ -320,8 +323,8 @@ def _bad_calls():
         (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, gtol=np.nan), ValueError, "gtol"),
         (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, rtol=np.inf), ValueError, "rtol"),
         (lambda: runs.TargetSpec("exp", 0.5, T=12, lam=np.zeros((2, 2))), ValueError, "lam"),
-        (lambda: runs.canonical_json(np.nan), ValueError, "obj"),
-        (lambda: runs.canonical_json(np.int64(-1)), TypeError, "obj"),
+        (lambda: ids.canonical_json(np.nan), ValueError, "obj"),
+        (lambda: ids.canonical_json(np.int64(-1)), TypeError, "obj"),
         (lambda: runs.run_id(np.int64(-1)), TypeError, "config"),
         (lambda: runs.run_id({"a": np.array([1, 2])}), TypeError, "config"),
         (lambda: sweep.expand_sweep(_sweep_doc(), studies=np.array([np.nan])), TypeError, "studies"),
@@ -347,7 +350,7 @@ def _sweep_doc():
 
 
 def _tail():
-    from numerics.estimators import tail_beta
+    from numerics.anticollapse.estimators import tail_beta
 
     return tail_beta(_pareto(400), n_boot=20)
 
@@ -360,7 +363,7 @@ def _gru():
 
 
 def _rnn_weights():
-    from numerics.anticollapse.rnn_timescales import weights_from_state_dict
+    from numerics.anticollapse.gated.rnn_timescales import weights_from_state_dict
 
     return weights_from_state_dict(_gru().state_dict())
 
@@ -374,8 +377,8 @@ def test_bad_argument_is_named(i):
 
 
 def test_run_sweep_progress_must_be_a_bool(tmp_path):
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
 
     with ResultStore(tmp_path / "s.sqlite") as store, pytest.raises(TypeError, match="progress"):
         run_sweep(expand_sweep(_sweep_doc()), store, progress=1)
@@ -384,14 +387,14 @@ def test_run_sweep_progress_must_be_a_bool(tmp_path):
 
 
 def test_rediagnose_run_states_must_be_a_list():
-    from numerics.anticollapse.long_horizon import rediagnose_run
+    from numerics.anticollapse.gated.long_horizon import rediagnose_run
 
     with pytest.raises(TypeError, match="states"):
         rediagnose_run(_gated_run(), 10**6, _long_spec())
 
 
 def test_load_sweep_errors_name_the_path(tmp_path):
-    from numerics.memory_bench.sweep import load_sweep
+    from numerics.memory_functions.bench.sweep import load_sweep
 
     bad = tmp_path / "bogus"
     bad.write_text("not json")
@@ -402,7 +405,7 @@ def test_load_sweep_errors_name_the_path(tmp_path):
 
 
 def test_range_pairs_name_both_ends():
-    from numerics.models.s4d import S4DKernel, S4DLayer
+    from numerics.memory_functions.models.s4d import S4DKernel, S4DLayer
 
     for build in (lambda: S4DKernel(2, 4, dt_min=1e3, dt_max=0.1), lambda: S4DLayer(2, 4, dt_min=1e3, dt_max=0.1)):
         with pytest.raises(ValueError, match="dt_min=1000.0"):
@@ -418,7 +421,7 @@ def test_diagnose_rates_normalises_integer_types():
 
 
 def test_second_order_bound_stays_exact_on_valid_input():
-    from numerics.anticollapse.diagnostics import second_order_bound
+    from numerics.anticollapse.spectra import second_order_bound
 
     e = np.array([0.1, 0.2, 0.3])         # e1 e2 + e1 e3 + e2 e3 + e1 e2 e3 at alpha = 1
     assert second_order_bound(e) == pytest.approx(0.02 + 0.03 + 0.06 + 0.006, rel=1e-12)
@@ -426,7 +429,7 @@ def test_second_order_bound_stays_exact_on_valid_input():
 
 
 def test_author_label_text_takes_the_phase_labels():
-    from numerics.anticollapse.diagnostics import author_label_text
+    from numerics.anticollapse.spectra import author_label_text
     from theory.levy import PHASES
 
     assert [author_label_text(p) for p in PHASES] == [p if p != "unresolved" else
@@ -473,10 +476,10 @@ def test_measure_spectrum_estimates_its_work():
     ("Phi(1.5, eta_G=0.1, kappa=1.0, eta_J=0.05, alpha=1.5, lam=2.0, method='mp', dps=10**5)", "dps"),
 ])
 def test_costly_sizes_have_a_maximum(build, name):
-    from numerics.models.gated_rnn import build_gated_rnn  # noqa: F401
-    from numerics.models.s4d import S4DKernel  # noqa: F401
-    from numerics.models.tcn import TemporalBlock  # noqa: F401
-    from numerics.models.transformer import Transformer, sinusoidal_encoding  # noqa: F401
+    from numerics.anticollapse.gated.gated_rnn import build_gated_rnn  # noqa: F401
+    from numerics.memory_functions.models.s4d import S4DKernel  # noqa: F401
+    from numerics.memory_functions.models.tcn import TemporalBlock  # noqa: F401
+    from numerics.memory_functions.models.transformer import Transformer, sinusoidal_encoding  # noqa: F401
     from theory.levy import Phi, jump_symbol  # noqa: F401
 
     with pytest.raises(ValueError, match=name):
@@ -495,7 +498,7 @@ def test_as_real_array_may_keep_nonfinite():
 
 
 def test_delayed_task_draws_in_blocks_the_stream_of_one_draw():
-    from numerics.anticollapse.delayed_task import make_delayed_task
+    from numerics.anticollapse.gated.delayed_task import make_delayed_task
 
     task = make_delayed_task(n_lags=4, lag_min=2, lag_max=40, d_in=3, seed=1)
     x, y = task.sample(3000, 700, rng=np.random.default_rng(3))        # 6.3e6 entries: several blocks
@@ -508,7 +511,7 @@ def test_delayed_task_draws_in_blocks_the_stream_of_one_draw():
 
 
 def test_long_diagnostic_inputs_are_announced(capsys):
-    from numerics.anticollapse.long_horizon import diagnostic_inputs
+    from numerics.anticollapse.gated.long_horizon import diagnostic_inputs
 
     run = _gated_run()
     diagnostic_inputs(run, 32, 16)
@@ -522,8 +525,8 @@ def test_memory_probe_estimates_its_time_up_front(monkeypatch):
     """A recurrent probe steps through T sequentially: a long T that fits in memory can still run for hours;
     it is refused after a timing probe at a short T. The limit is lowered so that the test does not depend
     on this machine's speed (T = 2**24 estimated 200-1000 s here, depending on the load)."""
-    from numerics.memory_bench import probe
-    from numerics.models.lstm import LSTM
+    from numerics.memory_functions.bench import probe
+    from numerics.memory_functions.models.lstm import LSTM
 
     monkeypatch.setattr(probe, "MAX_PROBE_SECONDS", 1e-6)
     with pytest.raises(ValueError, match=r"T=4096 .* s \(timed"):
@@ -533,8 +536,8 @@ def test_memory_probe_estimates_its_time_up_front(monkeypatch):
 
 
 def test_memory_probe_announces_a_long_probe(monkeypatch, capsys):
-    from numerics.memory_bench import probe
-    from numerics.models.lstm import LSTM
+    from numerics.memory_functions.bench import probe
+    from numerics.memory_functions.models.lstm import LSTM
 
     monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 64)
     monkeypatch.setattr(probe, "_TIMING_T", 16)

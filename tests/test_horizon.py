@@ -1,4 +1,4 @@
-"""Tests of the initialisation-for-a-horizon tool (theory.horizon, numerics.horizon_mc)."""
+"""Tests of the initialisation-for-a-horizon tool (theory.horizon, numerics.signal_propagation.horizon_mc)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import mpmath
 import numpy as np
 import pytest
 
-import numerics.horizon_mc as hmc
+import numerics.signal_propagation.horizon_mc as hmc
 import theory.horizon as th
 from theory.horizon import depth_for_scale, gain_profile, max_horizon, sigma_for_horizon
 from theory.regimes import breakdown_depth
 from theory.signal_energy import trace_moment
 from theory.real_rows import real_energies
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 
 def exact_Q(n, k):
@@ -216,7 +216,7 @@ def test_real_rows_to_30_are_exact_in_theory_and_numerics():
     (lambda: sigma_for_horizon(8, 5, 0.1, quantity="R"), ValueError, "quantity"),
     (lambda: sigma_for_horizon(8, 5, 0.1, method="exact"), ValueError, "method"),
     (lambda: sigma_for_horizon(8, 5, 0.1, dps=30), ValueError, "dps"),
-    (lambda: sigma_for_horizon(8, 31, 0.1, weights="real"), ValueError, "numerics.horizon_mc"),
+    (lambda: sigma_for_horizon(8, 31, 0.1, weights="real"), ValueError, "numerics.signal_propagation.horizon_mc"),
     (lambda: sigma_for_horizon(8, 5, 0.1, weights="quaternion"), ValueError, "weights"),
     (lambda: depth_for_scale(8, -1.0, 0.1), ValueError, "sigma"),
     (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
@@ -310,7 +310,7 @@ def test_theory_real_depth_from_the_exact_profile(n, sigma, tol, q):
 
 
 def test_theory_real_depth_beyond_the_rows_and_bad_input():
-    with pytest.raises(ValueError, match="numerics.horizon_mc.depth_for_scale"):
+    with pytest.raises(ValueError, match="numerics.signal_propagation.horizon_mc.depth_for_scale"):
         depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # c = 30 / 1000: far from tol
     with pytest.raises(ValueError, match="max_t"):
         depth_for_scale(64, 1.0, 0.05, weights="real", max_t=31)

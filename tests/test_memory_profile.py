@@ -1,4 +1,4 @@
-"""Tests of the memory-profile tool (numerics.memory_profile)."""
+"""Tests of the memory-profile tool (numerics.memory_functions.memory_profile)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-import numerics.memory_profile as mp
-from numerics.memory_profile import (BenchCell, BenchmarkNotFound, best_on_cell, load_benchmark, mismatch,
+import numerics.memory_functions.memory_profile as mp
+from numerics.memory_functions.memory_profile import (BenchCell, BenchmarkNotFound, best_on_cell, load_benchmark, mismatch,
                                      nearest_families, profile_memory)
 from theory.complexity import effective_rank, effective_support
 from theory.memory import expected_linear_relmse, memory_function, mixed_memory_function
@@ -227,7 +227,7 @@ def test_cli_errors_are_one_line(capsys):
 # ----------------------------------------------------------------------------------------------------
 def test_packaged_results_are_the_committed_ones():
     """One source of truth: the package's copy is byte for byte the committed report's results.json."""
-    committed = mp.DEFAULT_RESULTS.parents[2] / "docs" / "results" / "cpu-architectures" / "results.json"
+    committed = mp.DEFAULT_RESULTS.parents[3] / "docs" / "results" / "cpu-architectures" / "results.json"
     assert mp.DEFAULT_RESULTS.is_file() and mp.DEFAULT_RESULTS.parent.name == "data"
     assert mp.DEFAULT_RESULTS.read_bytes() == committed.read_bytes(), (
         f"{mp.DEFAULT_RESULTS} differs from {committed}: `python benchmarks/memory_arch/cpu_results.py` writes "

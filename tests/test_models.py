@@ -1,4 +1,4 @@
-"""Benchmark models (numerics.models): shapes, causality, exact receptive field, S4D kernel against an
+"""Benchmark models (numerics.memory_functions.models): shapes, causality, exact receptive field, S4D kernel against an
 independent recurrence, exponential-sum export, probes, training, determinism, bad specs."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import pytest
 
 import torch  # noqa: E402  (the models under test are torch modules)
 
-from numerics.models.compose import Sequential  # noqa: E402
-from numerics.models.lstm import LSTM  # noqa: E402
-from numerics.memory_bench.probe import memory_probe  # noqa: E402
-from numerics.models.s4d import S4D, S4DKernel, fft_causal_conv  # noqa: E402
-from numerics.models.tcn import TCN  # noqa: E402
-from numerics.memory_bench.trainer import TrainSpec, train  # noqa: E402
-from numerics.models.transformer import Transformer  # noqa: E402
-from numerics.memory_bench.zoo import build_model, normalize_model_spec  # noqa: E402
+from numerics.memory_functions.models.compose import Sequential  # noqa: E402
+from numerics.memory_functions.models.lstm import LSTM  # noqa: E402
+from numerics.memory_functions.bench.probe import memory_probe  # noqa: E402
+from numerics.memory_functions.models.s4d import S4D, S4DKernel, fft_causal_conv  # noqa: E402
+from numerics.memory_functions.models.tcn import TCN  # noqa: E402
+from numerics.memory_functions.bench.trainer import TrainSpec, train  # noqa: E402
+from numerics.memory_functions.models.transformer import Transformer  # noqa: E402
+from numerics.memory_functions.bench.zoo import build_model, normalize_model_spec  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -249,7 +249,7 @@ def test_bad_model_specs_are_rejected_naming_the_field(spec, exc, match):
 
 
 def test_build_model_initialises_like_the_constructor():
-    from numerics.memory_bench import zoo
+    from numerics.memory_functions.bench import zoo
 
     zoo._NORMALIZED.clear()                                   # first (uncached) and cached validation paths
     params = []
@@ -276,11 +276,11 @@ def test_normalized_spec_fills_defaults_and_sequential_checks_widths():
 
 
 def test_batchable_lstm_equals_nn_lstm_in_values_and_gradients():
-    """``numerics.models._lstm_scan`` (hand-written backward) against ``nn.LSTM`` + autograd, in float64 so
+    """``numerics.memory_functions.models._lstm_scan`` (hand-written backward) against ``nn.LSTM`` + autograd, in float64 so
     that the only difference is summation order (1e-12 covers reassociation of O(1) terms at 2^-52)."""
     from torch.func import functional_call, stack_module_state, vmap
 
-    from numerics.models._common import make_batchable
+    from numerics.memory_functions.models._common import make_batchable
 
     models = []
     for seed in (0, 1, 2):

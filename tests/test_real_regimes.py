@@ -1,4 +1,4 @@
-"""Tests of numerics.real_regimes (Q^R / Q^C along k = c sqrt n from the exact rows) and its verdict."""
+"""Tests of numerics.signal_propagation.real_regimes (Q^R / Q^C along k = c sqrt n from the exact rows) and its verdict."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from numerics.real_regimes import (CORRECTION_SERIES, ratio_along_ray, real_correction, real_limit,
+from numerics.signal_propagation.real_regimes import (CORRECTION_SERIES, ratio_along_ray, real_correction, real_limit,
                                    regimes_data, series_correction)
 from theory.real_rows import real_row
 from theory.regimes import critical_profile

@@ -21,7 +21,7 @@ from theory.regimes import (breakdown_depth, critical_correction, critical_profi
                             feedforward_mean, feedforward_second_moment, regime)
 from test_signal_energy import ref_Q   # the independent product-formula reference (tests/ is on sys.path)
 from validation.checks.signal_energy import feedforward_energies
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 EPS = np.finfo(np.float64).eps
 

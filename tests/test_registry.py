@@ -35,7 +35,7 @@ def test_names_and_profiles():
 
 def _param(chk):
     """A check naming code in a torch room resolves only with torch installed (``torch`` marker)."""
-    rooms = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+    rooms = ("numerics.memory_functions.models", "numerics.memory_functions.bench", "numerics.anticollapse")
     torch = any(t.startswith(rooms) for t in _DOTTED.findall(chk.closed_form) + _DOTTED.findall(chk.numerics))
     return pytest.param(chk, id=chk.name, marks=[pytest.mark.torch] if torch else [])
 

@@ -1,4 +1,4 @@
-"""Time-scale diagnostics of PyTorch RNNs (numerics.anticollapse.rnn_timescales).
+"""Time-scale diagnostics of PyTorch RNNs (numerics.anticollapse.gated.rnn_timescales).
 
 Known spectra by construction: the gate's input and recurrent rows are zeroed and its bias set, so the leak
 of unit q is the constant ``a_q = sigmoid(b_q)``; the diagonals of the other recurrent blocks are zeroed, so
@@ -17,12 +17,13 @@ import pytest
 import torch
 from torch import nn
 
-from numerics.anticollapse import diagnostics as gd
-from numerics.anticollapse import rnn_timescales as rt
+from numerics.anticollapse.gated import diagnostics as gd
+from numerics.anticollapse import spectra as sp
+from numerics.anticollapse.gated import rnn_timescales as rt
 from numerics.anticollapse.envelope_gate import window_gate
-from numerics.estimators import phase_rule, tail_beta
-from numerics.models.gated_rnn import build_gated_rnn
-from validation.stats import z_for_false_alarm
+from numerics.anticollapse.estimators import phase_rule, tail_beta
+from numerics.anticollapse.gated.gated_rnn import build_gated_rnn
+from numerics.stats import z_for_false_alarm
 
 RTOL = 1e-10        # float64: a relative error ~1e-16 per step, summed over at most a few hundred steps
 
@@ -135,8 +136,8 @@ def test_toolkit_gated_model_matches_diagnose(tmp_path):
     res = rt.rnn_timescales(m, x.numpy(), n_boot=100, window_stride=2)
     m64 = build_gated_rnn("diag", 3, 20).double()
     m64.load_state_dict(m.state_dict())
-    ref = gd.diagnose(m64, x.double(), rate_lags=gd.scaled_lag_grid(96, *gd.REFERENCE_RATE_LAGS),
-                      envelope_lags=gd.scaled_lag_grid(96, *gd.REFERENCE_ENVELOPE_LAGS), n_boot=100, window_stride=2)
+    ref = gd.diagnose(m64, x.double(), rate_lags=sp.scaled_lag_grid(96, *sp.REFERENCE_RATE_LAGS),
+                      envelope_lags=sp.scaled_lag_grid(96, *sp.REFERENCE_ENVELOPE_LAGS), n_boot=100, window_stride=2)
     assert np.array_equal(res.layers[0].tau, ref.tau) and res.layers[0].phase == ref.phase
     assert res.cell == "diag" and m.W_s.weight.dtype == torch.float32       # the caller's model is untouched
     torch.save(m.state_dict(), tmp_path / "diag.pt")
@@ -273,8 +274,8 @@ def test_cli_bad_arguments(tmp_path, capsys, argv, msg):
 
 def test_cli_module_bad_file_exits_2(tmp_path):
     (tmp_path / "bad.pt").write_bytes(b"\x00garbage")
-    r = subprocess.run([sys.executable, "-m", "numerics.anticollapse.rnn_timescales", str(tmp_path / "bad.pt")],
+    r = subprocess.run([sys.executable, "-m", "numerics.anticollapse.gated.rnn_timescales", str(tmp_path / "bad.pt")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == ""
     err = r.stderr.strip().splitlines()
-    assert err[-1].startswith("python -m numerics.anticollapse.rnn_timescales: error: model file")
+    assert err[-1].startswith("python -m numerics.anticollapse.gated.rnn_timescales: error: model file")

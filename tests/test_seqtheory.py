@@ -1,8 +1,8 @@
 """The user's package: ``import seqtheory`` re-exports the public API; ``seqtheory COMMAND`` runs the tools.
 
 The command line delegates to each tool's own parser and ``main`` (``python -m theory``, ``theory.horizon`` /
-``numerics.horizon_mc``, ``numerics.memory_profile``, ``numerics.anticollapse.rnn_timescales``,
-``validation``, ``numerics.memory_bench.sweep``); these tests capture those parsers and check that every flag
+``numerics.signal_propagation.horizon_mc``, ``numerics.memory_functions.memory_profile``, ``numerics.anticollapse.gated.rnn_timescales``,
+``validation``, ``numerics.memory_functions.bench.sweep``); these tests capture those parsers and check that every flag
 has a help text, that every command takes ``--json``, and that bad input is one line and exit status 2.
 """
 
@@ -123,8 +123,8 @@ def test_top_level_help_lists_every_command(capsys):
     assert "::" not in out and "``" not in out                 # plain text, not reST
 
 
-@pytest.mark.parametrize("module", ["theory", "theory.horizon", "numerics.horizon_mc", "numerics.memory_profile",
-                                    "validation", "numerics.memory_bench.sweep"])
+@pytest.mark.parametrize("module", ["theory", "theory.horizon", "numerics.signal_propagation.horizon_mc", "numerics.memory_functions.memory_profile",
+                                    "validation", "numerics.memory_functions.bench.sweep"])
 def test_python_m_help_is_plain_text(module):
     res = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
@@ -182,7 +182,7 @@ def test_a_torch_command_without_torch_says_so():
 # long runs show progress
 # ----------------------------------------------------------------------------------------------------
 def test_real_weight_monte_carlo_shows_progress(capsys):
-    from numerics import ginibre, horizon_mc
+    from numerics.signal_propagation import ginibre, horizon_mc
 
     horizon_mc.mc_energies(4, 3, 8, batches=2, progress=True)
     assert "Monte Carlo energies n=4" in capsys.readouterr().err          # the bar, on stderr

@@ -473,7 +473,7 @@ def test_S_early_stop_pinned_at_large_t():
 def test_falling_factorial_boundary_against_wick(n):
     """At m = k + 2 = n the falling factorial is n! (not 0), one step further it vanishes: trace_moment and
     every path of Q must match the Wick enumeration (an independent count of pairings) on both sides."""
-    from numerics.wick import wick_polynomial
+    from numerics.signal_propagation.wick import wick_polynomial
 
     for k in (n - 3, n - 2, n - 1):
         if k < 0:

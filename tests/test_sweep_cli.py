@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from numerics.memory_bench.store import ResultStore, StoreError
-from numerics.memory_bench.sweep import _inside, check_study_name, expand_sweep, load_sweep, main, run_sweep
+from numerics.experiments.store import ResultStore, StoreError
+from numerics.memory_functions.bench.sweep import _inside, check_study_name, expand_sweep, load_sweep, main, run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
-PROG = "python -m numerics.memory_bench.sweep: error:"
+PROG = "python -m numerics.memory_functions.bench.sweep: error:"
 
 
 def _doc(seeds=(0, 1), steps=3, name="a"):
@@ -39,7 +39,7 @@ def sweep_file(tmp_path):
 def _one_line_error(capsys, *needles):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
-    assert err[0].startswith("python -m numerics.memory_bench.sweep") and "Traceback" not in err[0]
+    assert err[0].startswith("python -m numerics.memory_functions.bench.sweep") and "Traceback" not in err[0]
     for n in needles:
         assert n in err[0], (n, err[0])
 
@@ -239,8 +239,8 @@ def test_sweep_skips_runs_claimed_by_another_sweep(tmp_path, pool):
 _WORKER = r"""
 import sys, time, json
 sys.path.insert(0, {root!r})
-from numerics.memory_bench.store import ResultStore
-from numerics.memory_bench.sweep import expand_sweep, run_sweep
+from numerics.experiments.store import ResultStore
+from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
 doc = json.load(open({sweep!r}))
 runs = expand_sweep(doc)
 import pathlib
@@ -291,7 +291,7 @@ def test_inline_sweep_leaves_the_callers_torch_rng_alone():
 def test_doctests():
     import doctest
 
-    import numerics.memory_bench.sweep as sweep_mod
+    import numerics.memory_functions.bench.sweep as sweep_mod
 
     assert doctest.testmod(sweep_mod, raise_on_error=False).failed == 0
 

@@ -1,4 +1,4 @@
-"""Sweeps (numerics.memory_bench.runs / store / sweep): content-addressed ids, config validation, the SQLite
+"""Sweeps (numerics.memory_functions.bench.runs / store / sweep): content-addressed ids, config validation, the SQLite
 store, resume after a kill, executors (process pool, Dask), the CLI, and the validation verdict logic."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numerics.memory_bench.runs import RunConfig, execute_run, run_id
-from numerics.memory_bench.store import ResultStore
-from numerics.memory_bench.aggregate import collect, median_by
-from numerics.memory_bench.sweep import expand_sweep, main, run_sweep
+from numerics.memory_functions.bench.runs import RunConfig, execute_run, run_id
+from numerics.experiments.store import ResultStore
+from numerics.memory_functions.bench.aggregate import collect, median_by
+from numerics.memory_functions.bench.sweep import expand_sweep, main, run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
@@ -183,7 +183,7 @@ def test_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
     sweep.write_text(json.dumps(doc))
     db = tmp_path / "runs.sqlite"
     ids = {r.run_id for r in expand_sweep(doc)}
-    cmd = [sys.executable, "-m", "numerics.memory_bench.sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
+    cmd = [sys.executable, "-m", "numerics.memory_functions.bench.sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

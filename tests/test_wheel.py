@@ -65,7 +65,7 @@ def _json(bin_dir: Path, env: dict, work: Path, *args) -> dict | list:
 def test_the_packages_come_from_the_wheel(venv):
     bin_dir, env, work = venv
     code = ("import importlib, json, sys\n"
-            f"mods = {list(PACKAGES)!r} + ['numerics.memory_profile']\n"
+            f"mods = {list(PACKAGES)!r} + ['numerics.memory_functions.memory_profile']\n"
             "print(json.dumps({m: importlib.import_module(m).__file__ for m in mods} | "
             "{'torch': 'torch' in sys.modules}))")
     files = json.loads(_run([bin_dir / "python", "-c", code], work, env).stdout)

@@ -1,4 +1,4 @@
-"""Tests of numerics.wick: exact Wick counts against independent references."""
+"""Tests of numerics.signal_propagation.wick: exact Wick counts against independent references."""
 
 import itertools
 import math
@@ -9,8 +9,8 @@ import numba
 import numpy as np
 import pytest
 
-import numerics.wick as wick
-from numerics.wick import count_pairings, polynomial_string, wick_polynomial, wick_polynomial_reference
+import numerics.signal_propagation.wick as wick
+from numerics.signal_propagation.wick import count_pairings, polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.signal_energy import hultman_row
 
 

@@ -1,7 +1,7 @@
 """(private) The command lines' argument parser: a usage error is one line on stderr and exit status 2.
 
-Every toolkit command line (``python -m theory``, ``python -m theory.horizon``, ``numerics.horizon_mc``,
-``numerics.memory_profile``, ``numerics.anticollapse.rnn_timescales``, ``numerics.memory_bench.sweep``,
+Every toolkit command line (``python -m theory``, ``python -m theory.horizon``, ``numerics.signal_propagation.horizon_mc``,
+``numerics.memory_functions.memory_profile``, ``numerics.anticollapse.gated.rnn_timescales``, ``numerics.memory_functions.bench.sweep``,
 ``python -m validation`` and ``seqtheory``) builds its parser from :class:`OneLineParser`.
 """
 

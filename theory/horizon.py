@@ -53,7 +53,7 @@ only the variance enters these second moments). For reference, PyTorch's ``nn.RN
 ``sigma = sqrt 2``.
 
 Conventions and domain: complex Ginibre weights (real weights: exact rows for t <= 30 here, in this
-module's command line and in :mod:`numerics.horizon_mc`, which adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
+module's command line and in :mod:`numerics.signal_propagation.horizon_mc`, which adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
 ``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
 dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
 no finite-width correction of this kind.
@@ -122,7 +122,7 @@ class HorizonScale:
 
     ``sigma_low``/``sigma_high`` are None when ``feasible`` is False. ``se`` holds Monte Carlo standard
     errors (jackknife over independent batches) of the fields computed from estimated energies
-    (:mod:`numerics.horizon_mc`); it is empty for closed forms and exact rows. Values are floats
+    (:mod:`numerics.signal_propagation.horizon_mc`); it is empty for closed forms and exact rows. Values are floats
     (``method="float"``) or ``mpmath.mpf`` (``method="mp"``).
     """
 
@@ -315,7 +315,7 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: Floa
     ``energies``: ``Q_{n,0..t}`` of any weight law (``E_0 = 1``, positive), as floats, Fractions or mpf;
     with ``method="float"`` their natural logs may be passed instead as a ``numpy`` array via
     ``energies=("log", L)``. Used by :func:`sigma_for_horizon` (closed forms) and by
-    :mod:`numerics.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``weights`` are recorded only.
+    :mod:`numerics.signal_propagation.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``weights`` are recorded only.
 
     >>> r = scale_from_energies([1, 1, Fraction(17, 16), Fraction(21, 16)], 0.2)   # n = 4, t = 3
     >>> r.feasible, round(r.sigma_endpoint ** 6 * 21 / 16, 12)                     # p_3(sigma_end) = 1
@@ -393,7 +393,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 5e5``
     (about 3 s there; ``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
     ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for ``t <= 30`` (beyond:
-    :func:`numerics.horizon_mc.sigma_for_horizon`, Monte Carlo). ``method``: "float" or "mp" (``dps``
+    :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`, Monte Carlo). ``method``: "float" or "mp" (``dps``
     digits; None: the ambient ``mpmath.mp.dps``).
 
     Parameters
@@ -409,7 +409,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
         Free recurrence (``sigma^{2j} Q_{n,j}``) or driven recurrence (running mean of those).
     weights : {"complex", "real"}
         Complex Ginibre weights, or real ones (exact rows, ``t <= 30``; beyond:
-        :func:`numerics.horizon_mc.sigma_for_horizon`).
+        :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`).
     method : {"float", "mp"}
         float64, or mpmath at ``dps`` digits.
     dps : int, optional
@@ -462,7 +462,7 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     t = as_int("t", t, minimum=1)
     if t > kmax:
         raise _BeyondRealRows(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
-                              f"numerics.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
+                              f"numerics.signal_propagation.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
     return scale_from_energies(real_energies(n, t), _as_tol(tol), quantity=as_choice("quantity", quantity, QUANTITIES),
                                method=as_choice("method", method, METHODS), dps=dps, n=n, weights="real",
                                source=REAL_ROWS_SOURCE)
@@ -500,7 +500,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     to ``max_t`` (default: the cap, 1e7 or 4000). Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
     ``weights="real"``: the exact real-weight energies of :mod:`theory.real_rows` (``Q^R_{n,k}``, k <= 30),
     so ``max_t <= 30`` and a horizon of 30 or more raises ValueError (Monte Carlo beyond:
-    :func:`numerics.horizon_mc.depth_for_scale`).
+    :func:`numerics.signal_propagation.horizon_mc.depth_for_scale`).
 
     Parameters
     ----------
@@ -580,7 +580,7 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
     if max_t < kmax:
         raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
     raise _BeyondRealRows(f"no violation of tol={tol} up to depth {kmax} (the last exact real row) at n={n}, "
-                          f"sigma={sigma}; beyond, use numerics.horizon_mc.depth_for_scale (Monte Carlo)")
+                          f"sigma={sigma}; beyond, use numerics.signal_propagation.horizon_mc.depth_for_scale (Monte Carlo)")
 
 
 def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
@@ -648,10 +648,10 @@ def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
 # --------------------------------------------------------------------------------------------------
 # command line: python -m theory.horizon {sigma,depth,table} ... [--json]
 # complex weights: the closed forms; real weights: the exact rows (t <= 30). The same parser serves
-# ``python -m numerics.horizon_mc`` / ``seqtheory horizon``, which add Monte Carlo beyond the rows.
+# ``python -m numerics.signal_propagation.horizon_mc`` / ``seqtheory horizon``, which add Monte Carlo beyond the rows.
 # --------------------------------------------------------------------------------------------------
 def build_parser(prog: str, weights_choices=WEIGHTS, monte_carlo: bool = False) -> argparse.ArgumentParser:
-    """The command-line parser (shared with ``python -m numerics.horizon_mc``, which adds Monte Carlo)."""
+    """The command-line parser (shared with ``python -m numerics.signal_propagation.horizon_mc``, which adds Monte Carlo)."""
     p = OneLineParser(prog=prog, description="Initialisation for a horizon (signal propagation): the scale sigma "
                       "of W = sigma G / sqrt(n) that keeps the energies within tol of 1 up to depth t.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -712,7 +712,7 @@ def run_cli(args, sigma_fn, depth_fn=None) -> object:
 
 def _rows_depth(args):
     """The depth function of this module's own command line: real weights from the exact rows, as a dict shaped
-    like :func:`numerics.horizon_mc.depth_for_scale`'s. Past the rows: for the asked ``--sigma`` a one-line
+    like :func:`numerics.signal_propagation.horizon_mc.depth_for_scale`'s. Past the rows: for the asked ``--sigma`` a one-line
     error that points to the Monte Carlo; for the Glorot comparison printed alongside, None and a note."""
     def depth(n, sigma, tol, *, quantity, weights):
         kmax = _real_rows_max_k()
@@ -751,7 +751,7 @@ def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, de
     """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table.
 
     Without ``sigma_fn`` (``python -m theory.horizon``): complex weights from the closed forms, real ones from
-    the exact rows (depths <= 30). ``python -m numerics.horizon_mc`` / ``seqtheory horizon`` pass their own
+    the exact rows (depths <= 30). ``python -m numerics.signal_propagation.horizon_mc`` / ``seqtheory horizon`` pass their own
     functions, which add Monte Carlo beyond the rows.
     """
     own = sigma_fn is None

@@ -3,9 +3,9 @@ r"""Exact real-weight energies ``Q^R_{n,k}`` from the committed rows (data, not 
 ``P_k(n) = E tr((G^k)^T G^k)`` for an ``n x n`` matrix ``G`` with iid ``N(0, 1)`` entries is a polynomial in
 n with integer coefficients; ``Q^R_{n,k} = P_k(n) / n^(k+1)`` is the real-weight counterpart of
 :func:`theory.signal_energy.Q` (Seleznova 2026, arXiv:2605.05113, Sec. 2: no closed form is known, and
-``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 30 are computed by ``numerics.real_wick_pfaffian`` (the
+``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 30 are computed by ``numerics.signal_propagation.real_wick_pfaffian`` (the
 polynomial-time Pfaffian route, checked against the matching enumeration, the loop equations and Monte
-Carlo) and committed in ``numerics/data/real_wick_rows.json``; this module only reads that file, so the
+Carlo) and committed in ``numerics/signal_propagation/data/real_wick_rows.json``; this module only reads that file, so the
 theory floor can use exact real energies without importing numerics. Entry j of a row multiplies ``n**j``.
 
 >>> real_row(2)                      # n^3 + 2n
@@ -25,7 +25,7 @@ from ._args import as_int
 
 __all__ = ["ROWS_FILE", "real_rows_max_k", "real_row", "real_Q", "real_energies"]
 
-ROWS_FILE = Path(__file__).resolve().parents[1] / "numerics" / "data" / "real_wick_rows.json"
+ROWS_FILE = Path(__file__).resolve().parents[1] / "numerics" / "signal_propagation" / "data" / "real_wick_rows.json"
 
 
 @lru_cache(maxsize=1)

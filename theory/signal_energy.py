@@ -24,7 +24,7 @@ With the rising factorial ``n^(m) = n(n+1)...(n+m-1)`` and the falling one ``n_(
 Valid for every integer ``n >= 1`` and ``k >= 0`` (for ``k + 2 > n`` the falling term vanishes).
 ``Q`` is a polynomial in ``1/n^2`` whose coefficients are Hultman numbers (:func:`hultman_row`).
 Infinite width: ``Q = 1``, ``S = t + 1``. The real-Gaussian case has no closed form
-(see ``numerics.wick``); ``Q^R >= Q``.
+(see ``numerics.signal_propagation.wick``); ``Q^R >= Q``.
 
 Evaluation methods
 ------------------

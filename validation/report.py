@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import platform
 import re
 import subprocess
@@ -11,11 +12,25 @@ import tempfile
 import time
 from importlib import metadata
 from pathlib import Path
+from typing import Sequence
 
+import numpy as np
 from tqdm import tqdm
 
 from .registry import FAILING, VERDICTS, Check, Context, Result
-from .stats import markdown_table
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
+    """A GitHub-flavoured Markdown table; floats printed with 6 significant digits."""
+
+    def fmt(x) -> str:
+        if isinstance(x, (float, np.floating)):
+            return f"{float(x):.6g}" if math.isfinite(x) else str(float(x))
+        return str(x)
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(fmt(x) for x in r) + " |" for r in rows]
+    return "\n".join(lines)
 
 
 def run_checks(checks: list[Check], ctx: Context, *, progress: bool = True) -> list[Result]:

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch  # noqa: E402
 
-from numerics.models.gated_rnn import build_gated_rnn  # noqa: E402
+from numerics.anticollapse.gated.gated_rnn import build_gated_rnn  # noqa: E402
 
 
 def _autograd_loop(m, x):

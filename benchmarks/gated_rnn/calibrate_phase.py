@@ -45,7 +45,7 @@ def _one(job: tuple) -> dict:
     import numpy as np
 
     from numerics.anticollapse.synthetic_spectra import few_exponential_taus, measure_spectrum, pareto_taus
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.train import load_profile
 
     family, param, span, seed = job
     rng = np.random.default_rng([seed, int(param * 100), int(span)])
@@ -60,7 +60,7 @@ def _one(job: tuple) -> dict:
 def decide(row: dict, beta_hi_max: float) -> str:
     """The label of a recorded spectrum at threshold ``beta_hi_max`` (the rule of calibrated_phase)."""
     from numerics.anticollapse.calibrated_phase import P_NULL
-    from numerics.estimators import phase_rule
+    from numerics.anticollapse.estimators import phase_rule
 
     if row["n"] < 16:
         return "unresolved"
@@ -139,7 +139,7 @@ def main(argv=None) -> int:
     if a.draws < 1:
         p.error("--draws must be >= 1")
     from numerics.anticollapse.calibrated_phase import K_NULL, N_BOOT, N_SIM, P_NULL
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.train import load_profile
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     jobs = [("pareto", b, 0.0, i) for b in BETAS for i in range(a.draws)]

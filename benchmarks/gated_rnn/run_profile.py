@@ -7,7 +7,7 @@ write the report with its provenance.
         --rediagnose-from /path/to/trained    # diagnose runs trained elsewhere at the profile's long horizon
 
 With a ``long_diagnosis`` section in the profile (cpu.json) every checkpoint's weights are kept and
-re-diagnosed at the long horizon (forward passes only, :mod:`numerics.anticollapse.long_horizon`); the
+re-diagnosed at the long horizon (forward passes only, :mod:`numerics.anticollapse.gated.long_horizon`); the
 checks decide on those diagnoses. ``--rediagnose-from DIR`` takes the trained runs from DIR
 (``<profile>_<run>_seed<k>.pt`` and ``<profile>_<run>_seed<k>_ckpts/ckpt_*.pt``, as written by
 ``train_gated(save_dir=...)``) instead of training, and writes the long diagnoses to ``--cache``
@@ -44,7 +44,7 @@ def _train(prof_name: str, seeds, cache: Path, device: str, workers: int) -> dic
     """``{(run, seed): GatedRun}``, training only what ``cache`` does not hold yet."""
     import torch
 
-    from numerics.anticollapse.train import load_profile, train_gated, train_gated_in_worker
+    from numerics.anticollapse.gated.train import load_profile, train_gated, train_gated_in_worker
 
     prof = load_profile(prof_name)
     keep = prof.long is not None                  # keep every checkpoint's weights for the long diagnosis
@@ -82,8 +82,8 @@ def _rediagnose(prof_name: str, seeds, src: Path | None, cache: Path, runs: dict
     per run and name, each saved to ``cache`` as it finishes (``<profile>_<run>_seed<k>_<name>.pt``)."""
     import torch
 
-    from numerics.anticollapse.long_horizon import load_states, rediagnose_in_worker
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.long_horizon import load_states, rediagnose_in_worker
+    from numerics.anticollapse.gated.train import load_profile
 
     spec = load_profile(prof_name).long
     specs = {"long": (spec, "ours"), "train_author": (None, "author")}
@@ -162,7 +162,7 @@ def main(argv=None) -> int:
                    help="folder of runs trained elsewhere (with _ckpts/ weights): diagnose them, do not train")
     a = p.parse_args(argv)
 
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.train import load_profile
     from validation.checks import gated_rnn as g
     from validation.registry import Context, discover, select
     from validation.report import print_table, run_checks, write_report
@@ -235,7 +235,7 @@ def _load(prof_name: str, seeds, src: Path) -> dict:
     """The trained runs in ``src`` (``<profile>_<run>_seed<k>.pt``); a missing one is a one-line error."""
     import torch
 
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.train import load_profile
 
     out = {}
     for s in seeds:

@@ -16,7 +16,7 @@ Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
 about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
 and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also copied to
-``numerics/data/cpu_architectures_results.json``, the package's default for ``memory_profile``), and adds
+``numerics/memory_functions/data/cpu_architectures_results.json``, the package's default for ``memory_profile``), and adds
 the provenance to ``results.json``: commit, date, versions, machine, wall time, and the training's CPU
 time (the sum over runs of process CPU seconds: divided by 2, the wall time of the sweep on 2 otherwise
 idle cores). ``--no-train`` reports on the runs already in the store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 DEFAULT_OUT = ROOT / "docs" / "results" / "cpu-architectures"
-PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_profile's default
+PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_functions.memory_profile's default
 
 
 def _exclude(out: Path | None) -> list[str]:
@@ -50,8 +50,8 @@ def _exclude(out: Path | None) -> list[str]:
 
 
 def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = None) -> dict:
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
     git = lambda *a: subprocess.run(["git", *a], capture_output=True, text=True, cwd=ROOT).stdout.strip()  # noqa: E731
     versions = {"python": platform.python_version()}
@@ -137,8 +137,8 @@ def select_cells(runs: list, cells: list[str] | None) -> list:
 
 def train(a, store: Path) -> int:
     """``--train-only``: the sweep (or some studies or a part of it) into ``store``, then its provenance entry."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep, run_sweep
 
     runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json"), studies=a.study)
     runs = select_cells(select_part(runs, a.part), a.cell)
@@ -168,7 +168,7 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
-                   "results.json is also copied to the package's numerics/data/)")
+                   "results.json is also copied to the package's numerics/memory_functions/data/)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "

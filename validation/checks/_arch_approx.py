@@ -1,7 +1,7 @@
 """The *approximation* answer of the architecture claims: decisions from certified floors and upper bounds.
 
 Every polished run's floor is an upper bound on what its architecture can reach on the task; a *certified*
-cell's floor (``numerics.memory_bench.aggregate.cell_floors``: the best seed certified flat) is taken to lie
+cell's floor (``numerics.memory_functions.bench.aggregate.cell_floors``: the best seed certified flat) is taken to lie
 in ``[estimate / spread, estimate]`` (``spread``: the certified seeds' max/min, stuck seeds left out). The
 rule, fixed before any polished run was seen:
 
@@ -99,7 +99,7 @@ def spearman_bands(cells: dict, measure: dict) -> tuple[float, float, float, flo
 
 def floors_table(cells: dict, keys: tuple[str, ...]) -> str:
     """Markdown table of the approximation estimates per cell, with every seed's floor."""
-    from validation.stats import markdown_table
+    from validation.report import markdown_table
 
     rows = []
     for c, v in cells.items():

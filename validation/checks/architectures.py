@@ -12,7 +12,7 @@ tuned.
 
 Every claim gets **two labelled answers** (:func:`two_answers`). The verdict is the *approximation* answer:
 the runs of the cpu profile continue the Adam stage with the certified L-BFGS polish
-(``numerics.memory_bench.polish``), and the claims are decided on the cells' certified floors and on upper
+(``numerics.memory_functions.bench.polish``), and the claims are decided on the cells' certified floors and on upper
 bounds that already settle them (``validation.checks._arch_approx``: "A below B" needs B certified, A may be
 an upper bound; best certified seed = estimate, certified seeds' spread = uncertainty, seeds 10x above the
 best reported as stuck). Beside it, the answer *at a fixed Adam budget* applies the rules below to the Adam
@@ -20,11 +20,11 @@ stage's numbers: a statement about trainability at that budget, not about approx
 polished runs (``quick``) is inconclusive on approximation. ``architectures.tcn_optimizer`` is a claim about
 the optimiser and is decided at the Adam budget. The rules of the Adam-budget answer:
 
-- **Convergence** (``numerics.memory_bench.aggregate.convergence``): every run embeds its half-budget run
+- **Convergence** (``numerics.memory_functions.bench.aggregate.convergence``): every run embeds its half-budget run
   (two cosine cycles); a cell is converged iff its median RelMSE over seeds improved by at most 2x from half
   to full budget (or sits at float32 noise). A claim whose deciding cells are not all converged is
   *inconclusive* (the unconverged cells are named), never *not reproduced*.
-- **Tests** (``validation.checks._arch_stats``): each claim is a test with a one-sided false-alarm rate over
+- **Tests** (``numerics.stats``): each claim is a test with a one-sided false-alarm rate over
   seeds of ``LEVEL = 1%``: seed-paired sign tests over (alpha, seed) pairs of log10 RelMSE (the same seed
   means the same initialisation stream and minibatches) with the order-statistic interval of the median
   difference (98%), Mann-Whitney for unpaired groups, a seed bootstrap for statistics of medians, Spearman
@@ -50,12 +50,12 @@ from pathlib import Path
 
 import numpy as np
 
-from numerics.memory_bench.aggregate import cell_floors, collect, convergence, median_by
+from numerics.memory_functions.bench.aggregate import cell_floors, collect, convergence, log10_or_inf as log10, median_by
 from validation.checks._arch_approx import Clause, all_certified, decide, floors_table as _floors_table
 from validation.checks._arch_approx import geometric_span, spearman_bands
-from validation.checks._arch_stats import LEVEL, bootstrap, log10, mwu, paired
+from numerics.stats import LEVEL, bootstrap, mwu, paired
 from validation.registry import FAIL, INCONCLUSIVE, NOT_REPRODUCED, PASS, Context, Outcome, check
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 SWEEP_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "memory_arch"
@@ -82,11 +82,11 @@ def _profile(ctx: Context) -> str:
 
 
 def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require: bool = True) -> list[dict]:
-    """Rows (see ``numerics.memory_bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``
+    """Rows (see ``numerics.memory_functions.bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``
     and to ``select(row)`` (default all). ``require``: raise :class:`Incomplete` when some selected run is not
     in the store (a profile trained in parts: a claim is reported once all of *its* runs are there)."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep, run_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep, run_sweep
 
     prof = _profile(ctx)
     path = SWEEP_DIR / f"{prof}.json"
@@ -155,7 +155,7 @@ def _fmt(v: float) -> str:
 
 
 def _kinds(rows):
-    from numerics.memory_bench.runs import KINDS
+    from numerics.memory_functions.bench.runs import KINDS
 
     return [k for k in KINDS if any(r["kind"] == k for r in rows)]
 
@@ -247,7 +247,7 @@ def _all_converged(conv: dict, keys) -> Outcome | None:
 
 def _curve_figure(ctx: Context, rows: list[dict], name: str, keys=("model", "kind", "alpha"), title="") -> str:
     """Learning curves of every cell of a claim with its converged / not converged status; returns the file."""
-    from numerics.memory_bench.plots import plot_convergence
+    from numerics.memory_functions.bench.plots import plot_convergence
 
     fname = f"architectures_{name}_curves.png"
     plot_convergence(rows, convergence(rows, keys), keys, ctx.figure_path(fname), title=title)
@@ -325,7 +325,7 @@ def _claim(ctx: Context, studies: tuple[str, ...], select, verdict, approx, name
 
 
 def _polish_figure(ctx: Context, rows: list[dict], name: str, keys, title: str) -> str:
-    from numerics.memory_bench.plots import plot_polish
+    from numerics.memory_functions.bench.plots import plot_polish
 
     fname = f"architectures_{name}_polish.png"
     plot_polish(rows, cell_floors(rows, keys), keys, ctx.figure_path(fname), title=title)
@@ -485,7 +485,7 @@ def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
 @_check("architectures.recurrent_exp_vs_poly", paper=f"{PAPER}, Sec. 4 (recurrent models)",
         claim="LSTM and S4D fit exponential decay better than polynomial decay at matched alpha (matched area)",
         closed_form="theory.memory.memory_function (matched-area exp and poly families)",
-        numerics="numerics.models (LSTM, S4D trained by Adam; final training RelMSE)",
+        numerics="numerics.memory_functions.models (LSTM, S4D trained by Adam; final training RelMSE)",
         statistic="per model, seed-paired sign test of log10 RelMSE(poly) - log10 RelMSE(exp) > 0 over "
                   "(alpha, seed), one-sided 1%; both models")
 def _recurrent_exp_vs_poly(ctx: Context) -> Outcome:
@@ -548,7 +548,7 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
 @_check("architectures.tcn_impulse_flat", paper=f"{PAPER}, Sec. 4 (TCN)",
         claim="TCN error on impulse targets is stable at any range (flat across alpha), thanks to dilations",
         closed_form="theory.memory.memory_function('impulse') (lag m = round(alpha (T-1)))",
-        numerics="numerics.models.tcn.TCN (receptive field >= T) trained by Adam",
+        numerics="numerics.memory_functions.models.tcn.TCN (receptive field >= T) trained by Adam",
         statistic="log10(max/min) over alpha of the median RelMSE, 98% seed-bootstrap interval: pass iff <= 1 "
                   "decade, not reproduced iff > 1 decade")
 def _tcn_impulse_flat(ctx: Context) -> Outcome:
@@ -586,7 +586,7 @@ def verdict_composition(rows: list[dict], composite="lstm->tcn", parts=("lstm", 
 @_check("architectures.composition_lstm_tcn", paper=f"{PAPER}, Sec. 5 (sequential composition)",
         claim="LSTM -> TCN fits impulse targets better than both standalone models (seed: by five decades)",
         closed_form="theory.memory.memory_function('impulse')",
-        numerics="numerics.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
+        numerics="numerics.memory_functions.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
         statistic="seed-paired sign test of log10 RelMSE(part) - log10 RelMSE(LSTM->TCN) > 0 over (alpha, seed), "
                   "one-sided 1%, for both parts")
 def _composition(ctx: Context) -> Outcome:
@@ -616,7 +616,7 @@ def verdict_order(rows: list[dict], a="lstm->tcn", b="tcn->lstm") -> Outcome:
 @_check("architectures.composition_order", paper=f"{PAPER}, Sec. 5 (sequential composition)",
         claim="the order of a composition matters (LSTM -> TCN vs TCN -> LSTM)",
         closed_form="theory.memory.memory_function('impulse')",
-        numerics="numerics.models.compose.Sequential in both orders",
+        numerics="numerics.memory_functions.models.compose.Sequential in both orders",
         statistic="seed-paired two-sided sign test of log10 RelMSE(TCN->LSTM) - log10 RelMSE(LSTM->TCN) over "
                   "(alpha, seed) at 1%; not reproduced iff the 98% interval lies within a factor 2",
         profiles=("cpu", "full"))
@@ -633,7 +633,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
     log10 RelMSE(M') > 0 over (alpha, seed) at LEVEL / (number of (kind, M') candidates) (Bonferroni), with M's
     cells on that kind converged (M' may be unconverged: its error can only fall). Ruled out iff one model
     beats every other on every kind (each at LEVEL, the others' cells converged)."""
-    from numerics.memory_bench.aggregate import kind_scores
+    from numerics.memory_functions.bench.aggregate import kind_scores
 
     models = list(dict.fromkeys(r["model"] for r in rows))
     kinds = _kinds(rows)
@@ -682,7 +682,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
 
 def _medians(rows: list[dict], conv: dict, lengths: dict) -> list[dict]:
     """Per-cell medians over seeds (+inf: diverged) with T and the convergence flag, read by
-    ``numerics.memory_profile``."""
+    ``numerics.memory_functions.memory_profile``."""
     return [{"model": m, "kind": k, "alpha": a, "median_relmse": v, "T": lengths.get((m, k, a)),
              "converged": bool(conv[(m, k, a)]["converged"]) if (m, k, a) in conv else None}
             for (m, k, a), v in median_by(rows, ("model", "kind", "alpha")).items()]
@@ -691,11 +691,11 @@ def _medians(rows: list[dict], conv: dict, lengths: dict) -> list[dict]:
 @_check("architectures.no_single_best", paper=f"{PAPER}, Sec. 6 (conclusions)",
         claim="no single architecture is best on every temporal structure (exp, poly, impulse, Airy)",
         closed_form="theory.memory.memory_function (four families)",
-        numerics="numerics.models: LSTM, S4D, TCN, Transformer, same data and training budget",
+        numerics="numerics.memory_functions.models: LSTM, S4D, TCN, Transformer, same data and training budget",
         statistic="every model is beaten on some kind by another: seed-paired sign test over (alpha, seed) at "
                   "1% / (kinds x other models), converged cells only")
 def _no_single_best(ctx: Context) -> Outcome:
-    from numerics.memory_bench.plots import plot_alpha_curves, plot_heatmap
+    from numerics.memory_functions.bench.plots import plot_alpha_curves, plot_heatmap
 
     def figures(c, rows):
         plot_alpha_curves(rows, c.figure_path("architectures_relmse_vs_alpha.png"),
@@ -808,7 +808,7 @@ def _corr_figure(ctx, rows, model, measure, mname, name) -> str:
 @_check("architectures.tcn_tail_energy", paper=f"{PAPER}, Sec. 4 (TCN, tail-energy complexity)",
         claim="TCN error grows with the tail-energy complexity C(rho, s) of the target (strong correlation)",
         closed_form="theory.complexity.tail_energy / effective_support (sorted best-s-term tail energy)",
-        numerics="numerics.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
+        numerics="numerics.memory_functions.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
         statistic="Spearman > 0 of the median RelMSE and the area sum_s C(rho, s), one-sided p < 1%; not "
                   "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
 def _tcn_tail_energy(ctx: Context) -> Outcome:
@@ -826,7 +826,7 @@ def _tcn_tail_energy(ctx: Context) -> Outcome:
 @_check("architectures.transformer_effective_rank", paper=f"{PAPER}, Sec. 4 (Transformer, effective rank)",
         claim="Transformer error follows the effective rank of the target (high rank -> high error)",
         closed_form="theory.complexity.effective_rank (entropy rank; Toeplitz coupling = spec default)",
-        numerics="numerics.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
+        numerics="numerics.memory_functions.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
         statistic="Spearman > 0 for the Toeplitz coupling, one-sided p < 1% (Hankel and lag reported); not "
                   "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
 def _transformer_rank(ctx: Context) -> Outcome:
@@ -924,7 +924,7 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
               "fit in the lag-weighted norm (its memory function is such a sum)",
         closed_form="theory.prony.best_mterm_fit(poles='pairs', skip=True).residual; "
                     "theory.memory.expected_linear_relmse",
-        numerics="numerics.models.s4d.S4D(linear=True, width=1) trained by Adam on poly (alpha 0.5; floors "
+        numerics="numerics.memory_functions.models.s4d.S4D(linear=True, width=1) trained by Adam on poly (alpha 0.5; floors "
                  "~0.030 / 6.6e-4 / 1.5e-7 at N = 2 / 4 / 8); S4D.exp_sum export",
         statistic=f"model/floor >= 1 - {BOUND_RTOL:g} for every run, floor = the fit from its own starts "
                   f"(else fail); inconclusive if the best seed of some N is > {BOUND_TESTED:g}x above the "
@@ -983,7 +983,7 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
 
 @_check("architectures.depth", paper=f"{PAPER}, Sec. 4 (depth)",
         claim="recurrent models need 3+ layers on sparse targets (impulse, Airy); on smooth decays one layer suffices",
-        closed_form="theory.memory.memory_function", numerics="numerics.models LSTM and S4D with 1 and 3 layers",
+        closed_form="theory.memory.memory_function", numerics="numerics.memory_functions.models LSTM and S4D with 1 and 3 layers",
         statistic="seed-paired sign tests over (alpha, seed), 1% each, all parts: impulse L3 < L1; exp L1 within "
                   "a factor 2 of L3", profiles=("cpu", "full"))
 def _depth(ctx: Context) -> Outcome:
@@ -1051,7 +1051,7 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
 
 @_check("architectures.heads", paper=f"{PAPER}, Sec. 4 (Transformer heads)",
         claim="the best number of heads depends on memory type and alpha; non-monotone under strong dependence",
-        closed_form="theory.memory.memory_function", numerics="numerics.models.transformer at fixed d_model "
+        closed_form="theory.memory.memory_function", numerics="numerics.memory_functions.models.transformer at fixed d_model "
         "(cpu: d_model 16, heads 2/4/16; full: d_model 64, heads 1-32)",
         statistic="(a) a seed-paired reversal of two head counts between kinds (1% Bonferroni over ordered pairs); "
                   "(b) an interior head count beats both extremes at alpha >= 0.75 (1% Bonferroni)",
@@ -1101,7 +1101,7 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
 
 @_check("architectures.tcn_optimizer", paper=f"{PAPER}, Sec. 4 (TCN optimisation)",
         claim="TCN is sensitive to initialisation and to Adam vs AdamW, especially on sparse/oscillating targets",
-        closed_form="theory.memory.memory_function", numerics="numerics.models.tcn, Adam vs AdamW, 5 seeds",
+        closed_form="theory.memory.memory_function", numerics="numerics.memory_functions.models.tcn, Adam vs AdamW, 5 seeds",
         statistic="one-sided Mann-Whitney at 1%: seed-paired |log10 AdamW/Adam| and the per-cell seed spread are "
                   "larger on sparse than on smooth kinds (both)", profiles=("cpu", "full"))
 def _tcn_optimizer(ctx: Context) -> Outcome:
@@ -1158,7 +1158,7 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer") -> Outcome:
 @_check("architectures.mixed_targets", paper=f"{PAPER}, Sec. 5 (mixed targets)",
         claim="on exp + impulse mixtures Transformers are the most robust, with a non-monotone loss in lam",
         closed_form="theory.memory.mixed_memory_function('exp', 'impulse', lam, alpha, T)",
-        numerics="numerics.models: four architectures over lam in [0, 1]",
+        numerics="numerics.memory_functions.models: four architectures over lam in [0, 1]",
         statistic="seed-bootstrap intervals (1%, Bonferroni): the Transformer's worst case over lam is the smallest, "
                   "and its maximum over interior lam exceeds the end points",
         profiles=("cpu", "full"))
@@ -1207,8 +1207,8 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
 @_check("architectures.s4d_dt_range", paper="toolkit choice: S4D time steps scaled to the task, [1/T, 1], against the S4D reference range [1e-3, 1e-1]; Gu et al. 2022, arXiv:2206.11893 (S4D init)",
         claim="at T = 64 the task-scaled S4D time steps dt in [1/T, 1] fit impulse targets better than the "
               "reference range [1e-3, 1e-1] (tuned for L ~ 1e3-1e4)",
-        closed_form="numerics.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
-        numerics="numerics.models.s4d.S4D (width 8, N 16), both ranges, same training",
+        closed_form="numerics.memory_functions.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
+        numerics="numerics.memory_functions.models.s4d.S4D (width 8, N 16), both ranges, same training",
         statistic="seed-paired sign test over (alpha, seed), one-sided 1%; also reports the default S4D on exp, "
                   "alpha 0.5 (the toolkit's target RelMSE < 1e-3)", profiles=("cpu", "full"))
 def _s4d_dt_range(ctx: Context) -> Outcome:

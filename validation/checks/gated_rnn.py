@@ -37,12 +37,12 @@ import numpy as np
 
 from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Livi (2026), arXiv:2606.29519"
 RUNS = ("const", "const_forced", "shared", "diag")
 _CACHE: dict = {}
-NUMERICS = ("numerics.anticollapse.train.train_gated, numerics.anticollapse.diagnostics.diagnose, "
+NUMERICS = ("numerics.anticollapse.gated.train.train_gated, numerics.anticollapse.gated.diagnostics.diagnose, "
             "numerics.anticollapse.envelope_gate.window_gate")
 
 
@@ -54,7 +54,7 @@ def profile_name(ctx: Context) -> str:
 
 
 def _profile(name: str):
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.train import load_profile
 
     if ("profile", name) not in _CACHE:
         _CACHE[("profile", name)] = load_profile(name)
@@ -75,7 +75,7 @@ def _train_all(name: str, seeds, device: str = "cpu", workers: int = 2) -> dict:
     import concurrent.futures as cf
     import multiprocessing
 
-    from numerics.anticollapse.train import train_gated, train_gated_in_worker
+    from numerics.anticollapse.gated.train import train_gated, train_gated_in_worker
 
     prof = _profile(name)
     keep = prof.long is not None
@@ -102,7 +102,7 @@ def _long_all(name: str, runs: dict, workers: int = 2) -> None:
     import concurrent.futures as cf
     import multiprocessing
 
-    from numerics.anticollapse.long_horizon import rediagnose_in_worker
+    from numerics.anticollapse.gated.long_horizon import rediagnose_in_worker
 
     spec = _profile(name).long
     specs = {"long": (spec, "ours"), "train_author": (None, "author")}
@@ -272,7 +272,7 @@ _HEAD = ["run", "epoch", "author: envelope", "author: mixture", "calibrated", "G
 
 
 def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
-    from numerics.anticollapse.diagnostics import author_label_text
+    from numerics.anticollapse.spectra import author_label_text
 
     nan = float("nan")
     rows = []
@@ -370,7 +370,7 @@ def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = No
        paper=PAPER + ", experiment 1 (structural negative control)",
        claim="a frozen-gate network (ConstGate) stays in the collapsed regime, with and without heavy-tailed "
              "forcing (alpha = 1.5 stable noise on the slowest 10% of units' rows, RMS-matched, c = 100)",
-       closed_form="numerics.estimators.phase_rule",
+       closed_form="numerics.anticollapse.estimators.phase_rule",
        numerics=NUMERICS,
        statistic="resolved; phase == 'collapsed' (measured envelope and mixture) at every checkpoint of both "
                  "runs, every seed, and the lower end of the 90% tail interval for beta above 1")
@@ -382,7 +382,7 @@ def _constgate(ctx: Context) -> Outcome:
        paper=PAPER + ", experiment 2 (access route)",
        claim="per-unit gates (DiagGate) develop a broader time-scale spectrum than one shared gate "
              "(SharedGate): heavier upper tail and lower tail exponent beta",
-       closed_form="numerics.estimators.tail_beta",
+       closed_form="numerics.anticollapse.estimators.tail_beta",
        numerics=NUMERICS,
        statistic="resolved; final checkpoint: upper end of DiagGate's 90% tail interval < lower end of "
                  "SharedGate's, and tau_q90/tau_median(DiagGate) > that of SharedGate; every seed")
@@ -477,7 +477,7 @@ def verdict_reference(data: dict) -> Outcome:
        paper=PAPER + ", experiments 1-2 at the published scale",
        claim="the three claims above at H = 512, T = 1280, 1400 epochs, 10 seeds (seed reports beta ~ 0.42 "
              "for DiagGate)",
-       closed_form="numerics.estimators.phase_rule, numerics.estimators.tail_beta, "
+       closed_form="numerics.anticollapse.estimators.phase_rule, numerics.anticollapse.estimators.tail_beta, "
                    "numerics.anticollapse.envelope_gate.calibrated_comparison",
        numerics=NUMERICS,
        statistic="benchmarks/gated_rnn/reference.json on CUDA; the decision rules of the three checks above "

@@ -18,14 +18,15 @@ import math
 
 import numpy as np
 
-from numerics.targets import linear_target, make_dataset
+from numerics.memory_functions.targets import linear_target, make_dataset
 from theory.complexity import COUPLINGS, effective_rank, exp_tail_energy, poly_tail_energy, tail_energy
 from theory.memory import (KINDS, airy_phase_rate, airy_shift_scale, area_target, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, poly_exponent)
 from theory.prony import best_mterm_fit, gauss_newton_condition, mterm_scan
 from numerics.plotting import finish, panels
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 ALPHAS = (0.1, 0.25, 0.5, 0.75, 1.0)
@@ -339,7 +340,7 @@ def plot_linear_relmse(path, data: dict, *, ax=None):
        claim="the RelMSE of a linear model with memory rhohat on white unit inputs is "
              "sum_s (T-s)(rhohat-rho)^2 / sum_s (T-s) rho^2",
        closed_form="theory.memory.expected_linear_relmse (= theory.prony.best_mterm_fit(...).residual for the fit)",
-       numerics="numerics.targets.make_dataset + numerics.targets.linear_target (FFT), ratio of sums over N "
+       numerics="numerics.memory_functions.targets.make_dataset + numerics.memory_functions.targets.linear_target (FFT), ratio of sums over N "
                 "sequences; delta-method standard error from the same run",
        statistic="|MC - exact| <= z se, z = z_for_false_alarm(1e-6, 8)")
 def _linear_relmse(ctx: Context) -> Outcome:

@@ -3,8 +3,8 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2: ``Q^R_{n,k} >= Q_{n,k}`` (real weights carry every complex
 pairing plus non-negative extra terms) and the critical profile ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
-weights). The exact rows k <= 30 (``numerics/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
-``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.real_regimes``
+weights). The exact rows k <= 30 (``numerics/signal_propagation/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
+``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.signal_propagation.real_regimes``
 holds the analysis. Rules, fixed before looking at the numbers:
 
 * ``fail`` if any exact ratio is below 1 (the inequality is proved: a violation is a toolkit bug);
@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.plotting import pyplot as _plt, save_figure
-from numerics.real_regimes import real_correction, regimes_data, series_correction
+from numerics.signal_propagation.real_regimes import real_correction, regimes_data, series_correction
 from validation.registry import FAIL, INCONCLUSIVE, PASS, Context, Outcome, check
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights) and the critical regime"
 
@@ -72,7 +72,7 @@ def plot_regimes(path, data: dict) -> None:
        claim="Q^R_{n,k} >= Q_{n,k} along k = c sqrt(n) (c = 0.5, 1, 2); the real critical limit and its "
              "1/sqrt(n) correction from the exact rows",
        closed_form="theory.regimes.critical_profile",
-       numerics="numerics.real_regimes.ratio_along_ray (exact rows k <= 30), numerics.real_regimes.real_correction",
+       numerics="numerics.signal_propagation.real_regimes.ratio_along_ray (exact rows k <= 30), numerics.signal_propagation.real_regimes.real_correction",
        statistic="exact inequality; extrapolated limit vs f(c) within 10x the extrapolation error estimate")
 def _regimes(ctx: Context) -> Outcome:
     data = regimes_data()

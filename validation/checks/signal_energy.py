@@ -27,7 +27,8 @@ from theory import regimes as rg
 from theory import signal_energy as se
 from numerics.plotting import finish, panels
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 LADDER = (15, 30, 60, 120)

@@ -3,10 +3,10 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026); conventions of ``docs/papers/signal-propagation.md``
 (``W = G/sqrt(n)``, ``S`` counts x(0)). Closed forms: ``theory.signal_energy``, ``theory.regimes``;
-numerics: ``numerics.wick`` (exact enumeration) and ``numerics.ginibre`` (Monte Carlo).
+numerics: ``numerics.signal_propagation.wick`` (exact enumeration) and ``numerics.signal_propagation.ginibre`` (Monte Carlo).
 
 Statistics. Every Monte Carlo comparison is ``|MC - exact| <= z se`` with ``se`` from the same run and ``z``
-the two-sided Bonferroni value over all comparisons of the check (``validation.stats``, family
+the two-sided Bonferroni value over all comparisons of the check (``numerics.stats``, family
 false-alarm rate 1e-6, z >= 4.5). The full-trace estimator ``||W^k||_F^2/n`` is heavy-tailed once
 ``c = k/sqrt(n)`` exceeds about 2 (relative sd ~4-6 and sample skewness 10-100 at c = 3, measured before
 the rules were fixed), and then the self-normalised z-statistic is anti-conservative (in 100 seeded
@@ -31,14 +31,15 @@ from fractions import Fraction
 
 import numpy as np
 
-import numerics.wick as wick_module
-from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
-from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
+import numerics.signal_propagation.wick as wick_module
+from numerics.signal_propagation.ginibre import estimate_feedforward, estimate_Q, estimate_S
+from numerics.signal_propagation.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.regimes import critical_profile, critical_S_profile
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
 from numerics.plotting import finish, panels
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 NS = (8, 16, 32, 64)
@@ -95,7 +96,7 @@ def _mc(kind: str, n: int, kmax: int, samples: int, field: str, seed: int):
 
 
 def _zscores(mean, se, exact) -> np.ndarray:
-    """``(mean - exact) / se`` elementwise (as ``numerics.ginibre`` estimates report them)."""
+    """``(mean - exact) / se`` elementwise (as ``numerics.signal_propagation.ginibre`` estimates report them)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return (np.asarray(mean, float) - np.asarray(exact, float)) / np.asarray(se, float)
 
@@ -133,7 +134,7 @@ def verdict_complex_hultman(data: dict) -> Outcome:
        claim="the class counts of the k! complex Wick pairings are the Hultman numbers: E tr((G^k)^* G^k) has "
              "coefficients H_{k,j} = c(k+2, j)/C(k+2, 2) (k - j odd)",
        closed_form="theory.signal_energy.hultman_row (Stirling numbers of the first kind)",
-       numerics="numerics.wick.wick_polynomial(k, 'complex'): numba enumeration of S_k, cycle count of the "
+       numerics="numerics.signal_propagation.wick.wick_polynomial(k, 'complex'): numba enumeration of S_k, cycle count of the "
                 "identification graph; k <= 10 (quick), k <= 11 (full, 4e7 permutations)",
        statistic="exact integer equality for every k")
 def _complex_hultman(ctx: Context) -> Outcome:
@@ -196,10 +197,10 @@ def verdict_real_table(data: dict) -> Outcome:
              "Q^R_{n,k} >= Q_{n,k} coefficient by coefficient",
        closed_form="none known for real weights; compared: Hultman row (theory.signal_energy.hultman_row, complex), "
                    "(2k-1)!!, the polynomials printed in docs/papers/signal-propagation.md, the table published in "
-                   "numerics.wick",
-       numerics="numerics.wick.wick_polynomial(k, 'real'): numba enumeration of perfect matchings; k <= 8 "
+                   "numerics.signal_propagation.wick",
+       numerics="numerics.signal_propagation.wick.wick_polynomial(k, 'real'): numba enumeration of perfect matchings; k <= 8 "
                 "(quick), k <= 9 (full, 3.4e7 matchings); pure-Python union-find reference "
-                "(numerics.wick.wick_polynomial_reference) for k <= 6",
+                "(numerics.signal_propagation.wick.wick_polynomial_reference) for k <= 6",
        statistic="exact integer equalities / inequalities")
 def _real_table(ctx: Context) -> Outcome:
     return verdict_real_table(_real_table_data(ctx))   # an integer table: no picture
@@ -270,8 +271,8 @@ def verdict_complex_Q_S(data: dict) -> Outcome:
 @check("signal_mc.complex_Q_S", paper=PAPER + ", Theorem 2.1 (free and driven recurrence)",
        claim="Q_{n,k} and S_{n,t} = sum_{k<=t} Q_{n,k} (x(0) counted) for complex Ginibre weights W = G/sqrt(n)",
        closed_form="theory.signal_energy.Q, theory.signal_energy.S (exact Fractions)",
-       numerics="numerics.ginibre.estimate_Q (full trace ||W^k||_F^2/n, batched matmul) and "
-                "numerics.ginibre.estimate_S (the driven recurrence with fresh inputs); n in {8, 16, 32, 64}, "
+       numerics="numerics.signal_propagation.ginibre.estimate_Q (full trace ||W^k||_F^2/n, batched matmul) and "
+                "numerics.signal_propagation.ginibre.estimate_S (the driven recurrence with fresh inputs); n in {8, 16, 32, 64}, "
                 "k, t <= 3 sqrt(n); draws 4000/2000/1000/400 (quick), 5x (full)",
        statistic="|MC - exact| <= z se for Q at 1 <= k <= 2 sqrt(n) and S at 0 <= t <= 2 sqrt(n), z Bonferroni "
                  "over all of them (p = 1e-6); k, t in (2 sqrt n, 3 sqrt n] reported as diagnostics")
@@ -373,9 +374,9 @@ def verdict_real_Q_S(data: dict) -> Outcome:
 @check("signal_mc.real_Q_S", paper=PAPER + ", Sec. 2 (real weights; Q^R >= Q)",
        claim="real Gaussian weights: Monte Carlo Q^R and S^R agree with the exact Wick polynomials where "
              "enumerated, and Q^R >= Q (complex closed form) beyond",
-       closed_form="numerics.wick.wick_polynomial(k, 'real') / n^(k+1) (exact, k <= 8 quick / 9 full); "
+       closed_form="numerics.signal_propagation.wick.wick_polynomial(k, 'real') / n^(k+1) (exact, k <= 8 quick / 9 full); "
                    "theory.signal_energy.Q for the one-sided comparison",
-       numerics="numerics.ginibre.estimate_Q / numerics.ginibre.estimate_S with field='real'; n in {8, 16, 32, 64}, "
+       numerics="numerics.signal_propagation.ginibre.estimate_Q / numerics.signal_propagation.ginibre.estimate_S with field='real'; n in {8, 16, 32, 64}, "
                 "k <= 3 sqrt(n); draws as signal_mc.complex_Q_S",
        statistic="two-sided |MC - exact| <= z se for enumerated k (1 <= k <= 2 sqrt n) and S^R at t <= "
                  "min(kenum, 2 sqrt n); one-sided MC >= Q - z se for kenum < k <= 2 sqrt n; one Bonferroni z "
@@ -462,7 +463,7 @@ def verdict_critical(data: dict) -> Outcome:
        claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) as n grows at fixed c = k/sqrt(n), with an O(n^-1/2) error",
        closed_form="theory.regimes.critical_profile; theory.signal_energy.Q (float, exact to 1e-13)",
        numerics="exact Q at n = m^2, m = 4..256, c in {0.5, 1, 1.5, 2, 3}; Monte Carlo full-trace estimates "
-                "(numerics.ginibre.estimate_Q) at n = 16, 64 (quick; + 256 full), c in {1, 2} (the "
+                "(numerics.signal_propagation.ginibre.estimate_Q) at n = 16, 64 (quick; + 256 full), c in {1, 2} (the "
                 "signal_mc.complex_Q_S runs)",
        statistic="exact: |Q - f(c)| strictly decreasing in n for every c and the log-log slope over the last "
                  "three n within 0.05 of -1/2; MC: |MC - Q_exact| <= z se (Bonferroni), |MC - f(c)| reported")
@@ -561,7 +562,7 @@ def plot_feedforward(path, data: dict, *, ax=None):
              "(1+2/n)^L (real): departs from 1 only at L ~ n, unlike the recurrent t ~ sqrt(n)",
        closed_form="1 and (1 + 1/n)^L, (1 + 2/n)^L (product of independent Gamma(n)/n resp. chi^2_n/n factors; "
                    "theory.regimes.feedforward_second_moment)",
-       numerics="numerics.ginibre.estimate_feedforward, n in {8, 32} (quick; + 64 full), L <= n/4 (complex), "
+       numerics="numerics.signal_propagation.ginibre.estimate_feedforward, n in {8, 32} (quick; + 64 full), L <= n/4 (complex), "
                 "n/8 (real): the log-variance of R_L^2 stays <= 1; 4000 draws (quick), 20000 (full; 5000 at n=64)",
        statistic="|MC - exact| <= z se for both moments at every L >= 1, z Bonferroni over all comparisons")
 def _feedforward(ctx: Context) -> Outcome:

@@ -1,0 +1,194 @@
+"""An embedded SQLite store of run results, keyed by the content-addressed run id.
+
+Table ``runs(run_id PRIMARY KEY, config, result, finished)``; each result is written in its own
+transaction (``INSERT OR IGNORE``), in WAL journal mode, so a sweep killed at any moment leaves every
+completed run intact and no half-written one, and re-running the sweep skips what is already there
+(resume without loss or duplicates). Within one sweep only the driver process writes; workers return results.
+
+Several sweeps may share one store (two terminals, two machines on one file system): before a run is
+started its id is *claimed* in the table ``claims(run_id PRIMARY KEY, owner, claimed)`` with an atomic
+``INSERT OR IGNORE`` inside an immediate transaction, so exactly one sweep trains each run. A claim is
+released when its result is stored (same transaction) or when its sweep ends; a claim whose owner process
+is gone (same host) or that is older than ``stale_after`` seconds is taken over, so a killed sweep's runs
+are not lost.
+
+A file that is not a SQLite database, or whose tables are not this store's, raises :class:`StoreError`
+naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+import uuid
+from pathlib import Path
+
+from theory._args import as_bool, as_path, as_real
+
+from numerics.experiments.ids import canonical_json
+
+_RUNS_COLUMNS = ("run_id", "config", "result", "finished")
+_CLAIMS_COLUMNS = ("run_id", "owner", "claimed")
+# A run of the full profile takes minutes to an hour; a claim older than this is assumed abandoned.
+DEFAULT_STALE_AFTER = 24 * 3600.0
+
+
+class StoreError(ValueError):
+    """The store file is missing its folder, is not a SQLite database, or holds other tables."""
+
+
+def _owner_id() -> str:
+    # host:pid:random: the pid lets a sweep on the same host detect a dead owner; the token guards pid reuse
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _owner_alive(owner: str) -> bool:
+    host, _, rest = owner.partition(":")
+    pid_text = rest.split(":", 1)[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return True                      # another machine: only the age can tell
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class ResultStore:
+    """Results by run id (see the module docstring). ``create=False`` refuses to create a missing file."""
+
+    def __init__(self, path: str | Path, *, create: bool = True, stale_after: float = DEFAULT_STALE_AFTER):
+        self.path = as_path("path", path)     # a str or os.PathLike (":memory:" included), never a descriptor
+        self.owner = _owner_id()
+        create = as_bool("create", create)
+        self.stale_after = as_real("stale_after", stale_after, minimum=0.0)
+        if self.path != ":memory:":
+            p = Path(self.path)
+            if p.is_dir():
+                raise StoreError(f"store {self.path!r} is a folder, not a SQLite file")
+            if not p.parent.is_dir():
+                raise StoreError(f"store {self.path!r}: folder {str(p.parent)!r} does not exist")
+            if not create and not p.exists():
+                raise StoreError(f"store {self.path!r} does not exist")
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+            self._setup()
+        except sqlite3.DatabaseError as exc:
+            if hasattr(self, "_conn"):
+                self._conn.close()
+            raise StoreError(f"store {self.path!r} is not a usable SQLite result store ({exc})") from None
+
+    def _setup(self) -> None:
+        c = self._conn
+        if self.path != ":memory:":
+            c.execute("PRAGMA journal_mode=WAL")
+        c.execute("PRAGMA synchronous=NORMAL")
+        with self._transaction():
+            c.execute("CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, config TEXT NOT NULL, "
+                      "result TEXT NOT NULL, finished REAL NOT NULL)")
+            c.execute("CREATE TABLE IF NOT EXISTS claims (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, "
+                      "claimed REAL NOT NULL)")
+        for table, want in (("runs", _RUNS_COLUMNS), ("claims", _CLAIMS_COLUMNS)):
+            cols = tuple(r[1] for r in c.execute(f"PRAGMA table_info({table})"))
+            if cols != want:
+                raise sqlite3.DatabaseError(f"table {table} has columns {cols}, expected {want}")
+        c.execute("SELECT COUNT(*) FROM runs").fetchone()      # reads a page: a truncated file fails here
+
+    def _transaction(self):
+        return _Immediate(self._conn)
+
+    # ----------------------------------------------------------------------------------------- results
+    def put(self, run_id: str, config: dict, result: dict) -> bool:
+        """Store one result atomically (and drop its claim); False (nothing changed) if already there."""
+        with self._transaction():
+            cur = self._conn.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?)",
+                                     (run_id, canonical_json(config), json.dumps(result), time.time()))
+            self._conn.execute("DELETE FROM claims WHERE run_id = ?", (run_id,))
+        return cur.rowcount == 1
+
+    def done_ids(self) -> set[str]:
+        return {r[0] for r in self._conn.execute("SELECT run_id FROM runs")}
+
+    def get(self, run_id: str) -> dict | None:
+        row = self._conn.execute("SELECT config, result FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            return None
+        return {"run_id": run_id, "config": json.loads(row[0]), "result": json.loads(row[1])}
+
+    def records(self) -> list[dict]:
+        rows = self._conn.execute("SELECT run_id, config, result FROM runs ORDER BY finished").fetchall()
+        return [{"run_id": r[0], "config": json.loads(r[1]), "result": json.loads(r[2])} for r in rows]
+
+    def __len__(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+
+    # ------------------------------------------------------------------------------------------ claims
+    def claim(self, run_id: str) -> bool:
+        """Claim ``run_id`` for this store object's sweep: True if it is ours to run now.
+
+        False when the result is already stored or another live sweep holds a fresh claim. One immediate
+        transaction (SQLite's write lock), so two sweeps can never both get True for one id.
+        """
+        now = time.time()
+        with self._transaction():
+            c = self._conn
+            if c.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone():
+                return False
+            row = c.execute("SELECT owner, claimed FROM claims WHERE run_id = ?", (run_id,)).fetchone()
+            if row is not None:
+                owner, claimed = row
+                if owner == self.owner:
+                    return True
+                if _owner_alive(owner) and now - claimed < self.stale_after:
+                    return False
+                c.execute("DELETE FROM claims WHERE run_id = ?", (run_id,))
+            c.execute("INSERT OR IGNORE INTO claims VALUES (?, ?, ?)", (run_id, self.owner, now))
+            return True
+
+    def release(self, run_id: str | None = None) -> None:
+        """Drop this sweep's claim on ``run_id`` (all of its claims when None)."""
+        with self._transaction():
+            if run_id is None:
+                self._conn.execute("DELETE FROM claims WHERE owner = ?", (self.owner,))
+            else:
+                self._conn.execute("DELETE FROM claims WHERE run_id = ? AND owner = ?", (run_id, self.owner))
+
+    def claimed_elsewhere(self) -> set[str]:
+        """Ids that another sweep is running now (fresh claims of live owners)."""
+        now = time.time()
+        rows = self._conn.execute("SELECT run_id, owner, claimed FROM claims WHERE owner != ?", (self.owner,))
+        return {r for r, o, t in rows if _owner_alive(o) and now - t < self.stale_after}
+
+    def close(self) -> None:
+        try:
+            if self.path != ":memory:":
+                self.release()
+        except sqlite3.Error:
+            pass
+        self._conn.close()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _Immediate:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error): takes the write lock up front, so a
+    read-then-write (a claim) cannot interleave with another connection's."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, *exc) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

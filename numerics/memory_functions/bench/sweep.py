@@ -1,0 +1,591 @@
+"""Sweeps: plain lists of run configs, executed into a resumable SQLite store, locally or distributed.
+
+A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.json``) is a set of named
+*studies*, each a grid expanded into plain run configs::
+
+    {"name": "...", "defaults": {"target": {"T": 64, ...}, "train": {"steps": 300, ...}},
+     "studies": {"main": {"models": {"lstm": {"arch": "lstm"}, ...}, "kinds": ["exp", "poly"],
+                          "alphas": [0.25, 1.0], "seeds": [0, 1],
+                          "target": {...}, "train": {...},          # optional overrides
+                          "trains": {"adam": {}, "adamw": {"optimizer": "adamw"}},   # optional variants
+                          "mix": ["exp", "impulse"], "lams": [0, 0.5, 1],          # kinds = ["mixed"]
+                          "polish": {"f32_iters": 1000}}}}    # optional: the certified L-BFGS polish
+
+``defaults`` may hold ``polish`` too (``numerics.memory_functions.bench.polish.PolishSpec`` fields); a study's
+``polish`` updates it, and ``"polish": null`` runs that study without one.
+
+:func:`run_sweep` dedups by run id, skips ids already in the store (resume), packs runs that differ only in
+seed and target into vmapped groups of up to ``GROUP`` (``numerics.memory_functions.bench.grouped``), submits the jobs to any
+``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
+writes each result as it completes (one transaction each) behind a tqdm progress bar. Labels and study
+names are not part of the run id: the store is a cache of experiments; the sweep file gives them meaning
+(:func:`numerics.memory_functions.bench.aggregate.collect` joins the two).
+
+CLI::
+
+    python -m numerics.memory_functions.bench.sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local]
+    python -m numerics.memory_functions.bench.sweep status SWEEP.json --store results.sqlite
+    python -m numerics.memory_functions.bench.sweep plot   SWEEP.json --store results.sqlite --out figures/
+    python -m numerics.memory_functions.bench.sweep export SWEEP.json --store results.sqlite --csv results.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import dataclasses
+import json
+import multiprocessing
+import re
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from tqdm import tqdm
+
+from theory._args import as_bool, as_executor, as_int, as_path, as_real
+from theory._cli import OneLineParser
+
+from .aggregate import collect
+from .runs import KINDS, RunConfig, execute_run
+from numerics.experiments.store import ResultStore, StoreError
+
+MAX_WORKERS = 1024   # processes or threads a sweep may ask for: more is a typo
+GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
+_STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description",
+                 "polish")
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepRun:
+    """One expanded grid point: where it comes from (study, labels) and what it is (config)."""
+
+    study: str
+    model: str
+    train_variant: str
+    config: RunConfig
+
+    @property
+    def run_id(self) -> str:
+        return self.config.run_id
+
+
+_STUDY_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def check_study_name(name: Any, where: str = "study name") -> str:
+    """A study name becomes part of figure file names: letters, digits, '_', '.', '-', no '..' (no paths).
+
+    >>> check_study_name("main")
+    'main'
+    >>> check_study_name("../escaped")
+    Traceback (most recent call last):
+    ...
+    ValueError: study name '../escaped': use letters, digits, '_', '.', '-' (no path separators, no '..')
+    """
+    if not isinstance(name, str) or not _STUDY_NAME.match(name) or ".." in name:
+        raise ValueError(f"{where} {name!r}: use letters, digits, '_', '.', '-' (no path separators, no '..')")
+    return name
+
+
+def load_sweep(path: str | Path) -> dict:
+    """Read a sweep file; every problem is a ``ValueError`` whose message names the file (and the field).
+    ``path`` is a ``str`` or ``os.PathLike`` (anything else, e.g. a file descriptor, is a ``TypeError``)."""
+    path = as_path("path", path)
+    where = f"sweep file path={path!r}"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"{where}: not found") from None
+    except IsADirectoryError:
+        raise ValueError(f"{where}: is a folder") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: not a UTF-8 text file") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
+        raise ValueError(f"{where}: a sweep file is a JSON object with a 'studies' object")
+    for name in doc["studies"]:
+        check_study_name(name, where=f"{path}: study name")
+    return doc
+
+
+def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[SweepRun]:
+    """All grid points of the sweep document (optionally only some studies), in file order."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
+        raise ValueError("doc: a sweep must be a dict with a 'studies' dict")
+    if studies is not None and (not isinstance(studies, (list, tuple, set, frozenset))
+                                or not all(isinstance(s, str) for s in studies)):
+        raise TypeError(f"studies must be None or a list of study names (str), got {studies!r:.60}")
+    defaults = doc.get("defaults", {})
+    extra = set(defaults) - {"target", "train", "polish"}
+    if extra:
+        raise ValueError(f"sweep.defaults: unknown field(s) {sorted(extra)}; allowed: target, train, polish")
+    wanted = None if studies is None else set(studies)
+    if wanted is not None and wanted - set(doc["studies"]):
+        raise ValueError(f"unknown study name(s) {sorted(wanted - set(doc['studies']))}; "
+                         f"the sweep has {sorted(doc['studies'])}")
+    runs = []
+    for name, st in doc["studies"].items():
+        if wanted is not None and name not in wanted:
+            continue
+        where = f"studies.{name}"
+        if not isinstance(st, dict):
+            raise TypeError(f"{where} must be a dict")
+        extra = set(st) - set(_STUDY_FIELDS)
+        if extra:
+            raise ValueError(f"{where}: unknown field(s) {sorted(extra)}; allowed: {list(_STUDY_FIELDS)}")
+        for key in ("models", "kinds", "alphas", "seeds"):
+            if key not in st:
+                raise ValueError(f"{where}: missing field {key!r}")
+        models, trains = st["models"], st.get("trains", {"default": {}})
+        if not isinstance(models, dict) or not models:
+            raise TypeError(f"{where}.models must be a non-empty dict name -> model spec")
+        if not isinstance(trains, dict) or not trains:
+            raise TypeError(f"{where}.trains must be a non-empty dict name -> train overrides")
+        mixed = "mixed" in st["kinds"]
+        if mixed and ("mix" not in st or "lams" not in st):
+            raise ValueError(f"{where}: kind 'mixed' needs 'mix' ([kind_a, kind_b]) and 'lams'")
+        lams = st.get("lams", [None]) if mixed else [None]
+        polish = _polish_of(defaults.get("polish"), st.get("polish", {}))
+        for mlabel, mspec in models.items():
+            for tlabel, tover in trains.items():
+                for kind in st["kinds"]:
+                    for alpha in st["alphas"]:
+                        for lam in (lams if kind == "mixed" else [None]):
+                            for seed in st["seeds"]:
+                                target = {**defaults.get("target", {}), **st.get("target", {}),
+                                          "kind": kind, "alpha": alpha}
+                                if kind == "mixed":
+                                    target.update(kind_a=st["mix"][0], kind_b=st["mix"][1], lam=lam)
+                                train = {**defaults.get("train", {}), **st.get("train", {}), **tover, "seed": seed}
+                                try:
+                                    cfg = RunConfig.from_dict({"model": mspec, "target": target, "train": train,
+                                                               "polish": polish})
+                                except (TypeError, ValueError) as exc:
+                                    raise type(exc)(f"{where} ({mlabel}, {tlabel}): {exc}") from None
+                                runs.append(SweepRun(name, mlabel, tlabel, cfg))
+    return runs
+
+
+def _polish_of(default: dict | None, study: dict | None) -> dict | None:
+    """The study's polish settings: the defaults updated by the study's; a study's ``null`` turns it off."""
+    if study is None:
+        return None
+    if default is None and not study:
+        return None
+    return {**(default or {}), **study}
+
+
+@dataclasses.dataclass
+class SweepSummary:
+    total: int       # distinct run ids asked for
+    skipped: int     # already in the store (resume)
+    ran: int         # executed now
+    elsewhere: int = 0   # claimed by another sweep on the same store (it trains them)
+
+
+def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
+    out: dict[str, RunConfig] = {}
+    if isinstance(runs, (str, bytes, dict)) or not isinstance(runs, Iterable):
+        raise TypeError(f"runs must be a list of SweepRun, RunConfig or config dicts, got {type(runs).__name__}")
+    for r in runs:
+        cfg = r.config if isinstance(r, SweepRun) else RunConfig.from_dict(r)
+        out.setdefault(cfg.run_id, cfg)
+    return out
+
+
+def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
+              workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
+              limit: int | None = None, group: int = GROUP, stop_after: float | None = None) -> SweepSummary:
+    """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store``; see the module docstring.
+
+    ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
+    pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
+    every run. ``limit``: run at most this many pending runs (for partial sweeps). ``group``: at most this
+    many runs that differ only in seed and target train as one vmapped group
+    (``numerics.memory_functions.bench.grouped``); 1 trains every run alone. ``stop_after``: start no new job once this
+    many seconds have passed (the jobs in flight finish and are stored; rerun to resume), so that a sweep
+    under a wall-clock limit ends cleanly instead of being killed mid-job. Each run is claimed in the store before
+    it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once (a job trains the
+    members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Inline runs
+    leave the caller's torch RNG as it was.
+    """
+    workers = as_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
+    threads = as_int("threads", threads, minimum=1, maximum=MAX_WORKERS)
+    executor = as_executor(executor)
+    progress = as_bool("progress", progress)
+    from numerics._torch import as_device     # torch: only when runs are started
+
+    device = as_device(device)
+    if not isinstance(store, ResultStore):
+        raise TypeError(f"store must be a numerics.experiments.store.ResultStore, got {type(store).__name__}")
+    configs = _configs(runs)
+    done = store.done_ids()
+    pending = [(rid, cfg) for rid, cfg in configs.items() if rid not in done]
+    if limit is not None:
+        pending = pending[: as_int("limit", limit, minimum=0)]
+    jobs = _jobs(pending, as_int("group", group, minimum=1))
+    if stop_after is not None:
+        jobs = _until(jobs, time.monotonic() + as_real("stop_after", stop_after, minimum=0.0))
+    bar = tqdm(total=len(pending), desc="sweep", unit="run", disable=not progress, file=sys.stderr)
+    own_pool = None
+    if executor is None and workers > 1 and len(jobs) > 1:
+        own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        if executor is None:
+            ran = 0
+            for job in jobs:
+                mine = _claim(store, job)          # another sweep on this store may have taken some
+                if mine:
+                    _record(store, mine, _inline_job([c.to_dict() for _, c in mine], threads, device), bar)
+                    ran += len(mine)
+        else:
+            window = 2 * max(workers, getattr(executor, "_max_workers", 1) or 1)
+            ran = _run_claimed(executor, jobs, store, window, threads, device, bar)
+    finally:
+        bar.close()
+        store.release()
+        if own_pool is not None:
+            own_pool.shutdown(cancel_futures=True)
+    return SweepSummary(len(configs), len(done & set(configs)), ran, len(pending) - ran)
+
+
+def _until(jobs: list, deadline: float):
+    """The jobs, yielded only while the clock is before ``deadline`` (a lazy list: checked at submission)."""
+    class _Jobs(list):
+        def __iter__(self):
+            for job in list.__iter__(self):
+                if time.monotonic() >= deadline:
+                    return
+                yield job
+
+    return _Jobs(jobs)
+
+
+def _claim(store: ResultStore, job: list) -> list:
+    """The members of ``job`` this sweep could claim (the others are being trained by another sweep)."""
+    return [(rid, cfg) for rid, cfg in job if store.claim(rid)]
+
+
+def _run_claimed(executor: cf.Executor, jobs: list, store: ResultStore, window: int, threads: int,
+                 device: str, bar) -> int:
+    """Submit jobs as their runs are claimed, at most ``window`` in flight, so that concurrent sweeps on
+    one store share the work instead of each claiming everything up front. Returns the number run here."""
+    queue = iter(jobs)
+    futures: dict = {}
+    ran = 0
+
+    def refill() -> None:
+        for job in queue:
+            mine = _claim(store, job)
+            if mine:
+                futures[executor.submit(_guarded_job, [c.to_dict() for _, c in mine], threads, device)] = mine
+                if len(futures) >= window:
+                    return
+
+    refill()
+    while futures:
+        finished, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+        for fut in finished:
+            mine = futures.pop(fut)
+            _record(store, mine, fut.result(), bar)
+            ran += len(mine)
+        refill()
+    return ran
+
+
+def _inline_job(configs: list[dict], threads: int, device: str) -> list[dict]:
+    """``_guarded_job`` in the caller's process, leaving the caller's torch RNG state as it was (a run
+    seeds torch's global generator; the caller's own random stream must not change because of a sweep)."""
+    import torch
+
+    devices = list(range(torch.cuda.device_count())) if str(device).startswith("cuda") else []
+    with torch.random.fork_rng(devices=devices):
+        return _guarded_job(configs, threads, device)
+
+
+def _jobs(pending: list[tuple[str, RunConfig]], group: int) -> list[list[tuple[str, RunConfig]]]:
+    """Pending runs as jobs: groups of <= ``group`` runs with one ``group_key`` (in sweep order, so a cell's
+    seeds share a job), singletons otherwise; the most expensive jobs first (better load balance)."""
+    from .runs import group_key
+
+    keyed: dict[str, list] = {}
+    jobs = []
+    for rid, cfg in pending:
+        key = group_key(cfg) if group > 1 else None
+        if key is None:
+            jobs.append([(rid, cfg)])
+        else:
+            keyed.setdefault(key, []).append((rid, cfg))
+    for members in keyed.values():
+        jobs += [members[i:i + group] for i in range(0, len(members), group)]
+
+    def cost(job):
+        cfg = job[0][1]
+        heavy = 3.0 if cfg.model["arch"] == "sequential" else 1.0
+        adam = cfg.train.steps * heavy * len(job) ** 0.5
+        if cfg.polish is None:
+            return -adam
+        return -(adam + len(job) * (cfg.polish.f32_iters + 3 * cfg.polish.f64_iters) * _eval_weight(cfg.model))
+
+    return sorted(jobs, key=cost)
+
+
+def _eval_weight(spec: dict) -> float:
+    """Rough cost of one full-batch evaluation relative to a one-layer LSTM (measured on one core), for the
+    job order only: the longest jobs start first."""
+    if spec["arch"] == "sequential":
+        return sum(_eval_weight(s) for s in spec["stages"])
+    base = {"lstm": 1.0, "s4d": 0.5, "tcn": 5.0, "transformer": 4.0}.get(spec["arch"], 1.0)
+    if spec["arch"] == "transformer":
+        base *= max(1.0, spec.get("heads", 2) / 4)
+    return base * spec.get("layers", 1)
+
+
+def _guarded_job(configs: list[dict], threads: int, device: str = "cpu") -> list[dict]:
+    """One job: a lone run (:func:`_guarded_run`) or a vmapped group (``execute_group``)."""
+    if len(configs) == 1:
+        return [_guarded_run(configs[0], threads, device)]
+    from .runs import execute_group
+
+    return execute_group(configs, threads=threads, device=device)
+
+
+def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
+    """``execute_run``, with a diverged optimisation recorded as an outcome (relmse None) rather than a crash."""
+    try:
+        return execute_run(config, threads=threads, device=device)
+    except FloatingPointError as exc:
+        return {"relmse": None, "error": str(exc)}
+
+
+def _record(store: ResultStore, job: list[tuple[str, RunConfig]], results: list[dict], bar) -> None:
+    for (rid, cfg), result in zip(job, results, strict=True):
+        store.put(rid, cfg.to_dict(), result)
+        bar.update(1)
+        if result.get("relmse") is not None:
+            bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
+
+
+DASK_CONNECT_TIMEOUT = 10.0
+
+
+def _make_executor(spec: str | None, workers: int):
+    """(executor, closer) for ``--dask``: 'local' starts an in-process LocalCluster; else a scheduler address."""
+    if spec is None:
+        return None, lambda: None
+    from dask.distributed import Client, LocalCluster
+
+    if spec == "local":
+        # worker processes, not threads: small torch models are Python-bound (GIL) and torch's thread
+        # count is process-global
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        # an unreachable scheduler is an OSError after DASK_CONNECT_TIMEOUT seconds, not an endless wait
+        cluster, client = None, Client(spec, timeout=DASK_CONNECT_TIMEOUT)
+
+    def close():
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+    return client.get_executor(), close
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+_HELP = {"run": "train the pending runs into the store (resumable)", "status": "runs done per study",
+         "plot": "the sweep's figures from the store", "export": "one CSV row per stored run"}
+
+
+def _parser(prog: str = "python -m numerics.memory_functions.bench.sweep") -> argparse.ArgumentParser:
+    p = OneLineParser(prog=prog, description="Run, inspect, plot or export a memory-function sweep.")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    for name in ("run", "status", "plot", "export"):
+        q = sub.add_parser(name, help=_HELP[name], description=_HELP[name])
+        q.add_argument("sweep", help="sweep file (JSON)")
+        q.add_argument("--store", required=True,
+                       help="SQLite result store (run creates it; status/plot/export only read it)")
+        q.add_argument("--study", action="append", help="only this study (repeatable)")
+        if name == "run":
+            q.add_argument("--workers", type=_positive, default=1, help="parallel runs (process pool or Dask workers)")
+            q.add_argument("--threads", type=_positive, default=1, help="torch threads per run")
+            q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
+            q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
+            q.add_argument("--limit", type=_positive, help="run at most this many pending runs")
+            q.add_argument("--group", type=_positive, default=GROUP,
+                           help=f"runs trained as one vmapped group (default {GROUP}); each run is stored as its "
+                                "job finishes, so a kill loses at most the jobs in flight (1: one run per worker)")
+            q.add_argument("--stop-after", type=_positive, metavar="SECONDS",
+                           help="start no new job after this many seconds (in-flight jobs finish; rerun resumes)")
+            q.add_argument("--no-progress", action="store_true", help="no progress bar")
+        if name in ("run", "status"):
+            q.add_argument("--json", action="store_true", help="print JSON")
+        if name == "plot":
+            q.add_argument("--out", default="figures", help="output directory for PNGs")
+        if name == "export":
+            q.add_argument("--csv", metavar="FILE", required=True,
+                           help="write one row per stored run of the sweep ('-' for standard output)")
+    return p
+
+
+_PROG = "python -m numerics.memory_functions.bench.sweep"
+
+
+def main(argv: list[str] | None = None, *, prog: str = "python -m numerics.memory_functions.bench.sweep") -> int:
+    """The CLI; a bad file, field, option or store is one line on stderr naming it, exit status 2."""
+    args = _parser(prog).parse_args(argv)
+    try:
+        runs = expand_sweep(load_sweep(args.sweep), studies=args.study)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        return _fail(msg if str(args.sweep) in msg else f"{args.sweep}: {msg}")
+    if args.cmd == "status" and not Path(args.store).exists():
+        _status(runs, set(), args.json)
+        if not args.json:
+            print(f"(store {args.store} does not exist yet: nothing run)")
+        return 0
+    try:
+        store = ResultStore(args.store, create=args.cmd == "run")
+    except StoreError as exc:
+        return _fail(str(exc))
+    try:
+        with store:
+            return _command(args, runs, store)
+    except sqlite3.DatabaseError as exc:       # damage found past the pages that opening the store reads
+        return _fail(f"store {args.store!r} is damaged or locked ({exc})")
+    except (TypeError, ValueError) as exc:     # a bad option value (--device), found before any run starts
+        return _fail(str(exc))
+    except (OSError, TimeoutError) as exc:     # an unreachable Dask scheduler, a full disk
+        return _fail(f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc) or "timed out")
+
+
+def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
+    if args.cmd == "run":
+        from numerics._torch import as_device
+
+        as_device(args.device, name="--device")         # before a Dask cluster starts
+        executor, close = _make_executor(args.dask, args.workers)
+        try:
+            s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
+                          device=args.device,
+                          progress=not args.no_progress, limit=args.limit, stop_after=args.stop_after,
+                          group=args.group)
+        finally:
+            close()
+        busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
+        if args.json:
+            print(json.dumps({"total": s.total, "skipped": s.skipped, "ran": s.ran, "elsewhere": s.elsewhere,
+                              "stored": len(store)}))
+        else:
+            print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
+    elif args.cmd == "status":
+        _status(runs, store.done_ids(), args.json)
+    elif args.cmd == "export":
+        return _export(runs, store, args.csv)
+    else:
+        return _plot(runs, store, Path(args.out))
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"{_PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _status(runs: list[SweepRun], done: set[str], as_json: bool = False) -> None:
+    by_study: dict[str, list[int]] = {}
+    for r in runs:
+        c = by_study.setdefault(r.study, [0, 0])
+        c[0] += r.run_id in done
+        c[1] += 1
+    if as_json:
+        print(json.dumps({study: {"done": d, "total": n} for study, (d, n) in by_study.items()}))
+        return
+    for study, (d, n) in by_study.items():
+        print(f"{study:<20} {d:>5}/{n} done")
+
+
+def _export(runs: list[SweepRun], store: ResultStore, dest: str) -> int:
+    """CSV of the sweep's stored runs: study and labels first, then the flattened config and result."""
+    import csv
+
+    rows = []
+    for r in runs:
+        rec = store.get(r.run_id)
+        if rec is not None:
+            rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant,
+                         "run_id": r.run_id, **_flat(rec["config"], "config"), **_flat(rec["result"], "result")})
+    fields = list(dict.fromkeys(k for row in rows for k in row)) or ["study", "model", "train_variant", "run_id"]
+    if dest == "-":
+        fh, close = sys.stdout, False
+    else:
+        try:
+            fh, close = open(dest, "w", newline="", encoding="utf-8"), True
+        except OSError as exc:
+            return _fail(f"cannot write {dest!r}: {exc.strerror or exc}")
+    try:
+        w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        fh.flush()
+    except OSError as exc:      # a full disk (/dev/full), a closed pipe
+        return _fail(f"cannot write {dest!r}: {exc.strerror or exc}")
+    finally:
+        if close:
+            try:
+                fh.close()
+            except OSError:
+                pass
+    if dest != "-":
+        print(f"wrote {len(rows)} rows to {dest}")
+    return 0
+
+
+def _flat(obj: Any, prefix: str) -> dict:
+    if isinstance(obj, dict):
+        return {k2: v2 for k, v in obj.items() for k2, v2 in _flat(v, f"{prefix}.{k}").items()}
+    return {prefix: json.dumps(obj) if isinstance(obj, list) else obj}
+
+
+def _plot(runs: list[SweepRun], store: ResultStore, out: Path) -> int:
+    from .plots import plot_alpha_curves, plot_heatmap
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return _fail(f"cannot create the output folder {str(out)!r}: {exc.strerror or exc}")
+    rows = collect(runs, store)
+    for study in dict.fromkeys(r["study"] for r in rows):
+        sr = [r for r in rows if r["study"] == study and r["kind"] in KINDS]
+        if sr:
+            paths = [_inside(out, f"{study}_relmse_vs_alpha.png"), _inside(out, f"{study}_heatmap.png")]
+            plot_alpha_curves(sr, paths[0], title=study)
+            plot_heatmap(sr, paths[1], title=study)
+            print(f"wrote {paths[0]}, {paths[1]}")
+    return 0
+
+
+def _inside(folder: Path, name: str) -> Path:
+    """``folder / name``, refusing any name that would resolve outside ``folder``."""
+    path = (folder / name).resolve()
+    if path.parent != folder.resolve():
+        raise ValueError(f"figure name {name!r} would be written outside {str(folder)!r}")
+    return path
+
+
+if __name__ == "__main__":
+    sys.exit(main())
