@@ -16,14 +16,15 @@ import numpy as np
 # Result containers of the sub-rooms (returned, not called by users with fuzzable arguments)
 ROOM_RESULT_TYPES = {
     "numerics.anticollapse.gated.gated_rnn.Trace", "numerics.memory_functions.bench.trainer.TrainResult",
-    "numerics.memory_functions.bench.sweep.SweepRun", "numerics.memory_functions.bench.sweep.SweepSummary",
+    "numerics.memory_functions.bench.sweep.SweepRun",
     "numerics.anticollapse.gated.delayed_task.DelayedTask", "numerics.anticollapse.spectra.RateFit",
     "numerics.anticollapse.spectra.Envelope", "numerics.anticollapse.spectra.GatedDiagnostics",
     "numerics.anticollapse.envelope_gate.WindowGate", "numerics.anticollapse.envelope_gate.Resolution",
     "numerics.anticollapse.envelope_gate.CalibratedComparison", "numerics.anticollapse.gated.rnn_timescales.RNNWeights",
-    "numerics.anticollapse.gated.rnn_timescales.RNNTimescales", "numerics.anticollapse.gated.train.Profile",
+    "numerics.anticollapse.gated.rnn_timescales.RNNTimescales", "numerics.anticollapse.gated.sweep.GatedSweep",
     "numerics.anticollapse.gated.train.GatedRun", "numerics.experiments.store.StoreError",
     "numerics.anticollapse.calibrated_phase.CalibratedPhase", "numerics.memory_functions.bench.polish.PolishResult",
+    "numerics.experiments.engine.RunOutput", "numerics.experiments.engine.SweepSummary",
 }
 
 OBJ = "object"
@@ -36,7 +37,9 @@ HEAVY = {
     "numerics.memory_functions.bench.grouped.train_group", "numerics.memory_functions.bench.runs.execute_run",
     "numerics.memory_functions.bench.runs.execute_group", "numerics.memory_functions.bench.sweep.run_sweep",
     "numerics.memory_functions.bench.trainer.train", "numerics.anticollapse.gated.train.train_gated",
-    "numerics.anticollapse.gated.train.train_gated_in_worker", "numerics.memory_functions.bench.plots.plot_alpha_curves",
+    "numerics.anticollapse.gated.sweep.execute_train", "numerics.anticollapse.gated.sweep.execute_diagnosis",
+    "numerics.anticollapse.gated.sweep.run_gated_sweep", "numerics.memory_functions.bench.plots.plot_alpha_curves",
+    "numerics.anticollapse.figures.plot_spectra",
     "numerics.memory_functions.bench.plots.plot_heatmap", "numerics.memory_functions.bench.plots.plot_learning_curves",
     "numerics.memory_functions.bench.plots.plot_convergence", "numerics.memory_functions.bench.probe.memory_probe",
     "numerics.anticollapse.gated.rnn_timescales.rnn_timescales", "numerics.anticollapse.gated.diagnostics.diagnose",
@@ -226,6 +229,16 @@ def room_baselines(Case) -> dict:
         "numerics.memory_functions.bench.runs.group_key": Case(dict(cfg=runs[0].config), kinds={"cfg": OBJ}),
         "numerics.experiments.store.ResultStore": Case(dict(path=store_path, create=True, stale_after=86400.0),
                                                         kinds={"path": "path"}, comparable=False),
+        "numerics.experiments.engine.pending_runs": Case(
+            dict(runs=[("a" * 16, {"x": 1})], store=ResultStore(":memory:"), limit=None),
+            kinds={"runs": OBJ, "store": OBJ, "limit": "int?"}),
+        "numerics.experiments.engine.run_jobs": Case(
+            dict(jobs=[[("b" * 16, {"x": 2})]], store=ResultStore(":memory:"), execute=_echo, total=1, skipped=0,
+                 executor=None, workers=1, inputs=None, progress=False, stop_after=None, desc="sweep", postfix=None),
+            kinds={"jobs": OBJ, "store": OBJ, "execute": "callable", "executor": "object?", "inputs": "callable?",
+                   "stop_after": "real?", "desc": "text", "postfix": "callable?"}, volatile=("ran", "skipped")),
+        "numerics.experiments.executors.make_executor": Case(dict(spec=None, workers=1), kinds={"spec": "text?"},
+                                                             comparable=False),
         "numerics.memory_functions.bench.sweep.check_study_name": Case(dict(name="main", where="study name"),
                                                              kinds={"name": "text", "where": "text"}),
         "numerics.memory_functions.bench.sweep.load_sweep": Case(dict(path=sweep), kinds={"path": "path"}),
@@ -350,7 +363,32 @@ def room_baselines(Case) -> dict:
                  diag_batch=8, window_stride=1), kinds={"rate_lags": OBJ, "envelope_lags": OBJ}),
         "numerics.anticollapse.gated.train.GatedConfig": Case(dict(task=_task_spec(), diagnostics=_diag_spec()),
                                                         kinds={"task": OBJ, "diagnostics": OBJ}),
-        "numerics.anticollapse.gated.train.load_profile": Case(dict(name_or_path="quick"), kinds={"name_or_path": "path"}),
+        "numerics.anticollapse.gated.sweep.load_gated_sweep": Case(dict(name_or_path="quick"),
+                                                                  kinds={"name_or_path": "path"}),
+        "numerics.anticollapse.gated.sweep.train_config": Case(dict(config=_gated_config(), seed=0, keep="final"),
+                                                              kinds={"config": OBJ, "keep": "choice"}),
+        "numerics.anticollapse.gated.sweep.diagnosis_configs": Case(dict(train=_train_cfg(), long=_long_spec()),
+                                                                   kinds={"train": OBJ, "long": OBJ}),
+        "numerics.anticollapse.gated.sweep.execute_train": Case(
+            dict(configs=[_train_cfg()], inputs=None, threads=1, device="cpu"),
+            kinds={"configs": OBJ, "inputs": "any", "device": "text"}, allow_nan=True, comparable=False),
+        "numerics.anticollapse.gated.sweep.execute_diagnosis": Case(
+            dict(configs=[_diag_cfg()], inputs=_diag_inputs(grun), threads=1),
+            kinds={"configs": OBJ, "inputs": OBJ}, allow_nan=True, comparable=False),
+        "numerics.anticollapse.gated.sweep.run_gated_sweep": Case(
+            dict(sweep=_tiny_sweep(), store=ResultStore(_tmp("gated.sqlite")), executor=None, workers=1, threads=1,
+                 device="cpu", progress=False, limit=None, stop_after=None),
+            kinds={"sweep": OBJ, "store": OBJ, "executor": "object?", "device": "text", "limit": "int?",
+                   "stop_after": "real?"}, comparable=False),
+        "numerics.anticollapse.gated.sweep.gated_results": Case(dict(sweep=_tiny_sweep(), store=ResultStore(":memory:")),
+                                                               kinds={"sweep": OBJ, "store": OBJ}),
+        "numerics.anticollapse.gated.sweep.run_status": Case(dict(sweep=_tiny_sweep(), store=None),
+                                                            kinds={"sweep": OBJ, "store": "object?"}),
+        "numerics.anticollapse.gated.train.merge_sections": Case(
+            dict(defaults={"model": {"hidden": 4}}, run={"model": {"arch": "shared"}}, where="runs.x"),
+            kinds={"defaults": OBJ, "run": OBJ, "where": "text"}),
+        "numerics.anticollapse.gated.train.make_task": Case(dict(config=_gated_config(), seed=0), kinds={"config": OBJ}),
+        "numerics.anticollapse.gated.train.seed_streams": Case(dict(seed=3), comparable=False),
         "numerics.anticollapse.gated.train.slow_units": Case(dict(tau=np.array([1.0, 5.0, 2.0]), n_slow=1),
                                                        allow_inf=True),
         "numerics.anticollapse.gated.train.apply_forcing": Case(
@@ -358,11 +396,8 @@ def room_baselines(Case) -> dict:
                  rows=torch.arange(4), scale=0.1, alpha=1.5, clip=100.0, rng=np.random.default_rng(0)),
             kinds={"model": OBJ, "before": OBJ, "rows": OBJ, "rng": "seed"}),
         "numerics.anticollapse.gated.train.train_gated": Case(
-            dict(config=_gated_config(), seed=0, progress=False, device="cpu", save_dir=None),
-            kinds={"config": OBJ, "device": "text", "save_dir": "path?"}, allow_nan=True, volatile=TIMED),
-        "numerics.anticollapse.gated.train.train_gated_in_worker": Case(dict(config=_gated_config(), seed=0, threads=1),
-                                                                  kinds={"config": OBJ}, allow_nan=True,
-                                                                  volatile=TIMED),
+            dict(config=_gated_config(), seed=0, progress=False, device="cpu", keep_states=False),
+            kinds={"config": OBJ, "device": "text"}, allow_nan=True, volatile=TIMED),
         # numerics.memory_functions.models (new)
         "numerics.memory_functions.models.s4d.dt_limits": Case(dict(dt_range="task", seq_len=64, dt_min=None, dt_max=None),
                                               kinds={"seq_len": "int?", "dt_min": "real?", "dt_max": "real?"},
@@ -397,23 +432,30 @@ def room_baselines(Case) -> dict:
                                                                             kinds={"rates": OBJ,
                                                                                    "comparison": "object?"},
                                                                             allow_nan=True),
-        "numerics.anticollapse.calibrated_phase.ensure_calibrated": Case(dict(diags=list(grun.checkpoints[-1:])),
-                                                                        kinds={"diags": OBJ}),
+        "numerics.anticollapse.spectra.diagnosis_record": Case(dict(d=grun.checkpoints[-1]), kinds={"d": OBJ},
+                                                                allow_nan=True, allow_inf=True),
+        "numerics.anticollapse.spectra.record_summary": Case(dict(record=_record(grun)), kinds={"record": OBJ},
+                                                              allow_nan=True, allow_inf=True),
+        "numerics.anticollapse.figures.plot_spectra": Case(dict(path=_tmp("spectra.png"), finals={"a": _record(grun)},
+                                                                ax=None),
+                                                           kinds={"path": "path?", "finals": OBJ, "ax": "object?"},
+                                                           raises=(OSError,), comparable=False),
         "numerics.anticollapse.spectra.author_label_text": Case(dict(label="unresolved"), kinds={"label": "text"}),
         "numerics.anticollapse.spectra.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
         "numerics.anticollapse.spectra.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
                                                              names={"d": ("long_diagnosis",)}),
-        "numerics.anticollapse.gated.long_horizon.diagnostic_inputs": Case(dict(run=grun, T=32, n=2), kinds={"run": OBJ},
-                                                                     names={"n": ("n_seq",)}),
+        "numerics.anticollapse.gated.long_horizon.diagnostic_inputs": Case(dict(config=grun.config, seed=0, T=32, n=2),
+                                                                           kinds={"config": OBJ},
+                                                                           names={"n": ("n_seq",)}),
+        "numerics.anticollapse.gated.long_horizon.training_spec": Case(dict(config=grun.config), kinds={"config": OBJ}),
         "numerics.anticollapse.gated.long_horizon.model_from_state": Case(dict(config=grun.config, state=grun.states[-1]),
                                                                     kinds={"config": OBJ, "state": OBJ}),
         "numerics.anticollapse.gated.long_horizon.rediagnose_state": Case(
-            dict(run=grun, state=grun.states[-1], spec=_long_spec(), x=None, variant="ours"),
-            kinds={"run": OBJ, "state": OBJ, "spec": OBJ, "x": "object?"}, allow_nan=True),
+            dict(config=grun.config, seed=0, state=grun.states[-1], spec=_long_spec(), x=None, variant="no_floor"),
+            kinds={"config": OBJ, "state": OBJ, "spec": OBJ, "x": "object?"}, allow_nan=True),
         "numerics.anticollapse.gated.long_horizon.rediagnose_run": Case(
-            dict(run=grun, states=grun.states[-1:], spec=_long_spec(), variant="ours"),
-            kinds={"run": OBJ, "states": OBJ, "spec": OBJ}, allow_nan=True),
-        "numerics.anticollapse.gated.long_horizon.load_states": Case(dict(folder=_states_dir(grun)), kinds={"folder": "path"}),
+            dict(config=grun.config, seed=0, states=grun.states[-1:], spec=_long_spec(), variant="no_floor"),
+            kinds={"config": OBJ, "states": OBJ, "spec": OBJ}, allow_nan=True),
         "numerics.anticollapse.synthetic_spectra.pareto_taus": Case(dict(beta=0.8, n=20, tau_min=2.0, rng=rgen),
                                                                    kinds={"rng": OBJ}, comparable=False),
         "numerics.anticollapse.synthetic_spectra.few_exponential_taus": Case(
@@ -451,14 +493,44 @@ def _gated_run():
     return _RUN[0]
 
 
-def _states_dir(run) -> str:
+def _echo(configs: list, inputs=None) -> list:
+    """An engine job that returns its configs as results (the fuzz of ``run_jobs``)."""
+    return [dict(c) for c in configs]
+
+
+def _train_cfg() -> dict:
+    from numerics.anticollapse.gated.sweep import train_config
+
+    return train_config(_gated_config(), 0, "all")
+
+
+def _diag_cfg() -> dict:
+    from numerics.anticollapse.gated.sweep import diagnosis_configs
+
+    return diagnosis_configs(_train_cfg(), _long_spec())["long"]
+
+
+def _diag_inputs(run) -> dict:
+    import io
+
     import torch
 
-    d = _tmp("states")
-    os.makedirs(d, exist_ok=True)
-    for i, s in enumerate(run.states):
-        torch.save(s, os.path.join(d, f"ckpt_{i}.pt"))
-    return d
+    buf = io.BytesIO()
+    torch.save(run.states[-1:], buf)
+    return {"train": _train_cfg(), "states": buf.getvalue()}
+
+
+def _tiny_sweep():
+    from numerics.anticollapse.gated.sweep import GatedSweep
+    from numerics.anticollapse.gated.train import GatedConfig
+
+    return GatedSweep("tiny", "", {"diag": GatedConfig.from_dict(_gated_config())}, (0,), None)
+
+
+def _record(run) -> dict:
+    from numerics.anticollapse.spectra import diagnosis_record
+
+    return diagnosis_record(run.checkpoints[-1])
 
 
 def _polish_spec():

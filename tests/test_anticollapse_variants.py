@@ -53,7 +53,7 @@ def test_transport_clamp_matches_the_author_definition():
     assert np.all(ref[:, 0] >= math.log(1e-30)) and np.any(ro.mean_log_gamma[:, 0] < math.log(1e-30))
     assert ra.tau[0] > 2 * ro.tau[0]
     np.testing.assert_allclose(ra.tau[1:], ro.tau[1:], rtol=1e-12)
-    assert ra.variant == "author" and ro.variant == "ours"
+    assert ra.variant == "author" and ro.variant == "no_floor"
 
 
 def _aic_best_author(l, f):
@@ -113,16 +113,16 @@ def test_long_horizon_rediagnosis_reproduces_training_checkpoints():
            "diagnostics": {"rate_lags": [4, 20, 6], "envelope_lags": [2, 20, 8], "n_boot": 50, "diag_batch": 4}}
     run = train_gated(cfg, seed=3, keep_states=True)
     assert len(run.states) == len(run.checkpoints) == 3
-    again = rediagnose_run(run, run.states, training_spec(run.config))
+    again = rediagnose_run(run.config, run.seed, run.states, training_spec(run.config))
     for old, new in zip(run.checkpoints, again):
         np.testing.assert_allclose(new.tau, old.tau, rtol=1e-10)
         assert new.phase == old.phase and new.epoch == old.epoch
         np.testing.assert_allclose(new.base_rate, old.base_rate, rtol=1e-12)
-    longer = rediagnose_run(run, run.states[-1:], LongDiagnosisSpec(T=160, n_diag=4, diag_batch=2, window_stride=2,
-                                                                    rate_lags=(16, 80, 6), envelope_lags=(2, 80, 8),
-                                                                    n_boot=50))
+    longer = rediagnose_run(run.config, run.seed, run.states[-1:],
+                            LongDiagnosisSpec(T=160, n_diag=4, diag_batch=2, window_stride=2, rate_lags=(16, 80, 6),
+                                              envelope_lags=(2, 80, 8), n_boot=50))
     assert longer[0].envelope.lags[-1] == 80 and longer[0].rates.lags[0] == 16
     with pytest.raises(ValueError, match="states is empty"):
-        rediagnose_run(run, [], training_spec(run.config))
+        rediagnose_run(run.config, run.seed, [], training_spec(run.config))
     with pytest.raises(ValueError, match="long_diagnosis.rate_lags"):
         LongDiagnosisSpec(T=100, rate_lags=(10, 200, 5))

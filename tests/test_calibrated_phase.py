@@ -88,11 +88,11 @@ def test_fresh_spectra_reproduce_the_table():
     """Fresh synthetic spectra (seeds the table did not use) through the same pipeline: the false-collapse count
     at the hardest beta and the false-heavy-tail count of the most exposed mixture stay within the table's
     95% intervals (a binomial bound at false-alarm rate 1e-6 on the interval's upper end)."""
-    from numerics.anticollapse.gated.train import load_profile
+    from numerics.anticollapse.gated.sweep import load_gated_sweep
 
     out = json.loads(TABLE.read_text())
     s = out["settings"]
-    spec = load_profile("cpu").long
+    spec = load_gated_sweep("cpu").long
     fc = out["table"]["false_collapse"][str(max(s["betas"]))]
     key, fh = max(out["table"]["false_heavy_tail"].items(), key=lambda kv: kv[1]["rate"])
     k_mix, span = int(key.split(",")[0].split("=")[1]), float(key.split("=")[-1])

@@ -22,8 +22,9 @@ from numerics.anticollapse.gated.delayed_task import (  # noqa: E402
     make_delayed_task, pareto_lag_probabilities, pareto_lags, scaled_lag_range,
 )
 from numerics.anticollapse.gated.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
+from numerics.anticollapse.gated.sweep import load_gated_sweep  # noqa: E402
 from numerics.anticollapse.gated.train import (  # noqa: E402
-    GatedConfig, apply_forcing, load_profile, slow_units, train_gated,
+    GatedConfig, apply_forcing, slow_units, train_gated,
 )
 from theory.levy import PHASES  # noqa: E402
 from numerics.stats import z_for_false_alarm  # noqa: E402
@@ -356,8 +357,8 @@ def test_bad_inputs_are_rejected_clearly():
         GatedConfig.from_dict({"model": {"hidden": 8, "width": 3}})
     with pytest.raises(ValueError, match="unknown field"):
         GatedConfig.from_dict({"hidden": 8})
-    with pytest.raises(ValueError, match="profile"):
-        load_profile("no_such_profile")
+    with pytest.raises(ValueError, match="sweep"):
+        load_gated_sweep("no_such_sweep")
     with pytest.raises(ValueError, match="x must be"):
         build_gated_rnn("diag", 3, 4).run(torch.zeros(2, 5, 4))
     with pytest.raises(ValueError, match="n_lags"):
@@ -367,8 +368,8 @@ def test_bad_inputs_are_rejected_clearly():
                               envelope_lags=[1, 2])
 
 
-def test_profiles_match_the_spec():
-    ref = load_profile("reference")
+def test_sweep_files_match_the_spec():
+    ref = load_gated_sweep("reference")
     assert set(ref.configs) == {"const", "const_forced", "shared", "diag"} and len(ref.seeds) == 10
     for name, c in ref.configs.items():
         t, m, tr, dg = c.task, c.model, c.train, c.diagnostics
@@ -380,14 +381,14 @@ def test_profiles_match_the_spec():
         # the author's grids: envelope linspace(4, 384, 128) of mu0, rate lags 64..384
         assert np.array_equal(c.lag_grid("envelope_lags"), np.unique(np.linspace(4, 384, 128).round().astype(int)))
         assert (dg.envelope, dg.envelope_grid, dg.rate_lags) == ("mu0", "linear", (64, 384, 32))
-    for prof in ("quick", "cpu"):
-        p = load_profile(prof)
+    for name in ("quick", "cpu"):
+        p = load_gated_sweep(name)
         assert set(p.configs) == set(ref.configs)
         for c in p.configs.values():
             f = c.task.T / 1280                                # every time quantity scaled by T / 1280
             assert c.task.lag_range == scaled_lag_range(c.task.T) and abs(1 / c.model.init_s - 200 * f) < 1e-9
             assert c.lag_grid("envelope_lags")[-1] == c.task.lag_range[1]   # the envelope reaches the longest lag
-    cpu = load_profile("cpu").configs["diag"]
+    cpu = load_gated_sweep("cpu").configs["diag"]
     assert cpu.task.T >= 512 and cpu.model.hidden == 128 and cpu.lag_grid("envelope_lags")[-1] >= 256
 
 

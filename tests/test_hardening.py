@@ -273,6 +273,7 @@ def _bad_calls():
     from numerics.anticollapse import calibrated_phase as cp
     from numerics.anticollapse import envelope_gate, spectra
     from numerics.anticollapse.gated import delayed_task, rnn_timescales, train
+    from numerics.anticollapse.gated import sweep as gated_sweep
     from numerics.experiments import ids
     from numerics.memory_functions.bench import aggregate, plots, polish, runs, sweep
     from numerics.memory_functions.bench.grouped import train_group
@@ -310,7 +311,7 @@ def _bad_calls():
         (lambda: spectra.LongDiagnosisSpec(rate_lags=0), TypeError, "rate_lags"),
         (lambda: spectra.LongDiagnosisSpec(envelope_lags=10**6), TypeError, "envelope_lags"),
         (lambda: train.TaskSpec(T=32, n_lags=2, lag_exponent=10**6), ValueError, "lag_exponent"),
-        (lambda: train.load_profile("bogus"), ValueError, "name_or_path"),
+        (lambda: gated_sweep.load_gated_sweep("bogus"), ValueError, "name_or_path"),
         (lambda: train.slow_units(np.array([np.nan, 1.0]), 1), ValueError, "tau"),
         (lambda: train.train_gated(_gated_config(), progress=5), TypeError, "progress"),
         (lambda: rnn_timescales.load_state_dict("missing-model.pt"), ValueError, "path"),
@@ -390,7 +391,7 @@ def test_rediagnose_run_states_must_be_a_list():
     from numerics.anticollapse.gated.long_horizon import rediagnose_run
 
     with pytest.raises(TypeError, match="states"):
-        rediagnose_run(_gated_run(), 10**6, _long_spec())
+        rediagnose_run(_gated_run().config, 0, 10**6, _long_spec())
 
 
 def test_load_sweep_errors_name_the_path(tmp_path):
@@ -514,10 +515,10 @@ def test_long_diagnostic_inputs_are_announced(capsys):
     from numerics.anticollapse.gated.long_horizon import diagnostic_inputs
 
     run = _gated_run()
-    diagnostic_inputs(run, 32, 16)
+    diagnostic_inputs(run.config, run.seed, 32, 16)
     assert "delayed-task sequences" not in capsys.readouterr().err
     n = (1 << 25) // (32 * run.task.d_in) + 1                         # just past the announcement threshold
-    assert diagnostic_inputs(run, 32, n).shape == (n, 32, run.task.d_in)
+    assert diagnostic_inputs(run.config, run.seed, 32, n).shape == (n, 32, run.task.d_in)
     assert "delayed-task sequences" in capsys.readouterr().err
 
 

@@ -7,16 +7,14 @@ from __future__ import annotations
 import csv
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from numerics.experiments.store import ResultStore, StoreError
+from numerics.experiments.store import ResultStore
 from numerics.memory_functions.bench.sweep import _inside, check_study_name, expand_sweep, load_sweep, main, run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,11 +139,6 @@ def test_foreign_sqlite_file(sweep_file, tmp_path, capsys):
     _one_line_error(capsys, "other.sqlite", "columns")
 
 
-def test_store_errors_in_python():
-    with pytest.raises(StoreError, match="does not exist"):
-        ResultStore("/definitely/not/here/s.sqlite")
-
-
 # ------------------------------------------------------------------------------------ path escapes
 @pytest.mark.parametrize("name", ["../escaped", "a/b", "..", "a\\b", "/abs", "", ".hidden", "x..y", 3])
 def test_study_names_that_could_escape_are_rejected(name):
@@ -190,31 +183,6 @@ def test_export_csv(sweep_file, tmp_path, capsys):
 
 
 # ---------------------------------------------------------------------------------------------- claims
-def test_claims_are_exclusive_and_released(tmp_path):
-    path = tmp_path / "c.sqlite"
-    with ResultStore(path) as a, ResultStore(path) as b:
-        assert a.claim("r1") and a.claim("r1")               # idempotent for its owner
-        assert not b.claim("r1")                             # held by a live sweep
-        assert b.claimed_elsewhere() == {"r1"}
-        a.put("r1", {"x": 1}, {"relmse": 0.5})               # storing drops the claim...
-        assert not b.claim("r1")                             # ...and a stored run is never claimed again
-        assert a.claim("r2")
-    with ResultStore(path) as c:                             # a closed (finished) sweep releases its claims
-        assert c.claim("r2")
-
-
-def test_stale_claims_are_taken_over(tmp_path):
-    path = tmp_path / "c.sqlite"
-    with sqlite3.connect(path) as conn:
-        ResultStore(path).close()
-        dead_pid = 2**22 + 12345                              # above Linux's pid_max default: no such process
-        conn.execute("INSERT INTO claims VALUES (?, ?, ?)", ("killed", f"{socket.gethostname()}:{dead_pid}:x", time.time()))
-        conn.execute("INSERT INTO claims VALUES (?, ?, ?)", ("old", "other-host:1:x", time.time() - 100))
-        conn.execute("INSERT INTO claims VALUES (?, ?, ?)", ("fresh", "other-host:1:y", time.time()))
-    with ResultStore(path, stale_after=50) as st:
-        assert st.claim("killed")                            # owner process gone (a SIGKILLed sweep)
-        assert st.claim("old")                               # older than stale_after
-        assert not st.claim("fresh")                         # another machine's live claim
 
 
 @pytest.mark.parametrize("pool", [False, True])

@@ -118,13 +118,6 @@ def test_cpu_results_selects_cells_by_pattern():
 
 
 # ---------------------------------------------------------------------------------------------------- store
-def test_store_put_is_idempotent(tmp_path):
-    with ResultStore(tmp_path / "s.sqlite") as st:
-        cfg = RunConfig.from_dict(TINY)
-        assert st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.5})
-        assert not st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.1})     # never overwritten, never duplicated
-        assert len(st) == 1 and st.get(cfg.run_id)["result"] == {"relmse": 0.5}
-        assert st.get("0" * 16) is None and st.done_ids() == {cfg.run_id}
 
 
 def test_median_by_counts_diverged_runs_as_infinite():

@@ -37,6 +37,7 @@ import importlib
 import pkgutil
 import time
 import traceback
+import uuid
 from pathlib import Path
 from typing import Callable
 
@@ -76,11 +77,18 @@ class Outcome:
 
 @dataclasses.dataclass
 class Context:
-    """Passed to every check: the profile, where to write figures, and a deterministic seed."""
+    """Passed to every check: the profile, where to write figures and result stores, and a deterministic seed.
+
+    ``stores`` maps an experiment name to the result store its checks read (default: :meth:`store_path`'s
+    file in the report directory); ``session`` identifies this validation run (the quick profile's stores are
+    rebuilt once per session).
+    """
 
     profile: str
     report_dir: Path
     seed: int = 20261202
+    stores: dict = dataclasses.field(default_factory=dict)
+    session: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
     def quick(self) -> bool:
@@ -93,6 +101,23 @@ class Context:
         d = self.report_dir / "figures"
         d.mkdir(parents=True, exist_ok=True)
         return d / name
+
+    def store_path(self, experiment: str, folder: Path | None = None) -> Path:
+        """The SQLite result store of ``experiment`` for this profile: ``stores[experiment]`` if given, else
+        ``<folder or report dir>/<experiment>-<profile>.sqlite``. The quick profile's store is emptied once per
+        session (a CI smoke test never reuses results of older code); the cpu and full stores are resumed."""
+        if experiment in self.stores:
+            return Path(self.stores[experiment])
+        folder = Path(folder) if folder is not None else self.report_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{experiment}-{self.profile}.sqlite"
+        if self.profile == "quick":
+            marker = path.with_suffix(".session")
+            if not marker.exists() or marker.read_text() != self.session:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(path) + suffix).unlink(missing_ok=True)
+                marker.write_text(self.session)
+        return path
 
 
 def with_figure(ctx: "Context", out: Outcome, name: str, plot: Callable, *args, **kwargs) -> Outcome:

@@ -176,14 +176,3 @@ def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
     return calibrated_phase(rates.tau, halves, seed=0,
                             envelope_agree=None if comparison is None else bool(comparison.agree))
 
-
-def ensure_calibrated(diags) -> None:
-    """(Re)decide the calibrated label of each ``GatedDiagnostics`` whose label was decided with another
-    threshold than the current :data:`BETA_HI_MAX` (e.g. diagnoses saved before a recalibration)."""
-    for d in as_instance("diags", diags, (list, tuple), "list of GatedDiagnostics"):
-        if not (hasattr(d, "rates") and hasattr(d, "comparison")):      # duck-typed, as calibrated_from_rates
-            raise TypeError(f"diags must hold spectra.GatedDiagnostics, got a {type(d).__name__}")
-    for d in diags:
-        c = getattr(d, "calibrated", None)
-        if c is None or getattr(c, "beta_hi_max", None) != BETA_HI_MAX:
-            d.calibrated = calibrated_from_rates(d.rates, d.comparison)

@@ -62,7 +62,7 @@ from numerics.anticollapse.estimators import (MIN_TAIL_SAMPLE, TailFit, _check_e
 from numerics.stats import MAX_BOOT, runs_test_normal
 from theory._args import MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array, check_ordered
 
-VARIANTS = ("ours", "author")   # the same names as numerics.anticollapse.gated.diagnostics.VARIANTS
+VARIANTS = ("no_floor", "author")   # no floor in the fits (ours); the author's two 1e-30 floors
 AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
 
 __all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate",
@@ -137,12 +137,12 @@ def _window(best: str, params: dict, l: np.ndarray) -> tuple[np.ndarray, float, 
 
 
 def window_gate(lags: Any, f: Any, *, beta_min: float = 0.10, min_points: int = 8, min_fraction: float = 0.05,
-                runs_alpha: float = 0.05, variant: str = "ours") -> WindowGate:
+                runs_alpha: float = 0.05, variant: str = "no_floor") -> WindowGate:
     """The author's power-law-window gate on an envelope ``f`` (see the module docstring).
 
     ``variant="author"`` fits ``log(max(f, 1e-30))`` as the author's code does (``f >= 0`` accepted): an
     envelope that falls below 1e-30 becomes flat there, which can turn an ``ell_star_undefined_or_below_grid``
-    failure into a pass; ``"ours"`` (default) fits ``log f`` and needs ``f > 0``.
+    failure into a pass; ``"no_floor"`` (default) fits ``log f`` and needs ``f > 0``.
 
     >>> l = np.linspace(4, 384, 128)
     >>> noise = 1e-3 * np.random.default_rng(0).standard_normal(l.size)

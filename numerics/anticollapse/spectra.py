@@ -226,7 +226,7 @@ class RateFit:
     method: str = "mubar_q = -LS slope of E_{b,t} log|Gamma_{t,l}| vs l; tau_q = 1/mubar_q"
     tau_leak: np.ndarray = None         # (H,) -1 / E log a_p: the leak alone (first-order term left out)
     tau_halves: np.ndarray = None       # (2, H) tau from the even / odd diagnostic sequences (noise estimate)
-    variant: str = "ours"               # "author": |Gamma| clamped at 1e-30 before the log
+    variant: str = "no_floor"               # "author": |Gamma| clamped at 1e-30 before the log
 
     @property
     def zeta(self) -> np.ndarray:
@@ -283,7 +283,7 @@ class GatedDiagnostics:
     phase_mixture: str = "unresolved"
     note: str = ""
     calibrated: Any = None      # numerics.anticollapse.calibrated_phase.CalibratedPhase (our decision)
-    variant: str = "ours"       # "author": both of the author's 1e-30 floors
+    variant: str = "no_floor"       # "author": both of the author's 1e-30 floors
 
     @property
     def tau(self) -> np.ndarray:
@@ -298,7 +298,7 @@ class GatedDiagnostics:
                "n_floored": int(self.rates.n_floored),
                "first_order_size_median": float(np.median(self.rates.first_order_size)),
                "first_order_size_max": float(np.max(self.rates.first_order_size)),
-               "variant": getattr(self, "variant", "ours")}
+               "variant": getattr(self, "variant", "no_floor")}
         tl = getattr(self.rates, "tau_leak", None)
         if tl is not None:
             out.update({f"tau_leak_{k[4:]}": v for k, v in _tau_summary(tl[np.isfinite(tl)]).items()
@@ -375,7 +375,7 @@ def _log_abs_gamma(la: np.ndarray, sr: np.ndarray, variant: str) -> tuple[np.nda
 
 
 def _accumulate(sums: _Sums, pre: _Prefix, rl: np.ndarray, el: np.ndarray, wn: np.ndarray, stride: int,
-                variant: str = "ours") -> None:
+                variant: str = "no_floor") -> None:
     sums.log_a += pre.log_a[:, -1].sum(axis=0)
     sums.n_steps += pre.log_a.shape[0] * pre.T
     for j, lag in enumerate(rl):
@@ -411,7 +411,7 @@ def _slopes(rl: np.ndarray, mlg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return mubar, tau, r2
 
 
-def _rate_fit(rl: np.ndarray, sums: _Sums, variant: str = "ours") -> RateFit:
+def _rate_fit(rl: np.ndarray, sums: _Sums, variant: str = "no_floor") -> RateFit:
     """Per-unit least-squares line of ``E log|Gamma|`` against the lag: ``mubar = -slope``; the same on the
     two halves of the sequences, and the leak-only time scale ``-1 / E log a``."""
     mlg = sums.log_gamma / sums.n_log[:, None]
@@ -430,7 +430,7 @@ def _rate_fit(rl: np.ndarray, sums: _Sums, variant: str = "ours") -> RateFit:
 def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]], *, T: int, hidden: int,
                                   rate_lags: Sequence[int], envelope_lags: Sequence[int],
                                   base_rate: np.ndarray | None = None, envelope: str = "mu0",
-                                  window_stride: int = 1, variant: str = "ours") -> tuple[RateFit, Envelope]:
+                                  window_stride: int = 1, variant: str = "no_floor") -> tuple[RateFit, Envelope]:
     """Per-unit rates and the envelopes from leak traces: the model-free core of :func:`rates_and_envelope`.
 
     ``leaks`` yields ``(a, r)`` pairs, each of shape (B_i, T, hidden): the leak ``a_p`` and the first-order
@@ -439,7 +439,7 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     for ``torch.nn.GRU``/``LSTM``). Leaks are floored at ``LEAK_FLOOR``. The means are over all sequences
     of all batches and the windows described in :func:`rates_and_envelope`. ``variant="author"`` clamps
     ``|Gamma|`` at 1e-30 before the log, as the author's code does (it inflates tau of units faster than
-    about (largest rate lag) / 69, where ``exp(-l / tau)`` falls below 1e-30); ``"ours"`` does not.
+    about (largest rate lag) / 69, where ``exp(-l / tau)`` falls below 1e-30); ``"no_floor"`` does not.
     """
     if isinstance(leaks, (str, bytes)) or not isinstance(leaks, Iterable):
         raise TypeError(f"leaks must be an iterable of (a, r) array pairs, got {type(leaks).__name__}")
@@ -487,7 +487,7 @@ def mixture_envelope(lags: Sequence[int], tau: np.ndarray, weights: np.ndarray |
     return envelope_from_spectrum(as_int_array("lags", lags, minimum=0), tau, weights=weights)
 
 
-def _gate_or_none(lags: np.ndarray, f: np.ndarray, variant: str = "ours"):
+def _gate_or_none(lags: np.ndarray, f: np.ndarray, variant: str = "no_floor"):
     from numerics.anticollapse.envelope_gate import window_gate
 
     ok = np.all(np.isfinite(f) & ((f >= 0) if variant == "author" else (f > 0)))
@@ -519,7 +519,7 @@ def _label(gate, tail) -> str:
 
 def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.ndarray, base_rate_method: str,
                    n_boot: int = 2000, level: float = 0.90, window: tuple[float, float] = (0.75, 0.995),
-                   seed: int = 0, epoch: int = 0, step: int = 0, variant: str = "ours") -> GatedDiagnostics:
+                   seed: int = 0, epoch: int = 0, step: int = 0, variant: str = "no_floor") -> GatedDiagnostics:
     """The model-free second half of :func:`diagnose`: window gates, resolution, tail and envelope beta and
     the phase labels (the author's and the calibrated one) from measured rates and envelopes
     (:func:`rates_and_envelope_from_leaks`); ``variant`` as in :func:`diagnose` (the envelope-fit floor)."""
@@ -565,3 +565,33 @@ def phase_trajectory(checkpoints: Sequence[GatedDiagnostics]) -> list[dict]:
         raise TypeError(f"checkpoints must be a list of GatedDiagnostics, got {type(checkpoints).__name__}")
     return [as_instance("checkpoints[i]", c, GatedDiagnostics).summary() for c in checkpoints]
 
+
+# ---------------------------------------------------------------------------------------------- stored records
+def diagnosis_record(d: GatedDiagnostics) -> dict:
+    """The JSON-able record of one checkpoint's diagnosis, as a result store keeps it: the decisive numbers
+    (:meth:`GatedDiagnostics.summary`), the per-unit time scales and their two halves (from which
+    :func:`record_summary` re-decides the calibrated label after a recalibration), the measured envelope
+    and the calibration threshold the label was decided with."""
+    as_instance("d", d, GatedDiagnostics)
+    cal = getattr(d, "calibrated", None)
+    halves = d.rates.tau_halves
+    return {"summary": d.summary(), "tau": d.rates.tau.tolist(),
+            "tau_halves": None if halves is None else np.asarray(halves).tolist(),
+            "envelope_lags": d.envelope.lags.tolist(), "envelope_measured": d.envelope.measured.tolist(),
+            "beta_hi_max": None if cal is None else cal.beta_hi_max}
+
+
+def record_summary(record: dict) -> dict:
+    """The summary of a stored :func:`diagnosis_record`, its calibrated label re-decided when it was decided
+    with another threshold than the current ``calibrated_phase.BETA_HI_MAX`` (seed 0 always, as
+    :func:`~numerics.anticollapse.calibrated_phase.calibrated_from_rates`: the same draws every time)."""
+    from numerics.anticollapse.calibrated_phase import BETA_HI_MAX, calibrated_phase
+
+    as_instance("record", record, dict, "dict (diagnosis_record)")
+    out = dict(record["summary"])
+    if record.get("beta_hi_max") != BETA_HI_MAX:
+        tau = np.asarray(record["tau"], dtype=np.float64)
+        halves = record.get("tau_halves")
+        halves = np.full((2, tau.size), np.nan) if halves is None else np.asarray(halves, dtype=np.float64)
+        out.update(calibrated_phase(tau, halves, seed=0, envelope_agree=out.get("tail_envelope_agree")).summary())
+    return out

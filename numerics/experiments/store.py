@@ -4,6 +4,8 @@ Table ``runs(run_id PRIMARY KEY, config, result, finished)``; each result is wri
 transaction (``INSERT OR IGNORE``), in WAL journal mode, so a sweep killed at any moment leaves every
 completed run intact and no half-written one, and re-running the sweep skips what is already there
 (resume without loss or duplicates). Within one sweep only the driver process writes; workers return results.
+A run may carry named binary *artifacts* (e.g. the trained weights a later diagnosis reads), table
+``artifacts(run_id, name, data)``, written in the same transaction as its result.
 
 Several sweeps may share one store (two terminals, two machines on one file system): before a run is
 started its id is *claimed* in the table ``claims(run_id PRIMARY KEY, owner, claimed)`` with an atomic
@@ -32,6 +34,7 @@ from numerics.experiments.ids import canonical_json
 
 _RUNS_COLUMNS = ("run_id", "config", "result", "finished")
 _CLAIMS_COLUMNS = ("run_id", "owner", "claimed")
+_ARTIFACTS_COLUMNS = ("run_id", "name", "data")
 # A run of the full profile takes minutes to an hour; a claim older than this is assumed abandoned.
 DEFAULT_STALE_AFTER = 24 * 3600.0
 
@@ -93,7 +96,9 @@ class ResultStore:
                       "result TEXT NOT NULL, finished REAL NOT NULL)")
             c.execute("CREATE TABLE IF NOT EXISTS claims (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, "
                       "claimed REAL NOT NULL)")
-        for table, want in (("runs", _RUNS_COLUMNS), ("claims", _CLAIMS_COLUMNS)):
+            c.execute("CREATE TABLE IF NOT EXISTS artifacts (run_id TEXT NOT NULL, name TEXT NOT NULL, "
+                      "data BLOB NOT NULL, PRIMARY KEY (run_id, name))")
+        for table, want in (("runs", _RUNS_COLUMNS), ("claims", _CLAIMS_COLUMNS), ("artifacts", _ARTIFACTS_COLUMNS)):
             cols = tuple(r[1] for r in c.execute(f"PRAGMA table_info({table})"))
             if cols != want:
                 raise sqlite3.DatabaseError(f"table {table} has columns {cols}, expected {want}")
@@ -103,13 +108,25 @@ class ResultStore:
         return _Immediate(self._conn)
 
     # ----------------------------------------------------------------------------------------- results
-    def put(self, run_id: str, config: dict, result: dict) -> bool:
-        """Store one result atomically (and drop its claim); False (nothing changed) if already there."""
+    def put(self, run_id: str, config: dict, result: dict, *, artifacts: dict | None = None) -> bool:
+        """Store one result and its ``artifacts`` (``{name: bytes}``) atomically, and drop its claim; False
+        (nothing changed) if the run is already there."""
+        artifacts = _check_artifacts(artifacts)
         with self._transaction():
             cur = self._conn.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?)",
                                      (run_id, canonical_json(config), json.dumps(result), time.time()))
+            if cur.rowcount == 1:
+                self._conn.executemany("INSERT INTO artifacts VALUES (?, ?, ?)",
+                                       [(run_id, k, sqlite3.Binary(v)) for k, v in artifacts.items()])
             self._conn.execute("DELETE FROM claims WHERE run_id = ?", (run_id,))
         return cur.rowcount == 1
+
+    def artifact(self, run_id: str, name: str) -> bytes:
+        """The artifact ``name`` stored with ``run_id``; a ``KeyError`` naming both if there is none."""
+        row = self._conn.execute("SELECT data FROM artifacts WHERE run_id = ? AND name = ?", (run_id, name)).fetchone()
+        if row is None:
+            raise KeyError(f"store {self.path!r} has no artifact {name!r} of run {run_id!r}")
+        return bytes(row[0])
 
     def done_ids(self) -> set[str]:
         return {r[0] for r in self._conn.execute("SELECT run_id FROM runs")}
@@ -177,6 +194,15 @@ class ResultStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _check_artifacts(artifacts) -> dict:
+    if artifacts is None:
+        return {}
+    if not isinstance(artifacts, dict) or not all(isinstance(k, str) and isinstance(v, (bytes, bytearray))
+                                                  for k, v in artifacts.items()):
+        raise TypeError(f"artifacts must be a dict name (str) -> bytes, got {type(artifacts).__name__}")
+    return artifacts
 
 
 class _Immediate:

@@ -4,9 +4,9 @@ Seed claims of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678 (``docs/papers/memo
 claims to test"), tested on the sweeps ``benchmarks/memory_arch/{quick,cpu,full}.json``: ``quick`` is a CI
 smoke test (200 steps: most cells do not converge, so most claims are *inconclusive*), ``cpu`` runs every
 claim at CPU scale (reference results in ``docs/results/cpu-architectures/``), ``full`` is GPU-scale. All
-runs of a profile are executed once per validation process (2 worker processes, one torch thread each; the
-seeds of a cell train as one vmapped group) into ``<report>/architectures-<profile>.sqlite``: the quick store
-is rebuilt on every run, the cpu and full stores are resumed (a profile trained in parts reports each claim
+runs of a profile are trained once (2 worker processes, one torch thread each; the seeds of a cell train as
+one vmapped group) into ``<report>/architectures-<profile>.sqlite``, which every check reads: the quick store
+is rebuilt on every validation run, the cpu and full stores are resumed (a profile trained in parts reports each claim
 once all of its own runs are stored). The rules below were fixed before looking at the outcome and are never
 tuned.
 
@@ -42,7 +42,6 @@ toolkit bug (``fail``); a model more than 10x above the bound did not test it (*
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 import os
 import sys
@@ -70,15 +69,13 @@ STRONG_SPEARMAN = 0.5       # "correlates strongly": not reproduced iff the inte
 BOUND_RTOL = 1e-9           # float64 rounding allowance of the Prony lower bound
 BOUND_TESTED = 10.0         # a model more than 10x above the bound did not test it
 EXPORT_RTOL = 1e-4          # float32 forward pass vs float64 evaluation of the exported exponential sum
-PROFILE_SWEEPS = {"quick": "quick", "cpu": "cpu", "full": "full"}
-_CACHE: dict = {}
 
 
 # ----------------------------------------------------------------------------------------------------
-# running the profile's sweep once per process
+# the profile's sweep, trained into its store once and read from it by every check
 # ----------------------------------------------------------------------------------------------------
 def _profile(ctx: Context) -> str:
-    return PROFILE_SWEEPS[ctx.profile]
+    return ctx.profile
 
 
 def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require: bool = True) -> list[dict]:
@@ -92,28 +89,20 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
     path = SWEEP_DIR / f"{prof}.json"
     if not path.exists():
         raise FileNotFoundError(f"sweep file {path} is missing (the checks read the benchmark's config)")
-    store_dir = Path(STORE_DIR) if STORE_DIR is not None else ctx.report_dir
-    key = (prof, hashlib.sha256(path.read_bytes()).hexdigest(), str(store_dir.resolve()), str(STORE_PATH))
-    if key not in _CACHE:
-        runs = expand_sweep(load_sweep(path))
-        store_dir.mkdir(parents=True, exist_ok=True)
-        store_path = store_dir / f"architectures-{prof}.sqlite"
-        if STORE_PATH is not None and prof != "quick":
-            store_path = Path(STORE_PATH)
-        if prof == "quick":                     # never reuse results computed by older code
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(store_path) + suffix).unlink(missing_ok=True)
-        device = "cpu"
-        if prof == "full":
-            import torch
+    runs = expand_sweep(load_sweep(path))
+    store_path = ctx.store_path("architectures", STORE_DIR)      # quick: emptied once per validation run
+    if STORE_PATH is not None and prof != "quick":
+        store_path = Path(STORE_PATH)
+    device = "cpu"
+    if prof == "full":
+        import torch
 
-            device = "cuda" if torch.cuda.is_available() else "cpu"
-        with ResultStore(store_path) as store:
-            if TRAIN:
-                run_sweep(runs, store, workers=1 if device == "cuda" else WORKERS, threads=1, device=device,
-                          progress=sys.stderr.isatty() and not os.environ.get("CI"))
-            _CACHE[key] = (collect(runs, store), runs)
-    rows, runs = _CACHE[key]
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    with ResultStore(store_path) as store:                        # a read of the store: nothing is trained twice
+        if TRAIN:
+            run_sweep(runs, store, workers=1 if device == "cuda" else WORKERS, threads=1, device=device,
+                      progress=sys.stderr.isatty() and not os.environ.get("CI"))
+        rows = collect(runs, store)
     select = select or (lambda r: True)
     have = {r["run_id"] for r in rows}
     wanted = {r.run_id for r in runs if r.study in studies and select(_labels(r))}

@@ -118,7 +118,7 @@ def optimizer_base_rate(model: GatedRNN, optimizer: torch.optim.Optimizer | None
 
 def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[int], envelope_lags: Sequence[int],
                        base_rate: np.ndarray | None = None, envelope: str = "mu0", batch: int = 64,
-                       window_stride: int = 1, variant: str = "ours") -> tuple[RateFit, Envelope]:
+                       window_stride: int = 1, variant: str = "no_floor") -> tuple[RateFit, Envelope]:
     """Per-unit rates and the envelopes of ``model`` on the diagnostic sequences ``x`` (B, T, d_in).
 
     Sequences are processed ``batch`` at a time; the means are over sequences and over the windows ending
@@ -152,7 +152,7 @@ def rates_and_envelope(model: GatedRNN, x: torch.Tensor, *, rate_lags: Sequence[
 def diagnose(model: GatedRNN, x: torch.Tensor, *, optimizer: torch.optim.Optimizer | None = None,
              rate_lags: Sequence[int], envelope_lags: Sequence[int], envelope: str = "mu0", n_boot: int = 2000,
              level: float = 0.90, window: tuple[float, float] = (0.75, 0.995), seed: int = 0, batch: int = 64,
-             window_stride: int = 1, epoch: int = 0, step: int = 0, variant: str = "ours") -> GatedDiagnostics:
+             window_stride: int = 1, epoch: int = 0, step: int = 0, variant: str = "no_floor") -> GatedDiagnostics:
     """Rates, time scales, envelopes, window gates, beta (tail, envelope, calibrated), resolution, phases
     (the author's labels and our calibrated one); ``variant="author"``: both of the author's 1e-30 floors."""
     _check_model_trace(model)

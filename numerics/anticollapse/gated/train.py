@@ -31,19 +31,18 @@ task. Same config, seed and thread count: identical run.
 
 Configs (:class:`GatedConfig`) have four sections, ``task`` (:class:`TaskSpec`), ``model``
 (:class:`ModelSpec`), ``train`` (:class:`TrainSpec`) and ``diagnostics`` (:class:`DiagnosticsSpec`); a
-profile file (``benchmarks/gated_rnn/*.json``, :func:`load_profile`) holds ``defaults`` per section and named
-``runs`` overriding them, the layout of ``benchmarks/memory_arch/*.json``.
+sweep file (``benchmarks/gated_rnn/*.json``, :func:`numerics.anticollapse.gated.sweep.load_gated_sweep`) holds
+``defaults`` per section and named ``runs`` overriding them (:func:`merge_sections`), the layout of
+``benchmarks/memory_arch/*.json``; :mod:`numerics.anticollapse.gated.sweep` runs it through the experiment engine.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import math
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,18 +51,15 @@ from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
 from numerics._torch import as_device
-from numerics.anticollapse.spectra import (ENVELOPES, GatedDiagnostics, LongDiagnosisSpec, _lag_triple, _pair_or_triple,
-                                           long_spec)
-from theory._args import as_bool, as_choice, as_instance, as_int, as_path, as_real, as_real_array
+from numerics.anticollapse.spectra import (ENVELOPES, GatedDiagnostics, _lag_triple, _pair_or_triple)
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array
 
 from .delayed_task import DelayedTask, _as_exponent, make_delayed_task, scaled_lag_range
 from .diagnostics import diagnose
 from .gated_rnn import ARCHITECTURES, INITS, GatedRNN, build_gated_rnn
 
-MAX_THREADS = 1024     # torch threads of one worker process: more is a typo
 
 OPTIMIZERS = ("adamw", "adam", "sgd")
-PROFILE_DIR = Path(__file__).resolve().parents[3] / "benchmarks" / "gated_rnn"
 
 
 def _ints(obj, names: tuple[tuple[str, int], ...]) -> None:
@@ -229,45 +225,15 @@ class GatedConfig:
 _TUPLES = ("lag_range", "rate_lags", "envelope_lags")
 
 
-def _merge(defaults: dict, run: dict, where: str) -> dict:
-    """Section-wise ``{**defaults[s], **run[s]}`` for the four sections."""
+def merge_sections(defaults: dict, run: dict, where: str) -> dict:
+    """Section-wise ``{**defaults[s], **run[s]}`` for the four sections of a config (a sweep file's defaults and
+    one of its runs); an unknown section is a ``ValueError`` naming it and ``where``."""
     for key, d in (("defaults", defaults), (where, run)):
+        as_instance(key, d, dict, "dict section -> settings")
         extra = set(d) - set(_SPECS)
         if extra:
-            raise ValueError(f"profile {key}: unknown section(s) {sorted(extra)}; allowed: {list(_SPECS)}")
+            raise ValueError(f"gated sweep {key}: unknown section(s) {sorted(extra)}; allowed: {list(_SPECS)}")
     return {s: {**defaults.get(s, {}), **run.get(s, {})} for s in _SPECS}
-
-
-@dataclasses.dataclass(frozen=True)
-class Profile:
-    """A named set of runs (e.g. const, const_forced, shared, diag) sharing default settings and seeds."""
-
-    name: str
-    description: str
-    configs: dict[str, GatedConfig]
-    seeds: tuple[int, ...]
-    long: LongDiagnosisSpec | None = None     # the long-horizon re-diagnosis (numerics.anticollapse.gated.long_horizon)
-
-
-def load_profile(name_or_path: str | Path) -> Profile:
-    """Read ``benchmarks/gated_rnn/<name>.json`` (or a path): ``{"name", "description", "defaults": {section:
-    {...}}, "runs": {run: {section: {...overrides}}}, "seeds": [...]}`` with the sections task, model,
-    train, diagnostics (the layout of ``benchmarks/memory_arch/*.json``: defaults + named runs)."""
-    p = Path(as_path("name_or_path", name_or_path))
-    if p.suffix != ".json":
-        p = PROFILE_DIR / f"{name_or_path}.json"
-    if not p.is_file():
-        raise ValueError(f"name_or_path={name_or_path!r:.60}: no gated-RNN profile at {p} (profiles in {PROFILE_DIR}: "
-                         f"{sorted(q.stem for q in PROFILE_DIR.glob('*.json'))})")
-    raw = json.loads(p.read_text())
-    for key in ("name", "defaults", "runs", "seeds"):
-        if key not in raw:
-            raise ValueError(f"profile {p}: missing key {key!r}")
-    configs = {run: GatedConfig.from_dict(_merge(raw["defaults"], over, f"runs.{run}"))
-               for run, over in raw["runs"].items()}
-    seeds = tuple(as_int("seed", s, minimum=0) for s in raw["seeds"])
-    long = long_spec(raw["long_diagnosis"]) if raw.get("long_diagnosis") is not None else None
-    return Profile(raw["name"], raw.get("description", ""), configs, seeds, long)
 
 
 @dataclasses.dataclass
@@ -373,14 +339,27 @@ class _State:
     step: int = 0
 
 
+def seed_streams(seed: int) -> list[np.random.SeedSequence]:
+    """The run's six independent streams: task direction, training data, diagnostic data, initialisation,
+    minibatch order, forcing (``SeedSequence([seed]).spawn(6)``)."""
+    return np.random.SeedSequence([as_int("seed", seed, minimum=0)]).spawn(6)
+
+
+def make_task(config: GatedConfig | dict, seed: int) -> DelayedTask:
+    """The delayed task of a run: lags from ``task.lag_seed``, direction u from the run's first stream."""
+    cfg = GatedConfig.from_dict(config)
+    t = cfg.task
+    return make_delayed_task(n_lags=t.n_lags, lag_min=t.lag_range[0], lag_max=t.lag_range[1],
+                             lag_exponent=t.lag_exponent, coeff_base=t.coeff_base, coeff_decay=t.coeff_decay,
+                             d_in=t.d_in, noise_std=t.noise_std, seed=int(seed_streams(seed)[0].generate_state(1)[0]),
+                             lag_seed=t.lag_seed)
+
+
 def _setup(cfg: GatedConfig, seed: int, dev: torch.device) -> _State:
     """Task, data, model and optimiser of one run, from independent streams of ``SeedSequence([seed])``."""
     t, m = cfg.task, cfg.model
-    s_task, s_train, s_diag, s_init, s_batch, s_force = np.random.SeedSequence([seed]).spawn(6)
-    task = make_delayed_task(n_lags=t.n_lags, lag_min=t.lag_range[0], lag_max=t.lag_range[1],
-                             lag_exponent=t.lag_exponent, coeff_base=t.coeff_base, coeff_decay=t.coeff_decay,
-                             d_in=t.d_in, noise_std=t.noise_std, seed=int(s_task.generate_state(1)[0]),
-                             lag_seed=t.lag_seed)
+    _, s_train, s_diag, s_init, s_batch, s_force = seed_streams(seed)
+    task = make_task(cfg, seed)
     x_tr, y_tr = (torch.as_tensor(a, device=dev) for a in task.sample(t.n_train, t.T, rng=np.random.default_rng(s_train)))
     x_dg = torch.as_tensor(task.sample(t.n_diag, t.T, rng=np.random.default_rng(s_diag))[0], device=dev)
     with torch.random.fork_rng(devices=[]):
@@ -391,7 +370,7 @@ def _setup(cfg: GatedConfig, seed: int, dev: torch.device) -> _State:
                   np.random.default_rng(s_batch), np.random.default_rng(s_force))
 
 
-def _checkpoint(st: _State, epoch: int, save: Path | None, keep: list | None = None) -> None:
+def _checkpoint(st: _State, epoch: int, keep: list | None = None) -> None:
     dg = st.cfg.diagnostics
     d = diagnose(st.model, st.x_dg, optimizer=st.opt, rate_lags=st.cfg.lag_grid("rate_lags"),
                  envelope_lags=st.cfg.lag_grid("envelope_lags"), envelope=dg.envelope, n_boot=dg.n_boot,
@@ -401,9 +380,6 @@ def _checkpoint(st: _State, epoch: int, save: Path | None, keep: list | None = N
     state = {"model": st.model.state_dict(), "optimizer": st.opt.state_dict(), "epoch": epoch, "step": st.step}
     if keep is not None:
         keep.append(copy.deepcopy(state))
-    if save is not None:
-        torch.save(state, save / f"ckpt_{epoch:05d}.pt")
-        (save / f"ckpt_{epoch:05d}.json").write_text(json.dumps(d.summary(), indent=1, default=float))
     st.model.train()
 
 
@@ -434,24 +410,21 @@ def _optimizer_step(st: _State, idx: torch.Tensor) -> float:
 
 
 def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = False, device: str = "cpu",
-                save_dir: str | Path | None = None, keep_states: bool = False) -> GatedRun:
+                keep_states: bool = False) -> GatedRun:
     """Train one model (see the module docstring); returns a :class:`GatedRun`.
 
-    ``save_dir``: if given, every checkpoint writes ``ckpt_<epoch>.pt`` (model and optimiser state) and
-    ``ckpt_<epoch>.json`` (the diagnostics summary) there. ``keep_states``: the run also carries those
-    states (``GatedRun.states``), for the long-horizon diagnosis (:mod:`numerics.anticollapse.gated.long_horizon`).
+    ``keep_states``: the run also carries every checkpoint's model and optimiser state (``GatedRun.states``),
+    for the long-horizon diagnosis (:mod:`numerics.anticollapse.gated.long_horizon`); a sweep stores them
+    (:mod:`numerics.anticollapse.gated.sweep`).
     """
     cfg = GatedConfig.from_dict(config)
     progress, keep_states = as_bool("progress", progress), as_bool("keep_states", keep_states)
     st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(as_device(device)))
-    save = Path(as_path("save_dir", save_dir)) if save_dir is not None else None
-    if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     step_loss: list[float] = []
     epoch_loss: list[float] = []
     keep = [] if keep_states else None
-    _checkpoint(st, 0, save, keep)
+    _checkpoint(st, 0, keep)
     tr, n = cfg.train, cfg.task.n_train
     bar = tqdm(range(1, tr.epochs + 1), desc=f"train {cfg.model.arch}", disable=not progress, file=sys.stderr, leave=False)
     for epoch in bar:
@@ -461,18 +434,7 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
         epoch_loss.append(float(np.mean(losses)))
         bar.set_postfix_str(f"loss={epoch_loss[-1]:.3g}")
         if epoch % tr.checkpoint_every == 0 or epoch == tr.epochs:
-            _checkpoint(st, epoch, save, keep)
+            _checkpoint(st, epoch, keep)
     return GatedRun(cfg, st.seed, st.task, st.model, st.opt, step_loss, epoch_loss, st.checkpoints, st.slow_sets,
                     st.forcing_stats, time.perf_counter() - t0, states=keep)
-
-
-def train_gated_in_worker(config: GatedConfig | dict, seed: int, threads: int = 1, keep_states: bool = False) -> GatedRun:
-    """:func:`train_gated` with ``threads`` torch threads: the entry point for a process-pool worker.
-
-    At the CPU profile's widths one training step is a chain of small matrix products, which a single
-    thread runs about as fast as two; training independent runs in parallel processes, one thread each,
-    uses both cores of a small machine instead.
-    """
-    torch.set_num_threads(as_int("threads", threads, minimum=1, maximum=MAX_THREADS))
-    return train_gated(config, seed=seed, keep_states=keep_states)
 

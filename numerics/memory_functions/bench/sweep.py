@@ -34,25 +34,21 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import dataclasses
+import functools
 import json
-import multiprocessing
 import re
 import sqlite3
 import sys
-import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from tqdm import tqdm
-
-from theory._args import as_bool, as_executor, as_int, as_path, as_real
+from numerics.experiments.engine import MAX_WORKERS, SweepSummary, pending_runs, run_jobs
+from numerics.experiments.store import ResultStore, StoreError
+from theory._args import as_int, as_path
 from theory._cli import OneLineParser
 
 from .aggregate import collect
 from .runs import KINDS, RunConfig, execute_run
-from numerics.experiments.store import ResultStore, StoreError
-
-MAX_WORKERS = 1024   # processes or threads a sweep may ask for: more is a typo
 GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description",
                  "polish")
@@ -180,14 +176,6 @@ def _polish_of(default: dict | None, study: dict | None) -> dict | None:
     return {**(default or {}), **study}
 
 
-@dataclasses.dataclass
-class SweepSummary:
-    total: int       # distinct run ids asked for
-    skipped: int     # already in the store (resume)
-    ran: int         # executed now
-    elsewhere: int = 0   # claimed by another sweep on the same store (it trains them)
-
-
 def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
     out: dict[str, RunConfig] = {}
     if isinstance(runs, (str, bytes, dict)) or not isinstance(runs, Iterable):
@@ -201,7 +189,8 @@ def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
 def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
               workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
               limit: int | None = None, group: int = GROUP, stop_after: float | None = None) -> SweepSummary:
-    """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store``; see the module docstring.
+    """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store`` with the experiment engine
+    (:func:`numerics.experiments.engine.run_jobs`: resumable, kill-safe, any executor; see the module docstring).
 
     ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
     pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
@@ -211,101 +200,24 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     many seconds have passed (the jobs in flight finish and are stored; rerun to resume), so that a sweep
     under a wall-clock limit ends cleanly instead of being killed mid-job. Each run is claimed in the store before
     it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once (a job trains the
-    members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Inline runs
-    leave the caller's torch RNG as it was.
+    members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Runs leave the
+    caller's torch RNG as it was.
     """
-    workers = as_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     threads = as_int("threads", threads, minimum=1, maximum=MAX_WORKERS)
-    executor = as_executor(executor)
-    progress = as_bool("progress", progress)
     from numerics._torch import as_device     # torch: only when runs are started
 
     device = as_device(device)
-    if not isinstance(store, ResultStore):
-        raise TypeError(f"store must be a numerics.experiments.store.ResultStore, got {type(store).__name__}")
     configs = _configs(runs)
-    done = store.done_ids()
-    pending = [(rid, cfg) for rid, cfg in configs.items() if rid not in done]
-    if limit is not None:
-        pending = pending[: as_int("limit", limit, minimum=0)]
-    jobs = _jobs(pending, as_int("group", group, minimum=1))
-    if stop_after is not None:
-        jobs = _until(jobs, time.monotonic() + as_real("stop_after", stop_after, minimum=0.0))
-    bar = tqdm(total=len(pending), desc="sweep", unit="run", disable=not progress, file=sys.stderr)
-    own_pool = None
-    if executor is None and workers > 1 and len(jobs) > 1:
-        own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        if executor is None:
-            ran = 0
-            for job in jobs:
-                mine = _claim(store, job)          # another sweep on this store may have taken some
-                if mine:
-                    _record(store, mine, _inline_job([c.to_dict() for _, c in mine], threads, device), bar)
-                    ran += len(mine)
-        else:
-            window = 2 * max(workers, getattr(executor, "_max_workers", 1) or 1)
-            ran = _run_claimed(executor, jobs, store, window, threads, device, bar)
-    finally:
-        bar.close()
-        store.release()
-        if own_pool is not None:
-            own_pool.shutdown(cancel_futures=True)
-    return SweepSummary(len(configs), len(done & set(configs)), ran, len(pending) - ran)
+    distinct, pending, skipped = pending_runs([(rid, cfg.to_dict()) for rid, cfg in configs.items()], store, limit)
+    by_id = {rid: configs[rid] for rid, _ in pending}
+    jobs = [[(rid, c.to_dict()) for rid, c in job] for job in _jobs(list(by_id.items()), as_int("group", group, minimum=1))]
+    return run_jobs(jobs, store, functools.partial(_guarded_job, threads=threads, device=device),
+                    total=len(distinct), skipped=skipped, executor=executor, workers=workers,
+                    progress=progress, stop_after=stop_after, postfix=_postfix)
 
 
-def _until(jobs: list, deadline: float):
-    """The jobs, yielded only while the clock is before ``deadline`` (a lazy list: checked at submission)."""
-    class _Jobs(list):
-        def __iter__(self):
-            for job in list.__iter__(self):
-                if time.monotonic() >= deadline:
-                    return
-                yield job
-
-    return _Jobs(jobs)
-
-
-def _claim(store: ResultStore, job: list) -> list:
-    """The members of ``job`` this sweep could claim (the others are being trained by another sweep)."""
-    return [(rid, cfg) for rid, cfg in job if store.claim(rid)]
-
-
-def _run_claimed(executor: cf.Executor, jobs: list, store: ResultStore, window: int, threads: int,
-                 device: str, bar) -> int:
-    """Submit jobs as their runs are claimed, at most ``window`` in flight, so that concurrent sweeps on
-    one store share the work instead of each claiming everything up front. Returns the number run here."""
-    queue = iter(jobs)
-    futures: dict = {}
-    ran = 0
-
-    def refill() -> None:
-        for job in queue:
-            mine = _claim(store, job)
-            if mine:
-                futures[executor.submit(_guarded_job, [c.to_dict() for _, c in mine], threads, device)] = mine
-                if len(futures) >= window:
-                    return
-
-    refill()
-    while futures:
-        finished, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-        for fut in finished:
-            mine = futures.pop(fut)
-            _record(store, mine, fut.result(), bar)
-            ran += len(mine)
-        refill()
-    return ran
-
-
-def _inline_job(configs: list[dict], threads: int, device: str) -> list[dict]:
-    """``_guarded_job`` in the caller's process, leaving the caller's torch RNG state as it was (a run
-    seeds torch's global generator; the caller's own random stream must not change because of a sweep)."""
-    import torch
-
-    devices = list(range(torch.cuda.device_count())) if str(device).startswith("cuda") else []
-    with torch.random.fork_rng(devices=devices):
-        return _guarded_job(configs, threads, device)
+def _postfix(result: dict) -> str:
+    return "" if result.get("relmse") is None else f"last relmse={result['relmse']:.2e}"
 
 
 def _jobs(pending: list[tuple[str, RunConfig]], group: int) -> list[list[tuple[str, RunConfig]]]:
@@ -346,13 +258,19 @@ def _eval_weight(spec: dict) -> float:
     return base * spec.get("layers", 1)
 
 
-def _guarded_job(configs: list[dict], threads: int, device: str = "cpu") -> list[dict]:
-    """One job: a lone run (:func:`_guarded_run`) or a vmapped group (``execute_group``)."""
-    if len(configs) == 1:
-        return [_guarded_run(configs[0], threads, device)]
-    from .runs import execute_group
+def _guarded_job(configs: list[dict], inputs=None, *, threads: int = 1, device: str = "cpu") -> list[dict]:
+    """One job: a lone run (:func:`_guarded_run`) or a vmapped group (``execute_group``), leaving the calling
+    process's torch RNG as it was (a run seeds torch's global generator; an inline sweep must not change the
+    caller's random stream)."""
+    import torch
 
-    return execute_group(configs, threads=threads, device=device)
+    devices = list(range(torch.cuda.device_count())) if str(device).startswith("cuda") else []
+    with torch.random.fork_rng(devices=devices):
+        if len(configs) == 1:
+            return [_guarded_run(configs[0], threads, device)]
+        from .runs import execute_group
+
+        return execute_group(configs, threads=threads, device=device)
 
 
 def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
@@ -361,40 +279,6 @@ def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
         return execute_run(config, threads=threads, device=device)
     except FloatingPointError as exc:
         return {"relmse": None, "error": str(exc)}
-
-
-def _record(store: ResultStore, job: list[tuple[str, RunConfig]], results: list[dict], bar) -> None:
-    for (rid, cfg), result in zip(job, results, strict=True):
-        store.put(rid, cfg.to_dict(), result)
-        bar.update(1)
-        if result.get("relmse") is not None:
-            bar.set_postfix_str(f"last relmse={result['relmse']:.2e}")
-
-
-DASK_CONNECT_TIMEOUT = 10.0
-
-
-def _make_executor(spec: str | None, workers: int):
-    """(executor, closer) for ``--dask``: 'local' starts an in-process LocalCluster; else a scheduler address."""
-    if spec is None:
-        return None, lambda: None
-    from dask.distributed import Client, LocalCluster
-
-    if spec == "local":
-        # worker processes, not threads: small torch models are Python-bound (GIL) and torch's thread
-        # count is process-global
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    else:
-        # an unreachable scheduler is an OSError after DASK_CONNECT_TIMEOUT seconds, not an endless wait
-        cluster, client = None, Client(spec, timeout=DASK_CONNECT_TIMEOUT)
-
-    def close():
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-    return client.get_executor(), close
 
 
 def _positive(text: str) -> int:
@@ -478,7 +362,9 @@ def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
         from numerics._torch import as_device
 
         as_device(args.device, name="--device")         # before a Dask cluster starts
-        executor, close = _make_executor(args.dask, args.workers)
+        from numerics.experiments.executors import make_executor
+
+        executor, close = make_executor(args.dask, args.workers)
         try:
             s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
                           device=args.device,
