@@ -153,7 +153,7 @@ nb.md(r"""
 ## Going further
 
 * The command line runs and plots whole sweeps, resumably, on a process pool or a Dask cluster:
-  `python -m numerics.memory_functions.bench.sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
+  `seqtheory sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
   then `... plot benchmarks/memory_arch/quick.json --store runs.sqlite --out figures/`.
 * Compositions are one more spec: `{"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn"}]}`.
 * What the seed claims say and what the quick profile finds: the `architectures.*` section of the

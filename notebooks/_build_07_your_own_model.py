@@ -204,7 +204,7 @@ nb.md(r"""
 The tail exponent is recovered, but the phase follows the author's rule: the window gate's runs test
 rejects the smooth residuals of a noiseless mixture, and an envelope that stops at 154 steps cannot show the
 slowest units' power law (`resolved: False`). Longer inputs, or `envelope_lags=`, are the remedy; the command
-line is `python -m numerics.anticollapse.gated.rnn_timescales gru.pt --json` on a saved state dict.
+line is `seqtheory timescales gru.pt --json` on a saved state dict.
 """)
 
 nb.code(r"""

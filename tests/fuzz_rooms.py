@@ -387,6 +387,9 @@ def room_baselines(Case) -> dict:
         "numerics.anticollapse.gated.train.merge_sections": Case(
             dict(defaults={"model": {"hidden": 4}}, run={"model": {"arch": "shared"}}, where="runs.x"),
             kinds={"defaults": OBJ, "run": OBJ, "where": "text"}),
+        "numerics.anticollapse.gated.rnn_timescales.working_bytes": Case(dict(B=2, T=32, d_in=3, H=4, batch=2)),
+        "numerics.anticollapse.gated.rnn_timescales.first_order_warning": Case(
+            dict(s={"first_order_size_median": 0.7, "tau_leak_median": 3.0}), kinds={"s": OBJ}),
         "numerics.anticollapse.gated.train.make_task": Case(dict(config=_gated_config(), seed=0), kinds={"config": OBJ}),
         "numerics.anticollapse.gated.train.seed_streams": Case(dict(seed=3), comparable=False),
         "numerics.anticollapse.gated.train.slow_units": Case(dict(tau=np.array([1.0, 5.0, 2.0]), n_slow=1),
@@ -586,11 +589,12 @@ def _rnn_weights():
 
 
 # ------------------------------------------------------------------------------------------------------
-# command lines: (name, argv) run as ``python -m ...``; each must exit 0, or 2 with one line on stderr
+# command lines: (name, argv) run as ``python -m seqtheory ...``; each must exit 0, or 2 with one line on stderr
 # naming the problem, without a traceback, within CLI_TIMEOUT_S seconds
 # ------------------------------------------------------------------------------------------------------
 CLI_TIMEOUT_S = 30.0
-CLI_MODULES = ("theory", "validation", "numerics.memory_functions.bench.sweep", "numerics.anticollapse.gated.rnn_timescales")
+CLI_MODULES = ("seqtheory.cli.energy", "seqtheory.cli.validate", "seqtheory.cli.sweep", "seqtheory.cli.timescales",
+               "seqtheory.cli.horizon", "seqtheory.cli.memory_profile")
 
 
 def cli_cases(tmp: str) -> list[tuple[str, list[str]]]:
@@ -608,17 +612,18 @@ def cli_cases(tmp: str) -> list[tuple[str, list[str]]]:
     import torch
 
     torch.save(torch.nn.GRU(2, 4).state_dict(), gru)
-    th = ["-m", "theory", "energy"]
-    sw = ["-m", "numerics.memory_functions.bench.sweep"]
-    rt = ["-m", "numerics.anticollapse.gated.rnn_timescales"]
+    th = ["-m", "seqtheory", "energy"]
+    sw = ["-m", "seqtheory", "sweep"]
+    rt = ["-m", "seqtheory", "timescales"]
     cases = []
     for n, t in (("1e1000", "5"), ("5", "1e1000"), ("0", "3"), ("-1", "3"), ("1.5", "3"), ("nan", "3"),
                  ("inf", "3"), ("10**400", "2"), ("64", "10**12"), ("2**64", "7"), ("1e18", "1e9"), ("4", "")):
-        cases.append((f"theory energy --n {n} --t {t}", th + ["--n", n, "--t", t]))
+        cases.append((f"energy --n {n} --t {t}", th + ["--n", n, "--t", t]))
     for extra in (["--dps", "0"], ["--dps", "10**9"], ["--method", "bogus"], ["--method", "exact", "--dps", "30"],
                   ["--method", "ball", "--dps", "50"], ["--json"]):
-        cases.append((f"theory energy --n 64 --t 8 {' '.join(extra)}", th + ["--n", "64", "--t", "8", *extra]))
-    cases.append(("theory (no command)", ["-m", "theory"]))
+        cases.append((f"energy --n 64 --t 8 {' '.join(extra)}", th + ["--n", "64", "--t", "8", *extra]))
+    cases.append(("seqtheory (no command)", ["-m", "seqtheory"]))
+    cases.append(("seqtheory bogus", ["-m", "seqtheory", "bogus"]))
     for sub in ("status", "export", "plot"):
         cases.append((f"sweep {sub} missing store", sw + [sub, sweep, "--store", os.path.join(tmp, "none", "s.sqlite")]
                       + (["--csv", "-"] if sub == "export" else [])))
@@ -633,10 +638,10 @@ def cli_cases(tmp: str) -> list[tuple[str, list[str]]]:
     for extra in (["--T", "65536", "--batch", "65536"], ["--T", "8"], ["--batch", "0"], ["--T", "1e9"],
                   ["--n-boot", "10**30"], ["--n-boot", "0"], ["--level", "nan"], ["--level", "2"], ["--layer", "5"],
                   ["--rate-lags", "1", "0", "3"], ["--window-stride", "0"], ["--seed", "-1"], ["--prefix", "x."]):
-        cases.append((f"rnn_timescales {' '.join(extra)}", rt + [gru, *extra]))
+        cases.append((f"timescales {' '.join(extra)}", rt + [gru, *extra]))
     for bad in (junk, os.path.join(tmp, "missing.pt"), tmp):
-        cases.append((f"rnn_timescales {os.path.basename(bad)}", rt + [bad]))
-    cases.append(("rnn_timescales --inputs junk", rt + [gru, "--inputs", junk]))
+        cases.append((f"timescales {os.path.basename(bad)}", rt + [bad]))
+    cases.append(("timescales --inputs junk", rt + [gru, "--inputs", junk]))
     for extra in (["--bogus"], ["--only", "nope.nope"]):
         cases.append((f"validation {' '.join(extra)}", ["-m", "validation", *extra]))
     return cases

@@ -168,7 +168,7 @@ def _one_line(proc, *needles):
 
 
 def test_theory_cli_huge_integer():
-    proc, _ = _cli(["-m", "theory", "energy", "--n", "1e1000", "--t", "5"])
+    proc, _ = _cli(["-m", "seqtheory", "energy", "--n", "1e1000", "--t", "5"])
     _one_line(proc, "n must be")
 
 
@@ -177,7 +177,7 @@ def test_rnn_timescales_cli_memory_estimate(tmp_path):
 
     path = tmp_path / "gru.pt"
     torch.save(torch.nn.GRU(3, 8).state_dict(), path)
-    proc, wall = _cli(["-m", "numerics.anticollapse.gated.rnn_timescales", str(path), "--T", "65536", "--batch", "65536"])
+    proc, wall = _cli(["-m", "seqtheory", "timescales", str(path), "--T", "65536", "--batch", "65536"])
     _one_line(proc, "--batch", "GiB")
     assert wall < 30
 
@@ -194,22 +194,22 @@ def tiny_sweep(tmp_path):
 
 @pytest.mark.parametrize("extra, needle", [(["--device", "bogus"], "--device"), (["--device", "cuda:99"], "CUDA")])
 def test_sweep_cli_bad_device(tiny_sweep, tmp_path, extra, needle):
-    proc, _ = _cli(["-m", "numerics.memory_functions.bench.sweep", "run", str(tiny_sweep), "--store",
+    proc, _ = _cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store",
                     str(tmp_path / "s.sqlite"), "--no-progress", *extra])
     _one_line(proc, needle)
 
 
 def test_sweep_cli_export_to_a_full_disk(tiny_sweep, tmp_path):
     store = str(tmp_path / "s.sqlite")
-    proc, _ = _cli(["-m", "numerics.memory_functions.bench.sweep", "run", str(tiny_sweep), "--store", store, "--no-progress"])
+    proc, _ = _cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store", store, "--no-progress"])
     assert proc.returncode == 0, proc.stderr
-    proc, _ = _cli(["-m", "numerics.memory_functions.bench.sweep", "export", str(tiny_sweep), "--store", store,
+    proc, _ = _cli(["-m", "seqtheory", "sweep", "export", str(tiny_sweep), "--store", store,
                     "--csv", "/dev/full"])
     _one_line(proc, "/dev/full")
 
 
 def test_sweep_cli_unreachable_dask_scheduler(tiny_sweep, tmp_path):
-    proc, wall = _cli(["-m", "numerics.memory_functions.bench.sweep", "run", str(tiny_sweep), "--store",
+    proc, wall = _cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store",
                        str(tmp_path / "s.sqlite"), "--dask", "127.0.0.1:1", "--no-progress"], timeout=120)
     _one_line(proc, "127.0.0.1:1")
     assert wall < 30

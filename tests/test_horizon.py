@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import json
 import math
 from fractions import Fraction
 
@@ -230,32 +229,6 @@ def test_bad_input(call, exc, word):
         call()
 
 
-def test_cli_json(capsys):
-    assert th.main(["sigma", "--n", "1024", "--t", "40", "--tol", "0.05", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    r = sigma_for_horizon(1024, 40, 0.05)
-    assert out["sigma"] == r.sigma and out["feasible"] is True and out["se"] == {}
-    assert th.main(["depth", "--n", "1000", "--sigma", "1.0", "--tol", "0.03", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == breakdown_depth(1000, 0.03, quantity="Q") - 1 == out["depth_glorot"]
-    assert th.main(["table", "--n", "256", "1024", "--tol", "0.05", "--quantity", "S", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["n"] for r in rows] == [256, 1024]
-    assert th.main(["sigma", "--n", "64", "--t", "8", "--tol", "0.05", "--method", "mp", "--dps", "30"]) == 0
-    assert "sigma = 0." in capsys.readouterr().out
-    assert hmc.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["weights"] == "real"
-
-
-def test_cli_bad_input(capsys):
-    with pytest.raises(SystemExit) as e:
-        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "2"])
-    assert e.value.code == 2 and "tol" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as e:
-        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "quaternion"])
-    assert e.value.code == 2 and "--weights" in capsys.readouterr().err
-
-
 # ----------------------------------------------------------------------------------------------------
 # depth at a scale, real weights
 # ----------------------------------------------------------------------------------------------------
@@ -285,14 +258,8 @@ def test_real_depth_monte_carlo_path():
     assert mc["depth"] == exact and "Monte Carlo" in mc["source"]
 
 
-def test_cli_real_depth(capsys):
-    assert hmc.main(["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == hmc.depth_for_scale(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]
-
-
 # ----------------------------------------------------------------------------------------------------
-# theory's own command line and depth_for_scale with real weights (the exact rows, depths <= 30)
+# depth_for_scale with real weights (the exact rows, depths <= 30)
 # ----------------------------------------------------------------------------------------------------
 REAL_DEPTH_CASES = ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q"),
                     (100, 1.0, 0.2, "S"), (10**6, 1.1, 0.5, "Q"))
@@ -320,59 +287,3 @@ def test_theory_real_depth_beyond_the_rows_and_bad_input():
         depth_for_scale(64, 1.0, 0.05, weights="quaternion")
 
 
-@pytest.mark.parametrize("argv", [
-    ["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"],
-    ["sigma", "--n", "400", "--t", "30", "--tol", "0.1", "--weights", "real", "--quantity", "S"],
-    ["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mp", "--dps", "25"],
-    ["depth", "--n", "40", "--sigma", "0.998", "--tol", "0.1", "--weights", "real", "--quantity", "S"],
-    ["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--method", "exact"],
-])
-def test_theory_cli_real_weights_agrees_with_the_monte_carlo_cli(argv, capsys):
-    # up to depth 30 both command lines read the exact rows: the same JSON, field by field
-    assert th.main([*argv, "--json"]) == 0
-    ours = json.loads(capsys.readouterr().out)
-    assert hmc.main([*argv, "--json"]) == 0
-    theirs = json.loads(capsys.readouterr().out)
-    assert ours == theirs and ours["weights"] == "real" and ours["source"] == th.REAL_ROWS_SOURCE
-
-
-def test_theory_cli_real_sigma_is_the_api_answer(capsys):
-    assert th.main(["sigma", "--n", "12", "--t", "7", "--tol", "0.1", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    r = sigma_for_horizon(12, 7, 0.1, weights="real")
-    assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
-
-
-@pytest.mark.parametrize("argv,words", [
-    (["sigma", "--n", "16", "--t", "31", "--tol", "0.1", "--weights", "real"], ["--t", "30", "seqtheory horizon"]),
-    (["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mc"],
-     ["--method mc", "seqtheory horizon"]),
-    (["depth", "--n", "1000000", "--sigma", "1.0", "--tol", "0.3", "--weights", "real"],
-     ["--sigma 1.0", "30", "seqtheory horizon"]),
-])
-def test_theory_cli_past_the_rows_is_one_line_naming_the_flag(argv, words, capsys):
-    with pytest.raises(SystemExit) as e:
-        th.main(argv)
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("python -m theory.horizon: error:")
-    for word in words:
-        assert word in err, err
-
-
-def test_theory_cli_glorot_comparison_past_the_rows_is_a_note(capsys):
-    # sigma = 0.99 violates tol by depth 30 at n = 1e6; sigma = 1 does not: depth given, Glorot depth None + note
-    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
-    assert out["depth_glorot"] is None and "seqtheory horizon" in out["depth_glorot_note"]
-
-
-def test_theory_horizon_module_entry_point_real_weights():
-    import subprocess
-    import sys
-    ok = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "5", "--tol", "0.1",
-                         "--weights", "real", "--json"], capture_output=True, text=True, timeout=120)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["source"] == th.REAL_ROWS_SOURCE
-    bad = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "40", "--tol", "0.1",
-                          "--weights", "real"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "--t" in bad.stderr and "seqtheory horizon" in bad.stderr

@@ -1,4 +1,4 @@
-"""The import graph: three floors, arrows only downward, no circles, heavy dependencies in their rooms.
+"""The import graph: three layers, arrows only downward, no circles, heavy dependencies in their rooms.
 
 ``theory`` (exact/symbolic) <- ``numerics`` (numba, Monte Carlo, torch models) <- ``validation`` (checks)
 <- ``seqtheory`` (the user's package: re-exports and the command line).
@@ -62,9 +62,31 @@ def test_the_scan_sees_the_packages():
     assert "theory.levy" in GRAPH["numerics.anticollapse.sde"]                 # a known arrow is found
 
 
+# ``python -m validation`` keeps working as a launcher of ``seqtheory validate``: a ``__main__`` is an entry
+# point that nothing imports, not part of the library's graph; it may import the command line and nothing else
+LAUNCHERS = {"validation.__main__", "seqtheory.__main__"}
+
+
 def test_arrows_point_down():
-    up = [(m, i) for m, deps in GRAPH.items() for i in deps if FLOOR[i.split(".")[0]] > FLOOR[m.split(".")[0]]]
-    assert not up, f"imports that point up a floor: {up}"
+    up = [(m, i) for m, deps in GRAPH.items() if m not in LAUNCHERS for i in deps
+          if FLOOR[i.split(".")[0]] > FLOOR[m.split(".")[0]]]
+    assert not up, f"imports that point up a layer: {up}"
+
+
+def test_launchers_only_launch_the_command_line():
+    assert {m for m in MODULES if m.endswith("__main__")} == LAUNCHERS
+    for m in LAUNCHERS:
+        assert RAW[m] <= {"sys", "seqtheory.cli", "seqtheory.cli.main", "seqtheory.cli.validate",
+                          "seqtheory.cli.validate.main"}, (m, RAW[m])
+        assert len(MODULES[m].read_text().splitlines()) <= 12, f"{m} holds more than a launcher"
+
+
+def test_command_lines_live_in_seqtheory_cli():
+    """No module outside ``seqtheory.cli`` builds an argument parser or defines a ``main(argv)``."""
+    bad = [m for m, p in MODULES.items() if not m.startswith("seqtheory.cli") and m not in LAUNCHERS
+           and ("argparse" in RAW[m] or any(isinstance(n, ast.FunctionDef) and n.name == "main"
+                                            for n in ast.parse(p.read_text()).body))]
+    assert not bad, f"command-line code outside seqtheory/cli/: {bad}"
 
 
 def test_torch_only_in_its_rooms():

@@ -19,7 +19,8 @@ import pytest
 from numerics.memory_functions.bench.runs import RunConfig, execute_run, run_id
 from numerics.experiments.store import ResultStore
 from numerics.memory_functions.bench.aggregate import collect, median_by
-from numerics.memory_functions.bench.sweep import expand_sweep, main, run_sweep
+from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
+from seqtheory.cli.sweep import main
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
@@ -176,7 +177,7 @@ def test_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
     sweep.write_text(json.dumps(doc))
     db = tmp_path / "runs.sqlite"
     ids = {r.run_id for r in expand_sweep(doc)}
-    cmd = [sys.executable, "-m", "numerics.memory_functions.bench.sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
+    cmd = [sys.executable, "-m", "seqtheory", "sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

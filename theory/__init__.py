@@ -34,7 +34,7 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory.horizon``
     initialisation for a horizon: the scale ``sigma`` of ``W = sigma G / sqrt(n)`` that
     keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
-    the comparison with Glorot (``python -m theory.horizon ... --json``).
+    the comparison with Glorot.
 
 ``theory.real_rows``
     exact real-weight energies ``real_Q(n, k)`` (k <= 30) read from the committed rows.
@@ -42,12 +42,9 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
-    ``theory._cli`` (private) the command lines' one-line-error argument parser;
     ``theory._vector_float`` (private) the vectorised float ``Q`` over arrays;
     ``theory._ball_super`` (private) the certified supercritical ``S`` ball;
     ``theory._ball_em`` (private) the certified ``S`` ball between critical and supercritical (Euler-Maclaurin).
-
-Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
 
 Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
 ``dps`` digits (default: the ambient ``mpmath.mp.dps``, mpmath's convention) in a local mpmath context; bad input raises

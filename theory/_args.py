@@ -47,7 +47,7 @@ def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | Non
 # ``mpmath.mp.dps`` at call time (so ``with mpmath.workdps(50): Q(..., method="mp")`` gives 50 digits). The
 # upper bound keeps a typo (dps=10**8) from hanging a session: 100,000 digits is far beyond any use of these
 # closed forms and still evaluates in seconds. DEFAULT_DPS is the working precision of the float paths that
-# evaluate through mpmath (their float64 result needs more digits than it returns) and of the command lines.
+# evaluate through mpmath (their float64 result needs more digits than it returns).
 DEFAULT_DPS = 30
 MIN_DPS = 5
 MAX_DPS = 100_000

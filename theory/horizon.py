@@ -52,8 +52,8 @@ only the variance enters these second moments). For reference, PyTorch's ``nn.RN
 ``U(-1/sqrt n, 1/sqrt n)`` has variance ``1/(3n)``, i.e. ``sigma = 1/sqrt 3``; He/Kaiming (fan-in) has
 ``sigma = sqrt 2``.
 
-Conventions and domain: complex Ginibre weights (real weights: exact rows for t <= 30 here, in this
-module's command line and in :mod:`numerics.signal_propagation.horizon_mc`, which adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
+Conventions and domain: complex Ginibre weights (real weights: the exact rows for t <= 30 here;
+:mod:`numerics.signal_propagation.horizon_mc` adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
 ``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
 dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
 no finite-width correction of this kind.
@@ -72,12 +72,9 @@ True
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import math
 import numbers
-import sys
 from fractions import Fraction
 from typing import cast
 
@@ -87,12 +84,11 @@ from scipy.special import gammaln
 
 from ._args import as_choice, as_dps, as_int, as_real, as_real_array
 from ._args import FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
-from ._cli import OneLineParser
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
 __all__ = ["HorizonScale", "QUANTITIES", "METHODS", "log_energies", "gain_profile", "scale_from_energies",
-           "sigma_for_horizon", "depth_for_scale", "max_horizon", "glorot_table", "main"]
+           "sigma_for_horizon", "depth_for_scale", "max_horizon", "glorot_table"]
 
 QUANTITIES = ("Q", "S")
 METHODS = ("float", "mp")
@@ -105,12 +101,6 @@ _EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integ
 MAX_HORIZON_N = 10**9        # max_horizon / glorot_table: ~2 s at n = 1e9 (t_max ~ sqrt(n), ~40 solves)
 WEIGHTS = ("complex", "real")
 REAL_ROWS_SOURCE = "exact real Wick rows (theory.real_rows)"
-
-
-class _BeyondRealRows(ValueError):
-    """Real weights past the committed exact rows (k <= 30): Monte Carlo is needed, which lives in numerics.
-
-    A ValueError like every range error; the command line recognises it and points to ``seqtheory horizon``."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -461,7 +451,7 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     kmax = real_rows_max_k()
     t = as_int("t", t, minimum=1)
     if t > kmax:
-        raise _BeyondRealRows(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
+        raise ValueError(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
                               f"numerics.signal_propagation.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
     return scale_from_energies(real_energies(n, t), _as_tol(tol), quantity=as_choice("quantity", quantity, QUANTITIES),
                                method=as_choice("method", method, METHODS), dps=dps, n=n, weights="real",
@@ -579,7 +569,7 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
         return j - 1
     if max_t < kmax:
         raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
-    raise _BeyondRealRows(f"no violation of tol={tol} up to depth {kmax} (the last exact real row) at n={n}, "
+    raise ValueError(f"no violation of tol={tol} up to depth {kmax} (the last exact real row) at n={n}, "
                           f"sigma={sigma}; beyond, use numerics.signal_propagation.horizon_mc.depth_for_scale (Monte Carlo)")
 
 
@@ -643,129 +633,3 @@ def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
         rows.append({"n": n, "t_glorot": tg, "t_best": tb, "sigma_best": sb,
                      "gain": tb / tg if tg else None, "c_glorot": tg / math.sqrt(n), "c_best": tb / math.sqrt(n)})
     return rows
-
-
-# --------------------------------------------------------------------------------------------------
-# command line: python -m theory.horizon {sigma,depth,table} ... [--json]
-# complex weights: the closed forms; real weights: the exact rows (t <= 30). The same parser serves
-# ``python -m numerics.signal_propagation.horizon_mc`` / ``seqtheory horizon``, which add Monte Carlo beyond the rows.
-# --------------------------------------------------------------------------------------------------
-def build_parser(prog: str, weights_choices=WEIGHTS, monte_carlo: bool = False) -> argparse.ArgumentParser:
-    """The command-line parser (shared with ``python -m numerics.signal_propagation.horizon_mc``, which adds Monte Carlo)."""
-    p = OneLineParser(prog=prog, description="Initialisation for a horizon (signal propagation): the scale sigma "
-                      "of W = sigma G / sqrt(n) that keeps the energies within tol of 1 up to depth t.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    common = OneLineParser(add_help=False)
-    common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
-    common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
-    common.add_argument("--json", action="store_true", help="print JSON")
-    weights = f"weight field: {' or '.join(weights_choices)} Gaussian (default complex)"
-    if "real" in weights_choices:
-        weights += ("; real: exact rows up to depth 30, Monte Carlo beyond" if monte_carlo else
-                    "; real: the exact rows, depths up to 30 (beyond: seqtheory horizon, with Monte Carlo)")
-    s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
-    s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
-    s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
-    s.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
-    s.add_argument("--method", default="float",
-                   help="float | mp (real weights: also mc, Monte Carlo)" if monte_carlo else "float | mp")
-    s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default 30)")
-    d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
-    d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
-    d.add_argument("--sigma", type=float, required=True, help="weight scale sigma > 0 (1 = Glorot)")
-    d.add_argument("--method", choices=DEPTH_METHODS, default="float", help="float or exact (complex weights)")
-    d.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
-    tb = sub.add_parser("table", parents=[common], help="Glorot (sigma = 1) against the best scale")
-    tb.add_argument("--n", type=int, nargs="+", required=True, help="one or more widths n (integers >= 1)")
-    return p
-
-
-def _text(obj) -> str:
-    if isinstance(obj, list):
-        keys = list(obj[0])
-        lines = ["  ".join(f"{k:>10}" for k in keys)]
-        for r in obj:
-            lines.append("  ".join(f"{v:>10.4g}" if isinstance(v, float) else f"{v!s:>10}" for v in r.values()))
-        return "\n".join(lines)
-    return "\n".join(f"{k} = {v}" for k, v in obj.items())
-
-
-def run_cli(args, sigma_fn, depth_fn=None) -> object:
-    """Execute parsed arguments with the given ``sigma_for_horizon`` (and, for real weights, depth) functions."""
-    if args.command == "sigma":
-        kw = {"quantity": args.quantity, "weights": args.weights, "method": args.method}
-        if args.dps is not None:
-            kw["dps"] = args.dps
-        return sigma_fn(args.n, args.t, args.tol, **kw).to_dict()
-    if args.command == "depth" and args.weights != "complex":
-        out = depth_fn(args.n, args.sigma, args.tol, quantity=args.quantity, weights=args.weights)
-        glorot = depth_fn(args.n, 1.0, args.tol, quantity=args.quantity, weights=args.weights)
-        note = {"depth_glorot_note": glorot["note"]} if "note" in glorot else {}
-        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": args.weights,
-                **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"], **note}
-    if args.command == "depth":
-        t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
-        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "depth": t,
-                "depth_glorot": depth_for_scale(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method)}
-    return glorot_table(args.n, args.tol, quantity=args.quantity)
-
-
-def _rows_depth(args):
-    """The depth function of this module's own command line: real weights from the exact rows, as a dict shaped
-    like :func:`numerics.signal_propagation.horizon_mc.depth_for_scale`'s. Past the rows: for the asked ``--sigma`` a one-line
-    error that points to the Monte Carlo; for the Glorot comparison printed alongside, None and a note."""
-    def depth(n, sigma, tol, *, quantity, weights):
-        kmax = _real_rows_max_k()
-        try:
-            d = depth_for_scale(n, sigma, tol, quantity=quantity, method=args.method, weights=weights)
-        except _BeyondRealRows:
-            if sigma != args.sigma:
-                return {"depth": None, "se": None, "note": f"beyond {kmax} (the exact real rows); Monte Carlo: "
-                        "seqtheory horizon depth --sigma 1 ... --weights real"}
-            raise _BeyondRealRows(f"--weights real: the depth at --sigma {sigma} (--n {n}, --tol {tol}) is beyond "
-                                  f"{kmax}, the last exact real row; this command has no Monte Carlo: "
-                                  f"run `seqtheory horizon depth ... --weights real`") from None
-        return {"depth": d, "se": 0.0, "source": REAL_ROWS_SOURCE}
-    return depth
-
-
-def _real_rows_max_k() -> int:
-    from .real_rows import real_rows_max_k
-
-    return real_rows_max_k()
-
-
-def _check_own_cli(args) -> None:
-    """What only ``seqtheory horizon`` has (Monte Carlo), named by its flag, before any work starts."""
-    if args.command == "sigma" and args.method == "mc":
-        raise _BeyondRealRows("--method mc (Monte Carlo) is not part of this command (closed forms and exact rows "
-                              "only): run `seqtheory horizon sigma ... --method mc`")
-    if args.command == "sigma" and args.weights == "real" and args.t > _real_rows_max_k():
-        raise _BeyondRealRows(f"--t must be <= {_real_rows_max_k()} with --weights real here (the exact real rows); "
-                              f"for longer horizons run `seqtheory horizon sigma ... --weights real` (Monte Carlo), "
-                              f"got --t {args.t}")
-
-
-def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, depth_fn=None,
-         weights_choices=WEIGHTS) -> int:
-    """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table.
-
-    Without ``sigma_fn`` (``python -m theory.horizon``): complex weights from the closed forms, real ones from
-    the exact rows (depths <= 30). ``python -m numerics.signal_propagation.horizon_mc`` / ``seqtheory horizon`` pass their own
-    functions, which add Monte Carlo beyond the rows.
-    """
-    own = sigma_fn is None
-    parser = build_parser(prog, weights_choices, monte_carlo=not own)
-    args = parser.parse_args(argv)
-    try:
-        if own:
-            _check_own_cli(args)
-        out = run_cli(args, sigma_fn or sigma_for_horizon, depth_fn or _rows_depth(args))
-    except (ValueError, TypeError) as exc:
-        parser.error(str(exc))
-    print(json.dumps(out, indent=1) if args.json else _text(out))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

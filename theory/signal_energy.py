@@ -104,7 +104,7 @@ _LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max)
 __all__ = [
     "Q", "S", "Q_all", "log_Q", "log_S", "trace_moment", "hultman_row", "stirling1_row", "Q_series",
     "S_series", "trace_moment_symbolic", "Q_symbolic", "S_symbolic", "generating_function", "METHODS",
-    "DEFAULT_DPS",            # the command line's default digits (theory.__main__ imports it from here)
+    "DEFAULT_DPS",            # the default digits of the float paths through mpmath (theory._args)
 ]
 
 

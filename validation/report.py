@@ -46,14 +46,6 @@ def summary_rows(results: list[Result]) -> list[list]:
     return [[r.check.name, r.outcome.verdict, r.outcome.summary, f"{r.seconds:.1f}"] for r in results]
 
 
-def print_table(results: list[Result], stream=sys.stdout) -> None:
-    width = max((len(r.check.name) for r in results), default=10)
-    vw = max((len(r.outcome.verdict) for r in results), default=7)
-    for r in results:
-        print(f"{r.check.name:<{width}}  {r.outcome.verdict:<{vw}}  {r.seconds:7.1f}s  {r.outcome.summary}", file=stream)
-    print(counts_line(results), file=stream)
-
-
 def verdict_counts(results: list[Result]) -> dict[str, int]:
     """Number of checks per verdict, in the registry's verdict order (verdicts with no check left out)."""
     counts = {v: 0 for v in VERDICTS}

@@ -115,7 +115,8 @@ def main(argv=None) -> int:
         data = {"verdict": o.verdict, "summary": o.summary, "data": g.collect(records)}
         print(o.verdict, o.summary)
     else:
-        from validation.report import print_table, run_checks, write_report
+        from seqtheory.cli.validate import print_table
+        from validation.report import run_checks, write_report
 
         checks = [c for c in select(discover(), "gated_rnn.*") if c.name != "gated_rnn.reference_scale"]
         results = run_checks(checks, ctx, progress=False)

@@ -16,7 +16,7 @@ def load_rows(description: str):
 
     p = argparse.ArgumentParser(description=description)
     p.add_argument("sweep", help="sweep file, e.g. benchmarks/memory_arch/quick.json")
-    p.add_argument("store", help="SQLite store filled by `python -m numerics.memory_functions.bench.sweep run`")
+    p.add_argument("store", help="SQLite store filled by `seqtheory sweep run`")
     p.add_argument("--study", default="main", help="study of the sweep to plot (default: %(default)s)")
     p.add_argument("--out", default="figures", help="output folder (default: %(default)s)")
     a = p.parse_args()

@@ -164,7 +164,8 @@ def main(argv=None) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
     from validation.checks import architectures
     from validation.registry import Context, discover, select
-    from validation.report import any_failed, print_table, run_checks, write_report
+    from seqtheory.cli.validate import print_table
+    from validation.report import any_failed, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "

@@ -1,7 +1,7 @@
 """The paper's main plot: final training RelMSE against alpha, one panel per memory type, one line per
 architecture (median over seeds, min-max bars).
 
-    python -m numerics.memory_functions.bench.sweep run benchmarks/memory_arch/quick.json --store quick.sqlite --workers 2
+    seqtheory sweep run benchmarks/memory_arch/quick.json --store quick.sqlite --workers 2
     python benchmarks/memory_arch/plot_relmse_vs_alpha.py benchmarks/memory_arch/quick.json quick.sqlite
 """
 

@@ -47,7 +47,7 @@ table of ``architectures.recurrent_exp_vs_poly`` is read), or a rows file (JSON 
 ``model, kind, alpha`` and ``median_relmse`` or per-seed ``relmse``; per-seed rows are reduced to medians,
 a diverged run (empty/None) counting as ``+inf``, as :func:`numerics.memory_functions.bench.aggregate.median_by`).
 Rows with a ``study`` column are restricted to the ``main`` study. No numbers are invented: without a
-file, or without per-cell medians in it, the profile says so and names the command to produce them; and
+file, or without per-cell medians in it, the report says so and which files are accepted; and
 no architecture is ranked for a target farther than ``far_threshold`` from the benchmarked cell (the
 report says so and gives the mismatch instead).
 """
@@ -59,7 +59,6 @@ import dataclasses
 import json
 import math
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -67,13 +66,12 @@ from scipy.optimize import minimize_scalar
 
 from numerics.memory_functions.bench.aggregate import median_by
 from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array
-from theory._cli import OneLineParser
 from theory.complexity import effective_rank, effective_support, tail_energy
 from theory.memory import KINDS, default_area_max, exp_tau, lag_weights, memory_function, poly_exponent
 from theory.prony import select_order
 
 __all__ = ["DEFAULT_RESULTS", "FAR_THRESHOLD", "MemoryProfile", "BenchCell", "BenchmarkNotFound", "mismatch",
-           "nearest_families", "load_benchmark", "best_on_cell", "profile_memory", "as_memory_function", "main"]
+           "nearest_families", "load_benchmark", "best_on_cell", "profile_memory", "as_memory_function"]
 
 DEFAULT_RESULTS = Path(__file__).resolve().parent / "data" / "cpu_architectures_results.json"
 FAR_THRESHOLD = 0.1
@@ -82,7 +80,6 @@ MIN_T = 8                       # the smooth families need A_max = T/4 > 1
 DEFAULT_T = 64                  # the command line's --T with --kind: the length of the packaged benchmark
 _GRID = 160                     # coarse grid of the exp/poly parameter before the bounded refinement
 _RELMSE_KEYS = ("median_relmse", "median", "relmse")
-_PRODUCE = "python -m validation --cpu --report docs/results/cpu-architectures"
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -229,7 +226,7 @@ class BenchCell:
 
 
 class BenchmarkNotFound(FileNotFoundError):
-    """No benchmark results at the given path (the message names the command that produces them)."""
+    """No benchmark results at the given path (the message says which files are accepted)."""
 
 
 def _num(v) -> float:
@@ -287,8 +284,9 @@ def load_benchmark(path=None) -> list[BenchCell]:
     """
     path = Path(DEFAULT_RESULTS if path is None else _as_path("path", path))
     if not path.is_file():
-        raise BenchmarkNotFound(f"no benchmark results found at {path}; run `{_PRODUCE}` (writes results.json) "
-                                "or pass a rows file (CSV/JSON: model, kind, alpha, median_relmse)")
+        raise BenchmarkNotFound(f"no benchmark results found at {path}; give the results.json of a cpu-profile "
+                                "validation report (as docs/results/cpu-architectures/results.json) or a rows file "
+                                "(CSV/JSON: model, kind, alpha, median_relmse)")
     try:
         data = _read_rows(path)
     except (json.JSONDecodeError, UnicodeDecodeError, csv.Error) as exc:
@@ -432,7 +430,7 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
     >>> p = profile_memory(memory_function("exp", 0.5, 64), results="/nonexistent.json")
     >>> p.nearest["kind"], p.far, p.prony["order"], p.benchmark["available"]
     ('exp', False, 1, False)
-    >>> p.benchmark["message"].startswith("no benchmark results found at /nonexistent.json; run")
+    >>> p.benchmark["message"].startswith("no benchmark results found at /nonexistent.json; give")
     True
     """
     r = as_memory_function(rho, T)
@@ -460,82 +458,3 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
         effective_rank={c: effective_rank(r, coupling=c) for c in ("toeplitz", "hankel", "lag")},
         prony=_prony(r, prony_tol, m_max) if prony else None, families=fams, nearest=near, far=far,
         far_threshold=far_threshold, benchmark=bench)
-
-
-# ----------------------------------------------------------------------------------------------------
-# command line
-# ----------------------------------------------------------------------------------------------------
-def _load_file(path: str) -> np.ndarray:
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"--file {path}: no such file")
-    if p.suffix.lower() == ".npy":
-        return np.load(p, allow_pickle=False)
-    return np.loadtxt(p, delimiter="," if p.suffix.lower() == ".csv" else None, ndmin=1)
-
-
-def _summary(p: MemoryProfile) -> str:
-    n = p.nearest
-    lines = [f"T = {p.T}",
-             f"tail energy: effective support (sorted) = {p.tail_energy['effective_support_sorted']:.4g}, "
-             f"positional = {p.tail_energy['effective_support_positional']:.4g}",
-             "effective rank: " + ", ".join(f"{k} = {v:.4g}" for k, v in p.effective_rank.items())]
-    if p.prony is not None:
-        pr = p.prony
-        order = pr["order"] if pr["reached"] else f"> {pr['m_tried']} (not reached)"
-        lines.append(f"exponential sum: order {order} for residual <= {pr['tol']:g}; residual {pr['residual']:.3g}, "
-                     f"condition {pr['condition']:.3g}, time-scale spread {pr['timescale_spread']:.3g}")
-    lines.append(f"nearest family: {n['kind']} alpha = {n['alpha']:.4g}, mismatch D = {n['mismatch']:.3g}"
-                 + (f"  -- FAR from every benchmarked family (D > {p.far_threshold})" if p.far else ""))
-    b = p.benchmark
-    if not b["available"]:
-        lines.append(b["message"])
-    else:
-        lines.append(f"benchmark cell ({b['kind']}, alpha = {b['alpha']}), mismatch {b['cell_mismatch']:.3g}"
-                     + (":" if b["ranked"] else ""))
-        lines += [f"  {c['model']:>16}  median RelMSE {c['median_relmse']:.3g}" for c in b["ranking"]]
-        if "message" in b:
-            lines.append(b["message"])
-    return "\n".join(lines)
-
-
-def main(argv=None, *, prog: str = "python -m numerics.memory_functions.memory_profile") -> int:
-    """``python -m numerics.memory_functions.memory_profile (--kind K --alpha A [--T T] | --file F) [--results PATH] [--json]``."""
-    ap = OneLineParser(prog=prog, description="Memory profile of a target: tail-energy complexity, effective rank, "
-                       "exponential-sum order, nearest benchmarked family and the architectures that did best there.")
-    src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--kind", choices=KINDS, help="a toolkit family (with --alpha and --T)")
-    src.add_argument("--file", help="memory function over lags 0..T-1: .npy, .csv or whitespace text")
-    ap.add_argument("--alpha", type=float, help="temporal strength in [0, 1] (with --kind)")
-    ap.add_argument("--T", type=int, help=f"length, {MIN_T}..{MAX_LENGTH} (with --kind; default {DEFAULT_T}, the "
-                    "packaged benchmark's length; a file sets T = its length)")
-    ap.add_argument("--results", default=None,
-                    help="benchmark results or rows file (default: the packaged CPU-scale results)")
-    ap.add_argument("--prony-tol", type=float, default=PRONY_TOL,
-                    help=f"residual the exponential-sum order must reach, in (0, 1] (default {PRONY_TOL:g})")
-    ap.add_argument("--m-max", type=int, default=None, help="largest exponential-sum order tried (default min(12, T/2))")
-    ap.add_argument("--no-prony", action="store_true", help="skip the exponential-sum fits")
-    ap.add_argument("--far-threshold", type=float, default=FAR_THRESHOLD,
-                    help=f"mismatch beyond which the target counts as far and no architecture is ranked, in (0, 1) "
-                         f"(default {FAR_THRESHOLD:g})")
-    ap.add_argument("--json", action="store_true", help="print JSON")
-    args = ap.parse_args(argv)
-    try:
-        if args.kind is not None:
-            if args.alpha is None:
-                raise ValueError("--kind needs --alpha")
-            rho = memory_function(args.kind, args.alpha, DEFAULT_T if args.T is None else args.T)
-        else:
-            if args.alpha is not None or args.T is not None:
-                raise ValueError("--alpha and --T apply only to --kind (a file sets T = its length)")
-            rho = _load_file(args.file)
-        p = profile_memory(rho, prony_tol=args.prony_tol, m_max=args.m_max, prony=not args.no_prony,
-                           results=args.results, far_threshold=args.far_threshold)
-    except (ValueError, TypeError, OSError) as exc:
-        ap.error(str(exc))
-    print(json.dumps(p.to_dict(), indent=1) if args.json else _summary(p))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -20,9 +20,6 @@ Real weights ``W = sigma G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries: no c
 driven ``h(t) = W h(t-1) + x(t)``) and returns means with standard errors from the same run: the tests use
 it to check the sigma that the tool recommends.
 
-Command line: ``python -m numerics.signal_propagation.horizon_mc sigma --n 64 --t 12 --tol 0.05 --weights real --json``
-(the subcommands of ``python -m theory.horizon``, which has real weights from the exact rows only, plus
-``--method mc`` and Monte Carlo past depth 30; ``seqtheory horizon`` runs this one).
 """
 
 from __future__ import annotations
@@ -42,7 +39,7 @@ from theory.horizon import HorizonScale, scale_from_energies
 from theory.real_rows import real_energies as _real_energies
 
 __all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
-           "simulate_energies", "main"]
+           "simulate_energies"]
 
 EXACT_REAL_MAX_K = 30         # the committed exact rows (theory.real_rows): Monte Carlo only beyond
 _WICK_MAX_K = 30
@@ -279,12 +276,3 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
         raise ValueError(f"sigma={sigma} overflows float64 by depth t={t} (p_j ~ sigma^(2j)): lower sigma or t")
     return mean, se
 
-
-def main(argv=None, *, prog: str = "python -m numerics.signal_propagation.horizon_mc") -> int:
-    """``python -m numerics.signal_propagation.horizon_mc``: the command line of :mod:`theory.horizon` with real weights and MC."""
-    return _th.main(argv, prog=prog, sigma_fn=sigma_for_horizon, depth_fn=depth_for_scale,
-                    weights_choices=("complex", "real"))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -17,38 +17,27 @@ A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.
 :func:`run_sweep` dedups by run id, skips ids already in the store (resume), packs runs that differ only in
 seed and target into vmapped groups of up to ``GROUP`` (``numerics.memory_functions.bench.grouped``), submits the jobs to any
 ``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
-writes each result as it completes (one transaction each) behind a tqdm progress bar. Labels and study
-names are not part of the run id: the store is a cache of experiments; the sweep file gives them meaning
-(:func:`numerics.memory_functions.bench.aggregate.collect` joins the two).
-
-CLI::
-
-    python -m numerics.memory_functions.bench.sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local]
-    python -m numerics.memory_functions.bench.sweep status SWEEP.json --store results.sqlite
-    python -m numerics.memory_functions.bench.sweep plot   SWEEP.json --store results.sqlite --out figures/
-    python -m numerics.memory_functions.bench.sweep export SWEEP.json --store results.sqlite --csv results.csv
+writes each result as it completes (one transaction each) behind a tqdm progress bar: the experiment
+engine, :mod:`numerics.experiments.engine`. Labels and study names are not part of the run id: the store is a
+cache of experiments; the sweep file gives them meaning (:func:`numerics.memory_functions.bench.aggregate.collect`
+joins the two). The command line is ``seqtheory sweep`` (:mod:`seqtheory.cli.sweep`).
 """
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures as cf
 import dataclasses
 import functools
 import json
 import re
-import sqlite3
-import sys
 from pathlib import Path
 from typing import Any, Iterable
 
 from numerics.experiments.engine import MAX_WORKERS, SweepSummary, pending_runs, run_jobs
-from numerics.experiments.store import ResultStore, StoreError
+from numerics.experiments.store import ResultStore
 from theory._args import as_int, as_path
-from theory._cli import OneLineParser
 
-from .aggregate import collect
-from .runs import KINDS, RunConfig, execute_run
+from .runs import RunConfig, execute_run
 GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description",
                  "polish")
@@ -279,199 +268,3 @@ def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
         return execute_run(config, threads=threads, device=device)
     except FloatingPointError as exc:
         return {"relmse": None, "error": str(exc)}
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    return value
-
-
-_HELP = {"run": "train the pending runs into the store (resumable)", "status": "runs done per study",
-         "plot": "the sweep's figures from the store", "export": "one CSV row per stored run"}
-
-
-def _parser(prog: str = "python -m numerics.memory_functions.bench.sweep") -> argparse.ArgumentParser:
-    p = OneLineParser(prog=prog, description="Run, inspect, plot or export a memory-function sweep.")
-    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
-    for name in ("run", "status", "plot", "export"):
-        q = sub.add_parser(name, help=_HELP[name], description=_HELP[name])
-        q.add_argument("sweep", help="sweep file (JSON)")
-        q.add_argument("--store", required=True,
-                       help="SQLite result store (run creates it; status/plot/export only read it)")
-        q.add_argument("--study", action="append", help="only this study (repeatable)")
-        if name == "run":
-            q.add_argument("--workers", type=_positive, default=1, help="parallel runs (process pool or Dask workers)")
-            q.add_argument("--threads", type=_positive, default=1, help="torch threads per run")
-            q.add_argument("--device", default="cpu", help="torch device of the runs (cpu, cuda)")
-            q.add_argument("--dask", metavar="local|ADDRESS", help="run on Dask: a local cluster or a scheduler")
-            q.add_argument("--limit", type=_positive, help="run at most this many pending runs")
-            q.add_argument("--group", type=_positive, default=GROUP,
-                           help=f"runs trained as one vmapped group (default {GROUP}); each run is stored as its "
-                                "job finishes, so a kill loses at most the jobs in flight (1: one run per worker)")
-            q.add_argument("--stop-after", type=_positive, metavar="SECONDS",
-                           help="start no new job after this many seconds (in-flight jobs finish; rerun resumes)")
-            q.add_argument("--no-progress", action="store_true", help="no progress bar")
-        if name in ("run", "status"):
-            q.add_argument("--json", action="store_true", help="print JSON")
-        if name == "plot":
-            q.add_argument("--out", default="figures", help="output directory for PNGs")
-        if name == "export":
-            q.add_argument("--csv", metavar="FILE", required=True,
-                           help="write one row per stored run of the sweep ('-' for standard output)")
-    return p
-
-
-_PROG = "python -m numerics.memory_functions.bench.sweep"
-
-
-def main(argv: list[str] | None = None, *, prog: str = "python -m numerics.memory_functions.bench.sweep") -> int:
-    """The CLI; a bad file, field, option or store is one line on stderr naming it, exit status 2."""
-    args = _parser(prog).parse_args(argv)
-    try:
-        runs = expand_sweep(load_sweep(args.sweep), studies=args.study)
-    except (TypeError, ValueError) as exc:
-        msg = str(exc)
-        return _fail(msg if str(args.sweep) in msg else f"{args.sweep}: {msg}")
-    if args.cmd == "status" and not Path(args.store).exists():
-        _status(runs, set(), args.json)
-        if not args.json:
-            print(f"(store {args.store} does not exist yet: nothing run)")
-        return 0
-    try:
-        store = ResultStore(args.store, create=args.cmd == "run")
-    except StoreError as exc:
-        return _fail(str(exc))
-    try:
-        with store:
-            return _command(args, runs, store)
-    except sqlite3.DatabaseError as exc:       # damage found past the pages that opening the store reads
-        return _fail(f"store {args.store!r} is damaged or locked ({exc})")
-    except (TypeError, ValueError) as exc:     # a bad option value (--device), found before any run starts
-        return _fail(str(exc))
-    except (OSError, TimeoutError) as exc:     # an unreachable Dask scheduler, a full disk
-        return _fail(f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc) or "timed out")
-
-
-def _command(args, runs: list[SweepRun], store: ResultStore) -> int:
-    if args.cmd == "run":
-        from numerics._torch import as_device
-
-        as_device(args.device, name="--device")         # before a Dask cluster starts
-        from numerics.experiments.executors import make_executor
-
-        executor, close = make_executor(args.dask, args.workers)
-        try:
-            s = run_sweep(runs, store, executor=executor, workers=args.workers, threads=args.threads,
-                          device=args.device,
-                          progress=not args.no_progress, limit=args.limit, stop_after=args.stop_after,
-                          group=args.group)
-        finally:
-            close()
-        busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
-        if args.json:
-            print(json.dumps({"total": s.total, "skipped": s.skipped, "ran": s.ran, "elsewhere": s.elsewhere,
-                              "stored": len(store)}))
-        else:
-            print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now{busy}; store has {len(store)}")
-    elif args.cmd == "status":
-        _status(runs, store.done_ids(), args.json)
-    elif args.cmd == "export":
-        return _export(runs, store, args.csv)
-    else:
-        return _plot(runs, store, Path(args.out))
-    return 0
-
-
-def _fail(message: str) -> int:
-    print(f"{_PROG}: error: {message}", file=sys.stderr)
-    return 2
-
-
-def _status(runs: list[SweepRun], done: set[str], as_json: bool = False) -> None:
-    by_study: dict[str, list[int]] = {}
-    for r in runs:
-        c = by_study.setdefault(r.study, [0, 0])
-        c[0] += r.run_id in done
-        c[1] += 1
-    if as_json:
-        print(json.dumps({study: {"done": d, "total": n} for study, (d, n) in by_study.items()}))
-        return
-    for study, (d, n) in by_study.items():
-        print(f"{study:<20} {d:>5}/{n} done")
-
-
-def _export(runs: list[SweepRun], store: ResultStore, dest: str) -> int:
-    """CSV of the sweep's stored runs: study and labels first, then the flattened config and result."""
-    import csv
-
-    rows = []
-    for r in runs:
-        rec = store.get(r.run_id)
-        if rec is not None:
-            rows.append({"study": r.study, "model": r.model, "train_variant": r.train_variant,
-                         "run_id": r.run_id, **_flat(rec["config"], "config"), **_flat(rec["result"], "result")})
-    fields = list(dict.fromkeys(k for row in rows for k in row)) or ["study", "model", "train_variant", "run_id"]
-    if dest == "-":
-        fh, close = sys.stdout, False
-    else:
-        try:
-            fh, close = open(dest, "w", newline="", encoding="utf-8"), True
-        except OSError as exc:
-            return _fail(f"cannot write {dest!r}: {exc.strerror or exc}")
-    try:
-        w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        fh.flush()
-    except OSError as exc:      # a full disk (/dev/full), a closed pipe
-        return _fail(f"cannot write {dest!r}: {exc.strerror or exc}")
-    finally:
-        if close:
-            try:
-                fh.close()
-            except OSError:
-                pass
-    if dest != "-":
-        print(f"wrote {len(rows)} rows to {dest}")
-    return 0
-
-
-def _flat(obj: Any, prefix: str) -> dict:
-    if isinstance(obj, dict):
-        return {k2: v2 for k, v in obj.items() for k2, v2 in _flat(v, f"{prefix}.{k}").items()}
-    return {prefix: json.dumps(obj) if isinstance(obj, list) else obj}
-
-
-def _plot(runs: list[SweepRun], store: ResultStore, out: Path) -> int:
-    from .plots import plot_alpha_curves, plot_heatmap
-
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        return _fail(f"cannot create the output folder {str(out)!r}: {exc.strerror or exc}")
-    rows = collect(runs, store)
-    for study in dict.fromkeys(r["study"] for r in rows):
-        sr = [r for r in rows if r["study"] == study and r["kind"] in KINDS]
-        if sr:
-            paths = [_inside(out, f"{study}_relmse_vs_alpha.png"), _inside(out, f"{study}_heatmap.png")]
-            plot_alpha_curves(sr, paths[0], title=study)
-            plot_heatmap(sr, paths[1], title=study)
-            print(f"wrote {paths[0]}, {paths[1]}")
-    return 0
-
-
-def _inside(folder: Path, name: str) -> Path:
-    """``folder / name``, refusing any name that would resolve outside ``folder``."""
-    path = (folder / name).resolve()
-    if path.parent != folder.resolve():
-        raise ValueError(f"figure name {name!r} would be written outside {str(folder)!r}")
-    return path
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""The sweep CLI and store under misuse: one-line errors naming the file or field (exit 2), a status that
+"""``seqtheory sweep`` (seqtheory.cli.sweep) and the sweep under misuse: one-line errors naming the file or field (exit 2), a status that
 creates nothing, CSV export, claims shared by concurrent sweeps, corrupt stores, path-escaping study names,
 and the caller's torch RNG left alone by an inline sweep."""
 
@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from numerics.experiments.store import ResultStore
-from numerics.memory_functions.bench.sweep import _inside, check_study_name, expand_sweep, load_sweep, main, run_sweep
+from numerics.memory_functions.bench.sweep import check_study_name, expand_sweep, load_sweep, run_sweep
+from seqtheory.cli.sweep import _inside, main
 
 ROOT = Path(__file__).resolve().parents[1]
-PROG = "python -m numerics.memory_functions.bench.sweep: error:"
+PROG = "seqtheory sweep: error:"
 
 
 def _doc(seeds=(0, 1), steps=3, name="a"):
@@ -37,7 +38,7 @@ def sweep_file(tmp_path):
 def _one_line_error(capsys, *needles):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
-    assert err[0].startswith("python -m numerics.memory_functions.bench.sweep") and "Traceback" not in err[0]
+    assert err[0].startswith("seqtheory sweep") and "error:" in err[0] and "Traceback" not in err[0]
     for n in needles:
         assert n in err[0], (n, err[0])
 
@@ -274,3 +275,33 @@ def test_damage_found_after_opening_is_one_line(sweep_file, tmp_path, capsys, mo
     monkeypatch.setattr(ResultStore, "done_ids", broken)
     assert main(["status", str(sweep_file), "--store", str(path)]) == 2
     _one_line_error(capsys, "s.sqlite", "damaged", "malformed")
+
+
+# ---------------------------------------------------------------------------------------------- gated sweeps
+def test_gated_sweep_run_status_export_plot(tmp_path, capsys):
+    from test_gated_sweep import TINY
+
+    doc = {**TINY, "seeds": [0]}
+    path, store = tmp_path / "gated.json", str(tmp_path / "g.sqlite")
+    path.write_text(json.dumps(doc))
+    assert main(["status", str(path), "--store", store, "--json"]) == 0        # nothing run: no store created
+    assert json.loads(capsys.readouterr().out) == {"shared": {"done": 0, "total": 3},
+                                                   "diag_forced": {"done": 0, "total": 3}}
+    assert not os.path.exists(store)
+    assert main(["run", str(path), "--store", store, "--no-progress", "--workers", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["2 training runs: 0 already stored, 2 run now; store has 6",
+                   "4 diagnosis runs: 0 already stored, 4 run now; store has 6"]
+    assert main(["run", str(path), "--store", store, "--no-progress", "--json"]) == 0      # a rerun: nothing to do
+    again = json.loads(capsys.readouterr().out)
+    assert again["training"]["skipped"] == 2 and again["diagnosis"]["ran"] == 0 and again["stored"] == 6
+    assert main(["export", str(path), "--store", store, "--csv", str(tmp_path / "g.csv")]) == 0
+    with open(tmp_path / "g.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["run"], r["stage"]) for r in rows] == [(run, stage) for run in ("shared", "diag_forced")
+                                                     for stage in ("train", "long", "train_author")]
+    assert float(rows[0]["relative_loss"]) > 0 and float(rows[1]["final.lag_max"]) == 48
+    assert main(["plot", str(path), "--store", store, "--out", str(tmp_path / "figs")]) == 0
+    assert (tmp_path / "figs" / "tiny_seed0_spectra.png").stat().st_size > 1000
+    assert main(["run", str(path), "--store", store, "--study", "x"]) == 2
+    assert "--study applies to architecture sweeps" in capsys.readouterr().err

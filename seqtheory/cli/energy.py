@@ -1,4 +1,4 @@
-"""``python -m theory energy --n N --t T [--dps D] [--method M] [--json]``: exact finite-width signal energies.
+"""``seqtheory energy --n N --t T [--dps D] [--method M] [--json]``: exact finite-width signal energies.
 
 Prints ``Q_{n,t}`` (free recurrence after t steps), ``S_{n,t} = sum_{k<=t} Q_{n,k}`` (driven recurrence,
 t + 1 inputs), their infinite-width values (1 and t + 1), ``c = t/sqrt(n)`` and the regime
@@ -9,69 +9,21 @@ Integers may be written ``1024``, ``1_000_000``, ``1e18`` or ``10**18`` (exactly
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import decimal
 import json
 import math
-import re
 import sys
 
-from ._args import MAX_DPS, MIN_DPS
-from ._cli import OneLineParser
+from theory._args import MAX_DPS, MIN_DPS
+
+from ._parser import OneLineParser, int_arg
 
 # Exact fractions longer than this are not printed digit by digit: a 10**6-digit line helps nobody, and
 # decimal conversion of huge ints is slow (CPython caps it at 4300 digits by default for that reason).
 MAX_EXACT_DIGITS = 20_000
-# Integer literals in scientific or power notation are expanded only up to this many digits.
-_MAX_LITERAL_DIGITS = 1000
-# Measured on this project's 2-core machines: ~1e6 certified terms per second for ``--method ball``.
+# Measured on a 2-core x86 machine (AMD EPYC): ~1e6 certified terms per second for ``--method ball``.
 _BALL_TERMS_PER_S = 1e6
 _NOTICE_TERMS = 10**6
-_POWER = re.compile(r"^\s*(\d[\d_]*)\s*\*\*\s*(\d[\d_]*)\s*$")
-
-
-def parse_int(text: str) -> int:
-    """An exactly representable integer from ``123``, ``1_000``, ``1e18``, ``2.5e3`` or ``10**18``.
-
-    >>> parse_int("1e18") == 10**18 and parse_int("10**18") == 10**18 and parse_int("2.5e3")
-    2500
-    >>> parse_int("1.5")
-    Traceback (most recent call last):
-    ...
-    ValueError: '1.5' is not an integer
-    """
-    m = _POWER.match(text)
-    if m:
-        base, exp = int(m.group(1)), int(m.group(2))
-        if base > 1 and exp * math.log10(base) > _MAX_LITERAL_DIGITS:
-            raise ValueError(f"{text!r} has more than {_MAX_LITERAL_DIGITS} digits")
-        return base**exp
-    try:
-        d = decimal.Decimal(text.strip().replace("_", ""))
-    except decimal.InvalidOperation:
-        raise ValueError(f"{text!r} is not an integer") from None
-    if not d.is_finite():
-        raise ValueError(f"{text!r} is not an integer")
-    if d.adjusted() > _MAX_LITERAL_DIGITS:
-        raise ValueError(f"{text!r} has more than {_MAX_LITERAL_DIGITS} digits")
-    if d != d.to_integral_value():
-        raise ValueError(f"{text!r} is not an integer")
-    return int(d)
-
-
-def _int_arg(minimum: int, maximum: int | None = None):
-    def parse(text: str) -> int:
-        try:
-            value = parse_int(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}: {exc}") from None
-        if value < minimum or (maximum is not None and value > maximum):
-            allowed = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
-            raise argparse.ArgumentTypeError(f"expected an integer {allowed}, got {value}")
-        return value
-
-    return parse
 
 
 _DESCRIPTION = ("Exact finite-width signal energies Q_{n,t} and S_{n,t} of a width-n linear recurrence with "
@@ -79,20 +31,17 @@ _DESCRIPTION = ("Exact finite-width signal energies Q_{n,t} and S_{n,t} of a wid
                 "and the regime. Integers may be written 1024, 1_000_000, 1e18 or 10**18.")
 
 
-def _parser(prog: str = "python -m theory") -> argparse.ArgumentParser:
-    p = OneLineParser(prog=prog, description=_DESCRIPTION)
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    e = sub.add_parser("energy", help="Q_{n,t}, S_{n,t}, c = t/sqrt(n) and the regime",
-                       description="Q_{n,t}, S_{n,t}, c = t/sqrt(n) and the depth-width regime.")
-    e.add_argument("--n", required=True, type=_int_arg(1), help="width n (integer >= 1; 1e18 and 10**18 accepted)")
-    e.add_argument("--t", required=True, type=_int_arg(0), help="depth / time t (integer >= 0)")
-    e.add_argument("--dps", type=_int_arg(MIN_DPS, MAX_DPS), default=None,
+def _parser(prog: str) -> OneLineParser:
+    e = OneLineParser(prog=prog, description=_DESCRIPTION)
+    e.add_argument("--n", required=True, type=int_arg(1), help="width n (integer >= 1; 1e18 and 10**18 accepted)")
+    e.add_argument("--t", required=True, type=int_arg(0), help="depth / time t (integer >= 0)")
+    e.add_argument("--dps", type=int_arg(MIN_DPS, MAX_DPS), default=None,
                    help=f"decimal digits, {MIN_DPS}..{MAX_DPS} (method mp/ball; default 30 = theory._args.DEFAULT_DPS; "
                         "float prints 17 significant digits)")
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
     e.add_argument("--json", action="store_true", help="print one JSON object (inputs, values, c, regime, method, dps)")
-    return p
+    return e
 
 
 @contextlib.contextmanager
@@ -131,7 +80,7 @@ def _exact_text(v) -> tuple[str | None, str | None]:
 def _notice(method: str, n: int, t: int, dps: int | None) -> str | None:
     """An up-front estimate for the O(t) paths, printed on stderr before a long computation (the ball sums
     all terms only where neither its series nor its supercritical top terms apply)."""
-    from .signal_energy import _S_ball_is_direct
+    from theory.signal_energy import _S_ball_is_direct
 
     if method == "ball" and t + 1 > _NOTICE_TERMS and dps is not None and _S_ball_is_direct(n, t, dps):
         sec = (t + 1) / _BALL_TERMS_PER_S
@@ -166,8 +115,8 @@ def _value(fn, log_fn, n: int, t: int, method: str, dps: int | None) -> dict:
 
 
 def _energy(args) -> dict:
-    from .regimes import regime
-    from .signal_energy import DEFAULT_DPS, S, Q, log_Q, log_S
+    from theory.regimes import regime
+    from theory.signal_energy import DEFAULT_DPS, S, Q, log_Q, log_S
 
     method = args.method or ("mp" if args.dps is not None else "float")
     if method in ("float", "exact") and args.dps is not None:
@@ -208,7 +157,7 @@ def _as_json(r: dict) -> str:
         return json.dumps(out)
 
 
-def main(argv: list[str] | None = None, *, prog: str = "python -m theory") -> int:
+def main(argv: list[str] | None = None, *, prog: str = "seqtheory energy") -> int:
     parser = _parser(prog)
     args = parser.parse_args(argv)
     try:
@@ -220,6 +169,3 @@ def main(argv: list[str] | None = None, *, prog: str = "python -m theory") -> in
     print(_as_json(result) if args.json else _as_text(result))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,5 @@
-"""Tests of the command line ``python -m theory energy``."""
+"""``seqtheory energy`` (seqtheory.cli.energy): values against independent references, one-line errors, --json,
+integer literals, huge exact results, bounded precision and up-front cost notices."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import mpmath
 import pytest
 
 from test_signal_energy import ref_Q, ref_S   # independent product-formula references
-from theory.__main__ import main
+from seqtheory.cli.energy import main
 
 
 def field(out: str, name: str) -> str:
@@ -18,7 +19,7 @@ def field(out: str, name: str) -> str:
 
 
 def test_issue_example_50_digits(capsys):
-    assert main(["energy", "--n", "1024", "--t", "64", "--dps", "50"]) == 0
+    assert main(["--n", "1024", "--t", "64", "--dps", "50"]) == 0
     out = capsys.readouterr().out
     q = ref_Q(1024, 64)
     s = ref_S(1024, 64)
@@ -32,29 +33,29 @@ def test_issue_example_50_digits(capsys):
 
 
 def test_exact_and_float(capsys):
-    main(["energy", "--n", "4", "--t", "3", "--method", "exact"])
+    main(["--n", "4", "--t", "3", "--method", "exact"])
     out = capsys.readouterr().out
     assert field(out, "Q_{n,t}") == "21/16" and field(out, "S_{n,t}") == "35/8"
-    main(["energy", "--n", "4", "--t", "3"])
+    main(["--n", "4", "--t", "3"])
     out = capsys.readouterr().out
     assert float(field(out, "Q_{n,t}")) == 1.3125 and "regime = critical" in out
 
 
 def test_overflow_prints_log(capsys):
-    main(["energy", "--n", "10", "--t", "2000"])
+    main(["--n", "10", "--t", "2000"])
     out = capsys.readouterr().out
     assert "exp(" in out and "regime = supercritical" in out
 
 
 @pytest.mark.parametrize("argv,msg", [
-    (["energy", "--n", "0", "--t", "3"], "--n"),
-    (["energy", "--n", "4.5", "--t", "3"], "--n"),
-    (["energy", "--n", "4", "--t", "-1"], "--t"),
-    (["energy", "--n", "4", "--t", "3", "--dps", "0"], "--dps"),
-    (["energy", "--n", "4", "--t", "3", "--method", "exact", "--dps", "9"], "--dps"),
-    (["energy", "--n", "4", "--t", "3", "--method", "fast"], "--method"),
-    (["energy", "--t", "3"], "--n"),
-    ([], "COMMAND"),
+    (["--n", "0", "--t", "3"], "--n"),
+    (["--n", "4.5", "--t", "3"], "--n"),
+    (["--n", "4", "--t", "-1"], "--t"),
+    (["--n", "4", "--t", "3", "--dps", "0"], "--dps"),
+    (["--n", "4", "--t", "3", "--method", "exact", "--dps", "9"], "--dps"),
+    (["--n", "4", "--t", "3", "--method", "fast"], "--method"),
+    (["--t", "3"], "--n"),
+    ([], "--n"),
 ])
 def test_bad_arguments_exit_2_with_message(argv, msg, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -64,10 +65,10 @@ def test_bad_arguments_exit_2_with_message(argv, msg, capsys):
 
 
 def test_module_entry_point():
-    proc = subprocess.run([sys.executable, "-m", "theory", "energy", "--n", "1024", "--t", "8"],
+    proc = subprocess.run([sys.executable, "-m", "seqtheory", "energy", "--n", "1024", "--t", "8"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "regime = subcritical" in proc.stdout
-    bad = subprocess.run([sys.executable, "-m", "theory", "energy", "--n", "x", "--t", "8"],
+    bad = subprocess.run([sys.executable, "-m", "seqtheory", "energy", "--n", "x", "--t", "8"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--n" in bad.stderr
 
@@ -78,11 +79,12 @@ import json
 from fractions import Fraction
 
 from theory._args import MAX_DPS
-from theory.__main__ import MAX_EXACT_DIGITS, parse_int
+from seqtheory.cli._parser import parse_int
+from seqtheory.cli.energy import MAX_EXACT_DIGITS
 
 
 def test_json_is_one_object_with_every_field(capsys):
-    assert main(["energy", "--n", "4", "--t", "3", "--method", "exact", "--json"]) == 0
+    assert main(["--n", "4", "--t", "3", "--method", "exact", "--json"]) == 0
     out = capsys.readouterr().out
     obj = json.loads(out)                                  # the whole output is one JSON object
     assert set(obj) == {"n", "t", "method", "dps", "Q", "S", "Q_infinite_width", "S_infinite_width", "c", "regime"}
@@ -92,13 +94,13 @@ def test_json_is_one_object_with_every_field(capsys):
 
 
 def test_json_mp_keeps_every_digit_and_float_overflow_gives_log(capsys):
-    main(["energy", "--n", "1024", "--t", "64", "--dps", "40", "--json"])
+    main(["--n", "1024", "--t", "64", "--dps", "40", "--json"])
     obj = json.loads(capsys.readouterr().out)
     assert obj["dps"] == 40 and isinstance(obj["Q"], str)
     exact = ref_Q(1024, 64)
     with mpmath.workdps(50):
         assert abs(mpmath.mpf(obj["Q"]) - mpmath.mpf(exact.numerator) / exact.denominator) <= mpmath.mpf(10) ** -38
-    main(["energy", "--n", "10", "--t", "2000", "--json"])
+    main(["--n", "10", "--t", "2000", "--json"])
     obj = json.loads(capsys.readouterr().out)
     assert obj["Q"] is None and obj["log_Q"] > 709 and obj["regime"] == "supercritical"
 
@@ -116,17 +118,17 @@ def test_integer_literals_rejected(text):
 
 
 def test_n_in_scientific_and_power_notation(capsys):
-    main(["energy", "--n", "1e18", "--t", "10**6", "--json"])
+    main(["--n", "1e18", "--t", "10**6", "--json"])
     a = json.loads(capsys.readouterr().out)
     assert a["n"] == 10**18 and a["t"] == 10**6 and a["regime"] == "subcritical"
     with pytest.raises(SystemExit) as exc:
-        main(["energy", "--n", "1.5e0", "--t", "3"])
+        main(["--n", "1.5e0", "--t", "3"])
     assert exc.value.code == 2 and "--n" in capsys.readouterr().err
 
 
 def test_huge_exact_result_is_one_clear_line(capsys):
     # n = 10**6, t = 3000: numerator and denominator of ~16,600 digits each (past CPython's 4300-digit guard)
-    assert main(["energy", "--n", "10**6", "--t", "3000", "--method", "exact"]) == 0
+    assert main(["--n", "10**6", "--t", "3000", "--method", "exact"]) == 0
     out = capsys.readouterr().out
     q_line = next(l for l in out.splitlines() if l.startswith("Q_{n,t} = "))
     assert "not printed" in q_line and "--method mp" in q_line and len(q_line) < 300
@@ -150,7 +152,7 @@ def _digit_count(x: int) -> int:
 def test_exact_result_past_4300_digits_is_printed_in_full(capsys):
     # n = 10**6, t = 1000: ~6,000 digits each side, under MAX_EXACT_DIGITS: printed, and the guard restored
     before = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
-    main(["energy", "--n", "10**6", "--t", "1000", "--method", "exact"])
+    main(["--n", "10**6", "--t", "1000", "--method", "exact"])
     out = capsys.readouterr().out
     text = field(out, "Q_{n,t}")
     num, den = text.split("/")
@@ -164,7 +166,7 @@ def test_exact_result_past_4300_digits_is_printed_in_full(capsys):
 
 def test_dps_has_an_upper_bound(capsys):
     with pytest.raises(SystemExit) as exc:
-        main(["energy", "--n", "4", "--t", "3", "--dps", "100000000"])
+        main(["--n", "4", "--t", "3", "--dps", "100000000"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "--dps" in err and str(MAX_DPS) in err
 
@@ -172,21 +174,21 @@ def test_dps_has_an_upper_bound(capsys):
 def test_long_ball_sum_announces_its_cost(capsys):
     # c = t / sqrt(n) = 26 at 300 digits: past the series (G > 400 terms), short of the supercritical top terms
     # and of the Euler-Maclaurin window (its cut 26.5 sqrt(n) is past t): the ball sums every term
-    from theory.__main__ import _notice
+    from seqtheory.cli.energy import _notice
     assert _notice("ball", 1_778_279_410, 1_100_000, 300).startswith("note: --method ball sums t + 1 = 1.1e+06")
     assert _notice("ball", 1_778_279_410, 1_100_000, 40) is None            # 40 digits: Euler-Maclaurin
     # subcritical (c = 0.0011) and critical (c = 1.1) long sums take the series, O(1) in t: no notice
     for n, regime in (("10**18", "subcritical"), ("10**12", "critical")):
-        assert main(["energy", "--n", n, "--t", "1100000", "--method", "ball", "--dps", "20"]) == 0
+        assert main(["--n", n, "--t", "1100000", "--method", "ball", "--dps", "20"]) == 0
         captured = capsys.readouterr()
         assert captured.err == "" and f"regime = {regime}" in captured.out
-    main(["energy", "--n", "10**18", "--t", "1000", "--method", "ball", "--dps", "20"])
+    main(["--n", "10**18", "--t", "1000", "--method", "ball", "--dps", "20"])
     assert capsys.readouterr().err == ""
 
 
 def test_doctests():
     import doctest
 
-    import theory.__main__ as cli
+    import importlib
 
-    assert doctest.testmod(cli, raise_on_error=False).failed == 0
+    assert doctest.testmod(importlib.import_module("seqtheory.cli._parser"), raise_on_error=False).failed == 0

@@ -1,4 +1,4 @@
-"""Tests of ``python -m validation``: partial runs, stale figures, results.json, the report's first lines, an
+"""``seqtheory validate`` (seqtheory.cli.validate; also ``python -m validation``): partial runs, stale figures, results.json, the report's first lines, an
 unwritable report folder. Synthetic checks (no numerics) stand in for the registry, so these run in < 1 s."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import validation.registry as registry
-from validation.__main__ import main
+from seqtheory.cli.validate import main
 from validation.registry import Check, Outcome
 
 CALLS: list[str] = []
