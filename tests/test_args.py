@@ -103,7 +103,7 @@ def test_float_paths_broadcast_like_numpy():
     for fn in (Q, S, log_Q, log_S, Q_critical_form):
         out = fn(n, k)
         assert out.shape == (3, 3) and out.dtype == np.float64
-        # same bits, except Q and S, whose array paths are vectorised (theory._vector_float): same accuracy
+        # same bits, except Q and S, whose array paths are vectorised (theory.signal_energy._vector): same accuracy
         tol = 1e-14 if fn in (Q, S) else 0.0
         assert all(abs(out[i, j] - fn(int(n[i, 0]), int(k[j]))) <= tol * out[i, j] for i in range(3) for j in range(3))
         assert isinstance(fn(16, 4), float) and isinstance(fn(np.int64(16), 4), float)

@@ -361,6 +361,8 @@ def _fmt_cost(x: float, unit: str) -> str:
 # Integers that a float64 closed form converts to float (widths, depths): at most 10**300, inside float64's
 # range with room for the products of the formulas (exact and mp paths take any size).
 FLOAT_INT_MAX = 10**300
+# log of float64's largest value: a log past it overflows exp()
+LOG_FLOAT_MAX = math.log(float(np.finfo(np.float64).max))
 
 
 def as_instance(name: str, value: Any, cls: type | tuple, what: str | None = None):

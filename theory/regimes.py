@@ -32,10 +32,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import (FLOAT_INT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
+from ._args import (FLOAT_INT_MAX, LOG_FLOAT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
                     scalar_or_array)
 from ._args import FloatOrExact   # the Literal type of the method argument
-from .signal_energy import _LOG_FLOAT_MAX
 
 __all__ = [
     "critical_profile", "critical_S_profile", "critical_correction", "Q_critical_form", "S_critical_form",
@@ -461,7 +460,7 @@ def S_geometric_form(n, t, *, log: bool = False) -> float:
 
 
 def _exp_or_raise(log_value: float, name: str, n: int, t: int) -> float:
-    if log_value > _LOG_FLOAT_MAX:
+    if log_value > LOG_FLOAT_MAX:
         raise OverflowError(f"{name}(n={n}, t={t}) = exp({log_value:.6g}) exceeds float64; use log=True")
     return math.exp(log_value)
 
@@ -730,7 +729,7 @@ def feedforward_second_moment(n, L, *, field: str = "complex", method: FloatOrEx
         as_int("L", L, maximum=10**6)
         return Fraction(n + a, n) ** L
     log_value = L * math.log1p(a / n)
-    if log_value > _LOG_FLOAT_MAX:
+    if log_value > LOG_FLOAT_MAX:
         raise OverflowError(f"feedforward_second_moment(n={n}, L={L}) exceeds float64")
     return math.exp(log_value)
 

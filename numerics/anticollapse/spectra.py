@@ -53,7 +53,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from theory._args import (MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_int_array, as_real, as_real_array,
+from theory._args import (LOG_FLOAT_MAX, MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_int_array, as_real, as_real_array,
                           as_same_shape)
 
 from numerics._config import dataclass_from_dict, setter
@@ -66,7 +66,6 @@ REFERENCE_ENVELOPE_LAGS = (4, 384, 128)    # geometric grid at T = 1280
 _LOG_FLOOR = 1e-12
 LEAK_FLOOR = 1e-12                          # a_p floor for gates that round to s = 1 in float32
 ENVELOPES = ("mu0", "gelr")                 # the author's canonical envelope; the Lambda-weighted one
-_LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max)
 
 
 # ---------------------------------------------------------------------------------------------- lag grids
@@ -207,7 +206,7 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
         raise ValueError("alpha must be positive and have the shape of e")
     u = e / alpha
     log_growth = float(np.sum(np.log1p(u)))
-    if not log_growth < _LOG_FLOAT_MAX:     # prod (1 + e_p / alpha_p) past float64: the bound is no bound
+    if not log_growth < LOG_FLOAT_MAX:     # prod (1 + e_p / alpha_p) past float64: the bound is no bound
         raise ValueError(f"e is too large for alpha: prod(1 + e/alpha) = exp({log_growth:.4g}) overflows float64")
     return float(round(float(np.prod(alpha)) * (math.expm1(log_growth) - float(np.sum(u))), 15))
 

@@ -151,6 +151,26 @@ def _retreat(d, rest, end, choice, undo):
     choice[d] += 1
 
 
+@njit(inline="always")
+def _search_arrays(levels):
+    """The depth-first search's state over ``levels`` levels: the choice at each level, the cycles each
+    closed, and the flat undo arrays of :func:`_advance` / :func:`_retreat`."""
+    return (np.zeros(levels, dtype=np.int64), np.zeros(levels, dtype=np.int64),
+            (np.empty(2 * levels, dtype=np.int64), np.empty(2 * levels, dtype=np.int64),
+             np.empty(2 * levels, dtype=np.int64), np.empty(2 * levels, dtype=np.int64)))
+
+
+@njit(inline="always")
+def _back_up(d, rest, end, choice, closed, undo):
+    """One level up from the exhausted level d: the new level and the cycles its undone step had closed
+    (:func:`_retreat`); the backtracking step of both searches."""
+    d -= 1
+    if d < 0:
+        return d, 0
+    _retreat(d, rest, end, choice, undo)
+    return d, closed[d]
+
+
 @njit(cache=True)
 def _dfs_plain(rest, m, end, M, out):
     """All matchings of ``rest[:m]`` from the current path state: ``out[c] += 1``, c = cycles they close.
@@ -161,19 +181,14 @@ def _dfs_plain(rest, m, end, M, out):
     call taking arrays costs ~6x here (measured). ``end`` and ``rest`` are restored on return.
     """
     levels = m // 2
-    choice = np.zeros(levels, dtype=np.int64)
-    closed = np.zeros(levels, dtype=np.int64)      # cycles closed at each level
-    undo = (np.empty(2 * levels, dtype=np.int64), np.empty(2 * levels, dtype=np.int64),
-            np.empty(2 * levels, dtype=np.int64), np.empty(2 * levels, dtype=np.int64))
+    choice, closed, undo = _search_arrays(levels)
     cyc = 0
     d = 0
     choice[0] = 1
     while d >= 0:
-        if choice[d] > m - 2 * d - 1:               # level exhausted: back up, undo the level above
-            d -= 1
-            if d >= 0:
-                cyc -= closed[d]
-                _retreat(d, rest, end, choice, undo)
+        if choice[d] > m - 2 * d - 1:              # level exhausted: back up
+            d, released = _back_up(d, rest, end, choice, closed, undo)
+            cyc -= released
             continue
         c = _advance(d, rest, end, M, choice, undo)
         if d == levels - 1:                        # a complete matching
@@ -285,18 +300,13 @@ def _count_item_memo(k, pairs, hist_row, memo, store):
     W = hist_row.shape[0]
     sub = np.empty(r, dtype=np.int64)
     vl = np.empty(2 * r, dtype=np.int64)
-    choice = np.zeros(top, dtype=np.int64)
-    closed = np.zeros(top, dtype=np.int64)
-    undo = (np.empty(2 * top, dtype=np.int64), np.empty(2 * top, dtype=np.int64),
-            np.empty(2 * top, dtype=np.int64), np.empty(2 * top, dtype=np.int64))
+    choice, closed, undo = _search_arrays(top)
     d = 0
     choice[0] = 1
     while d >= 0:
-        if choice[d] > m - 2 * d - 1:
-            d -= 1
-            if d >= 0:
-                cyc -= closed[d]
-                _retreat(d, rest, end, choice, undo)
+        if choice[d] > m - 2 * d - 1:              # level exhausted: back up
+            d, released = _back_up(d, rest, end, choice, closed, undo)
+            cyc -= released
             continue
         c = _advance(d, rest, end, M, choice, undo)
         if d == top - 1:                           # 2L points left: look the completions up

@@ -80,9 +80,9 @@ def _exact_text(v) -> tuple[str | None, str | None]:
 def _notice(method: str, n: int, t: int, dps: int | None) -> str | None:
     """An up-front estimate for the O(t) paths, printed on stderr before a long computation (the ball sums
     all terms only where neither its series nor its supercritical top terms apply)."""
-    from theory.signal_energy import _S_ball_is_direct
+    from theory.signal_energy import S_ball_is_direct
 
-    if method == "ball" and t + 1 > _NOTICE_TERMS and dps is not None and _S_ball_is_direct(n, t, dps):
+    if method == "ball" and t + 1 > _NOTICE_TERMS and dps is not None and S_ball_is_direct(n, t, dps):
         sec = (t + 1) / _BALL_TERMS_PER_S
         return (f"note: --method ball sums t + 1 = {t + 1:.3g} certified terms, about {sec:.0f} s at "
                 f"~{_BALL_TERMS_PER_S:.0e} terms/s; --method mp is fast at any t")
