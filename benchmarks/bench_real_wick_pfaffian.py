@@ -86,7 +86,7 @@ def _write(per_row, cpu30, enum_old) -> None:
         "algorithm": "numerics.signal_propagation.real_wick_pfaffian (quaternion duality, Pfaffian average, skew elimination, "
                      "modular arithmetic + CRT, exact interpolation); k <= 12 also by the matching enumeration "
                      "numerics.signal_propagation.real_wick (real_wick_polynomial(k, method='enumerate'))",
-        "machine": "the project's 2-core machine, shared by 6 agents; numba, 1 thread",
+        "machine": "a 2-core AMD EPYC machine shared with other jobs; numba, 1 thread",
         "seconds": "pfaffian_cpu_seconds: process CPU time of real_wick_rows(k) from scratch (it gives every row "
                    "<= k); enumeration_seconds / enumeration_cpu_seconds: the earlier enumeration run, 2 threads",
         "all_rows_le_30_cpu_seconds": round(cpu30, 3),

@@ -11,7 +11,7 @@ targets k = 11 < 5 min and k = 12 < 1 h on 2 cores. ``--sample K`` runs three co
 (a ``fraction`` of row K in all) with the default (memo) kernel in one group and extrapolates the CPU time of the whole row from the exact number of matchings each
 work item completes (a row too long to run on the shared machine is extrapolated, never guessed).
 
-Targets (on the project's 2-core machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
+Targets (on a 2-core AMD EPYC machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
 speed-up over the pure-Python reference at k = 8 >= 50x. Compilation is timed separately (first call).
 """
 

@@ -228,7 +228,7 @@ print(f"rows k <= 30 in {dt:.1f} s; k = 30: n^31 + {rows[30][29]} n^29 + ... + {
 nb.md(r"""
 Along each ray $k = c\sqrt n$ (any n: the rows are polynomials) the exact ratio $Q^{\mathbb R}/Q$ stays
 above 1 (the paper's inequality) but decays like $D(c)/(f(c)\sqrt n)$: real weights share the complex
-critical profile $f(c) = (2/c^2)\sinh(c^2/2)$. The correction $D(c) = \lim \sqrt n\,(Q^{\mathbb R} -
+critical curve $f(c) = (2/c^2)\sinh(c^2/2)$. The correction $D(c) = \lim \sqrt n\,(Q^{\mathbb R} -
 Q)$ is extrapolated from the exact values (`numerics.signal_propagation.real_regimes.real_correction`); its series
 $c^3/4 + 17c^5/240 + \dots$ comes from the rows' coefficients (no closed form is derived). In the genus
 expansion the complex row moves in steps of $1/n^2$ at fixed k; the real row also has the non-orientable

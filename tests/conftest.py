@@ -49,7 +49,7 @@ _needs_torch_cache: dict = {}
 
 
 def file_needs_torch(path) -> bool:
-    """Whether a test file imports torch or a torch room anywhere (read with ``ast``, not imported)."""
+    """Whether a test file imports torch or a torch subpackage anywhere (read with ``ast``, not imported)."""
     import ast
     from pathlib import Path
 
@@ -67,7 +67,7 @@ def file_needs_torch(path) -> bool:
                   and isinstance(node.args[0], ast.Constant)):
                 names.add(str(node.args[0].value))
         _needs_torch_cache[key] = False                 # an import cycle between helper modules ends here
-        # a helper module beside the tests (``fuzz_harness`` -> ``fuzz_rooms``) passes on what it imports
+        # a helper module beside the tests (``fuzz_harness`` -> ``fuzz_torch``) passes on what it imports
         helpers = [path.parent / f"{n}.py" for n in names if (path.parent / f"{n}.py").is_file()]
         _needs_torch_cache[key] = (any(n == r or n.startswith(r + ".") for n in names for r in TORCH_ROOMS)
                                    or any(file_needs_torch(h) for h in helpers))

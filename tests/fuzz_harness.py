@@ -15,9 +15,9 @@ Used by ``tests/test_fuzz.py`` (a bounded number of examples per function in CI)
   limit (a valid but long computation on a loaded machine, e.g. a million Monte Carlo draws);
 * ``hang``    no answer within the time limit, nor on that rerun (the worker is killed and restarted).
 
-Scope: every room: the modules of ``theory``, of ``numerics`` and of its torch sub-rooms
+Scope: every package: the modules of ``theory``, of ``numerics`` and of its torch subpackages
 ``numerics.memory_functions.models``, ``numerics.memory_functions.bench`` and ``numerics.anticollapse`` (their baselines, with
-tiny models and two training steps, are in ``tests/fuzz_rooms.py``, as are the command-line cases run as
+tiny models and two training steps, are in ``tests/fuzz_torch.py``, as are the command-line cases run as
 subprocesses by ``benchmarks/fuzz.py``). Result containers (frozen dataclasses the toolkit returns) are
 excluded by name in ``RESULT_TYPES``.
 
@@ -41,16 +41,16 @@ from typing import Any
 
 import numpy as np
 
-from fuzz_rooms import ROOM_RESULT_TYPES, room_baselines
+from fuzz_torch import TORCH_RESULT_TYPES, torch_baselines
 
 RESULT_TYPES = {
     "theory.prony.ExpSumFit", "theory.prony.OrderSelection", "numerics.anticollapse.estimators.TailFit",
     "numerics.anticollapse.estimators.EnvelopeFit", "numerics.anticollapse.estimators.SpectrumEnvelopeFit",
     "numerics.anticollapse.estimators.LognormalComparison", "numerics.signal_propagation.ginibre.MCEstimate", "numerics.signal_propagation.ginibre.Checkpoints",
     "numerics.signal_propagation.ginibre.FeedforwardEstimate", "numerics.anticollapse.levy_sampling.CTSParams", "numerics.anticollapse.levy_sampling.CPParams",
-    "theory.horizon.HorizonScale", "numerics.memory_functions.memory_profile.MemoryProfile", "numerics.memory_functions.memory_profile.BenchCell",
+    "theory.horizon.HorizonScale", "numerics.memory_functions.memory_report.MemoryReport", "numerics.memory_functions.memory_report.BenchCell",
     "numerics.signal_propagation.quaternion_ginibre.QuaternionMoments", "numerics.stats.Agreement", "numerics.stats.Paired",
-} | ROOM_RESULT_TYPES
+} | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
 CLI_NAMES = ("main",)
@@ -148,7 +148,7 @@ def baselines() -> dict[str, Case]:
     cases = {
         # theory.complexity
         "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted"), kinds={"s": "intarray"}),
-        "theory.complexity.tail_energy_profile": Case(dict(rho=RHO, kind="sorted")),
+        "theory.complexity.tail_energy_curve": Case(dict(rho=RHO, kind="sorted")),
         "theory.complexity.effective_support": Case(dict(rho=RHO, kind="sorted")),
         "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, method="float", dps=None),
                                                   kinds={"dps": "int?"}, names={"T": ("s",)}),
@@ -225,9 +225,9 @@ def baselines() -> dict[str, Case]:
         "theory.prony.mterm_scan": Case(dict(rho=RHO, m_max=2, tol=None), kinds={"tol": "real?"}),
         "theory.prony.select_order": Case(dict(rho=RHO, tol=1e-3, m_max=2), kinds={"m_max": "int?"}),
         # theory.regimes
-        "theory.regimes.critical_profile": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
+        "theory.regimes.critical_curve": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
                                                 allow_inf=True),
-        "theory.regimes.critical_S_profile": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
+        "theory.regimes.critical_S_curve": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
                                                   allow_inf=True),
         "theory.regimes.critical_correction": Case(dict(c=2.0), kinds={"c": "realarray"}, allow_inf=True),
         "theory.regimes.Q_critical_form": Case(dict(n=1024, k=32, corrected=True), kinds=_NK_ARRAY, allow_inf=True),
@@ -359,7 +359,7 @@ def baselines() -> dict[str, Case]:
         "numerics.signal_propagation.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
                                                 kinds={"coeffs": "intarray", "var": "text"}),
         **_optional_baselines(),
-        **room_baselines(Case),
+        **torch_baselines(Case),
         # numerics.plotting
         "numerics.plotting.pyplot": Case(dict()),
         "numerics.plotting.subplots": Case(dict(nrows=1, ncols=2)),
@@ -394,7 +394,7 @@ def _optional_baselines() -> dict:
         out.update({
             "theory.horizon.log_energies": Case(dict(n=4, t=3)),
             # documented: inf past float64 (large sigma or depth)
-            "theory.horizon.gain_profile": Case(dict(n=4, t=2, sigma=1.0, quantity="S"), allow_inf=True),
+            "theory.horizon.gain_curve": Case(dict(n=4, t=2, sigma=1.0, quantity="S"), allow_inf=True),
             "theory.horizon.scale_from_energies": Case(
                 dict(energies=[1, 1, Fraction(17, 16), Fraction(21, 16)], tol=0.2, quantity="Q", method="float",
                      dps=None, n=None, weights="complex", source="given energies"),
@@ -438,8 +438,8 @@ def _optional_baselines() -> dict:
             "numerics.signal_propagation.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
                                                           kinds={"seed": "seed"}),
         })
-    if _present("numerics.memory_functions.memory_profile"):
-        mprof = importlib.import_module("numerics.memory_functions.memory_profile")
+    if _present("numerics.memory_functions.memory_report"):
+        mprof = importlib.import_module("numerics.memory_functions.memory_report")
         exp_rho = 0.8 ** np.arange(64)
         cells = [mprof.BenchCell("lstm", "exp", 0.5, 0.2, ""), mprof.BenchCell("s4d", "exp", 0.5, 0.01, "")]
         bench = os.path.join(_tmpdir(), "results.json")
@@ -447,17 +447,17 @@ def _optional_baselines() -> dict:
             fh.write('{"results": [{"name": "x", "data": {"medians": [{"model": "tcn", "kind": "poly", '
                      '"alpha": 0.5, "median_relmse": 0.01}]}}]}')
         out.update({
-            "numerics.memory_functions.memory_profile.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
-            "numerics.memory_functions.memory_profile.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
+            "numerics.memory_functions.memory_report.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
+            "numerics.memory_functions.memory_report.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
                                                              kinds={"kinds": "any"}),
-            "numerics.memory_functions.memory_profile.load_benchmark": Case(dict(path=bench), kinds={"path": "path?"},
+            "numerics.memory_functions.memory_report.load_benchmark": Case(dict(path=bench), kinds={"path": "path?"},
                                                            raises=(OSError,)),
-            "numerics.memory_functions.memory_profile.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
+            "numerics.memory_functions.memory_report.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
                                                          kinds={"cells": "any"}),
-            "numerics.memory_functions.memory_profile.profile_memory": Case(
+            "numerics.memory_functions.memory_report.memory_report": Case(
                 dict(rho=exp_rho, T=None, prony_tol=1e-3, m_max=2, prony=True, results="/nonexistent.json",
                      far_threshold=0.1), kinds={"T": "int?", "m_max": "int?", "results": "any"}),
-            "numerics.memory_functions.memory_profile.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
+            "numerics.memory_functions.memory_report.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
         })
     return out
 

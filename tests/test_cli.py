@@ -108,8 +108,8 @@ def test_python_m_validation_is_the_validate_command():
     (["energy", "--n", "x", "--t", "2"], "--n"),
     (["horizon", "sigma", "--n", "16", "--t", "4"], "--tol"),
     (["horizon", "depth", "--n", "4", "--sigma", "-1", "--tol", "0.3"], "sigma"),
-    (["memory-profile", "--kind", "exp"], "--alpha"),
-    (["memory-profile", "--kind", "exp", "--alpha", "0.5", "--far-threshold", "2"], "far_threshold"),
+    (["memory-report", "--kind", "exp"], "--alpha"),
+    (["memory-report", "--kind", "exp", "--alpha", "0.5", "--far-threshold", "2"], "far_threshold"),
     (["validate", "--only", "no-such-check"], "no check matches"),
     (["sweep", "status"], "--store"),
 ])
@@ -128,7 +128,7 @@ def test_commands_print_json(capsys, tmp_path):
     assert cli.main(["horizon", "depth", "--n", "4", "--sigma", "1", "--tol", "0.3", "--weights", "real",
                      "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["depth"] == 2           # Q^R_{4,3} = 1 + 44/64 breaks tol 0.3
-    assert cli.main(["memory-profile", "--kind", "poly", "--alpha", "0.5", "--no-prony", "--json"]) == 0
+    assert cli.main(["memory-report", "--kind", "poly", "--alpha", "0.5", "--no-prony", "--json"]) == 0
     prof = json.loads(capsys.readouterr().out)
     assert prof["T"] == 64 and prof["nearest"]["kind"] == "poly" and prof["benchmark"]["ranked"]
     assert cli.main(["validate", "--list", "--json"]) == 0

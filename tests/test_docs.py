@@ -56,7 +56,7 @@ def test_paper_pages_exist_where_the_docstrings_point():
 
 
 @pytest.mark.slow
-@pytest.mark.torch              # the API pages import every module, the PyTorch rooms included
+@pytest.mark.torch              # the API pages import every module, the PyTorch subpackages included
 def test_sphinx_build_has_no_warnings(tmp_path):
     env = {**os.environ, "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1"}
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",

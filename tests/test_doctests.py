@@ -31,7 +31,7 @@ def test_discovery_sees_every_package():
 
 
 def _param(name: str):
-    """A module whose source imports torch (or a torch room) runs its examples only with torch (``torch`` marker)."""
+    """A module whose source imports torch (or a torch subpackage) runs its examples only with torch (``torch`` marker)."""
     torch = file_needs_torch(importlib.util.find_spec(name).origin)
     return pytest.param(name, marks=[pytest.mark.torch] if torch else [])
 

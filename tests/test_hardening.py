@@ -1,4 +1,4 @@
-"""Extreme parameters, bounded work, no traceback: the cases an independent fuzz of every room found.
+"""Extreme parameters, bounded work, no traceback: the cases an independent fuzz of every package found.
 
 Each case is a call that crashed, was silently wrong, hung or printed a traceback, and must now give the
 right value (checked against an independent route) or a TypeError/ValueError naming the parameter, fast.
@@ -217,21 +217,21 @@ def test_sweep_cli_unreachable_dask_scheduler(tiny_sweep, tmp_path):
 
 # ------------------------------------------------------------------------------------------ named errors
 def _gated_run():
-    import fuzz_rooms
+    import fuzz_torch
 
-    return fuzz_rooms._gated_run()
+    return fuzz_torch._gated_run()
 
 
 def _gated_config():
-    import fuzz_rooms
+    import fuzz_torch
 
-    return fuzz_rooms._gated_config()
+    return fuzz_torch._gated_config()
 
 
 def _rates_env():
-    import fuzz_rooms
+    import fuzz_torch
 
-    return fuzz_rooms._rates_env()
+    return fuzz_torch._rates_env()
 
 
 def _long_spec(**kw):

@@ -12,7 +12,7 @@ import pytest
 
 import numerics.signal_propagation.horizon_mc as hmc
 import theory.horizon as th
-from theory.horizon import depth_for_scale, gain_profile, max_horizon, sigma_for_horizon
+from theory.horizon import depth_for_scale, gain_curve, max_horizon, sigma_for_horizon
 from theory.regimes import breakdown_depth
 from theory.signal_energy import trace_moment
 from theory.real_rows import real_energies
@@ -23,7 +23,7 @@ def exact_Q(n, k):
     return Fraction(trace_moment(n, k), n ** (k + 1))
 
 
-def exact_profile(n, t, sigma, quantity, energies=None):
+def exact_curve(n, t, sigma, quantity, energies=None):
     """p_j(sigma), j = 0..t, in exact rationals at the exact binary value of sigma."""
     E = energies or [exact_Q(n, k) for k in range(t + 1)]
     s2 = Fraction(sigma) ** 2
@@ -38,7 +38,7 @@ def exact_profile(n, t, sigma, quantity, energies=None):
 
 
 def exact_dev(n, t, sigma, quantity, energies=None):
-    return float(max(abs(p - 1) for p in exact_profile(n, t, sigma, quantity, energies)))
+    return float(max(abs(p - 1) for p in exact_curve(n, t, sigma, quantity, energies)))
 
 
 def test_doctests():
@@ -51,7 +51,7 @@ def test_doctests():
 # ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("quantity", ["Q", "S"])
 @pytest.mark.parametrize("n,t,tol", [(64, 6, 0.05), (256, 18, 0.05), (1024, 40, 0.05)])
-def test_minimax_and_interval_match_exact_profile(n, t, tol, quantity):
+def test_minimax_and_interval_match_exact_curve(n, t, tol, quantity):
     r = sigma_for_horizon(n, t, tol, quantity=quantity)
     assert r.feasible
     # the reported deviation is the exact deviation at the reported sigma
@@ -64,7 +64,7 @@ def test_minimax_and_interval_match_exact_profile(n, t, tol, quantity):
         assert abs(exact_dev(n, t, s, quantity) - tol) <= 1e-12
         assert exact_dev(n, t, s * outward, quantity) > tol
     # endpoint root: p_t(sigma_end) = 1
-    assert abs(float(exact_profile(n, t, r.sigma_endpoint, quantity)[-1]) - 1) <= 1e-12
+    assert abs(float(exact_curve(n, t, r.sigma_endpoint, quantity)[-1]) - 1) <= 1e-12
     # Glorot: sigma = 1
     assert abs(r.glorot_deviation - exact_dev(n, t, 1.0, quantity)) <= 1e-12
 
@@ -106,10 +106,10 @@ def test_mp_agrees_with_float_and_exact_endpoint(quantity):
         assert abs(p_t - 1) < mpmath.mpf(10) ** -37
 
 
-def test_gain_profile_scaling_is_exact():
+def test_gain_curve_scaling_is_exact():
     n, t, sigma = 50, 12, 0.97
-    p = gain_profile(n, t, sigma)
-    ref = exact_profile(n, t, sigma, "Q")
+    p = gain_curve(n, t, sigma)
+    ref = exact_curve(n, t, sigma, "Q")
     assert np.allclose(p, [float(v) for v in ref], rtol=1e-13, atol=0)
 
 
@@ -154,7 +154,7 @@ def test_recommended_sigma_against_simulated_recurrence(quantity):
     r = sigma_for_horizon(n, t, tol, quantity=quantity)
     assert r.feasible
     mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, quantity=quantity, seed=11)
-    pred = gain_profile(n, t, r.sigma, quantity=quantity)
+    pred = gain_curve(n, t, r.sigma, quantity=quantity)
     idx = slice(1, None) if quantity == "Q" else slice(None)       # Q's j = 0 is exactly 1 (se = 0)
     z = z_for_false_alarm(1e-6, m=len(pred[idx]))
     assert np.all(np.abs(mean[idx] - pred[idx]) <= z * se[idx])
@@ -168,7 +168,7 @@ def test_real_weights_exact_rows_against_simulation():
     E = hmc.real_energies(n, t)
     assert abs(exact_dev(n, t, r.sigma, "Q", E) - r.deviation) <= 1e-12
     mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, field="real", seed=5)
-    pred = np.array([float(v) for v in exact_profile(n, t, r.sigma, "Q", E)])
+    pred = np.array([float(v) for v in exact_curve(n, t, r.sigma, "Q", E)])
     z = z_for_false_alarm(1e-6, m=t)
     assert np.all(np.abs(mean[1:] - pred[1:]) <= z * se[1:])
     # Q^R >= Q: real weights need a smaller scale to be back at 1 at depth t
@@ -195,7 +195,7 @@ def test_real_beyond_rows_uses_monte_carlo():
 
 
 def test_real_rows_to_30_are_exact_in_theory_and_numerics():
-    """Every t <= 30 uses the committed exact rows (no Monte Carlo, no se), the same in both floors."""
+    """Every t <= 30 uses the committed exact rows (no Monte Carlo, no se), the same in both layers (theory, numerics)."""
     for quantity in ("Q", "S"):
         a = sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
         b = hmc.sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
@@ -235,7 +235,7 @@ def test_bad_input(call, exc, word):
 def test_real_depth_exact_rows():
     for n, sigma, tol, q in ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q")):
         E = hmc.real_energies(n, 8)
-        dev = [abs(p - 1) for p in exact_profile(n, 8, sigma, q, E)]
+        dev = [abs(p - 1) for p in exact_curve(n, 8, sigma, q, E)]
         first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
         assert first <= hmc.EXACT_REAL_MAX_K
         assert hmc.depth_for_scale(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
@@ -266,10 +266,10 @@ REAL_DEPTH_CASES = ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05
 
 
 @pytest.mark.parametrize("n,sigma,tol,q", REAL_DEPTH_CASES)
-def test_theory_real_depth_from_the_exact_profile(n, sigma, tol, q):
-    # reference: the first violation of the exact rational profile written out in this file
+def test_theory_real_depth_from_the_exact_curve(n, sigma, tol, q):
+    # reference: the first violation of the exact rational curve written out in this file
     E = real_energies(n, 30)
-    dev = [abs(p - 1) for p in exact_profile(n, 30, sigma, q, E)]
+    dev = [abs(p - 1) for p in exact_curve(n, 30, sigma, q, E)]
     first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
     for method in ("float", "exact"):
         assert depth_for_scale(n, sigma, tol, quantity=q, method=method, weights="real") == first - 1

@@ -1,4 +1,4 @@
-"""The import graph: three layers, arrows only downward, no circles, heavy dependencies in their rooms.
+"""The import graph: three layers, arrows only downward, no circles, heavy dependencies in their subpackages.
 
 ``theory`` (exact/symbolic) <- ``numerics`` (numba, Monte Carlo, torch models) <- ``validation`` (checks)
 <- ``seqtheory`` (the user's package: re-exports and the command line).
@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("theory", "numerics", "validation", "seqtheory")
-FLOOR = {"theory": 0, "numerics": 1, "validation": 2, "seqtheory": 3}
+LAYER = {"theory": 0, "numerics": 1, "validation": 2, "seqtheory": 3}
 # the subpackages that need PyTorch (and the helper only they import); everything else in theory and numerics is core
 TORCH_ROOMS = ("numerics.memory_functions.models", "numerics.memory_functions.bench", "numerics.anticollapse.gated",
                "numerics._torch")
@@ -69,7 +69,7 @@ LAUNCHERS = {"validation.__main__", "seqtheory.__main__"}
 
 def test_arrows_point_down():
     up = [(m, i) for m, deps in GRAPH.items() if m not in LAUNCHERS for i in deps
-          if FLOOR[i.split(".")[0]] > FLOOR[m.split(".")[0]]]
+          if LAYER[i.split(".")[0]] > LAYER[m.split(".")[0]]]
     assert not up, f"imports that point up a layer: {up}"
 
 
@@ -197,7 +197,7 @@ def test_importing_seqtheory_loads_neither_numba_nor_torch():
     code = ("import sys, seqtheory, seqtheory.cli\n"
             "bad = [k for k in ('numba', 'torch', 'sympy', 'numerics', 'validation') if k in sys.modules]\n"
             "assert not bad, bad\n"
-            "seqtheory.Q, seqtheory.wick_polynomial, seqtheory.profile_memory\n"
+            "seqtheory.Q, seqtheory.wick_polynomial, seqtheory.memory_report\n"
             "assert 'torch' not in sys.modules\n")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr

@@ -16,8 +16,8 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     (``theory.signal_energy._checks``).
 
 ``theory.regimes``
-    the sub-, critical and supercritical regimes: ``critical_profile``
-    (``(2/c^2) sinh(c^2/2)``), ``critical_S_profile``, the O(n^-1/2) correction,
+    the sub-, critical and supercritical regimes: ``critical_curve``
+    (``(2/c^2) sinh(c^2/2)``), ``critical_S_curve``, the O(n^-1/2) correction,
     supercritical and uniform forms, ``regime(n, t)``, ``breakdown_depth(n, tol)``,
     and the feedforward contrast.
 

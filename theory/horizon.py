@@ -87,7 +87,7 @@ from ._args import FloatOrExact, FloatOrMp, Quantity   # the Literal types of th
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
-__all__ = ["HorizonScale", "QUANTITIES", "METHODS", "log_energies", "gain_profile", "scale_from_energies",
+__all__ = ["HorizonScale", "QUANTITIES", "METHODS", "log_energies", "gain_curve", "scale_from_energies",
            "sigma_for_horizon", "depth_for_scale", "max_horizon", "glorot_table"]
 
 QUANTITIES = ("Q", "S")
@@ -151,7 +151,7 @@ class HorizonScale:
 
 
 # --------------------------------------------------------------------------------------------------
-# energies and the gain profile
+# energies and the gain curve
 # --------------------------------------------------------------------------------------------------
 def log_energies(n, t) -> np.ndarray:
     r"""``[log Q_{n,0}, ..., log Q_{n,t}]`` (natural logs, float64, complex Ginibre), finite for every k.
@@ -175,7 +175,7 @@ def log_energies(n, t) -> np.ndarray:
     return out
 
 
-def _log_profile(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
+def _log_curve(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
     """``log p_j`` for ``j = 0..t`` at ``x = log sigma^2`` (float64, overflow-free)."""
     a = L + x * np.arange(L.size)
     if quantity == "Q":
@@ -183,20 +183,20 @@ def _log_profile(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
     return np.logaddexp.accumulate(a) - np.log(np.arange(1, L.size + 1))
 
 
-def gain_profile(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
+def gain_curve(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
     r"""``p_j(sigma)``, ``j = 0..t``: the energy at depth j relative to the critical infinite-width value.
 
     ``quantity="Q"``: ``sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
     ``quantity="S"``: ``(1/(j+1)) sum_{k<=j} sigma^{2k} Q_{n,k}`` (driven, ``E||h(j)||^2 / (n (j+1))``).
     Complex Ginibre weights, ``W = sigma G/sqrt(n)``; ``inf`` past float64.
 
-    >>> gain_profile(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
+    >>> gain_curve(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
     [1.0, 1.0, 1.0208333333333333]
     """
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
     quantity = as_choice("quantity", quantity, QUANTITIES)
     with np.errstate(over="ignore"):
-        return np.exp(_log_profile(log_energies(n, t), 2.0 * math.log(sigma), quantity))
+        return np.exp(_log_curve(log_energies(n, t), 2.0 * math.log(sigma), quantity))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -211,13 +211,13 @@ class _FloatProblem:
         self.L, self.quantity = L, quantity
 
     def up(self, x):        # max_j p_j - 1 (increasing in x)
-        return _expm1(float(np.max(_log_profile(self.L, x, self.quantity))))
+        return _expm1(float(np.max(_log_curve(self.L, x, self.quantity))))
 
     def down(self, x):      # 1 - min_j p_j (decreasing in x)
-        return -_expm1(float(np.min(_log_profile(self.L, x, self.quantity))))
+        return -_expm1(float(np.min(_log_curve(self.L, x, self.quantity))))
 
     def end(self, x):       # p_t - 1 (increasing in x)
-        return _expm1(float(_log_profile(self.L, x, self.quantity)[-1]))
+        return _expm1(float(_log_curve(self.L, x, self.quantity)[-1]))
 
 
 class _MpProblem:
@@ -226,7 +226,7 @@ class _MpProblem:
     def __init__(self, E: list, quantity: str):
         self.E, self.quantity = E, quantity
 
-    def profile(self, x):
+    def curve(self, x):
         s = mpmath.exp(x)
         p, acc, w = [], mpmath.mpf(0), mpmath.mpf(1)
         for j, e in enumerate(self.E):
@@ -237,13 +237,13 @@ class _MpProblem:
         return p
 
     def up(self, x):
-        return max(self.profile(x)) - 1
+        return max(self.curve(x)) - 1
 
     def down(self, x):
-        return 1 - min(self.profile(x))
+        return 1 - min(self.curve(x))
 
     def end(self, x):
-        return self.profile(x)[-1] - 1
+        return self.curve(x)[-1] - 1
 
 
 def _bisect(f, lo, hi, steps: int):
@@ -460,7 +460,7 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
 
 def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
     with np.errstate(over="ignore"):
-        dev = np.abs(np.expm1(_log_profile(L, 2.0 * math.log(sigma), quantity)))
+        dev = np.abs(np.expm1(_log_curve(L, 2.0 * math.log(sigma), quantity)))
     bad = np.flatnonzero(dev > tol)
     return int(bad[0]) if bad.size else None
 

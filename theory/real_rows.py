@@ -6,7 +6,7 @@ n with integer coefficients; ``Q^R_{n,k} = P_k(n) / n^(k+1)`` is the real-weight
 ``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 30 are computed by ``numerics.signal_propagation.real_wick_pfaffian`` (the
 polynomial-time Pfaffian route, checked against the matching enumeration, the loop equations and Monte
 Carlo) and committed in ``numerics/signal_propagation/data/real_wick_rows.json``; this module only reads that file, so the
-theory floor can use exact real energies without importing numerics. Entry j of a row multiplies ``n**j``.
+theory layer can use exact real energies without importing numerics. Entry j of a row multiplies ``n**j``.
 
 >>> real_row(2)                      # n^3 + 2n
 (0, 2, 0, 1)

@@ -91,9 +91,10 @@ class Context:
     session: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
-    def quick(self) -> bool:
-        """Whether the theory and Monte Carlo checks use small sizes; true in the quick and the cpu profiles
-        alike (the cpu profile scales up the trained-model experiments only; those checks read ``profile``)."""
+    def small_sizes(self) -> bool:
+        """Whether the theory and Monte Carlo checks run at their small sizes: in the quick and the cpu profiles
+        alike (the cpu profile scales up the trained-model experiments only; those checks read ``profile``);
+        the full profile runs them at their large sizes."""
         return self.profile in ("quick", "cpu")
 
     def figure_path(self, name: str) -> Path:

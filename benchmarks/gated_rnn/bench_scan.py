@@ -2,7 +2,7 @@
 
     python benchmarks/gated_rnn/bench_scan.py
 
-Prints, for the CPU-profile shapes, seconds per forward+backward of each and their ratio (same process,
+Prints, for the cpu-sweep shapes, seconds per forward+backward of each and their ratio (same process,
 same thread count, interleaved repetitions; the minimum over repetitions is reported).
 """
 

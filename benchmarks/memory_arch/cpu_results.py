@@ -16,7 +16,7 @@ Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
 about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
 and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also copied to
-``numerics/memory_functions/data/cpu_architectures_results.json``, the package's default for ``memory_profile``), and adds
+``numerics/memory_functions/data/cpu_architectures_results.json``, the package's default for ``memory_report``), and adds
 the provenance to ``results.json``: commit, date, versions, machine, wall time, and the training's CPU
 time (the sum over runs of process CPU seconds: divided by 2, the wall time of the sweep on 2 otherwise
 idle cores). ``--no-train`` reports on the runs already in the store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 DEFAULT_OUT = ROOT / "docs" / "results" / "cpu-architectures"
-PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_functions.memory_profile's default
+PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_functions.memory_report's default
 
 
 def _exclude(out: Path | None) -> list[str]:
@@ -197,7 +197,7 @@ def main(argv=None) -> int:
         p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
     if a.train_only:
         return train(a, store)
-    architectures.PROFILE_SWEEPS["cpu"] = a.sweep
+    architectures.SWEEP_NAME = a.sweep
     architectures.STORE_DIR = Path(a.store_dir)
     architectures.STORE_PATH = store
     architectures.WORKERS = a.workers
@@ -221,7 +221,7 @@ def main(argv=None) -> int:
                                      if a.no_train and same else meta["wall_seconds"])
     data = {**data, "provenance": meta} if isinstance(data, dict) else {"provenance": meta, "results": data}
     path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
-    if path.resolve() == (DEFAULT_OUT / "results.json").resolve():     # the package ships a copy (memory_profile)
+    if path.resolve() == (DEFAULT_OUT / "results.json").resolve():     # the package ships a copy (memory_report)
         PACKAGED.write_bytes(path.read_bytes())
         print(f"wrote {PACKAGED.relative_to(ROOT)} (the packaged copy)")
     print(f"wrote {a.out}: wall {meta['wall_seconds']:.0f} s, training CPU {meta['training_cpu_seconds']:.0f} s "

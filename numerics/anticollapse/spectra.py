@@ -119,7 +119,7 @@ def _lag_triple(name: str, value: Any, *, max_hi: int | None = None) -> tuple[in
 
 @dataclasses.dataclass(frozen=True)
 class LongDiagnosisSpec:
-    """The long-horizon re-diagnosis of a profile (:mod:`numerics.anticollapse.gated.long_horizon`): length,
+    """The long-horizon re-diagnosis of a gated sweep (:mod:`numerics.anticollapse.gated.long_horizon`): length,
     sequences, batching, window stride and the two lag grids ``(lo, hi, n)`` (linear)."""
 
     T: int = 8192
@@ -143,7 +143,7 @@ class LongDiagnosisSpec:
 
 
 def long_spec(d: Any) -> LongDiagnosisSpec:
-    """From the profile's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
+    """From a sweep file's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
     return dataclass_from_dict(LongDiagnosisSpec, d, "long_diagnosis", tuples=("rate_lags", "envelope_lags"))
 
 

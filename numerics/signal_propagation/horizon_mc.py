@@ -173,7 +173,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
 
 
 def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
-    logp = _th._log_profile(np.log(E), 2.0 * math.log(sigma), quantity)
+    logp = _th._log_curve(np.log(E), 2.0 * math.log(sigma), quantity)
     with np.errstate(over="ignore"):
         bad = np.flatnonzero(np.abs(np.expm1(logp)) > tol)
     return int(bad[0]) if bad.size else None

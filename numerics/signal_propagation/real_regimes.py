@@ -9,7 +9,7 @@ polynomials, so ``n = (k / c)^2`` need not be an integer, and every value is an 
 What the exact rows (k <= 30) show
 ----------------------------------
 * ``Q^R / Q^C >= 1`` everywhere (the paper's inequality), but the ratio tends to 1 along every ray:
-  ``Q^R_{n,k} = f(c) + (F_1^C(c) + D(c)) / sqrt(n) + O(1/n)``, the same critical profile as complex weights.
+  ``Q^R_{n,k} = f(c) + (F_1^C(c) + D(c)) / sqrt(n) + O(1/n)``, the same critical curve as complex weights.
   In the genus expansion the complex row has only ``n^(k+1-2g)`` terms (steps of ``1/n^2`` at fixed k);
   the real row also has the non-orientable ones, one crosscap per ``1/n``, whose leading k-power makes
   them ``O(n^-1/2)`` at fixed c.
@@ -28,7 +28,7 @@ import numpy as np
 
 from theory._args import as_int, as_real, as_real_array
 from theory.real_rows import real_row, real_rows_max_k
-from theory.regimes import critical_profile
+from theory.regimes import critical_curve
 from theory.signal_energy import hultman_row
 
 __all__ = ["ratio_along_ray", "real_correction", "series_correction", "real_limit", "regimes_data", "RAYS",
@@ -121,6 +121,6 @@ def regimes_data(rays=RAYS) -> dict:
         rows = ratio_along_ray(c)
         out[c] = {"ratios": [(k, float(n), float(qr / qc)) for k, n, qr, qc in rows],
                   "min_ratio_exact_ge_1": all(qr >= qc for _, _, qr, qc in rows),
-                  "limit": real_limit(c), "f": float(critical_profile(c)), "D": real_correction(c),
+                  "limit": real_limit(c), "f": float(critical_curve(c)), "D": real_correction(c),
                   "series": series_correction(c)}
     return out

@@ -366,7 +366,7 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
     Seleznova (2026), Sec. 2; conventions in the module docstring. ``progress``: tqdm bar (``None``: only
     for runs beyond 1e8 pairings).
 
-    Cost (``benchmarks/bench_wick.py``, the project's 2-core machine under load, two threads): about
+    Cost (``benchmarks/bench_wick.py``, a 2-core AMD EPYC machine under load, two threads): about
     170 ns per pairing: complex k = 11 (4.0e7 permutations) 7 s, k = 12 (4.8e8) 80 s, real k = 9
     (3.4e7 matchings) 6 s. ``k <= 16`` is accepted (int64 counts), but k = 13 already takes ~20 minutes.
 

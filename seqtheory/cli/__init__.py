@@ -1,7 +1,7 @@
 """``seqtheory COMMAND ...``: every command line of the toolkit, one module per command (``seqtheory COMMAND --help``).
 
-``energy`` (:mod:`seqtheory.cli.energy`), ``horizon`` (:mod:`seqtheory.cli.horizon`), ``memory-profile``
-(:mod:`seqtheory.cli.memory_profile`), ``timescales`` (:mod:`seqtheory.cli.timescales`), ``validate``
+``energy`` (:mod:`seqtheory.cli.energy`), ``horizon`` (:mod:`seqtheory.cli.horizon`), ``memory-report``
+(:mod:`seqtheory.cli.memory_report`), ``timescales`` (:mod:`seqtheory.cli.timescales`), ``validate``
 (:mod:`seqtheory.cli.validate`; also ``python -m validation``) and ``sweep`` (:mod:`seqtheory.cli.sweep`). Each
 module parses its arguments, calls the library (which returns results and raises errors) and formats the
 output; bad input is one line on stderr and exit status 2; a command that needs PyTorch says so when it is
@@ -23,8 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "energy": ("exact signal energies Q_{n,t}, S_{n,t}, c = t/sqrt(n) and the regime", "energy"),
     "horizon": ("the weight scale sigma for a horizon, the depth at a scale, Glorot vs best (complex or real "
                 "weights)", "horizon"),
-    "memory-profile": ("complexity, exponential-sum order, nearest family and best architectures of a memory "
-                       "function", "memory_profile"),
+    "memory-report": ("complexity, exponential-sum order, nearest family and best architectures of a memory "
+                       "function", "memory_report"),
     "timescales": ("time scales, tail beta, envelope gate and phase of a trained GRU/LSTM (needs torch)",
                    "timescales"),
     "validate": ("run the registry of claims and write the validation report", "validate"),

@@ -93,9 +93,9 @@ def _sweep_settings() -> list[Setting]:
     return [_setting(f"eta_J = {r} eta_J*", eta_J=r * s, **BASE) for r in RATIOS]
 
 
-def _alpha_settings(quick: bool) -> list[Setting]:
+def _alpha_settings(small: bool) -> list[Setting]:
     rows = [(0.7, 3.0, 0.25, 1.0, 1.5), (1.2, 2.0, 0.1, 0.5, 1.5)]
-    if not quick:
+    if not small:
         rows += [(0.5, 2.0, 0.2, 1.0, 3.0), (1.0, 3.0, 0.25, 1.0, 0.5), (1.8, 4.0, 0.25, 1.0, 3.0)]
     out = []
     for a, lam, eg, C, r in rows:
@@ -105,7 +105,7 @@ def _alpha_settings(quick: bool) -> list[Setting]:
 
 
 def _sizes(ctx: Context) -> dict:
-    return dict(n=20_000, eps=0.2, n_boot=500) if ctx.quick else dict(n=100_000, eps=0.1, n_boot=2000)
+    return dict(n=20_000, eps=0.2, n_boot=500) if ctx.small_sizes else dict(n=100_000, eps=0.1, n_boot=2000)
 
 
 def _dphi(st: Setting, b: float) -> float:
@@ -235,7 +235,7 @@ def _tail_check(ctx: Context, settings: list[Setting], fig_name: str, title: str
 
 # ----------------------------------------------------------------------------------------------------
 def _sampler_data(ctx: Context) -> dict:
-    n = 40_000 if ctx.quick else 400_000
+    n = 40_000 if ctx.small_sizes else 400_000
     cases = [(0.7, 0.5), (1.0, 0.2), (1.5, 0.05)]
     u = np.array([0.5, 1.0, 2.0])
     rows = []
@@ -336,11 +336,11 @@ def _tail_threshold(ctx: Context) -> Outcome:
                 "and 1.2 (C = 0.5); full adds alpha = 0.5, 1, 1.8",
        statistic="|beta_hat - beta*| <= z se_boot, Bonferroni over the settings; FAIL otherwise")
 def _tail_alpha(ctx: Context) -> Outcome:
-    return _tail_check(ctx, _alpha_settings(ctx.quick), "levy_tail_alpha.png", "stationary left tail at other alpha")
+    return _tail_check(ctx, _alpha_settings(ctx.small_sizes), "levy_tail_alpha.png", "stationary left tail at other alpha")
 
 
-def _gaussian_settings(quick: bool) -> list[Setting]:
-    etas = (0.5,) if quick else (0.35, 0.5, 1.0)
+def _gaussian_settings(small: bool) -> list[Setting]:
+    etas = (0.5,) if small else (0.35, 0.5, 1.0)
     return [_setting(f"Gaussian only, eta_G = {e}", 1.0, e, 0.0, 1.5, 3.0) for e in etas]
 
 
@@ -350,14 +350,14 @@ def _gaussian_settings(quick: bool) -> list[Setting]:
        numerics="numerics.anticollapse.sde.simulate (saturating drift, no jumps), numerics.anticollapse.estimators.tail_beta on tau = exp(-zeta)",
        statistic="|beta_hat - kappa/eta_G| <= z se_boot, Bonferroni over the settings; FAIL otherwise")
 def _gaussian_only(ctx: Context) -> Outcome:
-    return _tail_check(ctx, _gaussian_settings(ctx.quick), "levy_gaussian_only.png",
+    return _tail_check(ctx, _gaussian_settings(ctx.small_sizes), "levy_gaussian_only.png",
                        "Gaussian noise only: beta = kappa / eta_G")
 
 
 # ----------------------------------------------------------------------------------------------------
-def _phase_points(quick: bool) -> list[Setting]:
+def _phase_points(small: bool) -> list[Setting]:
     pts = _sweep_settings() + _gaussian_settings(True)
-    if not quick:
+    if not small:
         for eg in (0.1, 0.5):
             s = threshold_eta_J(eta_G=eg, kappa=1.0, alpha=1.5, lam=3.0)
             pts += [_setting(f"eta_G = {eg}, eta_J = {r} eta_J*", 1.0, eg, r * s, 1.5, 3.0) for r in (0.5, 2.0)]
@@ -435,7 +435,7 @@ def plot_phase_diagram(path, data: dict, simulated_phases: list[str], *, ax=None
        statistic="simulated interval beta_hat +- z se_boot lies above 1 where beta* > 1, below 1 where "
                  "beta* < 1, and contains 1 where beta* = 1 (Bonferroni z over the points); FAIL otherwise")
 def _phase_flip(ctx: Context) -> Outcome:
-    pts = _phase_points(ctx.quick)
+    pts = _phase_points(ctx.small_sizes)
     data = _tail_data(ctx, pts, z_for_false_alarm(m=len(pts)))
     out = verdict_phase_flip(data)
     return with_figure(ctx, out, "levy_phase_diagram.png", plot_phase_diagram, data, [p[-1] for p in out.data["points"]])
@@ -450,7 +450,7 @@ def _envelope_data(ctx: Context) -> dict:
         tau = np.exp(-_stationary(st, sz["n"], sz["eps"], _seed(ctx, st)))
         q50, q995 = np.quantile(tau, [0.5, 0.995])
         lags = np.geomspace(10 * q50, q995, 16)
-        fit = spectrum_envelope_fit(tau, lags, n_boot=300 if ctx.quick else 1000, seed=ctx.seed)
+        fit = spectrum_envelope_fit(tau, lags, n_boot=300 if ctx.small_sizes else 1000, seed=ctx.seed)
         rows.append(dict(label=st.label, beta_star=st.beta_star(), beta_env=fit.beta,
                          se=float(np.std(fit.boot, ddof=1)), best=fit.fit.best, window_ok=fit.fit.window_ok,
                          runs_p=fit.fit.runs_p, ci=tuple(fit.ci)))

@@ -69,13 +69,14 @@ STRONG_SPEARMAN = 0.5       # "correlates strongly": not reproduced iff the inte
 BOUND_RTOL = 1e-9           # float64 rounding allowance of the Prony lower bound
 BOUND_TESTED = 10.0         # a model more than 10x above the bound did not test it
 EXPORT_RTOL = 1e-4          # float32 forward pass vs float64 evaluation of the exported exponential sum
+SWEEP_NAME: str | None = None   # the sweep benchmarks/memory_arch/<name>.json to use instead of the profile's own
 
 
 # ----------------------------------------------------------------------------------------------------
 # the profile's sweep, trained into its store once and read from it by every check
 # ----------------------------------------------------------------------------------------------------
 def _profile(ctx: Context) -> str:
-    return ctx.profile
+    return SWEEP_NAME or ctx.profile
 
 
 def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require: bool = True) -> list[dict]:
@@ -671,7 +672,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
 
 def _medians(rows: list[dict], conv: dict, lengths: dict) -> list[dict]:
     """Per-cell medians over seeds (+inf: diverged) with T and the convergence flag, read by
-    ``numerics.memory_functions.memory_profile``."""
+    ``numerics.memory_functions.memory_report``."""
     return [{"model": m, "kind": k, "alpha": a, "median_relmse": v, "T": lengths.get((m, k, a)),
              "converged": bool(conv[(m, k, a)]["converged"]) if (m, k, a) in conv else None}
             for (m, k, a), v in median_by(rows, ("model", "kind", "alpha")).items()]

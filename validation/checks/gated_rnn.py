@@ -262,7 +262,7 @@ def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = No
     out = VERDICTS[key](data)
     seeds = list(sweep.seeds)
     out.summary = f"{sweep.name} profile, {len(data)} seed(s), {_horizon(sweep)}: {out.summary}"
-    out.details = (f"Profile `{sweep.name}.json`, seeds {seeds}, {_horizon(sweep)}. The author's labels "
+    out.details = (f"Sweep `{sweep.name}.json`, seeds {seeds}, {_horizon(sweep)}. The author's labels "
                    "(window gate on the measured envelope / on the mixture) beside our calibrated label "
                    "(`numerics.anticollapse.calibrated_phase`).\n\n" + trajectory_table(data, runs))
     out.data = {seed: {r: by_run[r] for r in runs} for seed, by_run in data.items()}

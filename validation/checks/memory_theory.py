@@ -36,7 +36,7 @@ ALPHAS = (0.1, 0.25, 0.5, 0.75, 1.0)
 def _families_data(ctx: Context) -> dict:
     from scipy.special import ai_zeros
 
-    Ts = (64, 1024) if ctx.quick else (64, 1024, 8192)
+    Ts = (64, 1024) if ctx.small_sizes else (64, 1024, 8192)
     rows = []
     zeros = -ai_zeros(400)[0]
     for T in Ts:
@@ -105,7 +105,7 @@ def _families(ctx: Context) -> Outcome:
 
 # ----------------------------------------------------------------------------------------------------
 def _exp_one_mode_data(ctx: Context) -> dict:
-    Ts = (64, 256, 1024) if ctx.quick else (64, 256, 1024, 4096)
+    Ts = (64, 256, 1024) if ctx.small_sizes else (64, 256, 1024, 4096)
     rows = []
     for T in Ts:
         for a in ALPHAS:
@@ -172,8 +172,8 @@ def _slope(ms, vals):
 
 
 def _prony_poly_data(ctx: Context) -> dict:
-    Ts = (64, 256) if ctx.quick else (64, 256, 1024)
-    m_max = 8 if ctx.quick else 14
+    Ts = (64, 256) if ctx.small_sizes else (64, 256, 1024)
+    m_max = 8 if ctx.small_sizes else 14
     alphas = (0.25, 0.5, 1.0)
     scans = {}
     for T in Ts:
@@ -295,7 +295,7 @@ def _relmse_cases(T: int) -> list[tuple]:
 
 
 def _linear_relmse_data(ctx: Context) -> dict:
-    T, N = (128, 4000) if ctx.quick else (512, 20000)
+    T, N = (128, 4000) if ctx.small_sizes else (512, 20000)
     rows = []
     for i, (kind, model, rho, rhohat, closed) in enumerate(_relmse_cases(T)):
         x, y = make_dataset(rho, N, seed=ctx.seed + i)
@@ -368,7 +368,7 @@ _COMPLEXITY_HEADERS = ["kind", "alpha", "support (|rho| > 1e-12 max)", "C(rho,1)
 
 
 def _tail_energy_data(ctx: Context) -> dict:
-    T = 256 if ctx.quick else 1024
+    T = 256 if ctx.small_sizes else 1024
     worst = 0.0
     for a in ALPHAS:
         tau, p = exp_tau(a, T), poly_exponent(a, T)
@@ -464,7 +464,7 @@ def verdict_effective_rank(data: dict) -> Outcome:
                  "rank at every alpha, and Airy rank nondecreasing in alpha; PASS iff it holds "
                  "(the other couplings are tabulated, not used for the verdict)")
 def _effective_rank(ctx: Context) -> Outcome:
-    T = 256 if ctx.quick else 1024
+    T = 256 if ctx.small_sizes else 1024
     data = dict(T=T, rows=_complexity_rows(T))
     columns = [(7 + j, f"effective rank ({c})") for j, c in enumerate(COUPLINGS)]
     return with_figure(ctx, verdict_effective_rank(data), "memory_effective_rank.png", _plot_table_columns, data,

@@ -80,7 +80,7 @@ def _pfaffian_reproduces(ctx: Context) -> Outcome:
        numerics="numerics.signal_propagation.loop_equations.loop_equation_polynomial (k <= 12 quick, 16 full)",
        statistic="exact integer equality")
 def _loop_equations(ctx: Context) -> Outcome:
-    kmax = 12 if ctx.quick else 16
+    kmax = 12 if ctx.small_sizes else 16
     return verdict_same_rows(real_wick_rows(kmax), {k: loop_equation_polynomial(k) for k in range(kmax + 1)},
                              "the loop equations")
 
@@ -93,7 +93,7 @@ def _loop_equations(ctx: Context) -> Outcome:
        statistic="|MC - exact| <= z se, se from the same run, Bonferroni z (1e-6 family)")
 def _duality_mc(ctx: Context) -> Outcome:
     rows = real_wick_rows(4)
-    samples = 200_000 if ctx.quick else 1_000_000
+    samples = 200_000 if ctx.small_sizes else 1_000_000
     cases = []
     for m in (1, 2, 3):
         est = quaternion_moments(m, 4, samples, seed=ctx.seed + m)
@@ -118,7 +118,7 @@ def _rows_mc_large_k(ctx: Context) -> Outcome:
     rows = published_rows()
     cases = []
     for n, ks in LARGE_K_CASES:
-        est = estimate_Q(n, max(ks), 2000 if ctx.quick else 10000, field="real", estimator="probe",
+        est = estimate_Q(n, max(ks), 2000 if ctx.small_sizes else 10000, field="real", estimator="probe",
                          seed=ctx.seed + 7 * n, progress=False)
         cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(Fraction(_value(rows[k], n), n ** (k + 1))))
                   for k in ks]

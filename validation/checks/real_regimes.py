@@ -2,14 +2,14 @@
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2: ``Q^R_{n,k} >= Q_{n,k}`` (real weights carry every complex
-pairing plus non-negative extra terms) and the critical profile ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
+pairing plus non-negative extra terms) and the critical curve ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
 weights). The exact rows k <= 30 (``numerics/signal_propagation/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
 ``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.signal_propagation.real_regimes``
 holds the analysis. Rules, fixed before looking at the numbers:
 
 * ``fail`` if any exact ratio is below 1 (the inequality is proved: a violation is a toolkit bug);
 * ``pass`` if, in addition, the extrapolated limit of ``Q^R`` along each ray equals ``f(c)`` within 10x the
-  extrapolation's error estimate (real weights share the complex critical profile; the ratio tends to 1
+  extrapolation's error estimate (real weights share the complex critical curve; the ratio tends to 1
   with a ``D(c) / (f(c) sqrt n)`` correction);
 * ``inconclusive`` otherwise (the extrapolation from k <= 30 is not proof of a limit).
 """
@@ -42,7 +42,7 @@ def verdict_regimes(data: dict) -> Outcome:
     if off:
         return Outcome(INCONCLUSIVE, f"Q^R >= Q^C holds; the extrapolated limit differs from f(c) at c = {off}",
                        details=details)
-    return Outcome(PASS, "Q^R >= Q^C on every ray; Q^R -> f(c) (the complex profile) with a D(c)/sqrt(n) "
+    return Outcome(PASS, "Q^R >= Q^C on every ray; Q^R -> f(c) (the complex curve) with a D(c)/sqrt(n) "
                          "correction: " + ", ".join(f"D({c}) = {d['D'][0]:.4g}" for c, d in data.items()),
                    details=details)
 
@@ -71,7 +71,7 @@ def plot_regimes(path, data: dict) -> None:
 @check("real.regimes", paper=PAPER,
        claim="Q^R_{n,k} >= Q_{n,k} along k = c sqrt(n) (c = 0.5, 1, 2); the real critical limit and its "
              "1/sqrt(n) correction from the exact rows",
-       closed_form="theory.regimes.critical_profile",
+       closed_form="theory.regimes.critical_curve",
        numerics="numerics.signal_propagation.real_regimes.ratio_along_ray (exact rows k <= 30), numerics.signal_propagation.real_regimes.real_correction",
        statistic="exact inequality; extrapolated limit vs f(c) within 10x the extrapolation error estimate")
 def _regimes(ctx: Context) -> Outcome:

@@ -95,8 +95,8 @@ def plot_rows_mc(path, cases, *, ax=None):
        statistic="exact integer equality")
 def _rows_reproduce(ctx: Context) -> Outcome:
     published = published_rows()
-    recomputed = {k: real_wick_polynomial(k, method="enumerate") for k in range(0, (9 if ctx.quick else 11) + 1)}
-    enumerated = {k: wick_polynomial(k, "real", method="enumerate") for k in range(0, (7 if ctx.quick else 9) + 1)}
+    recomputed = {k: real_wick_polynomial(k, method="enumerate") for k in range(0, (9 if ctx.small_sizes else 11) + 1)}
+    enumerated = {k: wick_polynomial(k, "real", method="enumerate") for k in range(0, (7 if ctx.small_sizes else 9) + 1)}
     out = verdict_rows(published, recomputed, enumerated)
     data = json.loads(DATA_FILE.read_text())
     table = [(r["k"], polynomial_string(r["coefficients"]), r["pfaffian_cpu_seconds"],
@@ -117,7 +117,7 @@ def _rows_mc(ctx: Context) -> Outcome:
     cases = []
     for n in MC_NS:
         K = min(12, int(2 * math.sqrt(n)))     # k > 12: real.rows_mc_large_k (smaller k / sqrt n)
-        draws = (2000 if n == 32 else 1000) * (1 if ctx.quick else 5)
+        draws = (2000 if n == 32 else 1000) * (1 if ctx.small_sizes else 5)
         est = estimate_Q(n, K, draws, field="real", seed=ctx.seed + n, progress=False)
         cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(_row_value(rows[k], n))) for k in range(1, K + 1)]
     return with_figure(ctx, verdict_rows_mc(cases), "real_rows_mc.png", plot_rows_mc, cases)

@@ -13,7 +13,7 @@ Lags. The reference draws them from a truncated Pareto law ``p(l) ~ l^(-1.6)`` o
 law is put on the integers: ``P(l) = l^(-1.6) / sum_{m=lo}^{hi} m^(-1.6)`` for ``l = lo..hi``, and the K
 lags are K successive draws *without replacement* (a draw equal to an earlier lag is redrawn), which is
 what ``numpy.random.Generator.choice(..., replace=False, p=P)`` does. For a shorter sequence length T the
-CPU profile scales the range with T: ``[max(1, round(8 T / 1280)), round(640 T / 1280)]``
+cpu sweep scales the range with T: ``[max(1, round(8 T / 1280)), round(640 T / 1280)]``
 (:func:`scaled_lag_range`; the reference has T = 1280, so 640 = T/2).
 
 Everything is seeded: the lags come from ``lag_seed`` (the author's public code draws them once from

@@ -177,7 +177,7 @@ class GatedRNN(nn.Module):
 
         The time loop runs inside :class:`_GatedScan`, whose backward pass is hand-written BPTT (checked
         against autograd through :meth:`step` in ``tests/test_gated_rnn.py``); this avoids the per-op
-        overhead of the autograd engine, which dominates at the small widths of the CPU profile.
+        overhead of the autograd engine, which dominates at the small widths of the cpu sweep.
         """
         if not isinstance(x, torch.Tensor) or x.ndim != 3 or x.shape[-1] != self.d_in:
             shape = tuple(x.shape) if isinstance(x, torch.Tensor) else type(x).__name__

@@ -1,8 +1,8 @@
 """Long-horizon diagnosis: trained gated RNNs re-diagnosed at a longer T from their checkpoint weights.
 
-Why: at the training length (cpu profile: T = 512, envelope lags to 256) the envelope stops before the
+Why: at the training length (cpu sweep: T = 512, envelope lags to 256) the envelope stops before the
 slowest units decay (tau of 450-3,000 steps), so the resolution check fails. The diagnosis needs only
-forward passes, so training stays short and the *same weights* are diagnosed at T = 8192 (cpu profile:
+forward passes, so training stays short and the *same weights* are diagnosed at T = 8192 (cpu sweep:
 rate lags 416..2464, the training grid 26..154 times T / 512; envelope ``linspace(2, 4096, 128)``; every
 64th window end; 64 fresh sequences). Source of the quantities: ``docs/papers/anti-collapse.md``.
 

@@ -30,7 +30,7 @@ left alone), the minibatch order and the forcing; the task lags come from ``task
 task. Same config, seed and thread count: identical run.
 
 Configs (:class:`GatedConfig`) have four sections, ``task`` (:class:`TaskSpec`), ``model``
-(:class:`ModelSpec`), ``train`` (:class:`TrainSpec`) and ``diagnostics`` (:class:`DiagnosticsSpec`); a
+(:class:`ModelSpec`), ``train`` (:class:`GatedTrainSpec`) and ``diagnostics`` (:class:`DiagnosticsSpec`); a
 sweep file (``benchmarks/gated_rnn/*.json``, :func:`numerics.anticollapse.gated.sweep.load_gated_sweep`) holds
 ``defaults`` per section and named ``runs`` overriding them (:func:`merge_sections`), the layout of
 ``benchmarks/memory_arch/*.json``; :mod:`numerics.anticollapse.gated.sweep` runs it through the experiment engine.
@@ -126,7 +126,7 @@ class ModelSpec:
 
 
 @dataclasses.dataclass(frozen=True)
-class TrainSpec:
+class GatedTrainSpec:
     """Optimiser, schedule, heavy-tailed forcing (``forcing`` scales the RMS-matched stable noise; 0: off)."""
 
     optimizer: str = "adamw"
@@ -183,7 +183,7 @@ class DiagnosticsSpec:
         return np.unique(np.round(np.geomspace(lo, hi, n) if geometric else np.linspace(lo, hi, n)).astype(np.int64))
 
 
-_SPECS = {"task": TaskSpec, "model": ModelSpec, "train": TrainSpec, "diagnostics": DiagnosticsSpec}
+_SPECS = {"task": TaskSpec, "model": ModelSpec, "train": GatedTrainSpec, "diagnostics": DiagnosticsSpec}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,7 +192,7 @@ class GatedConfig:
 
     task: TaskSpec = TaskSpec()
     model: ModelSpec = ModelSpec()
-    train: TrainSpec = TrainSpec()
+    train: GatedTrainSpec = GatedTrainSpec()
     diagnostics: DiagnosticsSpec = DiagnosticsSpec()
 
     def __post_init__(self) -> None:
@@ -313,7 +313,7 @@ def apply_forcing(model: GatedRNN, before: dict[str, torch.Tensor], rows: torch.
     return n, xmax
 
 
-def _make_optimizer(tr: TrainSpec, model: GatedRNN) -> torch.optim.Optimizer:
+def _make_optimizer(tr: GatedTrainSpec, model: GatedRNN) -> torch.optim.Optimizer:
     params = [p for p in model.parameters() if p.requires_grad]
     cls = {"adamw": torch.optim.AdamW, "adam": torch.optim.Adam, "sgd": torch.optim.SGD}[tr.optimizer]
     return cls(params, lr=tr.lr, weight_decay=tr.weight_decay)

@@ -87,7 +87,7 @@ class TargetSpec:
 class RunConfig:
     model: dict
     target: TargetSpec
-    train: "numerics.memory_functions.bench.trainer.TrainSpec"  # noqa: F821 (imported lazily with torch; dotted: two TrainSpecs exist)
+    train: "numerics.memory_functions.bench.trainer.TrainSpec"  # noqa: F821 (imported lazily with torch)
     polish: "numerics.memory_functions.bench.polish.PolishSpec | None" = None  # noqa: F821
 
     def __post_init__(self):

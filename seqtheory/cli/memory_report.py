@@ -1,5 +1,5 @@
-"""``seqtheory memory-profile (--kind K --alpha A [--T T] | --file F) [--results PATH] [--json]``: the memory
-report of a target (:func:`numerics.memory_functions.memory_profile.profile_memory`): tail-energy complexity,
+"""``seqtheory memory-report (--kind K --alpha A [--T T] | --file F) [--results PATH] [--json]``: the memory
+report of a target (:func:`numerics.memory_functions.memory_report.memory_report`): tail-energy complexity,
 effective rank, exponential-sum order, nearest benchmarked family and the architectures that did best there.
 """
 
@@ -47,14 +47,14 @@ def _summary(p) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-profile") -> int:
+def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report") -> int:
     """The command line; a bad value is one line on stderr naming it, exit status 2."""
-    from numerics.memory_functions.memory_profile import (DEFAULT_T, FAR_THRESHOLD, MIN_T, PRONY_TOL,
-                                                          profile_memory)
+    from numerics.memory_functions.memory_report import (DEFAULT_T, FAR_THRESHOLD, MIN_T, PRONY_TOL,
+                                                          memory_report)
     from theory._args import MAX_LENGTH
     from theory.memory import KINDS, memory_function
 
-    ap = OneLineParser(prog=prog, description="Memory profile of a target: tail-energy complexity, effective rank, "
+    ap = OneLineParser(prog=prog, description="Memory report of a target: tail-energy complexity, effective rank, "
                        "exponential-sum order, nearest benchmarked family and the architectures that did best there.")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--kind", choices=KINDS, help="a toolkit family (with --alpha and --T)")
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-profile
             if args.alpha is not None or args.T is not None:
                 raise ValueError("--alpha and --T apply only to --kind (a file sets T = its length)")
             rho = _load_file(args.file)
-        p = profile_memory(rho, prony_tol=args.prony_tol, m_max=args.m_max, prony=not args.no_prony,
+        p = memory_report(rho, prony_tol=args.prony_tol, m_max=args.m_max, prony=not args.no_prony,
                            results=args.results, far_threshold=args.far_threshold)
     except (ValueError, TypeError, OSError) as exc:
         ap.error(str(exc))

@@ -1,10 +1,10 @@
-r"""Memory profile of any target: complexity, Prony order, nearest benchmarked family, best architectures.
+r"""Memory report of any target: complexity, Prony order, nearest benchmarked family, best architectures.
 
 Source: H. Jiang, Z. Bao, S. Wang, Q. Li, "Numerical Investigation of Sequence Modeling Theory using
 Controllable Memory Functions", arXiv:2506.05678 (2025) (``docs/papers/memory-functions.md``): a linear,
 causal, time-homogeneous target is ``y(t) = sum_{s<=t} rho(s) x(t-s)``; its memory function ``rho`` sets
 how hard it is for each architecture. Given a user's ``rho`` (an array over lags ``s = 0..T-1`` or a
-callable evaluated there), :func:`profile_memory` reports
+callable evaluated there), :func:`memory_report` reports
 
 * the **tail-energy complexity** (:mod:`theory.complexity`): ``C(rho, s)`` at ``s = 1, 2, 4, ...`` and its
   area ``sum_s C(rho, s)`` (``effective_support``), sorted (best-s-term) and positional;
@@ -40,7 +40,7 @@ Benchmark results
 The default file is ``numerics/memory_functions/data/cpu_architectures_results.json``, shipped with the package: a copy of
 the committed ``docs/results/cpu-architectures/results.json`` (the ``cpu`` profile of
 ``python -m validation --cpu``, written by ``python benchmarks/memory_arch/cpu_results.py``, which writes
-both; ``tests/test_memory_profile.py`` checks that they are identical). :func:`load_benchmark` accepts the validation report (a bare list of checks
+both; ``tests/test_memory_report.py`` checks that they are identical). :func:`load_benchmark` accepts the validation report (a bare list of checks
 or an object with a ``"results"`` list; every check's ``data`` is searched for records with ``model``,
 ``kind``, ``alpha`` and ``median_relmse`` (or ``median``/``relmse``), and the per-(model, alpha) exp/poly
 table of ``architectures.recurrent_exp_vs_poly`` is read), or a rows file (JSON list or CSV with columns
@@ -70,8 +70,8 @@ from theory.complexity import effective_rank, effective_support, tail_energy
 from theory.memory import KINDS, default_area_max, exp_tau, lag_weights, memory_function, poly_exponent
 from theory.prony import select_order
 
-__all__ = ["DEFAULT_RESULTS", "FAR_THRESHOLD", "MemoryProfile", "BenchCell", "BenchmarkNotFound", "mismatch",
-           "nearest_families", "load_benchmark", "best_on_cell", "profile_memory", "as_memory_function"]
+__all__ = ["DEFAULT_RESULTS", "FAR_THRESHOLD", "MemoryReport", "BenchCell", "BenchmarkNotFound", "mismatch",
+           "nearest_families", "load_benchmark", "best_on_cell", "memory_report", "as_memory_function"]
 
 DEFAULT_RESULTS = Path(__file__).resolve().parent / "data" / "cpu_architectures_results.json"
 FAR_THRESHOLD = 0.1
@@ -341,11 +341,11 @@ def best_on_cell(cells: list[BenchCell], kind: str, alpha: float) -> tuple[float
 
 
 # ----------------------------------------------------------------------------------------------------
-# the profile
+# the report
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass
-class MemoryProfile:
-    """Result of :func:`profile_memory` (``to_dict()`` for JSON); fields as in the module docstring."""
+class MemoryReport:
+    """Result of :func:`memory_report` (``to_dict()`` for JSON); fields as in the module docstring."""
 
     T: int
     tail_energy: dict
@@ -417,9 +417,9 @@ def _benchmark(results, kind: str, alpha: float, r: np.ndarray, far_threshold: f
     return out
 
 
-def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m_max: int | None = None,
-                   prony: bool = True, results=None, far_threshold: float = FAR_THRESHOLD) -> MemoryProfile:
-    r"""The memory profile of a target (module docstring): complexity, Prony order, nearest family, benchmark.
+def memory_report(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m_max: int | None = None,
+                   prony: bool = True, results=None, far_threshold: float = FAR_THRESHOLD) -> MemoryReport:
+    r"""The memory report of a target (module docstring): complexity, Prony order, nearest family, benchmark.
 
     ``rho``: array over lags ``0..T-1`` (``T >= 8``) or a callable with ``T``. ``prony_tol``: residual
     the exponential-sum order must reach (weighted RelMSE, default 1e-3); ``m_max``: largest order tried
@@ -427,7 +427,7 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
     ``results``: benchmark file (default :data:`DEFAULT_RESULTS`). ``far_threshold`` in (0, 1).
 
     >>> from theory.memory import memory_function
-    >>> p = profile_memory(memory_function("exp", 0.5, 64), results="/nonexistent.json")
+    >>> p = memory_report(memory_function("exp", 0.5, 64), results="/nonexistent.json")
     >>> p.nearest["kind"], p.far, p.prony["order"], p.benchmark["available"]
     ('exp', False, 1, False)
     >>> p.benchmark["message"].startswith("no benchmark results found at /nonexistent.json; give")
@@ -453,7 +453,7 @@ def profile_memory(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m
                      message=f"no ranking: the target is far from every benchmarked family (nearest {near['kind']}, "
                              f"D = {near['mismatch']:.3g} > {far_threshold}): the benchmark's numbers describe "
                              "different targets")
-    return MemoryProfile(
+    return MemoryReport(
         T=r.size, tail_energy=_tail(r),
         effective_rank={c: effective_rank(r, coupling=c) for c in ("toeplitz", "hankel", "lag")},
         prony=_prony(r, prony_tol, m_max) if prony else None, families=fams, nearest=near, far=far,

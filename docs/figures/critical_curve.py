@@ -1,6 +1,6 @@
-"""The README's figure: exact Q_{n,k} against c = k/sqrt(n) collapses onto the critical profile (2/c^2) sinh(c^2/2).
+"""The README's figure: exact Q_{n,k} against c = k/sqrt(n) collapses onto the critical curve (2/c^2) sinh(c^2/2).
 
-    python docs/figures/critical_profile.py        # writes docs/figures/critical_profile.png (~5 s)
+    python docs/figures/critical_curve.py        # writes docs/figures/critical_curve.png (~5 s)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from numerics.plotting import pyplot, save_figure  # noqa: E402
-from theory.regimes import critical_profile  # noqa: E402
+from theory.regimes import critical_curve  # noqa: E402
 from theory.signal_energy import Q_all  # noqa: E402
 
 
@@ -27,7 +27,7 @@ def main(path: Path = Path(__file__).with_suffix(".png")) -> Path:
         ax.plot(np.arange(kmax + 1) / math.sqrt(n), Q_all(n, kmax), ".-" if n < 100 else "-", ms=3, lw=1,
                 label=f"exact $Q_{{n,k}}$, n = {n}")
     c = np.linspace(0, 3.2, 300)
-    ax.plot(c, critical_profile(c), "k--", lw=2, label=r"limit $(2/c^2)\sinh(c^2/2)$")
+    ax.plot(c, critical_curve(c), "k--", lw=2, label=r"limit $(2/c^2)\sinh(c^2/2)$")
     ax.axhline(1, color="gray", lw=0.8)
     ax.set_yscale("log")
     ax.set_xlabel(r"depth in units of $\sqrt{n}$:  $c = k/\sqrt{n}$")

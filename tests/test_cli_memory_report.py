@@ -1,4 +1,4 @@
-"""``seqtheory memory-profile`` (seqtheory.cli.memory_profile): the JSON of a family and of a file, text output,
+"""``seqtheory memory-report`` (seqtheory.cli.memory_report): the JSON of a family and of a file, text output,
 and one-line errors (exit status 2)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from numerics.memory_functions.memory_profile import profile_memory
-from seqtheory.cli import memory_profile as cli
-from seqtheory.cli.memory_profile import main
-from test_memory_profile import MEDIANS, T, _write
+from numerics.memory_functions.memory_report import memory_report
+from seqtheory.cli import memory_report as cli
+from seqtheory.cli.memory_report import main
+from test_memory_report import MEDIANS, T, _write
 from theory.memory import memory_function
 
 
@@ -55,5 +55,5 @@ def test_cli_errors_are_one_line(capsys):
 
 def test_text_of_a_far_target_says_why_there_is_no_ranking():
     s = np.arange(T)
-    far = profile_memory(np.exp(-s / 20.0) * np.cos(0.5 * s), prony=False)
+    far = memory_report(np.exp(-s / 20.0) * np.cos(0.5 * s), prony=False)
     assert far.far and "no ranking" in cli._summary(far)

@@ -1,4 +1,4 @@
-"""numerics.memory_functions.memory_profile: the mismatch, the nearest family, the benchmark files and ranking."""
+"""numerics.memory_functions.memory_report: the mismatch, the nearest family, the benchmark files and ranking."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-import numerics.memory_functions.memory_profile as mp
-from numerics.memory_functions.memory_profile import (BenchCell, BenchmarkNotFound, best_on_cell, load_benchmark, mismatch,
-                                     nearest_families, profile_memory)
+import numerics.memory_functions.memory_report as mp
+from numerics.memory_functions.memory_report import (BenchCell, BenchmarkNotFound, best_on_cell, load_benchmark, mismatch,
+                                     nearest_families, memory_report)
 from theory.complexity import effective_rank, effective_support
 from theory.memory import expected_linear_relmse, memory_function, mixed_memory_function
 
@@ -55,23 +55,23 @@ def test_delta_is_alpha_zero():
 
 def test_far_targets_are_flagged():
     noise = np.random.default_rng(0).standard_normal(T)
-    p = profile_memory(noise, prony=False, results="/nonexistent/results.json")
+    p = memory_report(noise, prony=False, results="/nonexistent/results.json")
     assert p.far and p.nearest["mismatch"] > mp.FAR_THRESHOLD
-    near = profile_memory(0.9 ** np.arange(T) + 0.5 * 0.3 ** np.arange(T), prony=False, results="/nonexistent")
+    near = memory_report(0.9 ** np.arange(T) + 0.5 * 0.3 ** np.arange(T), prony=False, results="/nonexistent")
     assert not near.far and near.nearest["kind"] == "exp"
-    mix = profile_memory(mixed_memory_function("exp", "impulse", 0.5, 0.5, T), prony=False, results="/nonexistent")
+    mix = memory_report(mixed_memory_function("exp", "impulse", 0.5, 0.5, T), prony=False, results="/nonexistent")
     assert mix.far          # half exponential, half impulse: no single family explains it
 
 
-def test_profile_reports_the_toolkit_measures():
+def test_report_gives_the_toolkit_measures():
     r = memory_function("poly", 0.5, T)
-    p = profile_memory(r, results="/nonexistent")
+    p = memory_report(r, results="/nonexistent")
     assert p.tail_energy["effective_support_sorted"] == effective_support(r)
     assert p.effective_rank["hankel"] == effective_rank(r, coupling="hankel")
     assert p.prony["reached"] and p.prony["residual"] <= 1e-3 and p.prony["order"] >= 2
-    imp = profile_memory(memory_function("impulse", 0.5, T), prony=False, results="/nonexistent")
+    imp = memory_report(memory_function("impulse", 0.5, T), prony=False, results="/nonexistent")
     assert imp.effective_rank["lag"] == 1.0 and imp.tail_energy["C_sorted"]["1"] == 0.0
-    e = profile_memory(lambda s: 0.8 ** s, T=T, results="/nonexistent")      # a callable
+    e = memory_report(lambda s: 0.8 ** s, T=T, results="/nonexistent")      # a callable
     assert e.prony["order"] == 1 and e.prony["residual"] < 1e-20
 
 
@@ -127,20 +127,20 @@ def test_loader_errors(tmp_path):
         load_benchmark(_write(tmp_path, "bad.json", "{oops"))
 
 
-def test_best_on_cell_and_profile_with_results(tmp_path):
+def test_best_on_cell_and_report_with_results(tmp_path):
     path = _write(tmp_path, "r.json", {"results": [{"name": "architectures.x", "data": {"medians": MEDIANS}}]})
-    p = profile_memory(memory_function("poly", 0.45, T), prony=False, results=path)
+    p = memory_report(memory_function("poly", 0.45, T), prony=False, results=path)
     b = p.benchmark
     assert b["available"] and b["kind"] == "poly" and b["alpha"] == 0.5
     assert [c["model"] for c in b["ranking"]] == ["tcn", "s4d", "lstm"]
     assert b["ranking"][0]["median_relmse"] == 0.02
     assert abs(b["cell_mismatch"] - mismatch(memory_function("poly", 0.45, T), memory_function("poly", 0.5, T))) < 1e-15
     # a target whose nearest kind is not benchmarked: said plainly
-    q = profile_memory(memory_function("impulse", 0.3, T), prony=False, results=path)
+    q = memory_report(memory_function("impulse", 0.3, T), prony=False, results=path)
     assert not q.benchmark["available"] and "no cells of kind 'impulse'" in q.benchmark["message"]
     # a far target gets no ranking (the threshold is enforced), and is told why
     mix = mixed_memory_function("poly", "impulse", 0.5, 0.5, T)
-    f = profile_memory(mix, prony=False, results=path)
+    f = memory_report(mix, prony=False, results=path)
     assert f.nearest["kind"] == "poly" and f.benchmark["available"]
     assert f.far and f.benchmark["ranking"] == [] and f.benchmark["ranked"] is False
     assert f.benchmark["message"].startswith("no ranking: the target is far from every benchmarked family")
@@ -151,12 +151,12 @@ def test_best_on_cell_and_profile_with_results(tmp_path):
 def test_benchmark_length_is_compared_with_the_target(tmp_path):
     medians = [{**m, "T": T} for m in MEDIANS]
     path = _write(tmp_path, "r.json", {"results": [{"name": "architectures.x", "data": {"medians": medians}}]})
-    same = profile_memory(memory_function("poly", 0.5, T), prony=False, results=path).benchmark
+    same = memory_report(memory_function("poly", 0.5, T), prony=False, results=path).benchmark
     assert same["benchmark_T"] == T and "message" not in same
-    longer = profile_memory(memory_function("poly", 0.5, 2 * T), prony=False, results=path).benchmark
+    longer = memory_report(memory_function("poly", 0.5, 2 * T), prony=False, results=path).benchmark
     assert longer["benchmark_T"] == T
     assert f"trained at T = {T}, your target has T = {2 * T}" in longer["message"]
-    far = profile_memory(mixed_memory_function("poly", "impulse", 0.5, 0.5, 2 * T), prony=False, results=path)
+    far = memory_report(mixed_memory_function("poly", "impulse", 0.5, 0.5, 2 * T), prony=False, results=path)
     assert far.far and "far from every" in far.benchmark["message"] and far.benchmark["ranking"] == []
     assert "length_note" not in far.benchmark          # no ranking, so no note about the ranking's length
 
@@ -165,18 +165,18 @@ def test_benchmark_length_is_compared_with_the_target(tmp_path):
 # bad input and the command line
 # ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("call,exc,word", [
-    (lambda: profile_memory(np.ones((4, 4))), ValueError, "rho"),
-    (lambda: profile_memory([1.0, 0.5, 0.2]), ValueError, "rho"),
-    (lambda: profile_memory(np.zeros(T)), ValueError, "rho"),
-    (lambda: profile_memory(np.full(T, np.nan)), ValueError, "rho"),
-    (lambda: profile_memory("0.5"), TypeError, "rho"),
-    (lambda: profile_memory(lambda s: s), TypeError, "T"),
-    (lambda: profile_memory(np.ones(T), T=T), TypeError, "T"),
-    (lambda: profile_memory(lambda s: np.ones(3), T=T), ValueError, "rho"),
-    (lambda: profile_memory(np.ones(T), far_threshold=1.5), ValueError, "far_threshold"),
-    (lambda: profile_memory(np.ones(T), prony="yes"), TypeError, "prony"),
-    (lambda: profile_memory(np.ones(T), m_max=T), ValueError, "m_max"),
-    (lambda: profile_memory(np.ones(T), prony_tol=0.0), ValueError, "prony_tol"),
+    (lambda: memory_report(np.ones((4, 4))), ValueError, "rho"),
+    (lambda: memory_report([1.0, 0.5, 0.2]), ValueError, "rho"),
+    (lambda: memory_report(np.zeros(T)), ValueError, "rho"),
+    (lambda: memory_report(np.full(T, np.nan)), ValueError, "rho"),
+    (lambda: memory_report("0.5"), TypeError, "rho"),
+    (lambda: memory_report(lambda s: s), TypeError, "T"),
+    (lambda: memory_report(np.ones(T), T=T), TypeError, "T"),
+    (lambda: memory_report(lambda s: np.ones(3), T=T), ValueError, "rho"),
+    (lambda: memory_report(np.ones(T), far_threshold=1.5), ValueError, "far_threshold"),
+    (lambda: memory_report(np.ones(T), prony="yes"), TypeError, "prony"),
+    (lambda: memory_report(np.ones(T), m_max=T), ValueError, "m_max"),
+    (lambda: memory_report(np.ones(T), prony_tol=0.0), ValueError, "prony_tol"),
     (lambda: nearest_families(np.ones(T), kinds=("sine",)), ValueError, "kinds"),
 ])
 def test_bad_input(call, exc, word):
@@ -197,13 +197,13 @@ def test_packaged_results_are_the_committed_ones():
 
 
 def test_default_results_rank_a_near_target_and_refuse_a_far_one():
-    near = profile_memory(memory_function("exp", 0.5, T), prony=False).benchmark
+    near = memory_report(memory_function("exp", 0.5, T), prony=False).benchmark
     assert near["available"] and near["ranked"] and len(near["ranking"]) >= 2
     medians = [c["median_relmse"] for c in near["ranking"]]
     assert medians == sorted(medians)
     s = np.arange(T)
     damped_cosine = np.exp(-s / 20.0) * np.cos(0.5 * s)          # oscillating: no benchmarked family is near
-    far = profile_memory(damped_cosine, prony=False)
+    far = memory_report(damped_cosine, prony=False)
     assert far.far and far.nearest["mismatch"] > mp.FAR_THRESHOLD
     assert far.benchmark["ranking"] == [] and far.benchmark["ranked"] is False
     assert "no ranking" in far.benchmark["message"]

@@ -1,4 +1,4 @@
-"""Fuzz baselines of the torch sub-rooms (``numerics.memory_functions.models``, ``numerics.memory_functions.bench``,
+"""Fuzz baselines of the torch subpackages (``numerics.memory_functions.models``, ``numerics.memory_functions.bench``,
 ``numerics.anticollapse``) and the command-line cases of every CLI, for ``tests/fuzz_harness.py``.
 
 Sizes are tiny (a width of 3, two training steps) so that one baseline call takes well under a second;
@@ -13,8 +13,8 @@ import os
 
 import numpy as np
 
-# Result containers of the sub-rooms (returned, not called by users with fuzzable arguments)
-ROOM_RESULT_TYPES = {
+# Result containers of the torch subpackages (returned, not called by users with fuzzable arguments)
+TORCH_RESULT_TYPES = {
     "numerics.anticollapse.gated.gated_rnn.Trace", "numerics.memory_functions.bench.trainer.TrainResult",
     "numerics.memory_functions.bench.sweep.SweepRun",
     "numerics.anticollapse.gated.delayed_task.DelayedTask", "numerics.anticollapse.spectra.RateFit",
@@ -131,8 +131,8 @@ def _gated_config() -> dict:
             "diagnostics": {"rate_lags": [4, 12, 4], "envelope_lags": [2, 12, 6], "n_boot": 20, "diag_batch": 8}}
 
 
-def room_baselines(Case) -> dict:
-    """The baseline calls of the sub-rooms (``Case`` is ``fuzz_harness.Case``)."""
+def torch_baselines(Case) -> dict:
+    """The baseline calls of the torch subpackages (``Case`` is ``fuzz_harness.Case``)."""
     import torch
 
     from numerics.experiments.store import ResultStore
@@ -355,7 +355,7 @@ def room_baselines(Case) -> dict:
             dict(T=32, d_in=2, n_lags=2, lag_range=(2, 8), lag_exponent=1.6, coeff_base=0.6, coeff_decay=0.85,
                  noise_std=0.3, lag_seed=1, n_train=16, n_diag=8), kinds={"lag_range": OBJ, "lag_seed": "int?"}),
         "numerics.anticollapse.gated.train.ModelSpec": Case(dict(arch="diag", hidden=4, init_s=0.005, init="orthogonal")),
-        "numerics.anticollapse.gated.train.TrainSpec": Case(
+        "numerics.anticollapse.gated.train.GatedTrainSpec": Case(
             dict(optimizer="adamw", lr=1e-3, weight_decay=1e-4, batch=8, epochs=2, clip=1.0, forcing=0.0,
                  forcing_alpha=1.5, forcing_clip=100.0, slow_fraction=0.1, checkpoint_every=1)),
         "numerics.anticollapse.gated.train.DiagnosticsSpec": Case(
@@ -594,7 +594,7 @@ def _rnn_weights():
 # ------------------------------------------------------------------------------------------------------
 CLI_TIMEOUT_S = 30.0
 CLI_MODULES = ("seqtheory.cli.energy", "seqtheory.cli.validate", "seqtheory.cli.sweep", "seqtheory.cli.timescales",
-               "seqtheory.cli.horizon", "seqtheory.cli.memory_profile")
+               "seqtheory.cli.horizon", "seqtheory.cli.memory_report")
 
 
 def cli_cases(tmp: str) -> list[tuple[str, list[str]]]:
