@@ -19,6 +19,8 @@ torch.set_num_threads(1)
 
 from numerics.anticollapse import spectra as sp  # noqa: E402
 from numerics.anticollapse.envelope_gate import window_gate  # noqa: E402
+import tiny_inputs as tiny  # noqa: E402
+import tiny_torch  # noqa: E402
 
 
 def _author_mean_log_mu(a, r, lags):
@@ -126,3 +128,24 @@ def test_long_horizon_rediagnosis_reproduces_training_checkpoints():
         rediagnose_run(run.config, run.seed, [], training_spec(run.config))
     with pytest.raises(ValueError, match="long_diagnosis.rate_lags"):
         LongDiagnosisSpec(T=100, rate_lags=(10, 200, 5))
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_rediagnose_run_states_must_be_a_list():
+    from numerics.anticollapse.gated.long_horizon import rediagnose_run
+
+    with pytest.raises(TypeError, match="states"):
+        rediagnose_run(tiny_torch.gated_run().config, 0, 10**6, tiny.long_spec())
+
+
+def test_long_diagnostic_inputs_are_announced(capsys):
+    from numerics.anticollapse.gated.long_horizon import diagnostic_inputs
+
+    run = tiny_torch.gated_run()
+    diagnostic_inputs(run.config, run.seed, 32, 16)
+    assert "delayed-task sequences" not in capsys.readouterr().err
+    n = (1 << 25) // (32 * run.task.d_in) + 1                         # just past the announcement threshold
+    assert diagnostic_inputs(run.config, run.seed, 32, n).shape == (n, 32, run.task.d_in)
+    assert "delayed-task sequences" in capsys.readouterr().err

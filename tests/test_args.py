@@ -222,3 +222,17 @@ def test_as_same_shape():
         args.as_same_shape(("x", "y"), [1, 2], [3, 4], ndim=2, shape="(n, T)")
     with pytest.raises(ValueError, match=r"got \(1, 2\) and \(2, 1\)"):
         args.as_same_shape(("x", "y"), np.zeros((1, 2)), np.zeros((2, 1)), ndim=2, shape="(n, T)")
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_as_real_array_may_keep_nonfinite():
+    from theory._args import as_real_array
+
+    got = as_real_array("x", [1.0, np.nan, np.inf], finite=False)
+    assert np.isnan(got[1]) and got[2] == np.inf
+    with pytest.raises(ValueError, match="x must be finite"):
+        as_real_array("x", [1.0, np.nan])
+    with pytest.raises(TypeError, match="x"):
+        as_real_array("x", "1.0", finite=False)

@@ -17,6 +17,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from numerics.anticollapse import calibrated_phase as cp  # noqa: E402
 from numerics.anticollapse.synthetic_spectra import few_exponential_taus, measure_spectrum, pareto_taus  # noqa: E402
+import tiny_inputs as tiny  # noqa: E402
 
 TABLE = ROOT / "docs" / "results" / "gated-calibration" / "calibration.json"
 
@@ -115,3 +116,57 @@ def test_bad_input():
         cp.few_exponential_gof([1.0, 2.0], 0.1)
     with pytest.raises(ValueError, match="sigma"):
         cp.few_exponential_gof(np.arange(1.0, 30.0), -1.0)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse import calibrated_phase as cp
+
+    return [
+        (lambda: cp.measurement_sigma(""), TypeError, "tau_halves"),
+        (lambda: cp.measurement_sigma(object()), TypeError, "tau_halves"),
+        (lambda: cp.few_exponential_gof(tiny.pareto(40), 0.05, k=10**6), ValueError, "k=1000000"),
+        (lambda: tiny.calibrated(p_null=np.nan), ValueError, "p_null"),
+        (lambda: tiny.calibrated(tau=np.float64(np.nan)), ValueError, "tau"),
+        (lambda: tiny.calibrated(tau=1 + 2j), TypeError, "tau"),
+        (lambda: tiny.calibrated(beta_hi_max=(1,)), TypeError, "beta_hi_max"),
+        (lambda: tiny.calibrated(beta_hi_max=np.nan), ValueError, "beta_hi_max"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+def test_calibrated_phase_threshold_may_be_infinite():
+    """beta_hi_max = inf is the calibration's "threshold left free": the label then depends on the null test
+    only (a finite threshold above every interval gives the same label)."""
+    free, high = tiny.calibrated(beta_hi_max=np.inf), tiny.calibrated(beta_hi_max=1e6)
+    assert free.label == high.label and free.gof_p == high.gof_p and free.beta_hi_max == np.inf
+
+
+def test_pareto_taus_never_overflow():
+    from numerics.anticollapse.synthetic_spectra import pareto_taus
+
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="beta"):
+        pareto_taus(7.7e-219, 20, 2.0, rng)
+    with pytest.raises(ValueError, match="tau_min"):
+        pareto_taus(0.5, 20, 1e300, rng)
+    beta = 53.0 / (1022.0 - np.log2(2.0))          # just inside the stated bound
+    assert np.all(np.isfinite(pareto_taus(beta, 10**5, 2.0, rng)))
+
+
+def test_measure_spectrum_estimates_its_work():
+    from numerics.anticollapse.synthetic_spectra import measure_spectrum
+
+    with pytest.raises(ValueError, match="n_seq=1000000"):
+        measure_spectrum(tiny.pareto(20), tiny.long_spec(), n_seq=10**6)
+    with pytest.raises(ValueError, match="beta_hi_max"):
+        measure_spectrum(tiny.pareto(20), tiny.long_spec(), beta_hi_max=-np.inf)
+    assert measure_spectrum(tiny.pareto(20), tiny.long_spec(), beta_hi_max=np.inf).beta_hi_max == np.inf

@@ -81,6 +81,7 @@ from fractions import Fraction
 from theory._args import MAX_DPS
 from seqtheory.cli._parser import parse_int
 from seqtheory.cli.energy import MAX_EXACT_DIGITS
+import tiny_inputs as tiny
 
 
 def test_json_is_one_object_with_every_field(capsys):
@@ -192,3 +193,11 @@ def test_doctests():
     import importlib
 
     assert doctest.testmod(importlib.import_module("seqtheory.cli._parser"), raise_on_error=False).failed == 0
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_theory_cli_huge_integer():
+    proc, _ = tiny.cli(["-m", "seqtheory", "energy", "--n", "1e1000", "--t", "5"])
+    tiny.one_line(proc, "n must be")

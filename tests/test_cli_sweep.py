@@ -17,6 +17,7 @@ import pytest
 from numerics.experiments.store import ResultStore
 from numerics.memory_functions.bench.sweep import check_study_name, expand_sweep, load_sweep, run_sweep
 from seqtheory.cli.sweep import _inside, main
+import tiny_inputs as tiny
 
 ROOT = Path(__file__).resolve().parents[1]
 PROG = "seqtheory sweep: error:"
@@ -305,3 +306,39 @@ def test_gated_sweep_run_status_export_plot(tmp_path, capsys):
     assert (tmp_path / "figs" / "tiny_seed0_spectra.png").stat().st_size > 1000
     assert main(["run", str(path), "--store", store, "--study", "x"]) == 2
     assert "--study applies to architecture sweeps" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+@pytest.fixture
+def tiny_sweep(tmp_path):
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"name": "tiny", "defaults": {"target": {"T": 12, "n_seq": 16},
+                                                             "train": {"steps": 2, "batch": 8}},
+                                "studies": {"a": {"models": {"lstm": {"arch": "lstm", "width": 3}},
+                                                  "kinds": ["exp"], "alphas": [0.5], "seeds": [0]}}}))
+    return path
+
+
+@pytest.mark.parametrize("extra, needle", [(["--device", "bogus"], "--device"), (["--device", "cuda:99"], "CUDA")])
+def test_sweep_cli_bad_device(tiny_sweep, tmp_path, extra, needle):
+    proc, _ = tiny.cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store",
+                    str(tmp_path / "s.sqlite"), "--no-progress", *extra])
+    tiny.one_line(proc, needle)
+
+
+def test_sweep_cli_export_to_a_full_disk(tiny_sweep, tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    proc, _ = tiny.cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store", store, "--no-progress"])
+    assert proc.returncode == 0, proc.stderr
+    proc, _ = tiny.cli(["-m", "seqtheory", "sweep", "export", str(tiny_sweep), "--store", store,
+                    "--csv", "/dev/full"])
+    tiny.one_line(proc, "/dev/full")
+
+
+def test_sweep_cli_unreachable_dask_scheduler(tiny_sweep, tmp_path):
+    proc, wall = tiny.cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store",
+                       str(tmp_path / "s.sqlite"), "--dask", "127.0.0.1:1", "--no-progress"], timeout=120)
+    tiny.one_line(proc, "127.0.0.1:1")
+    assert wall < 30

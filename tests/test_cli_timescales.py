@@ -15,6 +15,7 @@ from torch import nn
 from numerics.anticollapse.gated import rnn_timescales as rt
 from seqtheory.cli.timescales import main
 from test_rnn_timescales import _save
+import tiny_inputs as tiny
 
 
 def test_cli_json_round_trip(tmp_path, capsys):
@@ -53,3 +54,16 @@ def test_cli_module_bad_file_exits_2(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     err = r.stderr.strip().splitlines()
     assert err[-1].startswith("seqtheory timescales: error: model file")
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_rnn_timescales_cli_memory_estimate(tmp_path):
+    import torch
+
+    path = tmp_path / "gru.pt"
+    torch.save(torch.nn.GRU(3, 8).state_dict(), path)
+    proc, wall = tiny.cli(["-m", "seqtheory", "timescales", str(path), "--T", "65536", "--batch", "65536"])
+    tiny.one_line(proc, "--batch", "GiB")
+    assert wall < 30

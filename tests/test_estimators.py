@@ -16,6 +16,7 @@ from numerics.anticollapse.envelope_gate import (calibrated_comparison, envelope
 from theory.levy import PHASES
 from theory.tauberian import envelope_from_spectrum
 from numerics.stats import z_for_false_alarm
+import tiny_inputs as tiny
 
 FALSE_ALARM = 1e-6
 
@@ -364,3 +365,34 @@ def test_tail_beta_names_a_degenerate_tail():
     with pytest.raises(DegenerateTail, match="distinct values in the quantile window"):
         tail_beta(np.full(200, 7.0))
     assert issubclass(DegenerateTail, ValueError)      # callers catching ValueError still do
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse import envelope_gate
+
+    return [
+        (lambda: envelope_gate.resolution_check("", np.arange(1, 30)), TypeError, "tau"),
+        (lambda: envelope_gate.pareto_mixture_taus(0.5, 1e7, 100.0, 8), ValueError, "tau_min"),
+        (lambda: envelope_gate.calibrated_comparison(0.5, [], tiny.tail(), tiny.pareto(400), np.arange(1.0, 30.0)),
+         ValueError, "measured_boot"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+def test_bootstrap_and_horizon_bounds():
+    from numerics.anticollapse.envelope_gate import envelope_beta_bootstrap
+    from theory.horizon import sigma_for_horizon
+
+    with pytest.raises(ValueError, match="n_boot"):
+        envelope_beta_bootstrap(np.ones((4, 3)), [1, 2, 3], n_boot=10**30)
+    with pytest.raises(ValueError, match="t must"):
+        sigma_for_horizon(64, 10**7, 0.05)

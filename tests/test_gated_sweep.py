@@ -21,6 +21,7 @@ from numerics.anticollapse.gated.sweep import (DIAGNOSES, gated_results, load_ga
                                                train_config)
 from numerics.anticollapse.spectra import record_summary
 from numerics.experiments.store import ResultStore
+import tiny_inputs
 
 ROOT = Path(__file__).resolve().parents[1]
 # seconds, pids and hosts differ between two executions of the same run; everything else is the experiment
@@ -176,3 +177,21 @@ def test_bad_input(tiny, tmp_path):
         train_config(tiny.configs["shared"], 0, "some")
     with pytest.raises(ValueError, match="name_or_path"):
         load_gated_sweep("no_such_sweep")
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse.gated import sweep as gated_sweep
+
+    return [
+        (lambda: gated_sweep.load_gated_sweep("bogus"), ValueError, "name_or_path"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny_inputs.assert_named(*_bad_calls()[i])

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from numerics.memory_functions.bench.polish import PolishSpec, certificate, polish
+import tiny_inputs as tiny
 
 
 def _curve(floor, amp, rate, n):
@@ -199,3 +200,30 @@ def test_a_diverged_adam_endpoint_is_reported_not_finite():
     x, y = _data()
     r = polish(_Recurrence(float("nan"), 1.0, 0.2), x, y, PolishSpec(f32_iters=5, f64_iters=5, window=2, lm_iters=3))
     assert not r.certified and r.reason == "not finite" and math.isnan(r.start_relmse) and r.lm_iters == 0
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.memory_functions.bench import polish
+    from numerics.memory_functions.models.lstm import LSTM
+
+    x = np.zeros((4, 12))
+    return [
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, gtol=np.nan), ValueError, "gtol"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, rtol=np.inf), ValueError, "rtol"),
+        (lambda: polish.polish(LSTM(3), np.array([1, 2]), x, polish.PolishSpec()), ValueError, "x and y"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], True, window=1), TypeError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], None, window=1), TypeError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], np.nan, window=1), ValueError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], -np.inf, window=1), ValueError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1 + 2j, window=1), TypeError, "g0"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])

@@ -328,3 +328,17 @@ def test_forms_bad_input(fn):
         fn(0, 3)
     with pytest.raises(ValueError, match="t|k"):
         fn(10, -1)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_Q_critical_form_outside_its_domain():
+    from theory.regimes import Q_critical_form
+    from theory.signal_energy import Q
+
+    with pytest.raises(ValueError, match="n=1, k=32"):
+        Q_critical_form(1, 32)
+    assert Q_critical_form(1, 32, corrected=False) > 0
+    got = Q_critical_form(10**6, 1000)                     # inside: close to the exact value
+    assert abs(got - Q(10**6, 1000)) <= 1e-5 * Q(10**6, 1000)

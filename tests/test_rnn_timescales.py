@@ -21,6 +21,8 @@ from numerics.anticollapse.envelope_gate import window_gate
 from numerics.anticollapse.estimators import phase_rule, tail_beta
 from numerics.anticollapse.gated.gated_rnn import build_gated_rnn
 from numerics.stats import z_for_false_alarm
+import tiny_inputs as tiny
+import tiny_torch
 
 RTOL = 1e-10        # float64: a relative error ~1e-16 per step, summed over at most a few hundred steps
 
@@ -242,3 +244,21 @@ def test_bad_inputs_and_arguments():
         rt.rnn_timescales(gru, ok, envelope_lags=[5, 64])
 
 
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse.gated import rnn_timescales
+
+    return [
+        (lambda: rnn_timescales.load_state_dict("missing-model.pt"), ValueError, "path"),
+        (lambda: rnn_timescales.run_layer(tiny_torch.rnn_weights(), 0, ""), ValueError, "x"),
+        (lambda: rnn_timescales.rnn_timescales(tiny_torch.gru(), -10**30), ValueError, "x"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])

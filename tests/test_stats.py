@@ -13,6 +13,7 @@ from scipy import stats
 from scipy.stats import norm
 
 from numerics.stats import Z_MIN, agreement, kmeans_1d, runs_test, runs_test_normal, z_for_false_alarm
+import tiny_inputs as tiny
 
 
 @pytest.mark.parametrize("p, m", [(1e-6, 1), (1e-6, 2), (1e-6, 10), (1e-6, 1000), (1e-9, 7), (1e-3, 50)])
@@ -108,3 +109,21 @@ def test_kmeans_1d_is_optimal(xs, k):
 def test_kmeans_1d_bad_input():
     with pytest.raises(ValueError, match="k"):
         kmeans_1d([1.0, 2.0], 0)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics import stats as numerics_stats
+
+    return [
+        (lambda: numerics_stats.kmeans_1d(np.float64(np.nan), 3), ValueError, "x"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])

@@ -7,13 +7,14 @@ import socket
 import sqlite3
 import time
 
+import numpy as np
 import pytest
 
 from numerics.experiments.store import ResultStore, StoreError
-from numerics.memory_functions.bench.runs import RunConfig
+from numerics.experiments.ids import content_id
+import tiny_inputs as tiny
 
-TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
-        "train": {"steps": 3, "batch": 4}}
+CONFIG = {"model": {"arch": "lstm", "width": 2}, "seed": 0}
 
 
 def test_artifacts_are_stored_with_their_run_once(tmp_path):
@@ -34,11 +35,11 @@ def test_artifacts_are_stored_with_their_run_once(tmp_path):
 
 def test_store_put_is_idempotent(tmp_path):
     with ResultStore(tmp_path / "s.sqlite") as st:
-        cfg = RunConfig.from_dict(TINY)
-        assert st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.5})
-        assert not st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.1})     # never overwritten, never duplicated
-        assert len(st) == 1 and st.get(cfg.run_id)["result"] == {"relmse": 0.5}
-        assert st.get("0" * 16) is None and st.done_ids() == {cfg.run_id}
+        rid = content_id(CONFIG, "test/1")
+        assert st.put(rid, CONFIG, {"relmse": 0.5})
+        assert not st.put(rid, CONFIG, {"relmse": 0.1})                   # never overwritten, never duplicated
+        assert len(st) == 1 and st.get(rid)["result"] == {"relmse": 0.5} and st.get(rid)["config"] == CONFIG
+        assert st.get("0" * 16) is None and st.done_ids() == {rid}
 
 
 def test_store_errors_in_python():
@@ -71,3 +72,37 @@ def test_stale_claims_are_taken_over(tmp_path):
         assert st.claim("killed")                            # owner process gone (a SIGKILLed sweep)
         assert st.claim("old")                               # older than stale_after
         assert not st.claim("fresh")                         # another machine's live claim
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.experiments import ids
+
+    return [
+        (lambda: ids.canonical_json(np.nan), ValueError, "obj"),
+        (lambda: ids.canonical_json(np.int64(-1)), TypeError, "obj"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+@pytest.mark.parametrize("bad", [0, None, 2.0, b"s.sqlite"])
+def test_store_takes_paths_only(bad):
+    from numerics.experiments.store import ResultStore
+
+    with pytest.raises(TypeError, match="path"):
+        ResultStore(bad)
+
+
+def test_store_accepts_pathlike(tmp_path):
+    from numerics.experiments.store import ResultStore
+
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        assert len(store) == 0
