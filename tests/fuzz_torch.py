@@ -407,11 +407,9 @@ def torch_baselines(Case) -> dict:
                                               names={"dt_range": ("name",), "dt_min": ("dt_max",),
                                                      "dt_max": ("dt_min",)}),
         # numerics.memory_functions.bench (new)
-        "numerics.memory_functions.bench.aggregate.cell_floors": Case(dict(rows=_polish_rows(), keys=("model", "kind", "alpha")),
-                                                            kinds={"rows": OBJ, "keys": OBJ}),
         "numerics.memory_functions.bench.plots.plot_polish": Case(
-            dict(rows=_polish_rows(), cells=_cells(), keys=("model", "kind", "alpha"), path=_tmp("p.png"), title=""),
-            kinds={"rows": OBJ, "cells": OBJ, "keys": OBJ, "path": "path?", "title": "text"}, raises=(OSError,)),
+            dict(rows=_polish_rows(), keys=("model", "kind", "alpha"), path=_tmp("p.png"), title=""),
+            kinds={"rows": OBJ, "keys": OBJ, "path": "path?", "title": "text"}, raises=(OSError,)),
         "numerics.memory_functions.bench.polish.PolishSpec": Case(
             dict(f32_iters=2, f64_iters=3, history=5, max_eval=4, window=2, rtol=0.01, gtol=1e-3, f32_window=2,
                  check_every=1, curve_every=1)),
@@ -547,12 +545,6 @@ def _polish_rows() -> list[dict]:
              "grad": [1.0, 0.5, 0.5, 0.1]}
     return [dict(r, floor=0.09 * (1 + r["seed"]), certified=r["seed"] == 0, cert_change=0.001, grad_ratio=1e-4,
                  polish_curve=curve) for r in _rows()]
-
-
-def _cells() -> dict:
-    from numerics.memory_functions.bench.aggregate import cell_floors
-
-    return cell_floors(_polish_rows())
 
 
 def _spec_target():

@@ -1,6 +1,6 @@
-"""Architecture verdicts on synthetic rows (convergence rule, inconclusive / not reproduced / pass paths, the
-seed statistics), the half-budget run embedded in the ``cosine2`` schedule, and grouped (vmapped) training
-against lone runs."""
+"""Architecture verdicts on synthetic rows (the convergence table, inconclusive / not reproduced / pass paths,
+the seed statistics, the two budgets), the half-budget run embedded in the ``cosine2`` schedule, and grouped
+(vmapped) training against lone runs."""
 
 from __future__ import annotations
 
@@ -58,28 +58,12 @@ def test_median_not_one_seed_decides_convergence():
 
 
 # ------------------------------------------------------------------------------------------ verdict paths
-def test_unconverged_cells_make_the_claim_inconclusive_with_the_reason():
-    rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: 1e-1, half_factor=3.0)   # every cell 3x
-    out = arch.verdict_exp_vs_poly(rows)
-    assert out.verdict == INCONCLUSIVE
-    # "exp better than poly" needs the poly cells converged (6 of them: 2 models x 3 alphas)
-    assert "6 deciding cells not converged" in out.summary and "3x" in out.summary
-
-
-def test_an_unconverged_better_side_does_not_block_the_claim():
-    # exp still improving (its error is an upper bound), poly converged and worse: the claim is established
-    rows = _exp_poly_rows(lambda m, a, s: 1e-4, lambda m, a, s: 1e-2)
-    for r in rows:
-        if r["kind"] == "exp":
-            r["half_relmse"] = 5 * r["relmse"]
+def test_convergence_never_vetoes_a_verdict():
+    # every cell still improving 3x from half to full budget: the statistic decides all the same (context only)
+    rows = _exp_poly_rows(lambda m, a, s: 1e-3 * (1 + 0.1 * s), lambda m, a, s: 1e-1, half_factor=3.0)
     assert arch.verdict_exp_vs_poly(rows).verdict == PASS
-    # ... but the reverse finding (poly better) needs the exp cells converged: inconclusive, not "not reproduced"
-    rows = _exp_poly_rows(lambda m, a, s: 1e-2, lambda m, a, s: 1e-4)
-    for r in rows:
-        if r["kind"] == "exp":
-            r["half_relmse"] = 5 * r["relmse"]
-    out = arch.verdict_exp_vs_poly(rows)
-    assert out.verdict == INCONCLUSIVE and "not converged" in out.summary
+    rows = _exp_poly_rows(lambda m, a, s: 1e-1, lambda m, a, s: 1e-3 * (1 + 0.1 * s), half_factor=3.0)
+    assert arch.verdict_exp_vs_poly(rows).verdict == NOT_REPRODUCED
 
 
 def test_converged_clear_effect_passes():
@@ -99,16 +83,17 @@ def test_seeds_disagreeing_more_than_the_effect_is_inconclusive():
     sign = lambda s: 1 if s < 3 else -1  # noqa: E731
     rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: 1e-3 * 10 ** (sign(s) * (0.5 + 0.1 * s)))
     out = arch.verdict_exp_vs_poly(rows)
-    assert out.verdict == INCONCLUSIVE
-    assert "seeds disagree" in out.summary
+    assert out.verdict == INCONCLUSIVE and out.data["lacks_power"]
+    assert "lacks power" in out.summary and "lstm" in out.summary
 
 
-def test_a_diverged_cell_is_not_converged_evidence():
-    # LSTM diverges on poly (+inf: worse in every pair) but a diverged run is an optimisation failure, not a
-    # converged error: the LSTM part cannot pass, so the claim is inconclusive
-    rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: None if m == "lstm" else 1e-1)
+def test_a_design_that_cannot_reach_the_level_lacks_power():
+    # 2 alphas x 3 seeds = 6 pairs, all positive: the sign test's smallest p is 1/64 > 1%
+    rows = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: 1e-1, alphas=(0.5, 0.75), seeds=3)
     out = arch.verdict_exp_vs_poly(rows)
-    assert out.verdict == INCONCLUSIVE and "diverged" in out.summary
+    assert out.verdict == INCONCLUSIVE and out.data["lacks_power"]
+    five = _exp_poly_rows(lambda m, a, s: 1e-3, lambda m, a, s: 1e-1, alphas=(0.5, 0.75), seeds=5)
+    assert arch.verdict_exp_vs_poly(five).verdict == PASS                # 10 pairs: p = 1/1024
 
 
 def test_tcn_flat_bootstrap_paths():
@@ -119,6 +104,7 @@ def test_tcn_flat_bootstrap_paths():
     steep = arch.verdict_tcn_flat(rows(lambda a, s: 10 ** (-6 + 8 * a) * (1 + 0.1 * s)))
     noisy = arch.verdict_tcn_flat(rows(lambda a, s: 10 ** (-4 + 3 * ((s + int(4 * a)) % 2))))
     assert flat.verdict == PASS and steep.verdict == NOT_REPRODUCED and noisy.verdict == INCONCLUSIVE
+    assert noisy.data["lacks_power"] and not flat.data["lacks_power"] and not steep.data["lacks_power"]
 
 
 def test_prony_verdict_is_inconclusive_far_above_the_floor_and_fails_below_it():
@@ -348,77 +334,154 @@ def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------------
-# the approximation answer: certified floors, upper bounds, stuck seeds, two labelled answers
+# two budgets: the Adam stage and the polish, both upper bounds; the polished verdict is the headline
 # ----------------------------------------------------------------------------------------------------
-def _prow(model, kind, alpha, seed, floor, certified=True, relmse=1e-3):
-    return _row(model, kind, alpha, seed, relmse, floor=floor, certified=certified, polish_curve={
-        "stage": ["f64", "f64"], "iter": [0, 600], "relmse": [relmse, floor], "grad": [1.0, 1e-4]})
+def _prow(model, kind, alpha, seed, floor, certified=False, relmse=1e-3):
+    return _row(model, kind, alpha, seed, relmse, floor=floor, certified=certified, grad_ratio=1e-2, cert_change=0.1,
+                polish_curve={"stage": ["f64", "f64"], "iter": [0, 600], "relmse": [relmse, floor], "grad": [1.0, 1e-4]})
 
 
-def test_cell_floors_takes_the_best_seed_and_reports_stuck_seeds():
-    from numerics.memory_functions.bench.aggregate import cell_floors
-
-    cells = cell_floors([_prow("tcn", "impulse", 0.5, 0, 0.3), _prow("tcn", "impulse", 0.5, 1, 1e-5),
-                         _prow("tcn", "impulse", 0.5, 2, 2e-5)])
-    c = cells[("tcn", "impulse", 0.5)]
-    assert c["estimate"] == 1e-5 and c["certified"] and c["stuck"] == [0] and c["spread"] == pytest.approx(2.0)
-    # the best seed not certified: the cell is an upper bound, whatever the other seeds say
-    c = cell_floors([_prow("s4d", "exp", 0.5, 0, 1e-6, certified=False), _prow("s4d", "exp", 0.5, 1, 3e-6)])
-    assert not c[("s4d", "exp", 0.5)]["certified"] and c[("s4d", "exp", 0.5)]["estimate"] == 1e-6
-    assert cell_floors([_row("lstm", "exp", 0.5, 0, 1e-3)]) == {}          # not polished: no cell
+def _budget_rows(exp, poly, adam_exp=1e-3, adam_poly=1e-3, models=("lstm", "s4d"), alphas=A3, seeds=3):
+    return [_prow(m, k, a, s, v(m, a, s), relmse=r * (1 + 0.1 * s)) for m in models for a in alphas
+            for s in range(seeds) for k, v, r in (("exp", exp, adam_exp), ("poly", poly, adam_poly))]
 
 
-def test_below_needs_the_claimed_worse_side_certified():
-    from validation.checks._arch_approx import NO, OPEN, YES, below
+def test_two_budgets_headline_is_the_polished_verdict_with_the_agreement_line():
+    from validation.checks._arch_budgets import ROBUST, two_budgets
 
-    cells = {"a": {"estimate": 1e-6, "certified": False, "spread": 1.0},
-             "b": {"estimate": 1e-4, "certified": True, "spread": 2.0},
-             "c": {"estimate": 1e-4, "certified": False, "spread": 1.0}}
-    assert below(cells, "a", "b")[0] == YES            # an upper bound under a certified floor settles it
-    assert below(cells, "a", "c")[0] == OPEN           # nothing certified on the worse side
-    assert below(cells, "b", "a")[0] == NO             # b's lowest floor is above a's upper bound
-    assert below(cells, "b", "c", factor=1.5)[0] == OPEN
-    assert below(cells, "missing", "b")[0] == OPEN
-
-
-def _approx_rows(exp, poly, cert=True, models=("lstm", "s4d"), alphas=(0.25, 0.5, 0.75), seeds=3):
-    return [_prow(m, k, a, s, v(m, a, s), certified=cert) for m in models for a in alphas for s in range(seeds)
-            for k, v in (("exp", exp), ("poly", poly))]
-
-
-def test_two_answers_decide_on_approximation_and_report_the_adam_budget():
-    ok = _approx_rows(lambda m, a, s: 1e-6 * (1 + 0.1 * s), lambda m, a, s: 1e-5 * (1 + 0.1 * s))
-    bad = _approx_rows(lambda m, a, s: 1e-5, lambda m, a, s: 1e-6)
-    loose = _approx_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1.5e-6 * (1 + 0.3 * s))
-    uncert = _approx_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1e-5, cert=False)
-    verdicts = [arch.two_answers(r, arch.verdict_exp_vs_poly(r), arch.approx_exp_vs_poly) for r in (ok, bad, loose,
-                                                                                                      uncert)]
-    assert [v.verdict for v in verdicts] == [PASS, NOT_REPRODUCED, INCONCLUSIVE, INCONCLUSIVE]
-    assert "bands overlap" in verdicts[2].summary and "not certified" in verdicts[3].summary
-    for v in verdicts:                   # both answers, labelled; the Adam answer is today's rule on relmse
-        assert v.summary.startswith("approximation: ") and "| at a fixed Adam budget" in v.summary
-        assert v.data["adam_budget"]["verdict"] == NOT_REPRODUCED    # relmse 1e-3 everywhere: poly not worse
-    assert "[conclusion differs from the Adam budget]" in verdicts[0].summary
-    assert verdicts[0].data["floors"]["lstm/exp/0.25"]["certified"]
+    # polished: exp below poly (pass); Adam: every run 1e-3 (no effect, poly not worse: ruled out)
+    differ = two_budgets(_budget_rows(lambda m, a, s: 1e-6 * (1 + 0.1 * s), lambda m, a, s: 1e-5 * (1 + 0.1 * s)),
+                         arch.verdict_exp_vs_poly)
+    assert differ.verdict == PASS
+    assert differ.data["budgets"]["polished"]["verdict"] == PASS
+    assert differ.data["budgets"]["adam"]["verdict"] == NOT_REPRODUCED
+    assert differ.data["agreement"] == "depends on the budget: pass polished, not reproduced at the Adam budget"
+    assert differ.summary.startswith("pass: polished budget: pass: ") and "| Adam budget: not reproduced" in differ.summary
+    # both budgets say the same: robust
+    agree = two_budgets(_budget_rows(lambda m, a, s: 1e-6 * (1 + 0.1 * s), lambda m, a, s: 1e-5 * (1 + 0.1 * s),
+                                     adam_exp=1e-4, adam_poly=1e-2), arch.verdict_exp_vs_poly)
+    assert agree.verdict == PASS and agree.data["agreement"] == ROBUST and ROBUST in agree.summary
+    # polished lacks power (seeds disagree), Adam decides: the headline is inconclusive, and says why
+    weak = two_budgets(_budget_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1e-6 * 10 ** ((-1) ** s * 0.5),
+                                    adam_exp=1e-4, adam_poly=1e-2), arch.verdict_exp_vs_poly)
+    assert weak.verdict == INCONCLUSIVE and weak.data["lacks_power"] and "lacks power" in weak.summary
+    assert weak.data["budgets"]["adam"]["verdict"] == PASS
+    # context (convergence, certificate) is reported beside, never a veto
+    assert "half/full" in agree.details and "certified seeds" in agree.details
+    assert agree.data["seeds"] == [0, 1, 2]
 
 
-def test_two_answers_without_polished_runs_is_inconclusive_on_approximation():
+def test_two_budgets_without_polished_runs_and_for_the_optimiser():
+    from validation.checks._arch_budgets import two_budgets
+
     rows = _exp_poly_rows(lambda m, a, s: 1e-4, lambda m, a, s: 1e-3)
-    out = arch.two_answers(rows, arch.verdict_exp_vs_poly(rows), arch.approx_exp_vs_poly)
-    assert out.verdict == INCONCLUSIVE and "no polished run" in out.summary
-    assert out.data["adam_budget"]["verdict"] == PASS
-    opt = arch.two_answers(rows, arch.verdict_exp_vs_poly(rows), None)       # a claim about the optimiser
-    assert opt.verdict == PASS and "optimiser" in opt.summary
+    out = two_budgets(rows, arch.verdict_exp_vs_poly)
+    assert out.verdict == INCONCLUSIVE and "no polished runs" in out.summary
+    assert out.data["budgets"]["adam"]["verdict"] == PASS
+    opt = two_budgets(rows, arch.verdict_exp_vs_poly, adam_only=True)       # a claim about the optimiser
+    assert opt.verdict == PASS and "optimiser" in opt.summary and set(opt.data["budgets"]) == {"adam"}
 
 
-def test_approximation_verdicts_of_the_other_claim_shapes():
-    flat = {("tcn", "impulse", a): {"estimate": 1e-5 * (1 + a), "certified": True, "spread": 1.2} for a in (0.25, 0.75)}
-    steep = {("tcn", "impulse", 0.25): {"estimate": 1e-6, "certified": False, "spread": 1.0},
-             ("tcn", "impulse", 0.75): {"estimate": 1e-3, "certified": True, "spread": 1.0}}
-    assert arch.approx_tcn_flat(flat).verdict == PASS and arch.approx_tcn_flat(steep).verdict == NOT_REPRODUCED
-    best = {(m, k, 0.5): {"estimate": v, "certified": True, "spread": 1.0}
-            for (m, k), v in {("lstm", "exp"): 1e-6, ("tcn", "exp"): 1e-4, ("lstm", "impulse"): 0.5,
-                              ("tcn", "impulse"): 1e-5}.items()}
-    assert arch.approx_no_single_best(best).verdict == PASS
-    champ = {c: dict(v, estimate=1e-7) if c[0] == "lstm" else v for c, v in best.items()}
-    assert arch.approx_no_single_best(champ).verdict == NOT_REPRODUCED
+def test_a_diverged_polish_counts_as_a_failure_to_fit_and_is_named():
+    from validation.checks._arch_budgets import polished_rows, two_budgets
+
+    rows = _budget_rows(lambda m, a, s: 1e-6, lambda m, a, s: math.nan if (m, s) == ("lstm", 0) else 1e-4)
+    assert sum(r["relmse"] is None for r in polished_rows(rows)) == 3
+    out = two_budgets(rows, arch.verdict_exp_vs_poly)
+    assert "3 diverged run(s) at the polished budget" in out.summary and out.data["diverged"]["polished"] == 3
+
+
+def test_a_fail_at_either_budget_is_the_headline():
+    from validation.checks._arch_budgets import two_budgets
+    from validation.registry import FAIL, Outcome
+
+    def verdict(rows):           # a theorem check that fails only on the Adam numbers
+        bug = any(r.get("budget") != "polished" for r in rows)
+        return Outcome(FAIL if bug else PASS, "bound violated" if bug else "holds")
+
+    out = two_budgets(_budget_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1e-5), verdict)
+    assert out.verdict == FAIL and out.data["budgets"]["polished"]["verdict"] == PASS
+
+
+def test_smoke_test_decides_nothing_and_shows_the_committed_answer(monkeypatch):
+    from validation import committed
+    from validation.committed import smoke_test
+    from validation.registry import FAIL, NOT_RUN, Outcome
+
+    monkeypatch.setattr(committed, "load", lambda: {"architectures.x": {
+        "verdict": "not reproduced", "budgets": {"polished": "not reproduced", "adam": "pass"},
+        "agreement": "depends on the budget", "report": "docs/results/r", "profile": "cpu", "commit": "abcdef012345",
+        "date": "2026-12-05T00:00:00"}})
+    out = smoke_test("architectures.x", Outcome(PASS, "looks fine"))
+    assert out.verdict == INCONCLUSIVE and out.data["smoke_test_verdict"] == PASS
+    assert "smoke test" in out.summary and "its statistic says pass" in out.summary and "looks fine" in out.details
+    assert "committed cpu answer (docs/results/r/report.md, abcdef0, 2026-12-05): not reproduced" in out.summary
+    assert smoke_test("architectures.x", Outcome(FAIL, "bug")).verdict == FAIL      # a bug stays a bug
+    skipped = smoke_test("architectures.x", Outcome(NOT_RUN, "runs only in the cpu/full profile"))
+    assert skipped.verdict == NOT_RUN and "committed cpu answer" in skipped.summary
+
+
+def test_the_quick_profile_never_decides_a_trained_model_claim(monkeypatch, tmp_path):
+    """Through the registry: any check with a committed cpu answer is a smoke test in the quick profile only."""
+    from validation import committed
+    from validation.registry import Check, Context, Outcome
+
+    monkeypatch.setattr(committed, "load", lambda: {"x.trained": {
+        "verdict": "not reproduced", "budgets": {}, "agreement": None, "report": "docs/results/r", "profile": "cpu",
+        "commit": None, "date": None}})
+    trained = Check("x.trained", "p", "c", "f", "n", "s", lambda ctx: Outcome(PASS, "fits"))
+    theory = Check("x.theory", "p", "c", "f", "n", "s", lambda ctx: Outcome(PASS, "exact"))
+    quick, cpu = Context("quick", tmp_path), Context("cpu", tmp_path)
+    assert trained.run(quick).outcome.verdict == INCONCLUSIVE
+    assert "committed cpu answer (docs/results/r/report.md): not reproduced" in trained.run(quick).outcome.summary
+    assert trained.run(cpu).outcome.verdict == PASS and theory.run(quick).outcome.verdict == PASS
+
+
+def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claims(tmp_path, monkeypatch):
+    """The rule's 5-seed step: claims that lack power get seeds 3 and 4 on the cells they read; other claims
+    sharing those cells keep their 3 seeds."""
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
+    from validation.registry import Context
+
+    cells = [["main", "lstm", "default", "exp", 0.5, None], ["main", "lstm", "default", "poly", 0.5, None]]
+    results = [{"name": "architectures.weak", "verdict": INCONCLUSIVE, "summary": "lacks power",
+                "data": {"lacks_power": True, "cells": cells, "budgets": {"polished": {"verdict": INCONCLUSIVE}}}},
+               {"name": "architectures.strong", "verdict": PASS, "summary": "",
+                "data": {"lacks_power": False, "cells": cells}}]
+    plan = arch.plan_extension(results)
+    assert list(plan["claims"]) == ["architectures.weak"] and plan["seeds"] == [3, 4]
+    assert plan["claims"]["architectures.weak"]["three_seed"]["budgets"] == {"polished": INCONCLUSIVE}
+    doc = load_sweep(arch.SWEEP_DIR / "cpu.json")
+    ext = arch.extension_runs(doc, plan)["architectures.weak"]
+    assert sorted((r.config.target.kind, r.config.train.seed) for r in ext) == [
+        ("exp", 3), ("exp", 4), ("poly", 3), ("poly", 4)]
+    assert all(r.model == "lstm" and r.config.target.alpha == 0.5 and r.study == "main" for r in ext)
+    # profile_rows: the planned claim reads 5 seeds, another claim on the same cells reads 3
+    monkeypatch.setattr(arch, "load_extension", lambda sweep: plan)
+    base = [r for r in expand_sweep(doc) if arch.cell_of(r) in cells]
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        for r in base + ext:
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3})
+    ctx = Context("cpu", tmp_path, store=tmp_path / "s.sqlite", train=False)
+    sel = lambda r: r["model"] == "lstm" and r["alpha"] == 0.5 and r["kind"] in ("exp", "poly")  # noqa: E731
+    weak = arch.profile_rows(ctx, ("main",), sel, claim="architectures.weak")
+    strong = arch.profile_rows(ctx, ("main",), sel, claim="architectures.strong")
+    assert sorted({r["seed"] for r in weak}) == [0, 1, 2, 3, 4] and len(weak) == 10
+    assert sorted({r["seed"] for r in strong}) == [0, 1, 2] and len(strong) == 6
+
+
+def test_the_report_lists_both_budgets_with_the_headline_first(tmp_path):
+    from validation.checks._arch_budgets import two_budgets
+    from validation.registry import Check, Context, Outcome, Result
+    from validation.report import write_report
+
+    out = two_budgets(_budget_rows(lambda m, a, s: 1e-6 * (1 + 0.1 * s), lambda m, a, s: 1e-5 * (1 + 0.1 * s)),
+                      arch.verdict_exp_vs_poly)
+    plain = Result(Check("x.theory", "p", "c", "f", "n", "s", lambda c: None), Outcome(PASS, "exact"), 0.1)
+    trained = Result(Check("x.trained", "p", "c", "f", "n", "s", lambda c: None), out, 0.1)
+    text = write_report([plain, trained], Context("cpu", tmp_path)).read_text()
+    section = text.split("## Answers at two optimisation budgets", 1)[1].split("\n## ", 1)[0]
+    assert "| x.trained | pass | pass | not reproduced | depends on the budget: pass polished, not reproduced at " \
+           "the Adam budget | 0, 1, 2 |" in section
+    assert "x.theory" not in section

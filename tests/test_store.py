@@ -33,6 +33,28 @@ def test_artifacts_are_stored_with_their_run_once(tmp_path):
         assert st.get("r1")["result"] == {"v": 1}
 
 
+def test_export_carries_artifacts_and_checks_every_schema(tmp_path):
+    a, b = {"x": 1}, {"y": 2}
+    ids = {content_id(a, "train/1"): a, content_id(b, "diagnosis/1"): b}
+    with ResultStore(tmp_path / "a.sqlite") as st:
+        for rid, cfg in ids.items():
+            st.put(rid, cfg, {"v": 1}, artifacts={"states": bytes(range(7))} if cfg is a else None)
+        assert st.export_runs(tmp_path / "plain.jsonl.gz") == 2
+        assert st.export_runs(tmp_path / "full.jsonl.gz", artifacts=True) == 2
+    with ResultStore(tmp_path / "b.sqlite") as st:
+        with pytest.raises(StoreError, match="content address"):      # a schema missing: refused, nothing stored
+            st.import_runs(tmp_path / "full.jsonl.gz", ("train/1",))
+        assert len(st) == 0
+        with pytest.raises(TypeError, match="schemas"):
+            st.import_runs(tmp_path / "full.jsonl.gz", "train/1")
+        assert st.import_runs(tmp_path / "full.jsonl.gz", ("train/1", "diagnosis/1")) == (2, 0)
+        assert st.artifact(content_id(a, "train/1"), "states") == bytes(range(7))
+    with ResultStore(tmp_path / "c.sqlite") as st:                       # without artifacts: results only
+        assert st.import_runs(tmp_path / "plain.jsonl.gz", ("train/1", "diagnosis/1")) == (2, 0)
+        with pytest.raises(KeyError, match="states"):
+            st.artifact(content_id(a, "train/1"), "states")
+
+
 def test_store_put_is_idempotent(tmp_path):
     with ResultStore(tmp_path / "s.sqlite") as st:
         rid = content_id(CONFIG, "test/1")

@@ -229,7 +229,7 @@ def _bad_calls():
     return [
         (lambda: aggregate.median_by(tiny.rows(), np.array(1.0)), TypeError, "keys"),
         (lambda: aggregate.convergence(tiny.rows(), np.array(1.0)), TypeError, "keys"),
-        (lambda: aggregate.cell_floors(tiny.rows(), np.array(1.0)), TypeError, "keys"),
+        (lambda: plots.plot_polish(tiny.rows(), np.array(1.0)), TypeError, "keys"),
         (lambda: plots.plot_convergence(tiny.rows(), 253927, ("model", "kind", "alpha"), None), TypeError, "conv"),
         (lambda: runs.TargetSpec("exp", 0.5, T=12, lam=np.zeros((2, 2))), ValueError, "lam"),
         (lambda: runs.run_id(np.int64(-1)), TypeError, "config"),

@@ -75,7 +75,7 @@ def test_the_packages_come_from_the_wheel(venv):
     assert _run([bin_dir / "seqtheory", "--version"], work, env).stdout.startswith("seqtheory ")
 
 
-def test_memory_profile_reads_the_packaged_results(venv):
+def test_memory_report_reads_the_packaged_results(venv):
     bin_dir, env, work = venv
     out = _json(bin_dir, env, work, "memory-report", "--kind", "exp", "--alpha", "0.5", "--json")
     b = out["benchmark"]

@@ -5,28 +5,7 @@ numerics that test it (``numerics``, exact enumeration, another precision, ...),
 decides, and a verdict. Check modules live in ``validation/checks/``; each registers its checks with the
 :func:`check` decorator and is discovered automatically (no central list to edit).
 
-Verdicts
---------
-``pass``
-    the numerics agree with the closed form / the claim holds under our conventions.
-
-``fail``
-    a closed form disagrees with its numerics: a bug in the toolkit (exit code 1).
-
-``not reproduced``
-    a *paper's* claim does not hold under the toolkit's documented conventions; the
-    report gives the numbers. This is an honest scientific outcome, not a toolkit bug.
-
-``inconclusive``
-    the experiment did not test the claim (training not converged, seeds disagreeing more
-    than the effect, a spectrum not resolved at this scale); the summary states the reason.
-    Not a failure and not a finding: counted separately.
-
-``not run``
-    the check belongs to a larger profile than the one requested (e.g. GPU-scale).
-
-``error``
-    the check raised; counted as a failure.
+The verdicts are those of :mod:`validation.outcome`.
 """
 
 from __future__ import annotations
@@ -41,53 +20,31 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-PASS = "pass"
-FAIL = "fail"
-NOT_REPRODUCED = "not reproduced"
-INCONCLUSIVE = "inconclusive"
-NOT_RUN = "not run"
-ERROR = "error"
-VERDICTS = (PASS, FAIL, NOT_REPRODUCED, INCONCLUSIVE, NOT_RUN, ERROR)
-FAILING = (FAIL, ERROR)
+from .outcome import (ERROR, FAIL, FAILING, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, VERDICTS,  # noqa: F401
+                      Outcome)
+
 # quick: a smoke test of a few minutes (CI); cpu: every claim at CPU scale (<= 60 min on 2 cores, results
 # committed under docs/results/); full: the papers' scale (an accelerator).
 PROFILES = ("quick", "cpu", "full")
 
 
 @dataclasses.dataclass
-class Outcome:
-    """What a check returns: the verdict, a one-line summary of the decisive numbers, and details.
-
-    ``details`` is Markdown (tables, fitted rates); ``figures`` are file names inside the report
-    directory (made with :meth:`Context.figure_path`); ``data`` holds JSON-able numbers for machines.
-    """
-
-    verdict: str
-    summary: str
-    details: str = ""
-    figures: list[str] = dataclasses.field(default_factory=list)
-    data: dict = dataclasses.field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
-        if self.verdict == INCONCLUSIVE and not self.summary.strip():
-            raise ValueError("an inconclusive outcome must state its reason in the summary")
-
-
-@dataclasses.dataclass
 class Context:
-    """Passed to every check: the profile, where to write figures and result stores, and a deterministic seed.
-
-    ``stores`` maps an experiment name to the result store its checks read (default: :meth:`store_path`'s
-    file in the report directory); ``session`` identifies this validation run (the quick profile's stores are
-    rebuilt once per session).
+    """Passed to every check: the profile, where to write figures, a deterministic seed, and how the
+    trained-model checks get their runs: ``store`` (the result store file they train into and read; None:
+    :meth:`store_path`'s file per experiment in the report directory), ``workers`` (processes of a sweep, one
+    torch thread each), ``train`` (False: report on the runs already stored, an unfinished profile) and
+    ``sweep`` (the architecture sweep file's name when it is not the profile's, e.g. ``cpu_T256``).
+    ``session`` identifies this validation run: the quick profile's default stores are rebuilt once per session.
     """
 
     profile: str
     report_dir: Path
     seed: int = 20261202
-    stores: dict = dataclasses.field(default_factory=dict)
+    store: Path | None = None
+    workers: int = 2
+    train: bool = True
+    sweep: str | None = None
     session: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
@@ -103,15 +60,15 @@ class Context:
         d.mkdir(parents=True, exist_ok=True)
         return d / name
 
-    def store_path(self, experiment: str, folder: Path | None = None) -> Path:
-        """The SQLite result store of ``experiment`` for this profile: ``stores[experiment]`` if given, else
-        ``<folder or report dir>/<experiment>-<profile>.sqlite``. The quick profile's store is emptied once per
-        session (a CI smoke test never reuses results of older code); the cpu and full stores are resumed."""
-        if experiment in self.stores:
-            return Path(self.stores[experiment])
-        folder = Path(folder) if folder is not None else self.report_dir
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{experiment}-{self.profile}.sqlite"
+    def store_path(self, experiment: str, tag: str | None = None) -> Path:
+        """The SQLite result store of ``experiment``: ``store`` if given (one file may hold several experiments:
+        their run ids differ), else ``<report dir>/<experiment>-<tag or profile>.sqlite``. That default store is
+        emptied once per session in the quick profile (a CI smoke test never reuses results of older code); the
+        cpu and full stores are resumed."""
+        if self.store is not None:
+            return Path(self.store)
+        self.report_dir.mkdir(parents=True, exist_ok=True)
+        path = self.report_dir / f"{experiment}-{tag or self.profile}.sqlite"
         if self.profile == "quick":
             marker = path.with_suffix(".session")
             if not marker.exists() or marker.read_text() != self.session:
@@ -141,16 +98,21 @@ class Check:
     profiles: tuple[str, ...] = PROFILES
 
     def run(self, ctx: Context) -> "Result":
+        t0 = time.perf_counter()
         if ctx.profile not in self.profiles:
             out = Outcome(NOT_RUN, f"runs only in the {'/'.join(self.profiles)} profile")
-            return Result(self, out, 0.0)
-        t0 = time.perf_counter()
-        try:
-            out = self.func(ctx)
-            if not isinstance(out, Outcome):
-                raise TypeError(f"check {self.name} returned {type(out).__name__}, not Outcome")
-        except Exception as exc:  # a crashing check is reported, never swallowed
-            out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
+        else:
+            try:
+                out = self.func(ctx)
+                if not isinstance(out, Outcome):
+                    raise TypeError(f"check {self.name} returned {type(out).__name__}, not Outcome")
+            except Exception as exc:  # a crashing check is reported, never swallowed
+                out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
+        if ctx.profile == "quick":          # a trained-model claim (one with a committed cpu answer): a smoke test
+            from .committed import load, smoke_test
+
+            if self.name in load():
+                out = smoke_test(self.name, out, ctx.profile)
         return Result(self, out, time.perf_counter() - t0)
 
 

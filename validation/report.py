@@ -114,6 +114,28 @@ def run_metadata(ctx: Context) -> dict:
             "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
+def budget_section(results: list[Result]) -> list[str]:
+    """Markdown lines of the claims answered at two optimisation budgets (``data["budgets"]``, the trained-model
+    claims): the headline (polished) verdict first, the Adam-budget verdict and their agreement beside it, the
+    seeds used. Empty when no result has budgets."""
+    rows = []
+    for r in results:
+        data = r.outcome.data or {}
+        b = data.get("budgets")
+        if not b:
+            continue
+        rows.append([r.check.name, r.outcome.verdict, (b.get("polished") or {}).get("verdict", "-"),
+                     (b.get("adam") or {}).get("verdict", "-"), data.get("agreement", "-"),
+                     ", ".join(str(s) for s in data.get("seeds", [])) or "-"])
+    if not rows:
+        return []
+    return ["## Answers at two optimisation budgets", "",
+            "Every number is an upper bound on what an architecture can reach. Headline: the polished budget "
+            "(the Adam stage, then the full-batch L-BFGS polish); beside it the Adam budget and whether the two "
+            "agree. The rule: docs/papers/memory-functions.md, \"The decision rule\".", "",
+            markdown_table(["check", "verdict", "polished budget", "Adam budget", "agreement", "seeds"], rows), ""]
+
+
 def write_report(results: list[Result], ctx: Context, *, only: str | None = None) -> Path:
     ctx.report_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_figures(results, ctx.report_dir)
@@ -135,6 +157,7 @@ def write_report(results: list[Result], ctx: Context, *, only: str | None = None
         markdown_table(["check", "verdict", "decisive numbers", "seconds"], summary_rows(results)),
         "",
     ]
+    md += budget_section(results)
     for r in results:
         c, o = r.check, r.outcome
         md += [

@@ -3,7 +3,7 @@
     python benchmarks/memory_arch/cpu_results.py [--out docs/results/cpu-architectures] [--store-dir validation-report]
         [--store FILE] [--sweep cpu] [--checks "architectures.*"] [--no-train | --train-only]
         [--workers 2] [--study NAME ... | --part 1..6] [--cell MODEL/KIND/ALPHA ...] [--stop-after SECONDS]
-        [--group 1]
+        [--group 1] [--import FILE ...] [--export FILE] [--plan-extension]
 
 Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
 every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
@@ -13,13 +13,21 @@ worker count and machine to ``FILE.provenance.json``; ``--no-train`` makes the r
 training (the provenance file of the store, if present, goes into ``results.json``).
 
 Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
-``benchmarks/memory_arch/cpu.json`` into the resumable store ``STORE_DIR/architectures-cpu.sqlite`` first:
+``benchmarks/memory_arch/cpu.json`` into the resumable store ``--store`` (default ``STORE_DIR/architectures-cpu.sqlite``) first:
 about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
 and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also copied to
 ``numerics/memory_functions/data/cpu_architectures_results.json``, the package's default for ``memory_report``), and adds
 the provenance to ``results.json``: commit, date, versions, machine, wall time, and the training's CPU
 time (the sum over runs of process CPU seconds: divided by 2, the wall time of the sweep on 2 otherwise
 idle cores). ``--no-train`` reports on the runs already in the store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
+``--import FILE`` (repeatable) first adds the runs of committed exports (``ResultStore.export_runs``: gzipped
+JSON lines) to the store, so that a profile trained in parts resumes on a fresh machine from the committed
+``docs/results/cpu-architectures/runs/part*.jsonl.gz``; ``--export FILE`` writes the selected runs that are in
+the store (with ``--train-only``: those of the part / studies / cells trained) after the command.
+The decision rule's seed extension (``docs/papers/memory-functions.md``, "Power"): ``--plan-extension`` reads
+the 3-seed report in ``--out`` and writes ``benchmarks/memory_arch/SWEEP_extension.json`` (the claims whose
+statistic lacks power, with their 3-seed answers and cells); ``--train-only --part ext`` trains seeds 3 and 4 on
+those cells; the next report answers those claims with 5 seeds (``validation.checks.architectures.profile_rows``).
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
 T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
 """
@@ -39,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 DEFAULT_OUT = ROOT / "docs" / "results" / "cpu-architectures"
-PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_functions.memory_report's default
+PACKAGED = ROOT / "numerics" / "memory_functions" / "data" / "cpu_architectures_results.json"   # memory_report's default
 
 
 def _exclude(out: Path | None) -> list[str]:
@@ -118,7 +126,8 @@ PARTS = {
 
 
 def select_part(runs: list, part: str | None) -> list:
-    """The sweep runs of one part of ``PARTS`` (all runs when ``part`` is None)."""
+    """The sweep runs of one part of ``PARTS`` (all runs when ``part`` is None; ``"ext"``: see
+    :func:`selected_runs`)."""
     if part is None:
         return runs
     return [r for r in runs if any(r.study == st and (models is None or r.model in models)
@@ -135,13 +144,42 @@ def select_cells(runs: list, cells: list[str] | None) -> list:
                                    for c in cells)]
 
 
+def selected_runs(a) -> list:
+    """The sweep runs that ``--study``, ``--part`` and ``--cell`` select."""
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
+
+    from validation.checks.architectures import _dedup, extension_runs, load_extension
+
+    doc = load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json")
+    if a.part == "ext":                      # the seed extension's runs (every planned claim's), then the filters
+        runs = _dedup([r for rs in extension_runs(doc, load_extension(a.sweep)).values() for r in rs])
+        runs = [r for r in runs if a.study is None or r.study in a.study]
+    else:
+        runs = select_part(expand_sweep(doc, studies=a.study), a.part)
+    return select_cells(runs, a.cell)
+
+
+def exchange(a, store: Path, when: str) -> None:
+    """``--import`` (``when="before"``) or ``--export`` (``"after"``) of committed run files."""
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.runs import SCHEMA
+
+    with ResultStore(store) as st:
+        if when == "before":
+            for f in a.import_runs or []:
+                added, had = st.import_runs(f, (SCHEMA,))
+                print(f"imported {f}: {added} runs added, {had} already stored")
+        elif a.export:
+            n = st.export_runs(a.export, [r.run_id for r in selected_runs(a)])
+            print(f"exported {n} runs to {a.export}")
+
+
 def train(a, store: Path) -> int:
     """``--train-only``: the sweep (or some studies or a part of it) into ``store``, then its provenance entry."""
     from numerics.experiments.store import ResultStore
-    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep, run_sweep
+    from numerics.memory_functions.bench.sweep import run_sweep
 
-    runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json"), studies=a.study)
-    runs = select_cells(select_part(runs, a.part), a.cell)
+    runs = selected_runs(a)
     t0 = time.perf_counter()
     with ResultStore(store) as st:
         s = run_sweep(runs, st, workers=a.workers, threads=1, progress=sys.stderr.isatty(),
@@ -150,6 +188,30 @@ def train(a, store: Path) -> int:
     record_training(store, time.perf_counter() - t0, a.workers, a.study or (f"part {a.part}" if a.part else None), s)
     print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now; {have}/{s.total} done "
           f"({time.perf_counter() - t0:.0f} s on {a.workers} workers)")
+    return 0
+
+
+def plan(a) -> int:
+    """``--plan-extension``: the rule's seed-extension plan from the 3-seed report in ``--out``."""
+    from validation.checks.architectures import extension_path, plan_extension
+
+    path = extension_path(a.sweep)
+    if path.exists():                        # once: no further seeds after looking
+        print(f"{path.relative_to(ROOT)} exists: the extension is planned once (the rule), not replanned", file=sys.stderr)
+        return 2
+    report = json.loads((Path(a.out) / "results.json").read_text(encoding="utf-8"))
+    prov = report.get("provenance") or {}
+    if not prov.get("complete"):
+        print(f"{a.out}/results.json is not a complete 3-seed report (provenance complete = "
+              f"{prov.get('complete')}): plan the extension from the finished profile", file=sys.stderr)
+        return 2
+    doc = {"rule": "docs/papers/memory-functions.md, 'The decision rule', Power: claims whose statistic lacks power "
+                   "at 3 seeds get seeds 3 and 4 on every cell it read, once; the 5-seed statistic is the answer",
+           "planned_from": {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")},
+           **plan_extension(report["results"])}
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    n = len(doc["claims"])
+    print(f"wrote {path.relative_to(ROOT)}: {n} claim(s) lack power at 3 seeds: {', '.join(doc['claims']) or '-'}")
     return 0
 
 
@@ -162,14 +224,12 @@ def _previous_provenance(path: Path) -> dict:
 
 def main(argv=None) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
-    from validation.checks import architectures
     from validation.registry import Context, discover, select
-    from seqtheory.cli.validate import print_table
-    from validation.report import any_failed, run_checks, write_report
+    from validation.report import any_failed, print_table, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
-                   "results.json is also copied to the package's numerics/memory_functions/data/)")
+                   "results.json is also copied to the package's numerics/<DATA>/)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
@@ -179,10 +239,16 @@ def main(argv=None) -> int:
     p.add_argument("--train-only", action="store_true", help="train into the store, write no report")
     p.add_argument("--workers", type=int, default=2, help="worker processes, one torch thread each")
     p.add_argument("--study", action="append", help="with --train-only: only this study (repeatable)")
-    p.add_argument("--part", choices=sorted(PARTS), help="with --train-only: one resumable part of the profile")
+    p.add_argument("--part", choices=[*sorted(PARTS), "ext"], help="with --train-only: one resumable part of the "
+                   "profile (ext: the seed extension planned by --plan-extension)")
+    p.add_argument("--plan-extension", action="store_true", help="write the seed-extension plan from the report "
+                   "in --out (the claims whose statistic lacks power at 3 seeds) and stop")
     p.add_argument("--cell", action="append", help="with --train-only: only the runs whose MODEL/KIND/ALPHA "
                    "matches this pattern (repeatable; e.g. 'lstm/exp/0.5', 's4d/*/0.5')")
     p.add_argument("--stop-after", type=float, help="with --train-only: start no new run after this many seconds")
+    p.add_argument("--import", dest="import_runs", action="append", metavar="FILE",
+                   help="first add the runs of this export (gzipped JSON lines) to the store (repeatable)")
+    p.add_argument("--export", metavar="FILE", help="write the selected runs in the store to FILE (gzipped JSON lines)")
     p.add_argument("--group", type=int, default=1, help="seeds per vmapped Adam group (1: every run alone, the "
                                                          "shortest jobs, least lost at a wall-clock cut)")
     a = p.parse_args(argv)
@@ -195,14 +261,17 @@ def main(argv=None) -> int:
     store = Path(a.store) if a.store else Path(a.store_dir) / f"architectures-{a.sweep}.sqlite"
     if not store.parent.is_dir():
         p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
+    if a.plan_extension:
+        return plan(a)
+    exchange(a, store, "before")
     if a.train_only:
-        return train(a, store)
-    architectures.SWEEP_NAME = a.sweep
-    architectures.STORE_DIR = Path(a.store_dir)
-    architectures.STORE_PATH = store
-    architectures.WORKERS = a.workers
-    architectures.TRAIN = not a.no_train
-    ctx = Context(profile="cpu", report_dir=Path(a.out))
+        rc = train(a, store)
+        exchange(a, store, "after")
+        return rc
+    if a.export:
+        exchange(a, store, "after")
+    ctx = Context(profile="cpu", report_dir=Path(a.out), store=store, workers=a.workers, train=not a.no_train,
+                  sweep=a.sweep)
     before = _previous_provenance(Path(a.out) / "results.json")
     t0 = time.perf_counter()
     results = run_checks(select(discover(), a.checks), ctx, progress=sys.stderr.isatty())

@@ -16,10 +16,19 @@ are not lost.
 
 A file that is not a SQLite database, or whose tables are not this store's, raises :class:`StoreError`
 naming the file.
+
+:meth:`ResultStore.export_runs` writes stored runs as gzipped JSON lines (one ``{"run_id", "config",
+"result", "finished"}`` object per line, sorted by run id, plus ``"artifacts": {name: base64}`` when asked
+for and present) and :meth:`ResultStore.import_runs` reads them back (``INSERT OR IGNORE``, every id checked
+against its config's content address under one of the given schemas): a small, text-based, mergeable form
+in which a long sweep's finished parts are committed, so that the next part can resume on another machine
+from a fresh store.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import os
 import socket
@@ -30,7 +39,7 @@ from pathlib import Path
 
 from theory._args import as_bool, as_path, as_real
 
-from numerics.experiments.ids import canonical_json
+from numerics.experiments.ids import canonical_json, content_id
 
 _RUNS_COLUMNS = ("run_id", "config", "result", "finished")
 _CLAIMS_COLUMNS = ("run_id", "owner", "claimed")
@@ -144,6 +153,67 @@ class ResultStore:
     def __len__(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
 
+    def export_runs(self, path: str | Path, run_ids=None, *, artifacts: bool = False) -> int:
+        """Write the stored runs (those of ``run_ids`` when given) to ``path`` as gzipped JSON lines, sorted by
+        run id (module docstring), with their artifacts if ``artifacts``; returns the number written. The file
+        is replaced atomically."""
+        dest = Path(as_path("path", path))
+        artifacts = as_bool("artifacts", artifacts)
+        if not dest.parent.is_dir():
+            raise StoreError(f"export path {str(dest)!r}: folder {str(dest.parent)!r} does not exist")
+        wanted = None if run_ids is None else {str(r) for r in run_ids}
+        rows = self._conn.execute("SELECT run_id, config, result, finished FROM runs ORDER BY run_id").fetchall()
+        tmp = dest.with_name(dest.name + ".tmp")
+        n = 0
+        # no name, mtime=0: the same runs give the same bytes, so a re-export of an unchanged part is no git change
+        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as gz:
+            for rid, config, result, finished in rows:
+                if wanted is not None and rid not in wanted:
+                    continue
+                line = {"run_id": rid, "config": json.loads(config), "result": json.loads(result),
+                        "finished": finished}
+                stored = self._artifacts(rid) if artifacts else {}
+                if stored:
+                    line["artifacts"] = {k: base64.b64encode(v).decode("ascii") for k, v in stored.items()}
+                gz.write((json.dumps(line, sort_keys=True) + "\n").encode())
+                n += 1
+        os.replace(tmp, dest)
+        return n
+
+    def _artifacts(self, run_id: str) -> dict[str, bytes]:
+        rows = self._conn.execute("SELECT name, data FROM artifacts WHERE run_id = ? ORDER BY name", (run_id,))
+        return {name: bytes(data) for name, data in rows}
+
+    def import_runs(self, path: str | Path, schemas) -> tuple[int, int]:
+        """Add the runs of an :meth:`export_runs` file; returns (added, already stored). Each line's run id
+        must be its config's content address under one of ``schemas`` (those of the experiment kinds the
+        store holds, e.g. ``(runs.SCHEMA,)``); a bad file raises :class:`StoreError` naming the line and
+        stores nothing of it."""
+        src = Path(as_path("path", path))
+        if isinstance(schemas, (str, int)) or not schemas:
+            raise TypeError(f"schemas must be a non-empty tuple of schemas (int or str), got {schemas!r}")
+        schemas = tuple(schemas)
+        if not src.is_file():
+            raise StoreError(f"import file {str(src)!r} does not exist")
+        lines, i = [], 0
+        try:
+            with gzip.open(src, "rt", encoding="utf-8") as fh:
+                for i, text in enumerate(fh, 1):
+                    lines.append(_import_record(json.loads(text), schemas))
+        except (OSError, EOFError, ValueError, TypeError) as exc:
+            raise StoreError(f"import file {str(src)!r} line {i + 1 if i == len(lines) else i}: {exc}") from None
+        added = 0
+        with self._transaction():
+            for rec, blobs in lines:
+                cur = self._conn.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?)",
+                                         (rec["run_id"], canonical_json(rec["config"]), json.dumps(rec["result"]),
+                                          float(rec["finished"])))
+                if cur.rowcount == 1:
+                    self._conn.executemany("INSERT INTO artifacts VALUES (?, ?, ?)",
+                                           [(rec["run_id"], k, sqlite3.Binary(v)) for k, v in blobs.items()])
+                added += cur.rowcount == 1
+        return added, len(lines) - added
+
     # ------------------------------------------------------------------------------------------ claims
     def claim(self, run_id: str) -> bool:
         """Claim ``run_id`` for this store object's sweep: True if it is ours to run now.
@@ -194,6 +264,21 @@ class ResultStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+_RECORD_KEYS = {"run_id", "config", "result", "finished"}
+
+
+def _import_record(rec, schemas: tuple) -> tuple[dict, dict[str, bytes]]:
+    """One exported line, checked: (record, artifacts)."""
+    if not isinstance(rec, dict) or not _RECORD_KEYS <= set(rec) <= _RECORD_KEYS | {"artifacts"}:
+        raise ValueError("not a run record (run_id, config, result, finished[, artifacts])")
+    if rec["run_id"] not in {content_id(rec["config"], s) for s in schemas}:
+        raise ValueError(f"run id {rec['run_id']!r} is not its config's content address")
+    blobs = rec.get("artifacts", {})
+    if not isinstance(blobs, dict) or not all(isinstance(v, str) for v in blobs.values()):
+        raise ValueError("artifacts must map names to base64 text")
+    return rec, {str(k): base64.b64decode(v, validate=True) for k, v in blobs.items()}
 
 
 def _check_artifacts(artifacts) -> dict:

@@ -44,7 +44,6 @@ PAPER = "Livi (2026), arXiv:2606.29519"
 RUNS = ("const", "const_forced", "shared", "diag")
 NUMERICS = ("numerics.anticollapse.gated.train.train_gated, numerics.anticollapse.gated.diagnostics.diagnose, "
             "numerics.anticollapse.envelope_gate.window_gate")
-WORKERS = 2                 # worker processes of the sweep (one torch thread each)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -73,7 +72,7 @@ def gated_records(ctx: Context, sweep, device: str = "cpu") -> dict:
     from numerics.experiments.store import ResultStore
 
     with ResultStore(ctx.store_path("gated_rnn")) as store:
-        run_gated_sweep(sweep, store, workers=1 if device != "cpu" else WORKERS, device=device,
+        run_gated_sweep(sweep, store, workers=1 if device != "cpu" else ctx.workers, device=device,
                         progress=sys.stderr.isatty() and not os.environ.get("CI"))
         records = gated_results(sweep, store)
     missing = [f"{run} seed {s}" for (run, s), r in records.items() if r["train"] is None]

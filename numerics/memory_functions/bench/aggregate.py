@@ -8,8 +8,9 @@ of one model on one target) is *converged* iff its training schedule embeds the 
 (``cosine2`` or ``constant``: ``numerics.memory_functions.bench.trainer``), its median final RelMSE is finite, and the
 median over seeds improved by at most ``CONVERGENCE_RATIO = 2`` from half to full budget,
 ``median(half) <= 2 median(full)``, or the half-budget median is already at float32 noise
-(``<= FLOAT_FLOOR = 1e-6``). Doubling the budget of a converged cell cannot halve its error; an unconverged
-cell's error is an upper bound on what the architecture can do, not a measurement of it.
+(``<= FLOAT_FLOOR = 1e-6``). Every trained number is an upper bound on what the architecture can do; the
+architecture claims report convergence as context beside their verdicts, never as a veto
+(``validation.checks._arch_budgets``).
 """
 
 from __future__ import annotations
@@ -50,50 +51,13 @@ def collect(runs: Iterable, store) -> list[dict]:
 
 
 def _polish_fields(pol: dict | None) -> dict:
-    """The polish's row fields (``floor`` None: the run was not polished)."""
+    """The polish's row fields: ``floor`` is the polished budget's number, the float64 RelMSE where the polish
+    ended (None: the run was not polished); ``certified``, ``cert_change`` and ``grad_ratio`` its diagnostics."""
     pol = pol or {}
     return {"floor": pol.get("relmse"), "certified": bool(pol.get("certified")), "cert_change": pol.get("change"),
             "grad_ratio": pol.get("grad_ratio"), "polish_reason": pol.get("reason"),
             "polish_curve": pol.get("curve"), "f64_iters": pol.get("f64_iters"), "polish_seconds": pol.get("seconds"),
             "adam_exp_sum": pol.get("adam_exp_sum")}
-
-
-STUCK_FACTOR = 10.0
-
-
-def cell_floors(rows: list[dict], keys: tuple[str, ...] = ("model", "kind", "alpha")) -> dict[tuple, dict]:
-    """Per cell (rows sharing ``keys``) the approximation estimate from the polished runs; the rule, fixed
-    before any polished run was seen:
-
-    - ``estimate``: the lowest floor over the cell's seeds (every polished value is an upper bound on what
-      the architecture can reach); ``certified`` iff the seed attaining it is certified
-      (``numerics.memory_functions.bench.polish.certificate``): then the estimate is also taken as the cell's floor;
-    - ``stuck``: seeds whose floor is more than ``STUCK_FACTOR`` = 10x above the estimate (an optimisation
-      failure, not the architecture's floor), reported, and left out of the spread;
-    - ``spread`` >= 1: max / min of the certified, not stuck seeds' floors (1 with a single one): the
-      estimate's uncertainty. A certified cell's floor is taken to lie in [estimate / spread, estimate].
-
-    Cells without polished runs are left out. A diverged or non-finite floor counts as +inf.
-    """
-    _check_rows(rows, tuple(_as_list("keys", keys)) + ("seed",))
-    groups: dict[tuple, list[dict]] = {}
-    for r in rows:
-        if r.get("floor") is not None or r.get("polish_curve") is not None:
-            groups.setdefault(tuple(r[k] for k in keys), []).append(r)
-    out = {}
-    for cell, rs in groups.items():
-        vals = [(float(r["floor"]) if r.get("floor") is not None and math.isfinite(r["floor"]) else math.inf,
-                 bool(r.get("certified")), r["seed"]) for r in rs]
-        numbers = {r["seed"]: (r.get("cert_change"), r.get("grad_ratio")) for r in rs}
-        est, cert, _ = min(vals, key=lambda v: (v[0], not v[1]))
-        stuck = sorted(s for v, _, s in vals if v > STUCK_FACTOR * est)
-        good = [v for v, c, s in vals if c and s not in stuck and math.isfinite(v)]
-        spread = max(good) / min(good) if good and min(good) > 0 else 1.0
-        out[cell] = {"estimate": est, "certified": cert and math.isfinite(est), "spread": spread, "stuck": stuck,
-                     "n_seeds": len(vals), "n_certified": sum(c for _, c, _ in vals),
-                     "seeds": {s: {"floor": v, "certified": c, "change": numbers[s][0], "grad_ratio": numbers[s][1]}
-                               for v, c, s in sorted(vals, key=lambda t: t[2])}}
-    return out
 
 
 def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") -> dict[tuple, float]:
@@ -160,7 +124,7 @@ def convergence(rows: list[dict], keys: tuple[str, ...] = ("model", "kind", "alp
 
 
 def log10_or_inf(v: float | None) -> float:
-    """log10 of a RelMSE; a diverged run (None or +inf) is +inf, 0 is floored at 1e-300."""
+    """log10 of a RelMSE; None or +inf (diverged) is +inf, 0 is floored at 1e-300."""
     if v is None or (v == math.inf and not isinstance(v, bool)):
         return math.inf
     return math.log10(max(as_real("v", v, minimum=0.0), 1e-300))

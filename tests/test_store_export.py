@@ -1,0 +1,99 @@
+"""Export and import of stored runs (numerics.experiments.store): the committed form of a long profile's
+finished parts, from which the next part resumes on another machine."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from numerics.memory_functions.bench.runs import SCHEMA, RunConfig
+from numerics.experiments.store import ResultStore, StoreError
+
+
+def _configs(n: int) -> list[RunConfig]:
+    base = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
+            "train": {"steps": 3, "batch": 4}}
+    return [RunConfig.from_dict({**base, "train": {**base["train"], "seed": s}}) for s in range(n)]
+
+
+def _filled(path, n=3) -> list[RunConfig]:
+    cfgs = _configs(n)
+    with ResultStore(path) as st:
+        for i, c in enumerate(cfgs):
+            st.put(c.run_id, c.to_dict(), {"relmse": 10.0 ** -i, "curve": [1.0, 0.5]})
+    return cfgs
+
+
+def test_export_import_round_trip(tmp_path):
+    cfgs = _filled(tmp_path / "a.sqlite")
+    with ResultStore(tmp_path / "a.sqlite") as st:
+        assert st.export_runs(tmp_path / "runs.jsonl.gz") == 3
+        assert st.export_runs(tmp_path / "two.jsonl.gz", [cfgs[0].run_id, cfgs[2].run_id]) == 2
+        want = {r["run_id"]: r for r in st.records()}
+    with ResultStore(tmp_path / "b.sqlite") as st:
+        assert st.import_runs(tmp_path / "two.jsonl.gz", (SCHEMA,)) == (2, 0)
+        assert st.import_runs(tmp_path / "runs.jsonl.gz", (SCHEMA,)) == (1, 2)      # resumes: only the missing run added
+        assert st.import_runs(tmp_path / "runs.jsonl.gz", (SCHEMA,)) == (0, 3)
+        got = {r["run_id"]: r for r in st.records()}
+    assert got == want
+
+
+def test_export_is_byte_stable(tmp_path):
+    _filled(tmp_path / "a.sqlite")
+    with ResultStore(tmp_path / "a.sqlite") as st:
+        st.export_runs(tmp_path / "one.jsonl.gz")
+        st.export_runs(tmp_path / "two.jsonl.gz")
+    assert (tmp_path / "one.jsonl.gz").read_bytes() == (tmp_path / "two.jsonl.gz").read_bytes()
+
+
+def _write(path, records) -> None:
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r) + "\n")
+
+
+def test_import_refuses_a_tampered_or_foreign_file(tmp_path):
+    c = _configs(1)[0]
+    good = {"run_id": c.run_id, "config": c.to_dict(), "result": {"relmse": 1.0}, "finished": 0.0}
+    _write(tmp_path / "bad_id.jsonl.gz", [good, {**good, "run_id": "0" * 16}])
+    _write(tmp_path / "bad_keys.jsonl.gz", [{"run_id": c.run_id}])
+    (tmp_path / "plain.txt").write_text("not gzip")
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        with pytest.raises(StoreError, match="line 2.*content address"):
+            st.import_runs(tmp_path / "bad_id.jsonl.gz", (SCHEMA,))
+        with pytest.raises(StoreError, match="line 1.*not a run record"):
+            st.import_runs(tmp_path / "bad_keys.jsonl.gz", (SCHEMA,))
+        with pytest.raises(StoreError, match="plain.txt"):
+            st.import_runs(tmp_path / "plain.txt", (SCHEMA,))
+        with pytest.raises(StoreError, match="does not exist"):
+            st.import_runs(tmp_path / "missing.jsonl.gz", (SCHEMA,))
+        with pytest.raises(StoreError, match="folder"):
+            st.export_runs(tmp_path / "no" / "where.jsonl.gz")
+        assert len(st) == 0                                  # nothing of a bad file is stored
+
+
+def test_cpu_results_exports_the_part_it_selects_and_imports_it(tmp_path, capsys):
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    a = argparse.Namespace(sweep="cpu", study=None, part="1", cell=["lstm/exp/0.5"], import_runs=None,
+                           export=str(tmp_path / "part.jsonl.gz"))
+    mine = cpu_results.selected_runs(a)
+    other = cpu_results.selected_runs(argparse.Namespace(sweep="cpu", study=None, part="3", cell=None))
+    assert len(mine) == 3 and not {r.run_id for r in mine} & {r.run_id for r in other}
+    with ResultStore(tmp_path / "a.sqlite") as st:
+        for r in (*mine, other[0]):
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 0.5})
+    cpu_results.exchange(a, tmp_path / "a.sqlite", "after")
+    b = argparse.Namespace(import_runs=[a.export], export=None)
+    cpu_results.exchange(b, tmp_path / "b.sqlite", "before")
+    assert "3 runs added" in capsys.readouterr().out
+    with ResultStore(tmp_path / "b.sqlite") as st:
+        assert st.done_ids() == {r.run_id for r in mine}           # the part's runs, not the other part's

@@ -1,0 +1,95 @@
+"""The committed cpu-scale answers of the trained-model claims, shipped with the package.
+
+The quick profile trains toy models: a smoke test that decides nothing (:func:`smoke_test`: a trained-model
+claim, i.e. one with a committed cpu answer, is *inconclusive (smoke test)* there). Beside each such claim it
+shows what the project found at CPU scale, read from ``validation/data/committed_verdicts.json`` (package
+data, so an installed wheel has it). That file is extracted from the committed reports
+(:data:`REPORTS`, each a ``results.json`` written by ``python -m validation`` or by the profile scripts
+``benchmarks/memory_arch/cpu_results.py`` and ``benchmarks/gated_rnn/run_sweep.py``, which refresh it with
+:func:`refresh`); ``tests/test_committed.py`` checks that it matches them.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+from .outcome import FAILING, INCONCLUSIVE, NOT_RUN, Outcome
+
+ROOT = Path(__file__).resolve().parents[1]
+# report folder (relative to the repository root) -> the profile it answers
+REPORTS = {"docs/results/cpu-architectures": "cpu", "docs/results/cpu-gated": "cpu"}
+DATA = "committed_verdicts.json"
+
+
+def _results(doc: dict) -> tuple[list[dict], dict]:
+    """(check results, provenance) of a results.json (a validation report, or one wrapped under "checks")."""
+    inner = doc.get("checks") if isinstance(doc.get("checks"), dict) else doc
+    prov = doc.get("provenance") or {}
+    return inner.get("results") or [], {"commit": prov.get("commit") or inner.get("commit"),
+                                        "date": prov.get("date") or inner.get("time")}
+
+
+def extract(doc: dict, report: str, profile: str) -> dict[str, dict]:
+    """check name -> its committed answer (verdict, the budgets' verdicts where the check has two, agreement,
+    report folder, profile, commit, date) from one report's results.json."""
+    results, prov = _results(doc)
+    out = {}
+    for r in results:
+        data = r.get("data") or {}
+        budgets = {b: v.get("verdict") for b, v in (data.get("budgets") or {}).items() if isinstance(v, dict)}
+        out[r["name"]] = {"verdict": r["verdict"], "budgets": budgets, "agreement": data.get("agreement"),
+                          "report": report, "profile": profile, "commit": prov["commit"], "date": prov["date"]}
+    return out
+
+
+def collect(root: Path = ROOT) -> dict[str, dict]:
+    """The committed answers of every report in :data:`REPORTS` under ``root``."""
+    out: dict[str, dict] = {}
+    for report, profile in REPORTS.items():
+        path = Path(root) / report / "results.json"
+        out.update(extract(json.loads(path.read_text(encoding="utf-8")), report, profile))
+    return dict(sorted(out.items()))
+
+
+def refresh(root: Path = ROOT) -> Path:
+    """Rewrite the packaged ``validation/data/committed_verdicts.json`` from the committed reports."""
+    path = Path(__file__).resolve().parent / "data" / DATA
+    path.write_text(json.dumps(collect(root), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def load() -> dict[str, dict]:
+    """The packaged committed answers (empty if the package was built without them)."""
+    try:
+        text = resources.files("validation").joinpath("data", DATA).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    return json.loads(text)
+
+
+def committed_line(name: str) -> str:
+    """One line: the committed cpu answer of check ``name`` with its report, commit and date."""
+    c = load().get(name)
+    if c is None:
+        return "no committed cpu-scale answer for this claim"
+    budgets = "; ".join(f"{b}: {v}" for b, v in c["budgets"].items())
+    when = ", ".join(x for x in ((c["commit"] or "")[:7], (c["date"] or "")[:10]) if x)
+    return (f"committed {c['profile']} answer ({c['report']}/report.md{', ' + when if when else ''}): {c['verdict']}"
+            + (f" ({budgets}; {c['agreement']})" if budgets else ""))
+
+
+def smoke_test(name: str, out, profile: str = "quick"):
+    """The quick profile's answer to a trained-model claim: *inconclusive (smoke test)*, with what its own
+    statistic said and the committed cpu answer beside (``fail`` and ``error``, toolkit bugs, stay; so does
+    ``not run``, with the committed answer added)."""
+    if out.verdict in FAILING:
+        return out
+    line = committed_line(name)
+    if out.verdict == NOT_RUN:
+        return Outcome(NOT_RUN, f"{out.summary} | {line}", details=out.details, figures=out.figures, data=out.data)
+    return Outcome(INCONCLUSIVE, f"smoke test ({profile} profile: toy scale, one short training budget, decides "
+                                 f"nothing; its statistic says {out.verdict}) | {line}",
+                   details=f"The smoke test's own numbers (not a verdict): {out.summary}\n\n{out.details}",
+                   figures=out.figures, data={**out.data, "smoke_test_verdict": out.verdict})
