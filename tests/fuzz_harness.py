@@ -50,6 +50,7 @@ RESULT_TYPES = {
     "numerics.signal_propagation.ginibre.FeedforwardEstimate", "numerics.anticollapse.levy_sampling.CTSParams", "numerics.anticollapse.levy_sampling.CPParams",
     "theory.horizon.HorizonScale", "numerics.memory_functions.memory_report.MemoryReport", "numerics.memory_functions.memory_report.BenchCell",
     "numerics.signal_propagation.quaternion_ginibre.QuaternionMoments", "numerics.stats.Agreement", "numerics.stats.Paired",
+    "theory.real_expansion.RealEnergy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -426,6 +427,29 @@ def _optional_baselines() -> dict:
             "theory.real_rows.real_Q": Case(dict(n=4, k=2)),
             "theory.real_rows.real_energies": Case(dict(n=4, kmax=2)),
             "theory.real_rows.real_rows_max_k": Case(dict()),
+            "theory.real_rows.verification_rows": Case(dict()),
+            "theory.real_expansion.coefficient_shape": Case(dict(m=3)),
+            "theory.real_expansion.fit_coefficient": Case(dict(m=2, rows={k: (0,) * (k + 1) + (1,) for k in range(6)},
+                                                               ks=None), kinds={"rows": "any", "ks": "any"}),
+            "theory.real_expansion.coefficient": Case(dict(m=3)),
+            "theory.real_expansion.coefficient_record": Case(dict(m=3)),
+            "theory.real_expansion.coefficient_value": Case(dict(m=3, k=5)),
+            "theory.real_expansion.partial_sum": Case(dict(m=2)),
+            "theory.real_expansion.QR": Case(dict(n=10**6, t=100, method="float", dps=None),
+                                             kinds={"n": "intarray", "t": "intarray", "dps": "int?"}),
+            "theory.real_expansion.SR": Case(dict(n=10**6, t=100, method="float", dps=None),
+                                             kinds={"n": "intarray", "t": "intarray", "dps": "int?"}),
+            "theory.real_expansion.max_depth": Case(dict(n=1000, quantity="Q")),
+            "theory.real_expansion.scaling_series": Case(dict(j=1)),
+            "theory.real_expansion.scaling_function": Case(dict(j=1, c=1.0), kinds={"c": "realarray"}),
+            "theory.real_expansion.real_energies_any": Case(dict(n=10**6, t=70, method="float", dps=None),
+                                                            kinds={"dps": "int?"}),
+            "theory.real_expansion.truncated_expansion": Case(dict(n=3600, t=60, quantity="Q", m_top=15, base=None),
+                                                              kinds={"n": "intarray", "t": "intarray", "base": "int?"}),
+            "theory.real_expansion.real_breakdown_depth": Case(dict(n=10**4, tol=0.05)),
+            "theory.real_expansion.breakdown_law": Case(dict(tol=0.05)),
+            "numerics.signal_propagation.real_energy_mc.real_energy_mc": Case(dict(n=8, t=3, samples=16, probes=2, seed=0,
+                                                                progress=False), kinds={"progress": "bool?"}),
         })
     if _present("numerics.signal_propagation.horizon_mc"):
         out.update({

@@ -9,7 +9,7 @@ import pytest
 
 import numerics.signal_propagation.horizon_mc as hmc
 from seqtheory.cli.horizon import main
-from theory.horizon import sigma_for_horizon
+from theory.horizon import depth_for_scale, sigma_for_horizon
 from test_horizon import exact_dev   # the exact rational reference
 from theory.real_rows import real_energies
 from theory.regimes import breakdown_depth
@@ -52,3 +52,19 @@ def test_theory_cli_real_sigma_is_the_api_answer(capsys):
     out = json.loads(capsys.readouterr().out)
     r = sigma_for_horizon(12, 7, 0.1, weights="real")
     assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
+
+
+def test_cli_real_sigma_past_the_expansion_is_one_line_naming_the_domain(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sigma", "--n", "16", "--t", "200", "--tol", "0.1", "--weights", "real"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("seqtheory horizon: error:")
+    assert "t must be <= 60 at n=16" in err and "c = 50" in err, err
+
+
+def test_cli_real_depth_beyond_the_rows_uses_the_expansion(capsys):
+    # sigma = 0.99 violates tol before depth 60 at n = 1e6; Glorot's depth comes from the large-n expansion
+    assert main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
+    assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, weights="real") > 60 > out["depth"]

@@ -187,20 +187,23 @@ def test_monte_carlo_path_against_exact(weights):
         assert abs(getattr(mc, name) - getattr(exact, name)) <= z * mc.se[name]
 
 
-def test_real_beyond_rows_uses_monte_carlo():
-    r = hmc.sigma_for_horizon(64, 32, 0.3, weights="real", samples=256, batches=8, seed=1)
-    assert "Monte Carlo beyond" in r.source and r.se["sigma_endpoint"] > 0       # p_32 comes from the MC
-    with pytest.raises(ValueError, match="exact_max_k"):
-        hmc.sigma_for_horizon(64, 32, 0.3, weights="real", method="mp")
+def test_real_beyond_rows_uses_the_expansion_and_monte_carlo_on_request():
+    r = hmc.sigma_for_horizon(4096, 90, 0.3, weights="real")
+    assert r == sigma_for_horizon(4096, 90, 0.3, weights="real") and "large-n expansion" in r.source and r.se == {}
+    m = hmc.sigma_for_horizon(4096, 90, 0.3, weights="real", method="mp", dps=20)
+    assert abs(float(m.sigma) - r.sigma) < 1e-9
+    mc = hmc.sigma_for_horizon(64, 32, 0.3, weights="real", method="mc", exact_max_k=20, samples=256, batches=8,
+                               seed=1)
+    assert "Monte Carlo beyond" in mc.source and mc.se["sigma_endpoint"] > 0       # p_32 comes from the MC
 
 
-def test_real_rows_to_30_are_exact_in_theory_and_numerics():
-    """Every t <= 30 uses the committed exact rows (no Monte Carlo, no se), the same in both layers (theory, numerics)."""
+def test_real_rows_to_60_are_exact_in_theory_and_numerics():
+    """Every t <= 60 uses the committed exact rows (no Monte Carlo, no se), the same in both layers (theory, numerics)."""
     for quantity in ("Q", "S"):
-        a = sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
-        b = hmc.sigma_for_horizon(400, 30, 0.1, weights="real", quantity=quantity)
+        a = sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
+        b = hmc.sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
         assert a == b and a.se == {} and a.source.startswith("exact real Wick rows")
-    assert hmc.real_energies(400, 30) == real_energies(400, 30)
+    assert hmc.real_energies(400, 60) == real_energies(400, 60)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -215,12 +218,13 @@ def test_real_rows_to_30_are_exact_in_theory_and_numerics():
     (lambda: sigma_for_horizon(8, 5, 0.1, quantity="R"), ValueError, "quantity"),
     (lambda: sigma_for_horizon(8, 5, 0.1, method="exact"), ValueError, "method"),
     (lambda: sigma_for_horizon(8, 5, 0.1, dps=30), ValueError, "dps"),
-    (lambda: sigma_for_horizon(8, 31, 0.1, weights="real"), ValueError, "numerics.signal_propagation.horizon_mc"),
+    (lambda: sigma_for_horizon(8, 61, 0.1, weights="real"), ValueError, "t must be <= 60 at n=8"),
     (lambda: sigma_for_horizon(8, 5, 0.1, weights="quaternion"), ValueError, "weights"),
     (lambda: depth_for_scale(8, -1.0, 0.1), ValueError, "sigma"),
     (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
     (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6), ValueError, "max_t"),
-    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=31), ValueError, "exact_max_k"),
+    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=61), ValueError, "exact_max_k"),
+    (lambda: hmc.depth_for_scale(8, 1.0, 0.1, weights="real", method="mp"), ValueError, "method"),
     (lambda: hmc.mc_energies(8, 5, 10, batches=8), ValueError, "samples"),
     (lambda: th.scale_from_energies([1, -1, 2], 0.1), ValueError, "energies"),
 ])
@@ -246,8 +250,8 @@ def test_real_depth_monte_carlo_path():
     (depth d within tol, d + 1 beyond) are clear by z standard errors of the same run's energies."""
     n, sigma, tol, samples, batches, seed = 16, 1.0, 0.18, 8192, 16, 4      # Q^R - 1 = 0.117 (j=4), 0.277 (j=5)
     exact = hmc.depth_for_scale(n, sigma, tol, weights="real")["depth"]
-    mc = hmc.depth_for_scale(n, sigma, tol, weights="real", exact_max_k=0, samples=samples, batches=batches,
-                             seed=seed, max_t=exact + 3)
+    mc = hmc.depth_for_scale(n, sigma, tol, weights="real", method="mc", exact_max_k=0, samples=samples,
+                             batches=batches, seed=seed, max_t=exact + 3)
     means = hmc.mc_energies(n, exact + 3, samples, field="real", seed=seed, batches=batches)
     se = means.std(axis=0, ddof=1) / math.sqrt(batches)
     E = hmc.real_energies(n, exact + 1)
@@ -259,7 +263,7 @@ def test_real_depth_monte_carlo_path():
 
 
 # ----------------------------------------------------------------------------------------------------
-# depth_for_scale with real weights (the exact rows, depths <= 30)
+# depth_for_scale with real weights (exact rows to 60, the expansion beyond)
 # ----------------------------------------------------------------------------------------------------
 REAL_DEPTH_CASES = ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q"),
                     (100, 1.0, 0.2, "S"), (10**6, 1.1, 0.5, "Q"))
@@ -277,13 +281,14 @@ def test_theory_real_depth_from_the_exact_curve(n, sigma, tol, q):
 
 
 def test_theory_real_depth_beyond_the_rows_and_bad_input():
-    with pytest.raises(ValueError, match="numerics.signal_propagation.horizon_mc.depth_for_scale"):
-        depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # c = 30 / 1000: far from tol
+    from theory.real_expansion import real_breakdown_depth
+    d = depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # the expansion: c = 1.5
+    assert d == real_breakdown_depth(10**6, 0.3) - 1 and 1400 < d < depth_for_scale(10**6, 1.0, 0.3)
+    with pytest.raises(ValueError, match="method='float'"):
+        depth_for_scale(10**6, 1.0, 0.3, weights="real", method="exact")   # exact comparisons: the rows only
     with pytest.raises(ValueError, match="max_t"):
-        depth_for_scale(64, 1.0, 0.05, weights="real", max_t=31)
+        depth_for_scale(64, 1.0, 0.05, weights="real", max_t=10**6)
     with pytest.raises(ValueError, match="raise max_t"):
         depth_for_scale(10**6, 1.0, 0.3, weights="real", max_t=5)
     with pytest.raises(ValueError, match="weights"):
         depth_for_scale(64, 1.0, 0.05, weights="quaternion")
-
-

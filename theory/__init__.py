@@ -44,7 +44,12 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     the comparison with Glorot.
 
 ``theory.real_rows``
-    exact real-weight energies ``real_Q(n, k)`` (k <= 30) read from the committed rows.
+    exact real-weight energies ``real_Q(n, k)`` (k <= 60) read from the committed rows.
+
+``theory.real_expansion``
+    real-weight energies at any depth: ``QR(n, t)``, ``SR(n, t)`` (exact rows, the large-n expansion
+    beyond, with an error estimate and a stated domain), the exact coefficients ``a_m(k)``, the real
+    scaling functions ``F_0..F_3``, the real breakdown depth and its law.
 
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,

@@ -52,8 +52,9 @@ only the variance enters these second moments). For reference, PyTorch's ``nn.RN
 ``U(-1/sqrt n, 1/sqrt n)`` has variance ``1/(3n)``, i.e. ``sigma = 1/sqrt 3``; He/Kaiming (fan-in) has
 ``sigma = sqrt 2``.
 
-Conventions and domain: complex Ginibre weights (real weights: the exact rows for t <= 30 here;
-:mod:`numerics.signal_propagation.horizon_mc` adds Monte Carlo beyond); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
+Conventions and domain: complex Ginibre weights (real weights: the exact rows for t <= 60 and the large-n
+expansion of :mod:`theory.real_expansion` beyond, at any t it serves; :mod:`numerics.signal_propagation.horizon_mc` adds Monte
+Carlo as the check); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
 ``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
 dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
 no finite-width correction of this kind.
@@ -101,6 +102,8 @@ _EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integ
 MAX_HORIZON_N = 10**9        # max_horizon / glorot_table: ~2 s at n = 1e9 (t_max ~ sqrt(n), ~40 solves)
 WEIGHTS = ("complex", "real")
 REAL_ROWS_SOURCE = "exact real Wick rows (theory.real_rows)"
+REAL_EXPANSION_SOURCE = "exact real Wick rows k <= 60, large-n expansion beyond (theory.real_expansion)"
+
 
 
 # --------------------------------------------------------------------------------------------------
@@ -382,9 +385,11 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     (``quantity="Q"``: free recurrence ``sigma^{2j} Q_{n,j}``; ``"S"``: driven, running mean). Exact
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 5e5``
     (about 3 s there; ``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
-    ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for ``t <= 30`` (beyond:
-    :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`, Monte Carlo). ``method``: "float" or "mp" (``dps``
-    digits; None: the ambient ``mpmath.mp.dps``).
+    ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for depths ``<= 60`` and the
+    large-n expansion of :mod:`theory.real_expansion` beyond, with its error estimate in ``source``
+    (``t <= theory.real_expansion.max_depth(n)``; Monte Carlo as a check:
+    :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`). ``method``: "float" or "mp" (``dps`` digits; None: the
+    ambient ``mpmath.mp.dps``).
 
     Parameters
     ----------
@@ -398,8 +403,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     quantity : {"Q", "S"}
         Free recurrence (``sigma^{2j} Q_{n,j}``) or driven recurrence (running mean of those).
     weights : {"complex", "real"}
-        Complex Ginibre weights, or real ones (exact rows, ``t <= 30``; beyond:
-        :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`).
+        Complex Ginibre weights, or real ones (exact rows to depth 60, the large-n expansion beyond).
     method : {"float", "mp"}
         float64, or mpmath at ``dps`` digits.
     dps : int, optional
@@ -416,7 +420,8 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     TypeError
         ``n`` or ``t`` not an integer, ``tol`` not real.
     ValueError
-        A value out of range, ``weights="real"`` with ``t > 30``, an unknown ``method`` or ``quantity``, ``dps`` with "float".
+        A value out of range, ``weights="real"`` with ``t`` beyond the real energies' domain, an unknown ``method``
+        or ``quantity``, ``dps`` with "float".
 
     Examples
     --------
@@ -445,17 +450,19 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
 
 
 def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
-    """Real weights from the exact committed rows (t <= 30); beyond them Monte Carlo lives in numerics."""
-    from .real_rows import real_energies, real_rows_max_k
+    """Real weights: the exact committed rows (depths <= 60) and the large-n expansion beyond."""
+    from .real_expansion import real_energies_any
 
-    kmax = real_rows_max_k()
-    t = as_int("t", t, minimum=1)
-    if t > kmax:
-        raise ValueError(f"t must be <= {kmax} for weights='real' here (the exact rows); beyond, use "
-                              f"numerics.signal_propagation.horizon_mc.sigma_for_horizon (Monte Carlo), got t = {t}")
-    return scale_from_energies(real_energies(n, t), _as_tol(tol), quantity=as_choice("quantity", quantity, QUANTITIES),
-                               method=as_choice("method", method, METHODS), dps=dps, n=n, weights="real",
-                               source=REAL_ROWS_SOURCE)
+    method = as_choice("method", method, METHODS)
+    t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _SCALE_MAX_T)
+    tol, quantity = _as_tol(tol), as_choice("quantity", quantity, QUANTITIES)
+    if method == "float" and dps is not None:
+        raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
+    E, _, source = real_energies_any(n, t, method=method, dps=None if method == "float" else as_dps(dps) + 10)
+    source = REAL_ROWS_SOURCE if source == "exact real rows" else source
+    if method == "float":
+        return scale_from_energies(("log", np.log(E)), tol, quantity=quantity, n=n, weights="real", source=source)
+    return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n, weights="real", source=source)
 
 
 def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
@@ -488,9 +495,10 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     scans depths in doubling blocks, O(t) work; ``method="exact"`` compares exact rationals (``sigma`` and
     ``tol`` taken at their exact binary values; ``t <= 4000``). Raises ValueError if no violation is found up
     to ``max_t`` (default: the cap, 1e7 or 4000). Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
-    ``weights="real"``: the exact real-weight energies of :mod:`theory.real_rows` (``Q^R_{n,k}``, k <= 30),
-    so ``max_t <= 30`` and a horizon of 30 or more raises ValueError (Monte Carlo beyond:
-    :func:`numerics.signal_propagation.horizon_mc.depth_for_scale`).
+    ``weights="real"``: the real-weight energies ``Q^R_{n,k}``, exact rows for k <= 60 and the large-n
+    expansion of :mod:`theory.real_expansion` beyond (``method="float"``; ``max_t`` up to its domain,
+    :func:`theory.real_expansion.max_depth`); ``method="exact"`` compares the exact rows only, so its horizon
+    must be below 60.
 
     Parameters
     ----------
@@ -505,9 +513,10 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     method : {"float", "exact"}
         float64 comparisons, or exact rationals (``t <= 4000``).
     max_t : int, optional
-        The largest depth searched (default and bound: 1e7, or 4000 for "exact"; 30 for real weights).
+        The largest depth searched (default and bound: 1e7, or 4000 for "exact"; for real weights the real
+        energies' domain, or 60 for "exact").
     weights : {"complex", "real"}
-        Complex Ginibre weights (closed form), or real ones (the exact rows, depths <= 30).
+        Complex Ginibre weights (closed form), or real ones (exact rows, the large-n expansion beyond).
 
     Returns
     -------
@@ -519,7 +528,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     TypeError
         ``n`` or ``max_t`` not an integer, ``sigma`` or ``tol`` not real.
     ValueError
-        A value out of range, or no violation up to ``max_t`` (real weights: up to depth 30).
+        A value out of range, or no violation up to ``max_t`` (real weights: up to the end of their domain).
 
     Examples
     --------
@@ -555,22 +564,30 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
 
 
 def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t) -> int:
-    """:func:`depth_for_scale` for real weights from the committed exact rows (depths <= 30)."""
+    """:func:`depth_for_scale` for real weights: exact rows (depths <= 60), the large-n expansion beyond (float)."""
+    from .real_expansion import MAX_T_LINEAR, max_depth, real_energies_any
     from .real_rows import real_energies, real_rows_max_k
 
-    kmax = real_rows_max_k()
-    max_t = kmax if max_t is None else as_int("max_t", max_t, minimum=1, maximum=kmax)
-    E = real_energies(n, max_t)
-    if method == "float":
-        j = _first_violation_float(np.log([float(e) for e in E]), sigma, tol, quantity)
-    else:
-        j = _first_violation_exact(E, Fraction(sigma), Fraction(tol), quantity)
-    if j is not None:
-        return j - 1
-    if max_t < kmax:
+    kmax = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n))
+    cap = min(kmax, MAX_T_LINEAR)
+    max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
+    T = min(64, max_t)
+    while True:
+        if method == "float":
+            j = _first_violation_float(np.log(real_energies_any(n, T)[0]), sigma, tol, quantity)
+        else:
+            j = _first_violation_exact(real_energies(n, T), Fraction(sigma), Fraction(tol), quantity)
+        if j is not None:
+            return j - 1
+        if T >= max_t:
+            break
+        T = min(2 * T, max_t)
+    if max_t < cap:
         raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
-    raise ValueError(f"no violation of tol={tol} up to depth {kmax} (the last exact real row) at n={n}, "
-                          f"sigma={sigma}; beyond, use numerics.signal_propagation.horizon_mc.depth_for_scale (Monte Carlo)")
+    what = ("the last exact real row; method='float' goes further with the large-n expansion" if method == "exact"
+            else "the end of the real energies' domain (theory.real_expansion.max_depth); beyond, "
+                 "numerics.signal_propagation.horizon_mc.depth_for_scale(method='mc') (Monte Carlo)")
+    raise ValueError(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
 
 
 def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:

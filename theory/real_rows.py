@@ -3,10 +3,11 @@ r"""Exact real-weight energies ``Q^R_{n,k}`` from the committed rows (data, not 
 ``P_k(n) = E tr((G^k)^T G^k)`` for an ``n x n`` matrix ``G`` with iid ``N(0, 1)`` entries is a polynomial in
 n with integer coefficients; ``Q^R_{n,k} = P_k(n) / n^(k+1)`` is the real-weight counterpart of
 :func:`theory.signal_energy.Q` (Seleznova 2026, arXiv:2605.05113, Sec. 2: no closed form is known, and
-``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 30 are computed by ``numerics.signal_propagation.real_wick_pfaffian`` (the
+``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 60 are computed by ``numerics.signal_propagation.real_wick_pfaffian`` (the
 polynomial-time Pfaffian route, checked against the matching enumeration, the loop equations and Monte
-Carlo) and committed in ``numerics/signal_propagation/data/real_wick_rows.json``; this module only reads that file, so the
-theory layer can use exact real energies without importing numerics. Entry j of a row multiplies ``n**j``.
+Carlo) and committed in ``theory/data/real_wick_rows.json`` (package data: an installed wheel has it); this
+module only reads that file, so the theory layer can use exact real energies without importing numerics.
+Entry j of a row multiplies ``n**j``. Beyond the rows: :mod:`theory.real_expansion` (the large-n expansion).
 
 >>> real_row(2)                      # n^3 + 2n
 (0, 2, 0, 1)
@@ -19,23 +20,25 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 from ._args import as_int
 
-__all__ = ["ROWS_FILE", "real_rows_max_k", "real_row", "real_Q", "real_energies"]
+__all__ = ["ROWS_FILE", "VERIFICATION_FILE", "real_rows_max_k", "real_row", "real_Q", "real_energies",
+           "verification_rows"]
 
-ROWS_FILE = Path(__file__).resolve().parents[1] / "numerics" / "signal_propagation" / "data" / "real_wick_rows.json"
+ROWS_FILE = resources.files("theory") / "data" / "real_wick_rows.json"    # a Traversable: .read_text()
+VERIFICATION_FILE = resources.files("theory") / "data" / "real_wick_rows_verification.json"
 
 
 @lru_cache(maxsize=1)
 def _rows() -> dict[int, tuple[int, ...]]:
-    data = json.loads(ROWS_FILE.read_text())
+    data = json.loads(ROWS_FILE.read_text(encoding="utf-8"))
     return {int(r["k"]): tuple(int(c) for c in r["coefficients"]) for r in data["rows"]}
 
 
 def real_rows_max_k() -> int:
-    """The largest k with a committed row (30)."""
+    """The largest k with a committed row (60)."""
     return max(_rows())
 
 
@@ -61,3 +64,17 @@ def real_energies(n, kmax) -> list[Fraction]:
     n = as_int("n", n, minimum=1)
     kmax = as_int("kmax", kmax, minimum=0, maximum=real_rows_max_k())
     return [real_Q(n, k) for k in range(kmax + 1)]
+
+
+@lru_cache(maxsize=1)
+def verification_rows() -> dict[int, tuple[int, ...]]:
+    """Rows 61..80, a verification set (``theory/data/real_wick_rows_verification.json``): computed by one run of
+    the Pfaffian route after the expansion's coefficients were fitted on the rows <= 60, so they are held out
+    for every check that uses them; not served by :func:`real_row` (whose domain stays k <= 60).
+
+    >>> rows = verification_rows()
+    >>> min(rows), max(rows), sum(rows[80]) == __import__("math").prod(range(159, 0, -2))   # n = 1: 159!!
+    (61, 80, True)
+    """
+    data = json.loads(VERIFICATION_FILE.read_text(encoding="utf-8"))
+    return {int(r["k"]): tuple(int(c) for c in r["coefficients"]) for r in data["rows"]}

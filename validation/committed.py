@@ -1,7 +1,7 @@
 """The committed cpu-scale answers of the trained-model claims, shipped with the package.
 
-The quick profile trains toy models: a smoke test that decides nothing (:func:`smoke_test`: a trained-model
-claim, i.e. one with a committed cpu answer, is *inconclusive (smoke test)* there). Beside each such claim it
+The quick profile trains toy models: a smoke test that decides nothing (``validation.registry.smoke_test``: a
+trained-model claim, i.e. one with a committed cpu answer, is *inconclusive (smoke test)* there). Beside each such claim it
 shows what the project found at CPU scale, read from ``validation/data/committed_verdicts.json`` (package
 data, so an installed wheel has it). That file is extracted from the committed reports
 (:data:`REPORTS`, each a ``results.json`` written by ``python -m validation`` or by the profile scripts
@@ -15,7 +15,6 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from .outcome import FAILING, INCONCLUSIVE, NOT_RUN, Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 # report folder (relative to the repository root) -> the profile it answers
@@ -79,17 +78,3 @@ def committed_line(name: str) -> str:
     return (f"committed {c['profile']} answer ({c['report']}/report.md{', ' + when if when else ''}): {c['verdict']}"
             + (f" ({budgets}; {c['agreement']})" if budgets else ""))
 
-
-def smoke_test(name: str, out, profile: str = "quick"):
-    """The quick profile's answer to a trained-model claim: *inconclusive (smoke test)*, with what its own
-    statistic said and the committed cpu answer beside (``fail`` and ``error``, toolkit bugs, stay; so does
-    ``not run``, with the committed answer added)."""
-    if out.verdict in FAILING:
-        return out
-    line = committed_line(name)
-    if out.verdict == NOT_RUN:
-        return Outcome(NOT_RUN, f"{out.summary} | {line}", details=out.details, figures=out.figures, data=out.data)
-    return Outcome(INCONCLUSIVE, f"smoke test ({profile} profile: toy scale, one short training budget, decides "
-                                 f"nothing; its statistic says {out.verdict}) | {line}",
-                   details=f"The smoke test's own numbers (not a verdict): {out.summary}\n\n{out.details}",
-                   figures=out.figures, data={**out.data, "smoke_test_verdict": out.verdict})

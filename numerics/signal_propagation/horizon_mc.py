@@ -9,12 +9,14 @@ closed form does not cover. Source of the energies: Seleznova (2026), arXiv:2605
 Real weights ``W = sigma G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries: no closed form is known, and
 ``Q^R_{n,k} >= Q_{n,k}`` (coefficient by coefficient). The energies are
 
-* exact for ``k <= exact_max_k`` (default and maximum 30): ``Q^R_{n,k} = P_k(n) / n^(k+1)`` with the
-  committed rows ``P_k`` of :mod:`theory.real_rows` (computed by :mod:`numerics.signal_propagation.real_wick_pfaffian`);
-* Monte Carlo beyond: the full-trace estimator ``||G^k||_F^2 / n^(k+1)`` (:func:`numerics.signal_propagation.ginibre.estimate_Q`)
-  in ``batches`` independent batches; the reported quantities come from the pooled means, and their
-  standard errors (``HorizonScale.se``) from the **jackknife over batches** (leave one batch out), which
-  carries the strong correlation of the estimates across k (same draws) into sigma.
+* by default those of :mod:`theory.horizon` (no Monte Carlo): exact for ``k <= 60``, ``Q^R_{n,k} = P_k(n) /
+  n^(k+1)`` with the committed rows ``P_k`` of :mod:`theory.real_rows` (computed by
+  :mod:`numerics.signal_propagation.real_wick_pfaffian`), and the large-n expansion of :mod:`theory.real_expansion` beyond;
+* with ``method="mc"`` (the check): exact for ``k <= exact_max_k`` (default and maximum 60) and Monte Carlo
+  beyond: the full-trace estimator ``||G^k||_F^2 / n^(k+1)`` (:func:`numerics.signal_propagation.ginibre.estimate_Q`) in
+  ``batches`` independent batches; the reported quantities come from the pooled means, and their standard
+  errors (``HorizonScale.se``) from the **jackknife over batches** (leave one batch out), which carries the
+  strong correlation of the estimates across k (same draws) into sigma.
 
 :func:`simulate_energies` runs the scaled recurrence itself (``h_k = W h_{k-1}`` with the full trace, or the
 driven ``h(t) = W h(t-1) + x(t)``) and returns means with standard errors from the same run: the tests use
@@ -37,12 +39,13 @@ from theory import horizon as _th
 from theory._args import MAX_LENGTH, as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
 from theory.real_rows import real_energies as _real_energies
+from theory.real_rows import real_rows_max_k
 
 __all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
            "simulate_energies"]
 
-EXACT_REAL_MAX_K = 30         # the committed exact rows (theory.real_rows): Monte Carlo only beyond
-_WICK_MAX_K = 30
+EXACT_REAL_MAX_K = real_rows_max_k()   # the committed exact rows (theory.real_rows), 60
+_WICK_MAX_K = EXACT_REAL_MAX_K
 _METHODS = ("float", "mp", "mc")
 _EXACT_SOURCE = "exact real Wick rows (theory.real_rows)"
 
@@ -50,7 +53,7 @@ _EXACT_SOURCE = "exact real Wick rows (theory.real_rows)"
 def real_energies(n, kmax) -> list[Fraction]:
     r"""Exact ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)``, k = 0..kmax, real Gaussian weights.
 
-    Domain: ``n >= 1``, ``0 <= kmax <= 30``. Source: Seleznova (2026), Sec. 2; the committed rows of
+    Domain: ``n >= 1``, ``0 <= kmax <= 60``. Source: Seleznova (2026), Sec. 2; the committed rows of
     :mod:`theory.real_rows` (``n^3 + 2n`` at k = 2, so ``Q^R_{n,2} = 1 + 2/n^2``).
 
     >>> real_energies(2, 2)
@@ -137,12 +140,13 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
 
     * ``weights="complex"``, ``method`` "float"/"mp": the closed forms (delegated to theory);
       ``method="mc"``: Monte Carlo energies for every ``k >= 1`` (a check of the MC path).
-    * ``weights="real"``, ``t <= exact_max_k``: exact Wick rows (``method`` "float" or "mp", ``dps``);
-      ``t > exact_max_k`` (or ``method="mc"``): exact rows up to ``exact_max_k`` and Monte Carlo beyond
-      (``samples`` draws in ``batches`` batches, ``seed``); ``result.se`` holds jackknife standard errors.
+    * ``weights="real"``, ``method`` "float" or "mp": theory's real energies (exact rows, the large-n
+      expansion beyond; :func:`theory.horizon.sigma_for_horizon`); ``method="mc"``: exact rows up to
+      ``exact_max_k`` and Monte Carlo beyond (``samples`` draws in ``batches`` batches, ``seed``);
+      ``result.se`` holds jackknife standard errors.
     * ``progress``: the Monte Carlo's bar (:func:`mc_energies`; ``None``: only for long runs).
 
-    Domain: as theory's, plus ``0 <= exact_max_k <= 30``, ``samples >= 2 batches``.
+    Domain: as theory's, plus ``0 <= exact_max_k <= 60``, ``samples >= 2 batches``.
 
     >>> r = sigma_for_horizon(16, 6, 0.05, weights="real")          # exact rows: no Monte Carlo, no se
     >>> r.source.startswith("exact real Wick rows"), r.se
@@ -157,12 +161,8 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     t = as_int("t", t, minimum=1)
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
-    if weights == "real" and t <= exact_max_k and method != "mc":
-        return scale_from_energies(real_energies(n, t), tol, quantity=quantity, method=method, dps=dps, n=n,
-                                   weights="real", source=_EXACT_SOURCE)
-    if method == "mp":
-        raise ValueError(f"method 'mp' needs exact energies: real weights have them only for t <= exact_max_k "
-                         f"= {exact_max_k}, got t = {t}")
+    if weights == "real" and method != "mc":
+        return _th.sigma_for_horizon(n, t, tol, quantity=quantity, weights="real", method=method, dps=dps)
     if dps is not None:
         raise ValueError("dps applies only to method 'mp'")
     prefix = real_energies(n, min(exact_max_k, t)) if weights == "real" else [Fraction(1)]
@@ -179,18 +179,19 @@ def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> 
     return int(bad[0]) if bad.size else None
 
 
-def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", max_t: int | None = None,
-                    samples: int = 4096, batches: int = 16, seed: int = 0,
+def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+                    max_t: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
                     exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
     r""":func:`theory.horizon.depth_for_scale` for complex and real weights, as a dict.
 
     ``{"depth", "se", "source"}`` (Monte Carlo adds ``replicate_range``, the leave-one-batch-out depths): the
     largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
-    Complex: the closed forms (``se`` 0). Real: exact Wick rows while the violation occurs at
-    ``k <= exact_max_k`` (``se`` 0); otherwise Monte Carlo energies up to ``max_t`` (default: twice the
-    complex depth at the same scale, plus 4; cost ``samples * max_t`` products of n x n matrices) and a
-    jackknife ``se`` of the depth over batches; ``progress`` as in :func:`mc_energies`.
-    Raises ValueError if no violation occurs up to ``max_t``.
+    Complex: the closed forms (``se`` 0). Real, ``method="float"``: theory's real energies (exact rows, the
+    large-n expansion beyond; :func:`theory.horizon.depth_for_scale`, ``se`` 0). Real, ``method="mc"`` (the
+    check): exact Wick rows while the violation occurs at ``k <= exact_max_k`` (``se`` 0); otherwise Monte
+    Carlo energies up to ``max_t`` (default: twice the complex depth at the same scale, plus 4; cost
+    ``samples * max_t`` products of n x n matrices) and a jackknife ``se`` of the depth over batches;
+    ``progress`` as in :func:`mc_energies`. Raises ValueError if no violation occurs up to ``max_t``.
 
     >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
     {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (theory.real_rows)'}
@@ -201,9 +202,13 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
+    method = as_choice("method", method, ("float", "mc"))
     if weights == "complex":
         return {"depth": _th.depth_for_scale(n, sigma, tol, quantity=quantity), "se": 0.0,
                 "source": "closed form (Seleznova 2026, Thm 2.1)"}
+    if method == "float":
+        d = _th.depth_for_scale(n, sigma, tol, quantity=quantity, weights="real", max_t=max_t)
+        return {"depth": d, "se": 0.0, "source": _EXACT_SOURCE if d < EXACT_REAL_MAX_K else _th.REAL_EXPANSION_SOURCE}
     exact = np.array([float(e) for e in real_energies(n, exact_max_k)])
     j = _first_violation(exact, sigma, tol, quantity)
     if j is not None:
@@ -275,4 +280,3 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
     if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(se))):
         raise ValueError(f"sigma={sigma} overflows float64 by depth t={t} (p_j ~ sigma^(2j)): lower sigma or t")
     return mean, se
-

@@ -6,7 +6,7 @@ and the critical regime ``Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2)`` with the ``O(n
 :func:`theory.regimes.critical_correction` (complex weights). Here ``k = c sqrt(n)`` exactly: the rows are
 polynomials, so ``n = (k / c)^2`` need not be an integer, and every value is an exact rational.
 
-What the exact rows (k <= 30) show
+What the exact rows (k <= 60) show
 ----------------------------------
 * ``Q^R / Q^C >= 1`` everywhere (the paper's inequality), but the ratio tends to 1 along every ray:
   ``Q^R_{n,k} = f(c) + (F_1^C(c) + D(c)) / sqrt(n) + O(1/n)``, the same critical curve as complex weights.
@@ -17,7 +17,8 @@ What the exact rows (k <= 30) show
   extrapolation in ``1/k`` of the exact values); its Taylor series ``D(c) = sum_h d_h c^(2h-1)`` has
   ``d_h`` = the leading coefficient (in k) of the real-minus-complex coefficient of ``n^(k+1-h)``, fitted
   exactly on the rows (:data:`CORRECTION_SERIES`: each ``d_h`` from a quasi-polynomial fit that then holds
-  on further rows; observed, not proved). No closed form is derived here.
+  on further rows; observed, not proved). No closed form is derived here; the full scaling functions and
+  the expansion at any depth: :mod:`theory.real_expansion`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def _as_c(c) -> Fraction:
 
 def ratio_along_ray(c, kmax: int | None = None) -> list[tuple[int, Fraction, Fraction, Fraction]]:
     """``[(k, n, Q^R_{n,k}, Q^C_{n,k})]`` for k = 1..kmax with ``n = (k / c)^2`` exactly (c as a rational,
-    ``1e-3 <= c <= 8``; kmax <= 30, default all rows)."""
+    ``1e-3 <= c <= 8``; kmax <= 60, default all rows)."""
     c = _as_c(c)
     kmax = real_rows_max_k() if kmax is None else as_int("kmax", kmax, minimum=1, maximum=real_rows_max_k())
     out = []
@@ -89,7 +90,7 @@ def _fit_args(points, degree) -> tuple[int, int]:
 
 def real_correction(c, *, points: int = 10, degree: int = 5) -> tuple[float, float]:
     """``(D(c), err)``: ``lim sqrt(n) (Q^R - Q^C)`` along ``k = c sqrt(n)``, extrapolated from the exact
-    values k <= 30 (:func:`_extrapolate`; ``sqrt(n) = k / c`` exactly)."""
+    values k <= 60 (:func:`_extrapolate`; ``sqrt(n) = k / c`` exactly)."""
     c = _as_c(c)
     points, degree = _fit_args(points, degree)
     return _extrapolate(c, lambda k, n, qr, qc: Fraction(k) / c * (qr - qc), points, degree)

@@ -468,7 +468,7 @@ def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> 
     :func:`numerics.signal_propagation.wick.wick_polynomial`'s enumeration, which it reproduces; ``executor`` (any
     :class:`concurrent.futures.Executor`, a Dask ``Client.get_executor()`` included) distributes it, with
     bit-identical results for any executor and thread count. Cost: ``benchmarks/bench_wick.py`` and
-    ``numerics/signal_propagation/data/real_wick_rows.json``.
+    ``theory/data/real_wick_rows.json``.
 
     >>> real_wick_polynomial(4)                 # n^5 + 28 n^3 + 28 n^2 + 48 n
     [0, 48, 28, 28, 0, 1]
@@ -502,12 +502,14 @@ def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> 
 # --------------------------------------------------------------------------------------------------
 # the published rows and their structure
 # --------------------------------------------------------------------------------------------------
-DATA_FILE = __import__("pathlib").Path(__file__).with_name("data") / "real_wick_rows.json"
+DATA_FILE = __import__("pathlib").Path(__file__).resolve().parents[2] / "theory" / "data" / "real_wick_rows.json"
+# (the rows are theory's package data, read by theory.real_rows; the benchmark rewrites them through this path)
 
 
 def published_rows() -> dict[int, list[int]]:
-    """The rows of ``numerics/signal_propagation/data/real_wick_rows.json`` (k <= 30 by the Pfaffian route, k <= 12 also by the
-    enumeration; ``benchmarks/bench_real_wick_pfaffian.py --write`` regenerates them)."""
+    """The rows of ``theory/data/real_wick_rows.json`` (k <= 60 by the Pfaffian route, k <= 12 also by the
+    enumeration; ``benchmarks/bench_real_wick_pfaffian.py --write`` regenerates them), read from the file
+    itself (:mod:`theory.real_rows` is the theory layer's reader of the same file)."""
     import json
     data = json.loads(DATA_FILE.read_text())
     return {int(r["k"]): [int(c) for c in r["coefficients"]] for r in data["rows"]}

@@ -71,7 +71,7 @@ __all__ = ["real_wick_rows", "pfaffian_real_wick_polynomial", "pfaffian_values",
 
 BACKENDS = ("numba", "flint")    # the skew elimination: the numba kernel, or python-flint nmod_poly series
 
-K_MAX_PFAFFIAN = 64        # k = 40 takes ~30 CPU-s, the cost grows like k^7 (k = 64: ~ half an hour)
+K_MAX_PFAFFIAN = 80        # all rows <= 60: ~2.5 CPU-min, <= 80: ~18 (the verification rows); cost ~ k^7
 _PRIME_BITS = 27           # p < 2^27: products < 2^54, 512 of them fit an int64 before one reduction
 
 
@@ -112,13 +112,29 @@ def _entries(M, D, p, fact, cw):
 
 @njit(cache=True)
 def _mul(a, pa, b, pb, out, po, p):
-    """``out = a * b mod (x^(D+1), p)`` where a, b, out are non-zero only at degrees of parity pa, pb, po."""
+    """``out = a * b mod (x^(D+1), p)`` where a, b, out are non-zero only at degrees of parity pa, pb, po.
+
+    Degrees below the first non-zero coefficient of a (its valuation) are skipped: only zeros are left out."""
     D = out.shape[0] - 1
-    for n in range(po, D + 1, 2):
+    va = _valuation(a, pa)
+    vb = _valuation(b, pb)
+    out[:] = 0
+    for n in range(po if va + vb <= po else va + vb, D + 1, 2):
         acc = 0
-        for q in range(pa, n + 1, 2):
+        for q in range(va, n - vb + 1, 2):
             acc += a[q] * b[n - q]
         out[n] = acc % p
+
+
+@njit(cache=True)
+def _valuation(a, pa):
+    """The first degree of parity ``pa`` with a non-zero coefficient (``D + 1 + pa`` if none: every loop
+    bounded by it is then empty); a has non-zero coefficients only at that parity."""
+    D = a.shape[0] - 1
+    for d in range(pa, D + 1, 2):
+        if a[d] != 0:
+            return d
+    return D + 1 + pa
 
 
 @njit(cache=True)
@@ -147,6 +163,22 @@ def _powmod(a, e, p):
 
 
 @njit(cache=True)
+def _update(Aij, po, al, va, Arj, vr, be, vb, Atj, vt, p):
+    """``A_ij += alpha_i A_rj + beta_i A_tj`` (series mod ``x^(D+1)``, p), skipping the degrees below each
+    factor's valuation (the entries far from the diagonal start at high degree: ``A_ij = O(x^(|i-j|-1))``), so
+    only zero terms are left out. Output degrees have parity po; each factor's valuation has its parity."""
+    D = Aij.shape[0] - 1
+    lo = min(va + vr, vb + vt)
+    for n in range(po if lo <= po else lo, D + 1, 2):
+        acc = Aij[n]
+        for q in range(va, n - vr + 1, 2):
+            acc += al[q] * Arj[n - q]
+        for q in range(vb, n - vt + 1, 2):
+            acc += be[q] * Atj[n - q]
+        Aij[n] = acc % p
+
+
+@njit(cache=True)
 def _leading_ratios(M, D, p, fact, cw):
     """``out[m-1, d]`` = coefficient of ``x^d`` of ``Pf A_m(phi) / Pf A_m(1)`` (leading 2m x 2m), m = 1..M.
 
@@ -163,6 +195,10 @@ def _leading_ratios(M, D, p, fact, cw):
     ratio = np.zeros(D + 1, dtype=np.int64)
     ratio[0] = 1
     out = np.zeros((M, D + 1), dtype=np.int64)
+    va = np.empty(n2, dtype=np.int64)            # valuations (first non-zero degree) of alpha_i, beta_i, A_ri, A_ti
+    vb = np.empty(n2, dtype=np.int64)
+    vr = np.empty(n2, dtype=np.int64)
+    vt = np.empty(n2, dtype=np.int64)
     for s in range(M):
         r, t = 2 * s, 2 * s + 1
         _inverse(A[r, t], p, inv)                                  # inv[0] = 1 / A_rt(0)
@@ -175,18 +211,13 @@ def _leading_ratios(M, D, p, fact, cw):
             _mul(A[r, i], (r + i + 1) % 2, inv, 0, tmp, (r + i + 1) % 2, p)
             for d in range(D + 1):
                 beta[i, d] = (p - tmp[d]) % p
+            va[i] = _valuation(alpha[i], (t + i + 1) % 2)
+            vb[i] = _valuation(beta[i], (r + i + 1) % 2)
+            vr[i] = _valuation(A[r, i], (r + i + 1) % 2)
+            vt[i] = _valuation(A[t, i], (t + i + 1) % 2)
         for i in range(t + 1, n2):
-            pa, pb = (t + i + 1) % 2, (r + i + 1) % 2
             for j in range(i + 1, n2):
-                po = (i + j + 1) % 2
-                Aij, Arj, Atj, al, be = A[i, j], A[r, j], A[t, j], alpha[i], beta[i]
-                for n in range(po, D + 1, 2):
-                    acc = Aij[n]
-                    for q in range(pa, n + 1, 2):
-                        acc += al[q] * Arj[n - q]
-                    for q in range(pb, n + 1, 2):
-                        acc += be[q] * Atj[n - q]
-                    Aij[n] = acc % p
+                _update(A[i, j], (i + j + 1) % 2, alpha[i], va[i], A[r, j], vr[j], beta[i], vb[i], A[t, j], vt[j], p)
     return out
 
 

@@ -2,8 +2,9 @@
 
 The scale ``sigma`` of ``W = sigma G / sqrt(n)`` that keeps the energies within ``tol`` of 1 up to depth ``t``
 (``sigma``), the depth reachable at a scale (``depth``), and plain Glorot against the best scale (``table``).
-Complex weights: the closed forms of :mod:`theory.horizon`; real weights: the exact rows up to depth 30 and
-Monte Carlo beyond (:mod:`numerics.signal_propagation.horizon_mc`). ``--json`` prints the result as JSON,
+Complex weights: the closed forms of :mod:`theory.horizon`; real weights: the exact rows up to depth 60 and
+the large-n expansion beyond (:mod:`theory.real_expansion`), or Monte Carlo with ``sigma --method mc``
+(:mod:`numerics.signal_propagation.horizon_mc`). ``--json`` prints the result as JSON,
 else ``key = value`` lines or a table.
 """
 
@@ -26,8 +27,8 @@ def _parser(prog: str) -> OneLineParser:
     common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
     common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
     common.add_argument("--json", action="store_true", help="print JSON")
-    weights = (f"weight field: {' or '.join(WEIGHTS)} Gaussian (default complex); real: exact rows up to depth 30, "
-               "Monte Carlo beyond")
+    weights = (f"weight field: {' or '.join(WEIGHTS)} Gaussian (default complex); real: exact rows to depth 60, "
+               "the large-n expansion beyond (--method mc: Monte Carlo)")
     s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
     s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
     s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")

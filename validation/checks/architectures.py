@@ -2,7 +2,7 @@
 
 Seed claims of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678 (``docs/papers/memory-functions.md``), tested on
 the sweeps ``benchmarks/memory_arch/{quick,cpu,full}.json``: ``quick`` is a CI smoke test (200 Adam steps at
-toy scale: it decides nothing, ``validation.committed.smoke_test``, and shows the committed cpu answer beside
+toy scale: it decides nothing, ``validation.registry.smoke_test``, and shows the committed cpu answer beside
 each claim), ``cpu`` runs every claim at CPU scale (reference results in
 ``docs/results/cpu-architectures/``), ``full`` is GPU-scale. All runs of a profile are trained once into the store
 ``ctx.store`` (default ``<report>/architectures-<profile>.sqlite``), which every check reads: the quick store

@@ -3,7 +3,7 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2: ``Q^R_{n,k} >= Q_{n,k}`` (real weights carry every complex
 pairing plus non-negative extra terms) and the critical curve ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
-weights). The exact rows k <= 30 (``numerics/signal_propagation/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
+weights). The exact rows k <= 60 (``theory/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
 ``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.signal_propagation.real_regimes``
 holds the analysis. Rules, fixed before looking at the numbers:
 
@@ -11,7 +11,7 @@ holds the analysis. Rules, fixed before looking at the numbers:
 * ``pass`` if, in addition, the extrapolated limit of ``Q^R`` along each ray equals ``f(c)`` within 10x the
   extrapolation's error estimate (real weights share the complex critical curve; the ratio tends to 1
   with a ``D(c) / (f(c) sqrt n)`` correction);
-* ``inconclusive`` otherwise (the extrapolation from k <= 30 is not proof of a limit).
+* ``inconclusive`` otherwise (the extrapolation from k <= 60 is not proof of a limit).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def verdict_regimes(data: dict) -> Outcome:
         (L, eL), (D, eD) = d["limit"], d["D"]
         table.append((c, f"{min(r for *_, r in d['ratios']):.6f}", f"{d['ratios'][-1][2]:.6f}", f"{L:.8g} +- {eL:.1g}",
                       f"{d['f']:.8g}", f"{D:.6g} +- {eD:.1g}", f"{D / d['f']:.6g}", f"{d['series']:.6g}"))
-    details = markdown_table(["c", "min Q^R/Q^C", "Q^R/Q^C at k = 30", "lim Q^R (extrapolated)", "f(c)",
+    details = markdown_table(["c", "min Q^R/Q^C", "Q^R/Q^C at k = 60", "lim Q^R (extrapolated)", "f(c)",
                               "D(c) = lim sqrt(n)(Q^R - Q^C)", "D / f (ratio - 1 ~ this / sqrt n)",
                               "series d_2..d_6"], table)
     if not all(d["min_ratio_exact_ge_1"] for d in data.values()):
@@ -55,7 +55,7 @@ def plot_regimes(path, data: dict) -> None:
         ratio = np.array([r[2] for r in d["ratios"]])
         a.loglog(n, ratio - 1, "o", ms=3, color=f"C{i}", label=f"c = {c}: exact")
         a.loglog(n, d["D"][0] / d["f"] / np.sqrt(n), "-", lw=0.8, color=f"C{i}", label="D(c) / (f(c) sqrt n)")
-    a.set_xlabel("n  (k = c sqrt n, k <= 30)")
+    a.set_xlabel("n  (k = c sqrt n, k <= 60)")
     a.set_ylabel("Q^R / Q^C - 1")
     a.legend(fontsize=7)
     cs = np.linspace(0.1, 2.0, 20)
@@ -72,7 +72,7 @@ def plot_regimes(path, data: dict) -> None:
        claim="Q^R_{n,k} >= Q_{n,k} along k = c sqrt(n) (c = 0.5, 1, 2); the real critical limit and its "
              "1/sqrt(n) correction from the exact rows",
        closed_form="theory.regimes.critical_curve",
-       numerics="numerics.signal_propagation.real_regimes.ratio_along_ray (exact rows k <= 30), numerics.signal_propagation.real_regimes.real_correction",
+       numerics="numerics.signal_propagation.real_regimes.ratio_along_ray (exact rows k <= 60), numerics.signal_propagation.real_regimes.real_correction",
        statistic="exact inequality; extrapolated limit vs f(c) within 10x the extrapolation error estimate")
 def _regimes(ctx: Context) -> Outcome:
     data = regimes_data()
