@@ -470,6 +470,30 @@ def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claim
     assert sorted({r["seed"] for r in strong}) == [0, 1, 2] and len(strong) == 6
 
 
+def test_a_run_shared_by_two_studies_serves_both(tmp_path, monkeypatch):
+    """The composition study's standalone LSTM and TCN are the main study's runs (same ids, trained once): the
+    composition claim must see them, labelled with its own study (CI caught their absence as a KeyError)."""
+    from numerics.memory_bench.store import ResultStore
+    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from validation.registry import Context
+
+    doc = load_sweep(arch.SWEEP_DIR / "cpu.json")
+    runs = expand_sweep(doc)
+    comp = [r for r in runs if r.study == "composition"]
+    main_ids = {r.run_id for r in runs if r.study == "main"}
+    shared = [r for r in comp if r.run_id in main_ids]
+    assert shared and {r.model for r in shared} >= {"lstm", "tcn"}
+    monkeypatch.setattr(arch, "load_extension", lambda sweep: None)
+    monkeypatch.setattr(arch, "_CACHE", {})
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        for r in {r.run_id: r for r in runs if r.study in ("main", "composition")}.values():
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3})
+    ctx = Context("cpu", tmp_path, store=tmp_path / "s.sqlite", train=False)
+    rows = arch.profile_rows(ctx, ("composition",))
+    assert sorted(r["run_id"] for r in rows) == sorted(r.run_id for r in comp)
+    assert {r["study"] for r in rows} == {"composition"}
+
+
 def test_the_report_lists_both_budgets_with_the_headline_first(tmp_path):
     from validation.checks._arch_budgets import two_budgets
     from validation.registry import Check, Context, Outcome, Result

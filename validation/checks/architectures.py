@@ -103,13 +103,15 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
         rows = collect(runs, store)
     select = select or (lambda r: True)
     have = {r["run_id"] for r in rows}
-    wanted = {r.run_id for r in base + ext.get(claim, []) if r.study in studies and select(_labels(r))}
-    missing = wanted - have
+    # A run shared by several studies (e.g. the standalone LSTM of 'main' and 'composition') was trained and
+    # collected once, under its first study: select by id, and label each row with the study asked for.
+    wanted = {r.run_id: r.study for r in base + ext.get(claim, []) if r.study in studies and select(_labels(r))}
+    missing = wanted.keys() - have
     if missing and require:
         raise Incomplete(f"the {prof} profile has not finished: {len(missing)}/{len(wanted)} runs of this claim "
                          f"({', '.join(studies)}) are not in the store yet (python "
                          "benchmarks/memory_arch/cpu_results.py --train-only [--part N] trains them)")
-    return [r for r in rows if r["run_id"] in wanted and r["study"] in studies]
+    return [dict(r, study=wanted[r["run_id"]]) for r in rows if r["run_id"] in wanted]
 
 
 def _expand(doc: dict) -> list:
