@@ -473,8 +473,8 @@ def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claim
 def test_a_run_shared_by_two_studies_serves_both(tmp_path, monkeypatch):
     """The composition study's standalone LSTM and TCN are the main study's runs (same ids, trained once): the
     composition claim must see them, labelled with its own study (CI caught their absence as a KeyError)."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
     from validation.registry import Context
 
     doc = load_sweep(arch.SWEEP_DIR / "cpu.json")
@@ -484,7 +484,6 @@ def test_a_run_shared_by_two_studies_serves_both(tmp_path, monkeypatch):
     shared = [r for r in comp if r.run_id in main_ids]
     assert shared and {r.model for r in shared} >= {"lstm", "tcn"}
     monkeypatch.setattr(arch, "load_extension", lambda sweep: None)
-    monkeypatch.setattr(arch, "_CACHE", {})
     with ResultStore(tmp_path / "s.sqlite") as st:
         for r in {r.run_id: r for r in runs if r.study in ("main", "composition")}.values():
             st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3})
