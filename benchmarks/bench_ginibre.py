@@ -1,4 +1,4 @@
-"""Throughput of the full-trace Monte Carlo estimator (numerics.ginibre.estimate_Q) vs bare matmul.
+"""Throughput of the full-trace Monte Carlo estimator (numerics.signal_propagation.ginibre.estimate_Q) vs bare matmul.
 
     python benchmarks/bench_ginibre.py
 
@@ -22,7 +22,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from numerics.ginibre import _CHUNK_BYTES, BLOCK, estimate_Q  # noqa: E402  (the estimator's chunk budget)
+from numerics.signal_propagation.ginibre import _CHUNK_BYTES, BLOCK, estimate_Q  # noqa: E402  (the estimator's chunk budget)
 
 CASES = [  # (n, kmax, field, samples)
     (32, 16, "complex", 1024),

@@ -5,7 +5,7 @@
 
 For each architecture of the cpu profile (``benchmarks/memory_arch/cpu.json`` sizes: T = 64, 256 sequences)
 it times one full-batch evaluation of the polish's objective (forward pass, RelMSE, backward pass: what
-``numerics.memory_bench.polish`` calls per line-search step), one torch thread, interleaved and best of
+``numerics.memory_functions.bench.polish`` calls per line-search step), one torch thread, interleaved and best of
 ``--repeats``:
 
 - *eager float64*: the plain PyTorch baseline (the float64 stage),
@@ -17,7 +17,7 @@ it times one full-batch evaluation of the polish's objective (forward pass, RelM
   float32: the speed-up a polish batched over seeds/targets could get at most (its line searches differ
   per member, so a batched polish evaluates every member at every member's trial point).
 
-Then it runs the real polish (``numerics.memory_bench.polish.polish``) for ``--iters`` iterations per stage
+Then it runs the real polish (``numerics.memory_functions.bench.polish.polish``) for ``--iters`` iterations per stage
 from a fresh initialisation and reports where the time goes: seconds and evaluations per iteration of the
 float32 and the float64 stage, and the projection to the cpu profile's caps (1000 + 1000 iterations).
 
@@ -49,8 +49,8 @@ def _objective(spec, dtype, compiled=False):
     """A zero-argument function: one full-batch RelMSE evaluation with its gradient (as the polish's closure)."""
     import torch
 
-    from numerics.memory_bench.runs import TargetSpec
-    from numerics.memory_bench.zoo import build_model
+    from numerics.memory_functions.bench.runs import TargetSpec
+    from numerics.memory_functions.bench.zoo import build_model
 
     x, y = TargetSpec(kind="exp", alpha=0.5, T=64, n_seq=256).dataset()
     torch.manual_seed(0)
@@ -133,9 +133,9 @@ def _objective_group(spec, dtype, G: int):
     import torch
     from torch.func import functional_call, stack_module_state, vmap
 
-    from numerics.memory_bench.runs import TargetSpec
-    from numerics.memory_bench.zoo import build_model
-    from numerics.models._common import make_batchable
+    from numerics.memory_functions.bench.runs import TargetSpec
+    from numerics.memory_functions.bench.zoo import build_model
+    from numerics.memory_functions.models._common import make_batchable
 
     x, y = TargetSpec(kind="exp", alpha=0.5, T=64, n_seq=256).dataset()
     xt, yt = torch.as_tensor(x, dtype=dtype)[..., None], torch.as_tensor(y, dtype=dtype)[..., None]
@@ -169,9 +169,9 @@ def _where_the_time_goes(archs, iters: int) -> None:
     per iteration of each stage, projected to the cpu profile's caps (1000 + 1000 iterations)."""
     import torch
 
-    from numerics.memory_bench.polish import PolishSpec, polish
-    from numerics.memory_bench.runs import TargetSpec
-    from numerics.memory_bench.zoo import build_model
+    from numerics.memory_functions.bench.polish import PolishSpec, polish
+    from numerics.memory_functions.bench.runs import TargetSpec
+    from numerics.memory_functions.bench.zoo import build_model
 
     x, y = TargetSpec(kind="exp", alpha=0.5, T=64, n_seq=256).dataset()
     print(f"\nthe polish itself: {iters} float32 + {iters} float64 L-BFGS iterations from a fresh initialisation "

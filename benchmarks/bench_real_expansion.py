@@ -3,11 +3,11 @@
 Measured in one process, CPU time (``time.process_time``: the machine is shared, wall time would measure the
 other jobs; numba and BLAS on one thread):
 
-* every exact row ``k <= 60`` by the Pfaffian route (``numerics.real_wick_pfaffian``, fresh, no cache):
+* every exact row ``k <= 60`` by the Pfaffian route (``numerics.signal_propagation.real_wick_pfaffian``, fresh, no cache):
   target < 600 CPU s (``--no-rows`` skips it, about 2.5 minutes);
 * ``QR(10**6, 1000)`` (the issue's point, c = 1) and ``SR(10**6, 1000)``, float and ``mp`` (30 digits), each
   with its error estimate: target < 1 s each (they take milliseconds);
-* the same quantity by Monte Carlo (``numerics.real_energy_mc``) where Monte Carlo can run: at ``(n, t) =
+* the same quantity by Monte Carlo (``numerics.signal_propagation.real_energy_mc``) where Monte Carlo can run: at ``(n, t) =
   (1024, 64)`` (c = 2, beyond the rows) the expansion's value and time against a measured Monte Carlo run
   (``--draws``, default 200), and the Monte Carlo time extrapolated from its measured per-draw time and
   standard deviation to two accuracies: 1% of the value, and the expansion's own error estimate. At
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # run from a ch
 import mpmath  # noqa: E402
 import numpy as np  # noqa: E402
 
-from numerics.real_energy_mc import real_energy_mc  # noqa: E402
+from numerics.signal_propagation.real_energy_mc import real_energy_mc  # noqa: E402
 from theory import real_expansion as rx  # noqa: E402
 from theory.real_rows import real_row  # noqa: E402
 

@@ -9,7 +9,7 @@
 Targets (one core): every row k <= 30 in under 30 s in total, k = 40 in under 10 minutes, every row k <= 60 in
 under 10 minutes (the rows 31..60 of the data file come from that one run); printed alongside,
 the same rows with the python-flint backend of the elimination (``backend="flint"``) and its time ratio. The Pfaffian
-route (numerics.real_wick_pfaffian) gives every row <= K from one run, so "all rows <= 30" is one call of
+route (numerics.signal_propagation.real_wick_pfaffian) gives every row <= K from one run, so "all rows <= 30" is one call of
 ``real_wick_rows(30)``; the per-row times are fresh calls ``real_wick_rows(k)`` (no cache). CPU time is
 process time with numba on one thread. Enumeration times for k = 11, 12 (minutes to half an hour) are
 read from the earlier run recorded in the data file, not rerun.
@@ -27,8 +27,8 @@ from pathlib import Path
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # run from a checkout without installing
 
-from numerics import real_wick, real_wick_pfaffian as pf  # noqa: E402
-from numerics.wick import polynomial_string  # noqa: E402
+from numerics.signal_propagation import real_wick, real_wick_pfaffian as pf  # noqa: E402
+from numerics.signal_propagation.wick import polynomial_string  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "results" / "real-weight-rows.md"
@@ -94,10 +94,10 @@ def main() -> None:
 def _write(per_row, cpu30, enum_old, big_cpu) -> None:
     data = {
         "quantity": "E tr((G^k)^T G^k), G n x n with iid N(0,1) entries; coefficients[j] multiplies n**j",
-        "algorithm": "numerics.real_wick_pfaffian (quaternion duality, Pfaffian average, skew elimination, "
+        "algorithm": "numerics.signal_propagation.real_wick_pfaffian (quaternion duality, Pfaffian average, skew elimination, "
                      "modular arithmetic + CRT, exact interpolation); k <= 12 also by the matching enumeration "
-                     "numerics.real_wick (real_wick_polynomial(k, method='enumerate'))",
-        "machine": "the project's 2-core machine, shared with other jobs (CPU time is process time; the load "
+                     "numerics.signal_propagation.real_wick (real_wick_polynomial(k, method='enumerate'))",
+        "machine": "a 2-core AMD EPYC machine shared with other jobs (CPU time is process time; the load "
                    "inflates it); numba, 1 thread",
         "seconds": "pfaffian_cpu_seconds (k <= 30): process CPU time of real_wick_rows(k) from scratch (it gives "
                    "every row <= k); rows 31..60 come from one run real_wick_rows(60), timed in "

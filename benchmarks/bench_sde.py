@@ -1,4 +1,4 @@
-"""Benchmark: the numba ensemble SDE simulator (numerics.sde.simulate) vs the vectorised numpy baseline.
+"""Benchmark: the numba ensemble SDE simulator (numerics.anticollapse.sde.simulate) vs the vectorised numpy baseline.
 
 Model: the anti-collapse SDE at the threshold sweep's ``eta_J = 2 eta_J*`` point (kappa = 1, eta_G = 0.25,
 alpha = 1.5, lam = 3, tanh drift, w = 0.1, dt = 0.05), jumps by compound Poisson (eps = 0.2, about 0.37 big
@@ -6,7 +6,7 @@ jumps per step) + Gaussian small jumps. Measured side by side in one process (be
 a warm-up call that compiles or loads the numba cache):
 
 * numba, 2 threads and 1 thread (``numba.set_num_threads``), jumps "cp"; also "none" and "exact" jumps;
-* ``numerics.sde.simulate_numpy`` (same scheme, numpy vectorised over particles; one Generator), jumps "cp".
+* ``numerics.anticollapse.sde.simulate_numpy`` (same scheme, numpy vectorised over particles; one Generator), jumps "cp".
 
 Prints particle-steps per second and the ratios. The issue's target: >= 2e7 particle-steps/s with jumps on
 2 cores.
@@ -26,7 +26,7 @@ import numba
 # run from a checkout without installing the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from numerics.sde import SDEConfig, simulate, simulate_numpy  # noqa: E402
+from numerics.anticollapse.sde import SDEConfig, simulate, simulate_numpy  # noqa: E402
 from theory.levy import LevyParams, threshold_eta_J  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Benchmark: FFT causal convolution (numerics.targets.linear_target) vs direct convolution.
+"""Benchmark: FFT causal convolution (numerics.memory_functions.targets.linear_target) vs direct convolution.
 
 N = 10**5 sequences of length T = 1024 (the issue's size), memory function poly(alpha = 0.5).
 Everything is measured side by side in one process (best of a few repeats):
@@ -7,7 +7,7 @@ Everything is measured side by side in one process (best of a few repeats):
 * direct sum, three implementations, each timed on a subset of rows and scaled linearly to N (the
   cost of a direct convolution is exactly proportional to the number of rows):
   ``np.convolve`` row by row (C, vectorised: the strongest single-thread direct baseline; this is
-  ``numerics.targets.linear_target_direct``), the dense lower-triangular Toeplitz product ``x R^T``
+  ``numerics.memory_functions.targets.linear_target_direct``), the dense lower-triangular Toeplitz product ``x R^T``
   (BLAS, multi-threaded), and the lag loop ``y[:, s:] += rho[s] x[:, :T-s]`` (the defining sum,
   vectorised over sequences).
 
@@ -28,7 +28,7 @@ import numpy as np
 # run from a checkout without installing the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from numerics.targets import linear_target, linear_target_direct  # noqa: E402
+from numerics.memory_functions.targets import linear_target, linear_target_direct  # noqa: E402
 from theory.complexity import coupling_matrix  # noqa: E402
 from theory.memory import memory_function  # noqa: E402
 

@@ -5,9 +5,9 @@
 For each architecture of the cpu profile (``benchmarks/memory_arch/cpu.json`` sizes: T = 64, batch 16) it
 measures model-steps per second of
 
-- *alone*: the current one-model-at-a-time runner (``numerics.memory_bench.trainer.train``), and
-- *group*: ``numerics.memory_bench.grouped.train_group`` with G seeds at once (stacked parameters,
-  ``torch.func.vmap``) for every G of ``--group`` (default: ``numerics.memory_bench.sweep.GROUP``, the
+- *alone*: the current one-model-at-a-time runner (``numerics.memory_functions.bench.trainer.train``), and
+- *group*: ``numerics.memory_functions.bench.grouped.train_group`` with G seeds at once (stacked parameters,
+  ``torch.func.vmap``) for every G of ``--group`` (default: ``numerics.memory_functions.bench.sweep.GROUP``, the
   group size the sweep uses),
 
 in the same process, one torch thread, interleaved (alone, each G, alone, each G, ...; best of ``--repeats``)
@@ -51,7 +51,7 @@ SPECS = {
 
 
 def _data(T=64, n=256):
-    from numerics.memory_bench.runs import TargetSpec
+    from numerics.memory_functions.bench.runs import TargetSpec
 
     return TargetSpec(kind="impulse", alpha=0.5, T=T, n_seq=n).dataset()
 
@@ -59,8 +59,8 @@ def _data(T=64, n=256):
 def _alone(spec, steps, x, y, seed=0) -> float:
     import torch
 
-    from numerics.memory_bench.trainer import TrainSpec, train
-    from numerics.memory_bench.zoo import build_model
+    from numerics.memory_functions.bench.trainer import TrainSpec, train
+    from numerics.memory_functions.bench.zoo import build_model
 
     torch.manual_seed(seed)
     m = build_model(spec, seq_len=x.shape[1])
@@ -72,9 +72,9 @@ def _alone(spec, steps, x, y, seed=0) -> float:
 def _group(spec, steps, x, y, G) -> float:
     import torch
 
-    from numerics.memory_bench.grouped import groupable, train_group
-    from numerics.memory_bench.trainer import TrainSpec
-    from numerics.memory_bench.zoo import build_model, normalize_model_spec
+    from numerics.memory_functions.bench.grouped import groupable, train_group
+    from numerics.memory_functions.bench.trainer import TrainSpec
+    from numerics.memory_functions.bench.zoo import build_model, normalize_model_spec
 
     if not groupable(normalize_model_spec(spec)):
         return _alone(spec, steps, x, y)
@@ -90,8 +90,8 @@ def _group(spec, steps, x, y, G) -> float:
 
 def _profile_shares() -> Counter:
     """Model-steps of the cpu profile per architecture label of SPECS (distinct runs)."""
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
-    from numerics.memory_bench.zoo import describe
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
+    from numerics.memory_functions.bench.zoo import describe
 
     runs = {r.run_id: r for r in expand_sweep(load_sweep(Path(__file__).parent / "memory_arch" / "cpu.json"))}
     out = Counter()
@@ -105,7 +105,7 @@ def _profile_shares() -> Counter:
 def main(argv=None) -> int:
     import torch
 
-    from numerics.memory_bench.sweep import GROUP
+    from numerics.memory_functions.bench.sweep import GROUP
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=150)

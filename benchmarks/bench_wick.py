@@ -1,17 +1,17 @@
-"""Speed of the numba Wick counters (numerics.wick), measured side by side with their targets.
+"""Speed of the numba Wick counters (numerics.signal_propagation.wick), measured side by side with their targets.
 
     python benchmarks/bench_wick.py           # complex k = 11, real k = 9, speed-up over pure Python at k = 8
     python benchmarks/bench_wick.py --full    # also complex k = 12 (4.8e8 permutations, target < 4 min)
-    python benchmarks/bench_wick.py --real 11 # real rows by numerics.real_wick up to k = 11 (timed, 2 threads)
+    python benchmarks/bench_wick.py --real 11 # real rows by numerics.signal_propagation.real_wick up to k = 11 (timed, 2 threads)
     python benchmarks/bench_wick.py --sample 12 --fraction 0.02   # CPU-time extrapolation of real k = 12
 
 The polynomial-time Pfaffian route for real weights has its own benchmark,
-``benchmarks/bench_real_wick_pfaffian.py``. Real weights by enumeration: ``numerics.real_wick`` against the enumeration at k = 9 (speed-up, same run), the
+``benchmarks/bench_real_wick_pfaffian.py``. Real weights by enumeration: ``numerics.signal_propagation.real_wick`` against the enumeration at k = 9 (speed-up, same run), the
 targets k = 11 < 5 min and k = 12 < 1 h on 2 cores. ``--sample K`` runs three contiguous blocks of work items
 (a ``fraction`` of row K in all) with the default (memo) kernel in one group and extrapolates the CPU time of the whole row from the exact number of matchings each
 work item completes (a row too long to run on the shared machine is extrapolated, never guessed).
 
-Targets (on the project's 2-core machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
+Targets (on a 2-core AMD EPYC machine): complex k = 11 < 20 s, k = 12 < 240 s, real k = 9 < 60 s,
 speed-up over the pure-Python reference at k = 8 >= 50x. Compilation is timed separately (first call).
 """
 
@@ -29,8 +29,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # run from a checkout without installing
 
-from numerics import real_wick  # noqa: E402
-from numerics.wick import wick_polynomial, wick_polynomial_reference  # noqa: E402
+from numerics.signal_propagation import real_wick  # noqa: E402
+from numerics.signal_propagation.wick import wick_polynomial, wick_polynomial_reference  # noqa: E402
 from theory.signal_energy import hultman_row  # noqa: E402
 
 

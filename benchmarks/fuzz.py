@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import fuzz_harness as fh  # noqa: E402
-import fuzz_rooms  # noqa: E402
+import fuzz_torch  # noqa: E402
 from fuzz_values import values  # noqa: E402
 
 
@@ -68,7 +68,7 @@ def main(argv=None) -> int:
         print("no baseline for:", missing)
         return 1
     # functions that train a network get a tenth of the examples, the others share the rest
-    heavy = [q for q in funcs if fh.base_qual(q) in fuzz_rooms.HEAVY]
+    heavy = [q for q in funcs if fh.base_qual(q) in fuzz_torch.HEAVY]
     light = len(funcs) - len(heavy)
     per = max(1, math.ceil(args.examples / (light + 0.1 * len(heavy))))
     t0 = time.time()
@@ -118,15 +118,15 @@ def main(argv=None) -> int:
 
 
 def run_cli(jobs: int) -> collections.Counter:
-    """Every command-line case of ``tests/fuzz_rooms.py`` as a subprocess (one line, exit 2, no traceback)."""
+    """Every command-line case of ``tests/fuzz_torch.py`` as a subprocess (one line, exit 2, no traceback)."""
     import tempfile
     from concurrent.futures import ThreadPoolExecutor
 
     counts = collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
-        cases = fuzz_rooms.cli_cases(tmp)
+        cases = fuzz_torch.cli_cases(tmp)
         with ThreadPoolExecutor(max(1, jobs)) as ex:
-            for (name, _), (outcome, detail) in zip(cases, ex.map(lambda c: fuzz_rooms.run_cli_case(c[1], _ROOT),
+            for (name, _), (outcome, detail) in zip(cases, ex.map(lambda c: fuzz_torch.run_cli_case(c[1], _ROOT),
                                                                   cases)):
                 counts[outcome] += 1
                 if outcome != "clean":

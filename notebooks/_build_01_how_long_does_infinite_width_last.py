@@ -42,7 +42,7 @@ print("Q(10**12, 10**6), 40 digits:", mpmath.nstr(Q(10**12, 10**6, method="mp", 
 """)
 
 nb.md(r"""
-## Q against $k/\sqrt n$: the critical profile
+## Q against $k/\sqrt n$: the critical curve
 
 With $c = k/\sqrt n$ fixed and $n\to\infty$, $Q_{n,k} \to f(c) = \frac{2}{c^2}\sinh\frac{c^2}{2}$. The exact
 curves for growing $n$ collapse onto it (error $O(n^{-1/2})$; with the first correction, $O(1/n)$).
@@ -55,9 +55,9 @@ for n in (4, 16, 64, 256, 4096, 10**6):
     kmax = int(3.5 * math.sqrt(n))
     axes[0].plot(np.arange(kmax + 1) / math.sqrt(n), Q_all(n, kmax), ".-" if n < 100 else "-", ms=3, lw=1,
                  label=f"n = {n}")
-axes[0].plot(c, rg.critical_profile(c), "k--", lw=2, label=r"$(2/c^2)\sinh(c^2/2)$")
+axes[0].plot(c, rg.critical_curve(c), "k--", lw=2, label=r"$(2/c^2)\sinh(c^2/2)$")
 axes[0].set_yscale("log"); axes[0].set_xlabel(r"$c = k/\sqrt{n}$"); axes[0].set_ylabel(r"$Q_{n,k}$")
-axes[0].legend(fontsize=8); axes[0].set_title("exact Q collapses onto the sinh profile")
+axes[0].legend(fontsize=8); axes[0].set_title("exact Q collapses onto the sinh curve")
 
 ns = [10**e for e in range(2, 11)]
 for c0 in (1.0, 2.0):
@@ -65,7 +65,7 @@ for c0 in (1.0, 2.0):
     for n in ns:
         k = round(c0 * math.sqrt(n)); cc = k / math.sqrt(n)
         q = float(Q(n, k, method="mp", dps=30))
-        err0.append(abs(q - rg.critical_profile(cc)))
+        err0.append(abs(q - rg.critical_curve(cc)))
         err1.append(abs(q - rg.Q_critical_form(n, k)))
     axes[1].loglog(ns, err0, "o-", label=f"|Q - f|, c={c0}")
     axes[1].loglog(ns, err1, "s--", label=f"with first correction, c={c0}")
@@ -113,7 +113,7 @@ At which depth does width-$n$ Glorot stop behaving like infinite width, to toler
 two answers: `breakdown_depth(n, tol)` (the default, `quantity="S"`) is the smallest $t$ with
 $|S_{n,t}/(t+1) - 1| > \mathrm{tol}$ (the driven recurrence); `quantity="Q"` is the smallest $t$ with
 $|Q_{n,t} - 1| > \mathrm{tol}$ (the free recurrence). Both are exact, certified comparisons (a monotone search
-from the limit-profile guess, so $n = 10^{18}$ takes about a second), and both grow like $c(\mathrm{tol})\sqrt n$,
+from the limit-curve guess, so $n = 10^{18}$ takes about a second), and both grow like $c(\mathrm{tol})\sqrt n$,
 with different constants:
 
 * $S$: $F(c)/c - 1 = \mathrm{tol}$ ($F = \int_0^c f$); at small tol $c \approx (120\,\mathrm{tol})^{1/4}$;
@@ -126,7 +126,7 @@ nb.code(r"""
 from scipy.optimize import brentq
 def c_of_tol(tol, quantity):
     # the limit constant: F(c)/c - 1 = tol (S) or f(c) - 1 = tol (Q)
-    g = (lambda c: rg.critical_S_profile(c) / c - 1 - tol) if quantity == "S" else (lambda c: rg.critical_profile(c) - 1 - tol)
+    g = (lambda c: rg.critical_S_curve(c) / c - 1 - tol) if quantity == "S" else (lambda c: rg.critical_curve(c) - 1 - tol)
     return brentq(g, 1e-6, 10)
 
 ns = [10**e for e in range(2, 19, 2)]

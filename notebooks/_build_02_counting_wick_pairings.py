@@ -19,7 +19,7 @@ $$Q_{n,k} = \frac{1}{n}\,\mathbb{E}\,\mathrm{tr}\bigl((W^k)^* W^k\bigr)
 
 (rising and falling factorials). This notebook rebuilds the numerator by brute force: it enumerates the Wick
 pairings, counts free indices, and finds the Hultman numbers, the Stirling numbers, and, for real weights,
-polynomials for which no closed form is known. The counters are `numerics.wick` (numba, parallel) and a
+polynomials for which no closed form is known. The counters are `numerics.signal_propagation.wick` (numba, parallel) and a
 pure-Python reference.
 """)
 
@@ -27,7 +27,7 @@ nb.code(r"""
 import itertools, math, time
 import numpy as np
 import matplotlib.pyplot as plt
-from numerics.wick import wick_polynomial, wick_polynomial_reference, polynomial_string
+from numerics.signal_propagation.wick import wick_polynomial, wick_polynomial_reference, polynomial_string
 from theory.signal_energy import hultman_row, stirling1_row, trace_moment, Q
 t_start = time.perf_counter()
 """)
@@ -163,7 +163,7 @@ across the two chains are the complex pairings; the others only add non-negative
 $Q^{\mathbb R}_{n,k} \ge Q_{n,k}$ coefficient by coefficient. No closed form is known; the counter gives the
 exact polynomials (at $n = 1$: $\mathbb{E}\,g^{2k} = (2k-1)!!$), at a cost that grows like $(2k-1)!!$.
 (`wick_polynomial(k, "real")` itself now takes the polynomial-time Pfaffian route of
-`numerics.real_wick_pfaffian`, section 7; `method="enumerate"` is the counter.)
+`numerics.signal_propagation.real_wick_pfaffian`, section 7; `method="enumerate"` is the counter.)
 """)
 
 nb.code(r"""
@@ -193,12 +193,12 @@ ax.set_title("real over complex energy along k = c sqrt(n) (exact)"); ax.legend(
 nb.md(r"""
 ## 6. A Monte Carlo cross-check
 
-`numerics.ginibre.estimate_Q` averages $\|W^k\|_F^2/n$ over independent weight draws (batched matrix
+`numerics.signal_propagation.ginibre.estimate_Q` averages $\|W^k\|_F^2/n$ over independent weight draws (batched matrix
 products, seeded); its standard error comes from the same run.
 """)
 
 nb.code(r"""
-from numerics.ginibre import estimate_Q
+from numerics.signal_propagation.ginibre import estimate_Q
 n, kmax = 8, 5
 for field in ("complex", "real"):
     est = estimate_Q(n, kmax, 4000, field=field, seed=2)
@@ -210,7 +210,7 @@ for field in ("complex", "real"):
 nb.md(r"""
 ## 7. Real weights in polynomial time, and their critical regime
 
-Enumeration stops near k = 12 (13 CPU-minutes). `numerics.real_wick_pfaffian` computes every row k <= 30 in
+Enumeration stops near k = 12 (13 CPU-minutes). `numerics.signal_propagation.real_wick_pfaffian` computes every row k <= 30 in
 seconds (every row k <= 60, committed in `theory/data/real_wick_rows.json`, in about 150 CPU seconds): by the
 real-quaternion duality $P_k(-2m) = (-1)^{k+1}\,\mathbb{E}\,\mathrm{tr}(Q^k (Q^*)^k)$
 for the $m \times m$ quaternion Ginibre matrix, a Pfaffian average over its eigenvalues with exact power-series
@@ -220,7 +220,7 @@ It reproduces every enumerated row:
 """)
 
 nb.code(r"""
-from numerics.real_wick_pfaffian import real_wick_rows
+from numerics.signal_propagation.real_wick_pfaffian import real_wick_rows
 t0 = time.perf_counter(); rows = real_wick_rows(30); dt = time.perf_counter() - t0
 assert all(rows[k] == wick_polynomial(k, "real", method="enumerate") for k in range(0, 9))
 print(f"rows k <= 30 in {dt:.1f} s; k = 30: n^31 + {rows[30][29]} n^29 + ... + {rows[30][1]} n")
@@ -229,15 +229,15 @@ print(f"rows k <= 30 in {dt:.1f} s; k = 30: n^31 + {rows[30][29]} n^29 + ... + {
 nb.md(r"""
 Along each ray $k = c\sqrt n$ (any n: the rows are polynomials) the exact ratio $Q^{\mathbb R}/Q$ stays
 above 1 (the paper's inequality) but decays like $D(c)/(f(c)\sqrt n)$: real weights share the complex
-critical profile $f(c) = (2/c^2)\sinh(c^2/2)$. The correction $D(c) = \lim \sqrt n\,(Q^{\mathbb R} -
-Q)$ is extrapolated from the exact values (`numerics.real_regimes.real_correction`); its series
+critical curve $f(c) = (2/c^2)\sinh(c^2/2)$. The correction $D(c) = \lim \sqrt n\,(Q^{\mathbb R} -
+Q)$ is extrapolated from the exact values (`numerics.signal_propagation.real_regimes.real_correction`); its series
 $c^3/4 + 17c^5/240 + \dots$ comes from the rows' coefficients (no closed form is derived). In the genus
 expansion the complex row moves in steps of $1/n^2$ at fixed k; the real row also has the non-orientable
 terms, one crosscap per $1/n$, which at fixed c are $O(n^{-1/2})$. (Validation check `real.regimes`.)
 """)
 
 nb.code(r"""
-from numerics.real_regimes import real_correction, regimes_data, series_correction
+from numerics.signal_propagation.real_regimes import real_correction, regimes_data, series_correction
 data = regimes_data()
 fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.8))
 for i, (c, d) in enumerate(data.items()):
@@ -284,7 +284,7 @@ assert all(rx.coefficient_value(m, k) == (real_row(k)[k + 1 - m] if k + 1 >= m e
 nb.md(r"""
 At fixed $c = k/\sqrt n$ this is a series in $n^{-1/2}$,
 $Q^{\mathbb R} = F_0(c) + n^{-1/2}F_1(c) + n^{-1}F_2(c) + \dots$ with exact Taylor coefficients. $F_0$ is the
-complex profile $(2/c^2)\sinh(c^2/2)$; the corrections grow like $e^{c^2}$ instead of $e^{c^2/2}$ (the real
+complex curve $(2/c^2)\sinh(c^2/2)$; the corrections grow like $e^{c^2}$ instead of $e^{c^2/2}$ (the real
 eigenvalues of a real Gaussian matrix):
 """)
 
@@ -292,14 +292,14 @@ nb.code(r"""
 for j in range(3):
     terms = [f"{x} c^{p}" for p, x in enumerate(rx.scaling_series(j)) if x != 0][:5]
     print(f"F_{j} = " + " + ".join(terms) + " + ...")
-from validation.checks.real_expansion import plot_real_profiles
-plot_real_profiles(); plt.show()
+from validation.checks.real_expansion import plot_real_curves
+plot_real_curves(); plt.show()
 """)
 
 nb.md(r"""
 Beyond the rows, `QR(n, t)` and `SR(n, t)` sum the expansion with an error estimate (the first omitted terms),
 in O(1) per value, inside a stated domain (`max_depth(n)`: $c \le 3.26$ and a relative error estimate
-$\le 10^{-2}$); outside they refuse. Monte Carlo (`numerics.real_energy_mc`, probe blocks) is the independent
+$\le 10^{-2}$); outside they refuse. Monte Carlo (`numerics.signal_propagation.real_energy_mc`, probe blocks) is the independent
 check; here a small run at $n = 2048$, $t = 61$ ($c = 1.35$, past the rows). It agrees but cannot resolve the
 real correction $Q^{\mathbb R} - Q$; the validation check `real.expansion_mc` does at $n = 1024$, $c \approx 2$ with
 3200 draws (6 standard errors). Near $c = 2$ and beyond, the per-draw values are heavy-tailed (rare draws with
@@ -307,7 +307,7 @@ a far real eigenvalue carry much of the mean), so small runs there understate th
 """)
 
 nb.code(r"""
-from numerics.real_energy_mc import real_energy_mc
+from numerics.signal_propagation.real_energy_mc import real_energy_mc
 r = rx.QR(10**6, 1000)
 print(f"Q^R(10^6, 1000) = {r.value:.13f} +- {r.error:.1e} ({r.source}); complex Q = {Q(10**6, 1000):.13f}")
 print("served up to t =", rx.max_depth(1024), "at n = 1024 and", rx.max_depth(10**6), "at n = 10^6")

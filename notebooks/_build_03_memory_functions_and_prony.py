@@ -32,8 +32,8 @@ import matplotlib.pyplot as plt
 from theory.memory import (KINDS, memory_function, exp_tau, poly_exponent, impulse_lag, airy_shift_scale,
                            expected_linear_relmse)
 from theory.prony import best_mterm_fit, mterm_scan, prony, gauss_newton_condition
-from theory.complexity import tail_energy, tail_energy_profile, effective_rank, COUPLINGS
-from numerics.targets import make_dataset, linear_target
+from theory.complexity import tail_energy, tail_energy_curve, effective_rank, COUPLINGS
+from numerics.memory_functions.targets import make_dataset, linear_target
 t_start = time.perf_counter()
 T = 256
 alphas = (0.1, 0.25, 0.5, 0.75, 1.0)
@@ -172,7 +172,7 @@ for kind in KINDS:
 fig, ax = plt.subplots(figsize=(6, 3.5))
 for kind in ("poly", "airy"):
     for a in (0.25, 1.0):
-        ax.semilogy(tail_energy_profile(memory_function(kind, a, T))[:64], label=f"{kind} alpha={a}")
+        ax.semilogy(tail_energy_curve(memory_function(kind, a, T))[:64], label=f"{kind} alpha={a}")
 ax.set_xlabel("s (kept terms)"); ax.set_ylabel("C(rho, s)")
 ax.set_title("tail-energy complexity: energy beyond the first s lags"); ax.legend(); plt.show()
 print(f"notebook ran in {time.perf_counter() - t_start:.1f} s")

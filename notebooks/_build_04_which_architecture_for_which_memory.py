@@ -14,7 +14,7 @@ After Jiang, Bao, Wang, Li, *Numerical Investigation of Sequence Modeling Theory
 Memory Functions*, arXiv:2506.05678 (2025). A target $y(t) = \sum_{s\le t} \rho(s)\,x(t-s)$ has a
 **memory function** $\rho$; four families (exponential, polynomial, impulse, Airy) indexed by a temporal
 strength $\alpha \in [0,1]$ come from `theory.memory` (notebook 03). Here we train the four architecture
-families of `numerics.models` on such targets and compare their **approximation error** (final training
+families of `numerics.memory_functions.models` on such targets and compare their **approximation error** (final training
 RelMSE $= \sum(\hat y - y)^2 / \sum y^2$ on a fixed synthetic data set).
 
 Everything below is deliberately tiny (T = 48, 150 Adam steps, one seed) so that it runs in seconds on a
@@ -30,11 +30,11 @@ import torch
 
 from theory.memory import memory_function, expected_linear_relmse
 from theory.prony import best_mterm_fit, exp_sum
-from numerics.memory_bench.store import ResultStore
-from numerics.memory_bench.aggregate import collect, median_by
-from numerics.memory_bench.sweep import expand_sweep, run_sweep
-from numerics.memory_bench.zoo import build_model
-from numerics.memory_bench.probe import memory_probe
+from numerics.experiments.store import ResultStore
+from numerics.memory_functions.bench.aggregate import collect, median_by
+from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
+from numerics.memory_functions.bench.zoo import build_model
+from numerics.memory_functions.bench.probe import memory_probe
 
 torch.set_num_threads(1)
 T = 48
@@ -115,9 +115,9 @@ exporting its kernel (`S4D.exp_sum`) puts a number on how far gradient descent i
 """)
 
 nb.code(r"""
-from numerics.models.s4d import S4D
-from numerics.memory_bench.trainer import TrainSpec, train
-from numerics.targets import make_dataset
+from numerics.memory_functions.models.s4d import S4D
+from numerics.memory_functions.bench.trainer import TrainSpec, train
+from numerics.memory_functions.targets import make_dataset
 
 rho = memory_function("poly", 1.0, T)
 x, y = make_dataset(rho, 256, T, seed=0)
@@ -153,7 +153,7 @@ nb.md(r"""
 ## Going further
 
 * The command line runs and plots whole sweeps, resumably, on a process pool or a Dask cluster:
-  `python -m numerics.memory_bench.sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
+  `seqtheory sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
   then `... plot benchmarks/memory_arch/quick.json --store runs.sqlite --out figures/`.
 * Compositions are one more spec: `{"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn"}]}`.
 * What the seed claims say and what the quick profile finds: the `architectures.*` section of the

@@ -30,9 +30,9 @@ import matplotlib.pyplot as plt
 import sympy
 from theory.levy import (LevyParams, Phi, Phi_symbolic, jump_symbol, characteristic_root, threshold_eta_J, critical_eta_J,
                          phase)
-from numerics.sde import SDEConfig, simulate
-from numerics.levy_sampling import cts_increments, cts_cumulant
-from numerics.estimators import tail_beta, spectrum_envelope_fit, lognormal_comparison
+from numerics.anticollapse.sde import SDEConfig, simulate
+from numerics.anticollapse.levy_sampling import cts_increments, cts_cumulant
+from numerics.anticollapse.estimators import tail_beta, spectrum_envelope_fit, lognormal_comparison
 t_start = time.perf_counter()
 kappa, eta_G, alpha, lam = 1.0, 0.25, 1.5, 3.0
 """)
@@ -119,7 +119,7 @@ print(f"E X^4 = {np.mean(x**4):.5f} +- {np.std(x**4) / np.sqrt(x.size):.5f}   ka
 nb.md(r"""
 ## A simulated tail against theory
 
-`numerics.sde.simulate` runs an ensemble (numba, one random stream per particle: bit-identical for any
+`numerics.anticollapse.sde.simulate` runs an ensemble (numba, one random stream per particle: bit-identical for any
 thread count). Below the equilibrium the chain is a random walk with drift $\kappa$; its left tail is
 $P(\zeta < z) \propto e^{\beta^* z}$ for any time step. We take one stationary snapshot per particle and
 estimate $\beta$ from the time scales $\tau = e^{-\zeta}$ (CCDF slope over the quantile window

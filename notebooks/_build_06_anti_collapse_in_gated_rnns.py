@@ -28,9 +28,11 @@ with a fixed gate (**ConstGate**), one shared gate $s_t=\sigma(w_s\cdot x_t + u_
 
 nb.code(r"""
 import numpy as np, torch, matplotlib.pyplot as plt
-from numerics.models.gated_rnn import build_gated_rnn
-from numerics.anticollapse import diagnostics as gd
-from numerics.anticollapse.train import GatedConfig, train_gated, load_profile
+from numerics.anticollapse.gated.gated_rnn import build_gated_rnn
+from numerics.anticollapse.gated import diagnostics as gd
+from numerics.anticollapse import spectra as sp
+from numerics.anticollapse.gated.sweep import load_gated_sweep
+from numerics.anticollapse.gated.train import GatedConfig, train_gated
 torch.set_num_threads(1)
 """)
 
@@ -39,7 +41,7 @@ nb.md(r"""
 
 On a tiny network with small recurrent weights, compare $\Gamma_{t,\ell}$ with the exact diagonal of
 $\partial h_t/\partial h_{t-\ell}$ (autograd) and with the rigorous bound on what the first-order expansion
-leaves out (`gd.second_order_bound`).
+leaves out (`sp.second_order_bound`).
 """)
 
 nb.code(r"""
@@ -58,13 +60,13 @@ def window_map(h0):
         h = m.step(x[:, p], h)
     return h[0]
 J = torch.autograd.functional.jacobian(window_map, tr.h_prev[0, t - lag + 1]).numpy()
-gamma = gd.transport(a, r, lag)[0, t - lag + 1]
+gamma = sp.transport(a, r, lag)[0, t - lag + 1]
 w = slice(t - lag + 1, t + 1)
 print("exact diagonal      ", np.diag(J).round(8))
 print("Gamma (first order) ", gamma.round(8))
 print("zeroth order prod a ", np.prod(a[0, w], axis=0).round(8))
 print("max |error| = %.2e  <=  bound = %.2e" % (np.abs(np.diag(J) - gamma).max(),
-                                             gd.second_order_bound(e[0, w], a[0, w].max(axis=1))))
+                                             sp.second_order_bound(e[0, w], a[0, w].max(axis=1))))
 """)
 
 nb.md(r"""
@@ -85,7 +87,7 @@ tiny = {"task": dict(T=128, n_train=256, n_diag=32),
 def config(arch, **train):
     return GatedConfig.from_dict({**tiny, "model": {**tiny["model"], "arch": arch},
                                   "train": {**tiny["train"], **train}})
-from numerics.anticollapse.diagnostics import author_label_text
+from numerics.anticollapse.spectra import author_label_text
 runs = {arch: train_gated(config(arch), seed=0, keep_states=True) for arch in ("const", "shared", "diag")}
 for arch, run in runs.items():
     s = run.final.summary()
@@ -166,21 +168,22 @@ for name, run in (("ConstGate", runs["const"]), ("ConstGate + forcing", forced))
 nb.md(r"""
 ## 4 · The real scale
 
-`benchmarks/gated_rnn/quick.json` is the CI profile (H = 128, T = 256), `cpu.json` the CPU profile
-(H = 128, T = 512, envelope lags to 256, 3 seeds; `python -m validation --cpu --only 'gated_rnn.*'`, results
-in `docs/results/cpu-gated/`), `reference.json` the paper's scale (H = 512, T = 1280, 1400 epochs, 10 seeds:
+`benchmarks/gated_rnn/quick.json` is the sweep of the quick validation (H = 128, T = 256), `cpu.json` the
+CPU-scale sweep (H = 128, T = 512, envelope lags to 256, 3 seeds; `python -m validation --cpu --only 'gated_rnn.*'`,
+results in `docs/results/cpu-gated/`), `reference.json` the paper's scale (H = 512, T = 1280, 1400 epochs, 10 seeds:
 about 5,900 core-hours on CPU, accelerator-scale). A claim whose envelope lags do not reach the tail's time
 scales is reported *inconclusive* (not resolved at that scale). The diagnosis needs only forward passes, so
-the cpu profile trains at T = 512 and re-diagnoses the saved weights of every checkpoint at T = 8192
+the cpu sweep trains at T = 512 and re-diagnoses the stored weights of every checkpoint at T = 8192
 (envelope lags to 4096, rate lags scaled by 16: `long_diagnosis` in `cpu.json`,
-`numerics.anticollapse.long_horizon`). The same on the tiny DiagGate above, at 8x its training length:
+`numerics.anticollapse.gated.long_horizon`). The same on the tiny DiagGate above, at 8x its training length:
 """)
 
 nb.code(r"""
-from numerics.anticollapse.long_horizon import LongDiagnosisSpec, rediagnose_run
+from numerics.anticollapse.gated.long_horizon import rediagnose_run
+from numerics.anticollapse.spectra import LongDiagnosisSpec
 spec = LongDiagnosisSpec(T=1024, n_diag=16, diag_batch=8, window_stride=8, rate_lags=(104, 616, 12),
                          envelope_lags=(2, 512, 64), n_boot=300)
-for d in rediagnose_run(runs["diag"], runs["diag"].states, spec):
+for d in rediagnose_run(runs["diag"].config, runs["diag"].seed, runs["diag"].states, spec):
     s = d.summary()
     print(f"epoch {d.epoch}: tau q99 {s['tau_q99']:.0f}, envelope lags to {s['lag_max']:.0f}, resolved {s['resolved']}; "
           f"author's label {author_label_text(s['phase'])}, calibrated label {s['phase_calibrated']}; leak-only tau median "
@@ -189,10 +192,11 @@ for d in rediagnose_run(runs["diag"], runs["diag"].states, spec):
 
 nb.code(r"""
 for name in ("quick", "cpu", "reference"):
-    c = load_profile(name).configs["diag"]
+    sweep = load_gated_sweep(name)
+    c = sweep.configs["diag"]
     print(f"{name:9s} H={c.model.hidden} T={c.task.T} init_s={c.model.init_s} lags {c.task.lag_range} "
           f"lr={c.train.lr} batch={c.train.batch} epochs={c.train.epochs} envelope lags up to "
-          f"{c.lag_grid('envelope_lags')[-1]} seeds={len(load_profile(name).seeds)}")
+          f"{c.lag_grid('envelope_lags')[-1]} seeds={len(sweep.seeds)}")
 """)
 
 nb.write()

@@ -11,15 +11,15 @@ nb.md(r"""
 # Pointing the theory at your own model
 
 Three tools that answer questions about *your* network rather than the toolkit's objects
-(pages: `docs/tools/horizon.md`, `docs/tools/memory_profile.md`, `docs/tools/rnn_timescales.md`):
+(pages: `docs/tools/horizon.md`, `docs/tools/memory_report.md`, `docs/tools/rnn_timescales.md`):
 
 1. **Initialisation for a horizon** (`theory.horizon`, after Seleznova 2026, arXiv:2605.05113): which weight
    scale $\sigma$ in $W = \sigma G/\sqrt n$ keeps a width-$n$ linear recurrence within a tolerance of the
    critical infinite-width behaviour at every depth up to $t$?
-2. **Memory profile of a target** (`numerics.memory_profile`, after Jiang, Bao, Wang, Li 2025,
+2. **Memory report of a target** (`numerics.memory_functions.memory_report`, after Jiang, Bao, Wang, Li 2025,
    arXiv:2506.05678): how complex is a memory function, which benchmarked family is it closest to, and
    which architectures did best there?
-3. **Time scales of a trained RNN** (`numerics.anticollapse.rnn_timescales`, after Livi 2026,
+3. **Time scales of a trained RNN** (`numerics.anticollapse.gated.rnn_timescales`, after Livi 2026,
    arXiv:2606.29519): per-unit time scales of an `nn.GRU`/`nn.LSTM`, their tail exponent, the envelope's
    window gate and the anti-collapse phase, with the estimators of the validation checks.
 """)
@@ -38,9 +38,9 @@ nb.code(r"""
 import time
 import numpy as np
 import matplotlib.pyplot as plt
-from theory.horizon import sigma_for_horizon, gain_profile, depth_for_scale, glorot_table
-from numerics.horizon_mc import simulate_energies
-from validation.stats import z_for_false_alarm
+from theory.horizon import sigma_for_horizon, gain_curve, depth_for_scale, glorot_table
+from numerics.signal_propagation.horizon_mc import simulate_energies
+from numerics.stats import z_for_false_alarm
 t_start = time.perf_counter()
 
 n, t, tol = 256, 20, 0.05
@@ -62,15 +62,15 @@ nb.code(r"""
 n_mc, t_mc = 32, 8
 r_mc = sigma_for_horizon(n_mc, t_mc, 0.1)
 mean, se = simulate_energies(n_mc, r_mc.sigma, t_mc, 2000, seed=7)
-pred = gain_profile(n_mc, t_mc, r_mc.sigma)
+pred = gain_curve(n_mc, t_mc, r_mc.sigma)
 z = z_for_false_alarm(1e-6, m=t_mc)
 print("max |z| over depths 1..t:", np.max(np.abs(mean[1:] - pred[1:]) / se[1:]).round(2), "<= z =", round(z, 2))
 assert np.all(np.abs(mean[1:] - pred[1:]) <= z * se[1:])
 
 j = np.arange(t + 1)
 fig, ax = plt.subplots(figsize=(6, 3.5))
-ax.plot(j, gain_profile(n, t, 1.0), label="Glorot, sigma = 1")
-ax.plot(j, gain_profile(n, t, r.sigma), label=f"minimax sigma = {r.sigma:.4f}")
+ax.plot(j, gain_curve(n, t, 1.0), label="Glorot, sigma = 1")
+ax.plot(j, gain_curve(n, t, r.sigma), label=f"minimax sigma = {r.sigma:.4f}")
 ax.axhspan(1 - tol, 1 + tol, color="0.9", label="tol band")
 ax.set_xlabel("depth j"); ax.set_ylabel("p_j = E||h_j||^2 / ||h_0||^2")
 ax.set_title("energy ratio against depth: Glorot vs the horizon's scale"); ax.legend(); plt.show()
@@ -92,22 +92,22 @@ for q in ("Q", "S"):
 
 nb.md(r"""
 Real Gaussian weights have larger energies ($Q^R_{n,k} \ge Q_{n,k}$) and no closed form:
-`numerics.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact rows up to depth 30
+`numerics.signal_propagation.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact rows up to depth 30
 (`theory.real_rows`) and Monte Carlo with jackknife standard errors beyond (not run here).
 
-## 2. Memory profile of a target
+## 2. Memory report of a target
 
 Your memory function $\rho$ over lags $0..T-1$: here a damped oscillation plus a slow power law, given as
 a callable.
 """)
 
 nb.code(r"""
-from numerics.memory_profile import profile_memory, mismatch
+from numerics.memory_functions.memory_report import memory_report, mismatch
 from theory.memory import memory_function
 
 T = 96
 target = lambda s: 0.97 ** s * np.cos(0.2 * s) + 0.2 / (1.0 + s)
-p = profile_memory(target, T=T, m_max=6)
+p = memory_report(target, T=T, m_max=6)
 print("tail-energy area (sorted)  :", round(p.tail_energy["effective_support_sorted"], 3))
 print("effective rank             :", {k: round(v, 2) for k, v in p.effective_rank.items()})
 pr = p.prony
@@ -125,7 +125,7 @@ A target inside a family is recognised exactly:
 """)
 
 nb.code(r"""
-q = profile_memory(memory_function("poly", 0.6, T), prony=False)
+q = memory_report(memory_function("poly", 0.6, T), prony=False)
 print(q.nearest, "far:", q.far)
 fam = p.nearest
 fig, ax = plt.subplots(figsize=(6, 3.5))
@@ -174,7 +174,7 @@ update gates are set to known constants, $z_q = e^{-1/\tau_q}$ with $\tau_q$ fro
 nb.code(r"""
 import torch
 from torch import nn
-from numerics.anticollapse.rnn_timescales import rnn_timescales
+from numerics.anticollapse.gated.rnn_timescales import rnn_timescales
 
 torch.manual_seed(0)
 H = 128
@@ -204,7 +204,7 @@ nb.md(r"""
 The tail exponent is recovered, but the phase follows the author's rule: the window gate's runs test
 rejects the smooth residuals of a noiseless mixture, and an envelope that stops at 154 steps cannot show the
 slowest units' power law (`resolved: False`). Longer inputs, or `envelope_lags=`, are the remedy; the command
-line is `python -m numerics.anticollapse.rnn_timescales gru.pt --json` on a saved state dict.
+line is `seqtheory timescales gru.pt --json` on a saved state dict.
 """)
 
 nb.code(r"""

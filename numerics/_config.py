@@ -1,4 +1,4 @@
-"""Helpers shared by the frozen config dataclasses of the experiment rooms (one home, no copies).
+"""Helpers shared by the frozen config dataclasses of the experiments (one home, no copies).
 
 Every config of the toolkit (``TargetSpec``, ``TrainSpec``, ``RunConfig``, the gated-RNN sub-specs,
 ``SDEConfig``) is a frozen dataclass whose ``__post_init__`` validates and normalises its fields, and whose

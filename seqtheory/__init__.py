@@ -22,23 +22,24 @@ except metadata.PackageNotFoundError:       # a source checkout on sys.path, not
 
 _EXPORTS = {
     "theory.signal_energy": "Q S Q_all log_Q log_S hultman_row trace_moment Q_series S_series",
-    "theory.regimes": "regime breakdown_depth critical_profile critical_S_profile critical_correction REGIMES",
-    "theory.horizon": "HorizonScale depth_for_scale max_horizon glorot_table gain_profile",
-    "numerics.horizon_mc": "sigma_for_horizon real_energies simulate_energies",
+    "theory.regimes": "regime breakdown_depth critical_curve critical_S_curve critical_correction REGIMES",
+    "theory.horizon": "HorizonScale depth_for_scale max_horizon glorot_table gain_curve",
+    "numerics.signal_propagation.horizon_mc": "sigma_for_horizon real_energies simulate_energies",
     "theory.memory": "KINDS memory_function mixed_memory_function expected_linear_relmse lag_weights",
     "theory.prony": "ExpSumFit prony matrix_pencil best_mterm_fit select_order",
     "theory.complexity": "tail_energy effective_support effective_rank",
     "theory.levy": "LevyParams Phi characteristic_root threshold_eta_J phase PHASES",
     "theory.tauberian": "envelope_from_spectrum tauberian_asymptote horizon",
-    "numerics.wick": "wick_polynomial count_pairings",
-    "numerics.ginibre": "sample_ginibre estimate_Q estimate_S",
-    "numerics.sde": "SDEConfig simulate",
-    "numerics.estimators": "tail_beta envelope_fit phase_rule",
-    "numerics.targets": "linear_target make_dataset relative_mse",
-    "numerics.memory_profile": "profile_memory mismatch nearest_families load_benchmark",
-    "numerics.models": "LSTM S4D TCN Transformer",                              # torch (extra "models")
-    "numerics.anticollapse.rnn_timescales": "rnn_timescales as_rnn",          # torch (extra "models")
-    "validation": "check discover z_for_false_alarm",
+    "numerics.signal_propagation.wick": "wick_polynomial count_pairings",
+    "numerics.signal_propagation.ginibre": "sample_ginibre estimate_Q estimate_S",
+    "numerics.anticollapse.sde": "SDEConfig simulate",
+    "numerics.anticollapse.estimators": "tail_beta envelope_fit phase_rule",
+    "numerics.memory_functions.targets": "linear_target make_dataset relative_mse",
+    "numerics.memory_functions.memory_report": "memory_report mismatch nearest_families load_benchmark",
+    "numerics.memory_functions.models": "LSTM S4D TCN Transformer",                              # torch (extra "models")
+    "numerics.anticollapse.gated.rnn_timescales": "rnn_timescales as_rnn",          # torch (extra "models")
+    "numerics.stats": "z_for_false_alarm agreement",
+    "validation": "check discover",
 }
 _WHERE = {name: mod for mod, names in _EXPORTS.items() for name in names.split()}
 _MODELS = {"LSTM": "lstm", "S4D": "s4d", "TCN": "tcn", "Transformer": "transformer"}

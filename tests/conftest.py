@@ -37,18 +37,19 @@ def pytest_runtest_makereport(item, call):
 
 
 # torch is an extra ("models"): the core installs and its tests run without it. A test needs torch when its
-# file imports torch or a torch room (statically, anywhere in the file) or when it is marked
+# file imports torch or a torch subpackage (statically, anywhere in the file) or when it is marked
 # ``@pytest.mark.torch`` (it reaches torch indirectly). SEQTHEORY_CORE_ONLY=1 (the CI's core-only job, a
 # virtual environment without torch) leaves those out explicitly: the files are not collected, the marked
 # tests are deselected, and the run says how many. Everywhere else they run, so in the full CI job a
 # missing torch is an import error or a skip, i.e. a failure (above), never a silent pass.
 _CORE_ONLY = os.environ.get("SEQTHEORY_CORE_ONLY") == "1"
-TORCH_ROOMS = ("torch", "numerics.models", "numerics.memory_bench", "numerics.anticollapse")
+TORCH_ROOMS = ("torch", "numerics._torch", "numerics.memory_functions.models", "numerics.memory_functions.bench",
+               "numerics.anticollapse.gated")
 _needs_torch_cache: dict = {}
 
 
 def file_needs_torch(path) -> bool:
-    """Whether a test file imports torch or a torch room anywhere (read with ``ast``, not imported)."""
+    """Whether a test file imports torch or a torch subpackage anywhere (read with ``ast``, not imported)."""
     import ast
     from pathlib import Path
 
@@ -66,7 +67,7 @@ def file_needs_torch(path) -> bool:
                   and isinstance(node.args[0], ast.Constant)):
                 names.add(str(node.args[0].value))
         _needs_torch_cache[key] = False                 # an import cycle between helper modules ends here
-        # a helper module beside the tests (``fuzz_harness`` -> ``fuzz_rooms``) passes on what it imports
+        # a helper module beside the tests (``fuzz_harness`` -> ``fuzz_torch``) passes on what it imports
         helpers = [path.parent / f"{n}.py" for n in names if (path.parent / f"{n}.py").is_file()]
         _needs_torch_cache[key] = (any(n == r or n.startswith(r + ".") for n in names for r in TORCH_ROOMS)
                                    or any(file_needs_torch(h) for h in helpers))

@@ -15,9 +15,9 @@ Used by ``tests/test_fuzz.py`` (a bounded number of examples per function in CI)
   limit (a valid but long computation on a loaded machine, e.g. a million Monte Carlo draws);
 * ``hang``    no answer within the time limit, nor on that rerun (the worker is killed and restarted).
 
-Scope: every room: the modules of ``theory``, of ``numerics`` and of its torch sub-rooms
-``numerics.models``, ``numerics.memory_bench`` and ``numerics.anticollapse`` (their baselines, with
-tiny models and two training steps, are in ``tests/fuzz_rooms.py``, as are the command-line cases run as
+Scope: every package: the modules of ``theory``, of ``numerics`` and of its torch subpackages
+``numerics.memory_functions.models``, ``numerics.memory_functions.bench`` and ``numerics.anticollapse`` (their baselines, with
+tiny models and two training steps, are in ``tests/fuzz_torch.py``, as are the command-line cases run as
 subprocesses by ``benchmarks/fuzz.py``). Result containers (frozen dataclasses the toolkit returns) are
 excluded by name in ``RESULT_TYPES``.
 
@@ -41,25 +41,17 @@ from typing import Any
 
 import numpy as np
 
-from fuzz_rooms import ROOM_RESULT_TYPES, room_baselines
+from fuzz_torch import TORCH_RESULT_TYPES, torch_baselines
 
-MODULES = (
-    "theory.complexity", "theory.levy", "theory.memory", "theory.prony", "theory.regimes",
-    "theory.signal_energy", "theory.tauberian", "numerics.estimators", "numerics.ginibre",
-    "numerics.levy_sampling", "numerics.sde", "numerics.targets", "numerics.wick", "numerics.plotting",
-)
-# the torch sub-rooms: their modules are discovered like the top-level ones (baselines in tests/fuzz_rooms.py)
-SUBPACKAGES = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
-EXCLUDED_PACKAGES = SUBPACKAGES          # not modules themselves: their modules are listed one by one
 RESULT_TYPES = {
-    "theory.prony.ExpSumFit", "theory.prony.OrderSelection", "numerics.estimators.TailFit",
-    "numerics.estimators.EnvelopeFit", "numerics.estimators.SpectrumEnvelopeFit",
-    "numerics.estimators.LognormalComparison", "numerics.ginibre.MCEstimate", "numerics.ginibre.Checkpoints",
-    "numerics.ginibre.FeedforwardEstimate", "numerics.levy_sampling.CTSParams", "numerics.levy_sampling.CPParams",
-    "theory.horizon.HorizonScale", "numerics.memory_profile.MemoryProfile", "numerics.memory_profile.BenchCell",
-    "numerics.quaternion_ginibre.QuaternionMoments", "theory.real_expansion.RealEnergy",
-    "numerics.real_energy_mc.RealEnergyMC",
-} | ROOM_RESULT_TYPES
+    "theory.prony.ExpSumFit", "theory.prony.OrderSelection", "numerics.anticollapse.estimators.TailFit",
+    "numerics.anticollapse.estimators.EnvelopeFit", "numerics.anticollapse.estimators.SpectrumEnvelopeFit",
+    "numerics.anticollapse.estimators.LognormalComparison", "numerics.signal_propagation.ginibre.MCEstimate", "numerics.signal_propagation.ginibre.Checkpoints",
+    "numerics.signal_propagation.ginibre.FeedforwardEstimate", "numerics.anticollapse.levy_sampling.CTSParams", "numerics.anticollapse.levy_sampling.CPParams",
+    "theory.horizon.HorizonScale", "numerics.memory_functions.memory_report.MemoryReport", "numerics.memory_functions.memory_report.BenchCell",
+    "numerics.signal_propagation.quaternion_ginibre.QuaternionMoments", "numerics.stats.Agreement", "numerics.stats.Paired",
+    "theory.real_expansion.RealEnergy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
+} | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
 CLI_NAMES = ("main",)
@@ -68,16 +60,16 @@ RERUN_FACTOR = 6
 
 
 def discover() -> list[str]:
-    """Qualified names of the public callables of ``MODULES`` (``__all__`` where defined), plus any module
-    of ``theory``/``numerics`` outside the excluded packages (so a new module is covered too)."""
+    """Qualified names of the public callables (``__all__`` where defined) of every public module of ``theory``
+    and ``numerics``, subpackages included (a module whose dotted name has a part starting with "_" is
+    private), so a new module is covered as soon as it exists."""
     import numerics
     import theory
 
-    names = set(MODULES)
-    pkgs = [theory, numerics] + [importlib.import_module(p) for p in SUBPACKAGES]
-    for pkg in pkgs:
-        for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
-            if not info.name.rsplit(".", 1)[1].startswith("_") and info.name not in EXCLUDED_PACKAGES:
+    names = set()
+    for pkg in (theory, numerics):
+        for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            if not any(part.startswith("_") for part in info.name.split(".")):     # packages too (their __all__)
                 names.add(info.name)
     out = []
     for modname in sorted(names):
@@ -123,13 +115,13 @@ def _fit():
 
 
 def _real_items(k):
-    from numerics.real_wick import real_work_items
+    from numerics.signal_propagation.real_wick import real_work_items
     return real_work_items(k)[0]
 
 
 def _cfg(**kw):
-    """An SDEConfig with the default Levy parameters of ``numerics.sde`` except ``kw``."""
-    from numerics.sde import SDEConfig
+    """An SDEConfig with the default Levy parameters of ``numerics.anticollapse.sde`` except ``kw``."""
+    from numerics.anticollapse.sde import SDEConfig
     from theory.levy import LevyParams
     return SDEConfig(params=LevyParams(**{**SDE_PARAMS, **kw}))
 
@@ -157,7 +149,7 @@ def baselines() -> dict[str, Case]:
     cases = {
         # theory.complexity
         "theory.complexity.tail_energy": Case(dict(rho=RHO, s=3, kind="sorted"), kinds={"s": "intarray"}),
-        "theory.complexity.tail_energy_profile": Case(dict(rho=RHO, kind="sorted")),
+        "theory.complexity.tail_energy_curve": Case(dict(rho=RHO, kind="sorted")),
         "theory.complexity.effective_support": Case(dict(rho=RHO, kind="sorted")),
         "theory.complexity.exp_tail_energy": Case(dict(tau=4.0, T=32, s=3, method="float", dps=None),
                                                   kinds={"dps": "int?"}, names={"T": ("s",)}),
@@ -234,9 +226,9 @@ def baselines() -> dict[str, Case]:
         "theory.prony.mterm_scan": Case(dict(rho=RHO, m_max=2, tol=None), kinds={"tol": "real?"}),
         "theory.prony.select_order": Case(dict(rho=RHO, tol=1e-3, m_max=2), kinds={"m_max": "int?"}),
         # theory.regimes
-        "theory.regimes.critical_profile": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
+        "theory.regimes.critical_curve": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
                                                 allow_inf=True),
-        "theory.regimes.critical_S_profile": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
+        "theory.regimes.critical_S_curve": Case(dict(c=2.0, dps=None), kinds={"c": "realarray", "dps": "int?"},
                                                   allow_inf=True),
         "theory.regimes.critical_correction": Case(dict(c=2.0), kinds={"c": "realarray"}, allow_inf=True),
         "theory.regimes.Q_critical_form": Case(dict(n=1024, k=32, corrected=True), kinds=_NK_ARRAY, allow_inf=True),
@@ -258,6 +250,7 @@ def baselines() -> dict[str, Case]:
         "theory.signal_energy.log_Q": Case(dict(n=8, k=3), kinds=_NK_ARRAY),
         "theory.signal_energy.log_S": Case(dict(n=8, t=3), kinds=_NT_ARRAY),
         "theory.signal_energy.trace_moment": Case(dict(n=8, k=3)),
+        "theory.signal_energy.S_ball_is_direct": Case(dict(n=100, t=50, dps=20)),
         "theory.signal_energy.hultman_row": Case(dict(k=5)),
         "theory.signal_energy.stirling1_row": Case(dict(m=5)),
         "theory.signal_energy.Q_series": Case(dict(k=5)),
@@ -284,83 +277,90 @@ def baselines() -> dict[str, Case]:
         "theory.tauberian.horizon_power": Case(dict(N=1000.0, beta=0.5, a=2.0, A=1.0, c=1.0), kinds={"N": "realarray"}),
         "theory.tauberian.horizon": Case(dict(N=np.array([10.0, 1000.0]), lags=lags, f=0.9 ** lags, a=2.0, c=1.0),
                                          allow_inf=True),       # documented: -inf when no lag qualifies
-        # numerics.estimators
-        "numerics.estimators.tail_beta": Case(dict(tau=tau, window=(0.75, 0.995), n_boot=50, seed=0, level=0.9),
+        # numerics.anticollapse.estimators
+        "numerics.anticollapse.estimators.tail_beta": Case(dict(tau=tau, window=(0.75, 0.995), n_boot=50, seed=0, level=0.9),
                                               kinds={"window": "any", "seed": "seed"}),
-        "numerics.estimators.hill_beta": Case(dict(tau=tau, k=None), kinds={"k": "int?"}),
-        "numerics.estimators.envelope_fit": Case(dict(lags=lags, f=lags ** -0.7, level=0.9, runs_alpha=0.05,
+        "numerics.anticollapse.estimators.hill_beta": Case(dict(tau=tau, k=None), kinds={"k": "int?"}),
+        "numerics.anticollapse.estimators.envelope_fit": Case(dict(lags=lags, f=lags ** -0.7, level=0.9, runs_alpha=0.05,
                                                       window=None), kinds={"window": "any"}),
-        "numerics.estimators.spectrum_envelope_fit": Case(dict(tau=tau[:50], lags=lags, weights=None, n_boot=20,
+        "numerics.anticollapse.estimators.spectrum_envelope_fit": Case(dict(tau=tau[:50], lags=lags, weights=None, n_boot=20,
                                                                seed=0, level=0.9, runs_alpha=0.05),
                                                           kinds={"weights": "realarray?", "seed": "seed",
                                                                  "tau": "any"}),    # documented: inf allowed
-        "numerics.estimators.phase_rule": Case(dict(ci=(0.5, 0.8), window_ok=True), kinds={"ci": "any"}),
-        "numerics.estimators.runs_test": Case(dict(residuals=np.array([1.0, -1, 2, -2, 1, 1, -1, -3]), zero_tol=0.0)),
-        "numerics.estimators.lognormal_comparison": Case(dict(tau=tau, q_min=0.75, alpha=0.05)),
-        # numerics.ginibre
-        "numerics.ginibre.sample_ginibre": Case(dict(n=3, count=2, field="complex", seed=0, normalised=True),
+        "numerics.anticollapse.estimators.phase_rule": Case(dict(ci=(0.5, 0.8), window_ok=True), kinds={"ci": "any"}),
+        "numerics.stats.z_for_false_alarm": Case(dict(p=1e-6, m=3)),
+        "numerics.stats.agreement": Case(dict(estimate=np.array([1.0, 2.0]), se=np.array([0.1, 0.1]),
+                                              exact=np.array([1.0, 2.1]), z=4.5)),
+        "numerics.stats.paired": Case(dict(d=np.array([0.5, 0.2, -0.1, 0.7, np.inf]), level=0.01), allow_inf=True),
+        "numerics.stats.mwu": Case(dict(x=np.array([1.0, 2.0, 3.0]), y=np.array([0.5, 0.7]))),
+        "numerics.stats.bootstrap": Case(dict(cells={"a": [1.0, 2.0, 3.0], "b": [0.5, 0.6]}, stat=_spread, level=0.01,
+                                              B=50, seed=0), kinds={"cells": "any", "stat": "callable"}),
+        "numerics.stats.runs_test": Case(dict(residuals=np.array([1.0, -1, 2, -2, 1, 1, -1, -3]), zero_tol=0.0)),
+        "numerics.anticollapse.estimators.lognormal_comparison": Case(dict(tau=tau, q_min=0.75, alpha=0.05)),
+        # numerics.signal_propagation.ginibre
+        "numerics.signal_propagation.ginibre.sample_ginibre": Case(dict(n=3, count=2, field="complex", seed=0, normalised=True),
                                                 kinds={"seed": "seed"}),
-        "numerics.ginibre.estimate_Q": Case(dict(n=3, kmax=2, samples=16, field="complex", seed=0,
+        "numerics.signal_propagation.ginibre.estimate_Q": Case(dict(n=3, kmax=2, samples=16, field="complex", seed=0,
                                                  estimator="trace", chunk=None, progress=False),
                                             kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
-        "numerics.ginibre.estimate_S": Case(dict(n=3, tmax=2, samples=16, field="complex", seed=0, chunk=None,
+        "numerics.signal_propagation.ginibre.estimate_S": Case(dict(n=3, tmax=2, samples=16, field="complex", seed=0, chunk=None,
                                                  progress=False),
                                             kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
-        "numerics.ginibre.estimate_feedforward": Case(dict(n=3, L=2, samples=16, field="complex", seed=0, chunk=None,
+        "numerics.signal_propagation.ginibre.estimate_feedforward": Case(dict(n=3, L=2, samples=16, field="complex", seed=0, chunk=None,
                                                            progress=False),
                                                       kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
-        "numerics.ginibre.block_rng": Case(dict(seed=1, block=2), kinds={"seed": "seed"}),
-        # numerics.levy_sampling
-        "numerics.levy_sampling.symmetric_stable": Case(dict(alpha=1.5, size=4, seed=0),
+        "numerics.signal_propagation.ginibre.block_rng": Case(dict(seed=1, block=2), kinds={"seed": "seed"}),
+        # numerics.anticollapse.levy_sampling
+        "numerics.anticollapse.levy_sampling.symmetric_stable": Case(dict(alpha=1.5, size=4, seed=0),
                                                         kinds={"size": "size", "seed": "seed"}),
-        "numerics.levy_sampling.cts_increments": Case(dict(dt=0.02, size=4, seed=0, **LEVY),
+        "numerics.anticollapse.levy_sampling.cts_increments": Case(dict(dt=0.02, size=4, seed=0, **LEVY),
                                                       kinds={"size": "size", "seed": "seed"}),
-        "numerics.levy_sampling.cts_increments_cp": Case(dict(dt=0.02, size=4, eps=0.1, seed=0, **LEVY),
+        "numerics.anticollapse.levy_sampling.cts_increments_cp": Case(dict(dt=0.02, size=4, eps=0.1, seed=0, **LEVY),
                                                          kinds={"size": "size", "seed": "seed"}, names=_CP_NAMES),
-        "numerics.levy_sampling.cts_log_cf": Case(dict(u=1.0, dt=0.02, **LEVY), kinds={"u": "realarray"},
+        "numerics.anticollapse.levy_sampling.cts_log_cf": Case(dict(u=1.0, dt=0.02, **LEVY), kinds={"u": "realarray"},
                                                   allow_inf=True),   # -inf once dt psi(u) passes float64 (|cf| -> 0)
-        "numerics.levy_sampling.cts_cumulant": Case(dict(order=2, dt=0.02, **LEVY)),
-        "numerics.levy_sampling.cp_small_jump_cumulant": Case(dict(order=2, dt=0.02, eps=0.1, **LEVY)),
-        "numerics.levy_sampling.big_jump_rate": Case(dict(eps=0.1, **LEVY)),
-        "numerics.levy_sampling.small_jump_variance": Case(dict(eps=0.1, **LEVY)),
-        "numerics.levy_sampling.stream_states": Case(dict(seed=1, n=3), kinds={"seed": "seed"}),
-        "numerics.levy_sampling.cts_params": Case(dict(dt=0.02, **LEVY)),
-        "numerics.levy_sampling.cp_params": Case(dict(dt=0.02, eps=0.1, **LEVY), names=_CP_NAMES),
-        # numerics.sde
-        "numerics.sde.SDEConfig": Case(dict(params=_levy_params(eta_J=0.05), w=0.1, zeta_0=0.0, dt=0.02,
+        "numerics.anticollapse.levy_sampling.cts_cumulant": Case(dict(order=2, dt=0.02, **LEVY)),
+        "numerics.anticollapse.levy_sampling.cp_small_jump_cumulant": Case(dict(order=2, dt=0.02, eps=0.1, **LEVY)),
+        "numerics.anticollapse.levy_sampling.big_jump_rate": Case(dict(eps=0.1, **LEVY)),
+        "numerics.anticollapse.levy_sampling.small_jump_variance": Case(dict(eps=0.1, **LEVY)),
+        "numerics.anticollapse.levy_sampling.stream_states": Case(dict(seed=1, n=3), kinds={"seed": "seed"}),
+        "numerics.anticollapse.levy_sampling.cts_params": Case(dict(dt=0.02, **LEVY)),
+        "numerics.anticollapse.levy_sampling.cp_params": Case(dict(dt=0.02, eps=0.1, **LEVY), names=_CP_NAMES),
+        # numerics.anticollapse.sde
+        "numerics.anticollapse.sde.SDEConfig": Case(dict(params=_levy_params(eta_J=0.05), w=0.1, zeta_0=0.0, dt=0.02,
                                             drift="saturating", jumps="cp", eps=0.1), kinds={"params": "object"}),
-        "numerics.sde.simulate": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2, thin=1,
+        "numerics.anticollapse.sde.simulate": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2, thin=1,
                                            seed=0, zeta_init=None, progress=False),
                                       kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
-        "numerics.sde.simulate_numpy": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2,
+        "numerics.anticollapse.sde.simulate_numpy": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2,
                                                  thin=1, seed=0, zeta_init=None),
                                             kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
-        "numerics.sde.drift": Case(dict(cfg=_cfg(), zeta=0.5), kinds={"cfg": "object", "zeta": "realarray"}),
-        # numerics.targets
-        "numerics.targets.linear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], workers=None),
+        "numerics.anticollapse.sde.drift": Case(dict(cfg=_cfg(), zeta=0.5), kinds={"cfg": "object", "zeta": "realarray"}),
+        # numerics.memory_functions.targets
+        "numerics.memory_functions.targets.linear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], workers=None),
                                                kinds={"workers": "int?"}),
-        "numerics.targets.linear_target_direct": Case(dict(x=np.ones((2, 8)), rho=RHO[:8])),
-        "numerics.targets.nonlinear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], sigma1=np.tanh,
+        "numerics.memory_functions.targets.linear_target_direct": Case(dict(x=np.ones((2, 8)), rho=RHO[:8])),
+        "numerics.memory_functions.targets.nonlinear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], sigma1=np.tanh,
                                                        sigma2=np.tanh, workers=None),
                                                   kinds={"workers": "int?", "sigma1": "callable",
                                                          "sigma2": "callable"}),
-        "numerics.targets.make_dataset": Case(dict(rho=RHO[:8], n_seq=3, T=None, nonlinear=False, seed=0, chunk=1024,
+        "numerics.memory_functions.targets.make_dataset": Case(dict(rho=RHO[:8], n_seq=3, T=None, nonlinear=False, seed=0, chunk=1024,
                                                    inputs="normal"),
                                               kinds={"T": "int?", "seed": "seed"}),
-        "numerics.targets.relative_mse": Case(dict(yhat=np.array([1.0, 2.0]), y=np.array([1.5, 2.0]))),
-        # numerics.wick
-        "numerics.wick.wick_polynomial": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
-        "numerics.wick.wick_polynomial_reference": Case(dict(k=3, field="complex")),
-        "numerics.wick.count_pairings": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
-        # numerics.real_wick (items from real_work_items(3): the kernel's input is validated row by row)
-        "numerics.real_wick.real_wick_polynomial": Case(dict(k=3, executor=None), kinds={"executor": "object?"}),
-        "numerics.real_wick.real_work_items": Case(dict(k=3)),
-        "numerics.real_wick.real_counts": Case(dict(k=3, items=_real_items(3), memo=None),
+        "numerics.memory_functions.targets.relative_mse": Case(dict(yhat=np.array([1.0, 2.0]), y=np.array([1.5, 2.0]))),
+        # numerics.signal_propagation.wick
+        "numerics.signal_propagation.wick.wick_polynomial": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
+        "numerics.signal_propagation.wick.wick_polynomial_reference": Case(dict(k=3, field="complex")),
+        "numerics.signal_propagation.wick.count_pairings": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
+        # numerics.signal_propagation.real_wick (items from real_work_items(3): the kernel's input is validated row by row)
+        "numerics.signal_propagation.real_wick.real_wick_polynomial": Case(dict(k=3, executor=None), kinds={"executor": "object?"}),
+        "numerics.signal_propagation.real_wick.real_work_items": Case(dict(k=3)),
+        "numerics.signal_propagation.real_wick.real_counts": Case(dict(k=3, items=_real_items(3), memo=None),
                                                kinds={"items": "intarray", "memo": "bool?"}),
-        "numerics.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
+        "numerics.signal_propagation.wick.polynomial_string": Case(dict(coeffs=[0, 1, 0, 1], var="n"),
                                                 kinds={"coeffs": "intarray", "var": "text"}),
         **_optional_baselines(),
-        **room_baselines(Case),
+        **torch_baselines(Case),
         # numerics.plotting
         "numerics.plotting.pyplot": Case(dict()),
         "numerics.plotting.subplots": Case(dict(nrows=1, ncols=2)),
@@ -395,7 +395,7 @@ def _optional_baselines() -> dict:
         out.update({
             "theory.horizon.log_energies": Case(dict(n=4, t=3)),
             # documented: inf past float64 (large sigma or depth)
-            "theory.horizon.gain_profile": Case(dict(n=4, t=2, sigma=1.0, quantity="S"), allow_inf=True),
+            "theory.horizon.gain_curve": Case(dict(n=4, t=2, sigma=1.0, quantity="S"), allow_inf=True),
             "theory.horizon.scale_from_energies": Case(
                 dict(energies=[1, 1, Fraction(17, 16), Fraction(21, 16)], tol=0.2, quantity="Q", method="float",
                      dps=None, n=None, weights="complex", source="given energies"),
@@ -407,22 +407,22 @@ def _optional_baselines() -> dict:
             "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
             "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
         })
-    if _present("numerics.real_wick_pfaffian"):
+    if _present("numerics.signal_propagation.real_wick_pfaffian"):
         out.update({
-            "numerics.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3, backend="numba")),
-            "numerics.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
-            "numerics.real_wick_pfaffian.pfaffian_values": Case(dict(K=3, backend="numba")),
-            "numerics.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
-            "numerics.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
-            "numerics.loop_equations.loop_equation_polynomial": Case(dict(k=3)),
-            "numerics.loop_equations.word_moment": Case(dict(words="0011"), kinds={"words": "any"}),
-            "numerics.quaternion_ginibre.quaternion_moments": Case(dict(m=1, kmax=2, samples=64, seed=0),
+            "numerics.signal_propagation.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3, backend="numba")),
+            "numerics.signal_propagation.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
+            "numerics.signal_propagation.real_wick_pfaffian.pfaffian_values": Case(dict(K=3, backend="numba")),
+            "numerics.signal_propagation.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
+            "numerics.signal_propagation.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
+            "numerics.signal_propagation.loop_equations.loop_equation_polynomial": Case(dict(k=3)),
+            "numerics.signal_propagation.loop_equations.word_moment": Case(dict(words="0011"), kinds={"words": "any"}),
+            "numerics.signal_propagation.quaternion_ginibre.quaternion_moments": Case(dict(m=1, kmax=2, samples=64, seed=0),
                                                                    kinds={"seed": "seed"}),
-            "numerics.real_regimes.ratio_along_ray": Case(dict(c=1.0, kmax=4), kinds={"kmax": "int?"}),
-            "numerics.real_regimes.real_correction": Case(dict(c=1.0, points=10, degree=5)),
-            "numerics.real_regimes.real_limit": Case(dict(c=1.0, points=10, degree=5)),
-            "numerics.real_regimes.series_correction": Case(dict(c=1.0)),
-            "numerics.real_regimes.regimes_data": Case(dict(rays=[1.0]), kinds={"rays": "realarray"}),
+            "numerics.signal_propagation.real_regimes.ratio_along_ray": Case(dict(c=1.0, kmax=4), kinds={"kmax": "int?"}),
+            "numerics.signal_propagation.real_regimes.real_correction": Case(dict(c=1.0, points=10, degree=5)),
+            "numerics.signal_propagation.real_regimes.real_limit": Case(dict(c=1.0, points=10, degree=5)),
+            "numerics.signal_propagation.real_regimes.series_correction": Case(dict(c=1.0)),
+            "numerics.signal_propagation.real_regimes.regimes_data": Case(dict(rays=[1.0]), kinds={"rays": "realarray"}),
             "theory.real_rows.real_row": Case(dict(k=3)),
             "theory.real_rows.real_Q": Case(dict(n=4, k=2)),
             "theory.real_rows.real_energies": Case(dict(n=4, kmax=2)),
@@ -448,22 +448,22 @@ def _optional_baselines() -> dict:
                                                               kinds={"n": "intarray", "t": "intarray", "base": "int?"}),
             "theory.real_expansion.real_breakdown_depth": Case(dict(n=10**4, tol=0.05)),
             "theory.real_expansion.breakdown_law": Case(dict(tol=0.05)),
-            "numerics.real_energy_mc.real_energy_mc": Case(dict(n=8, t=3, samples=16, probes=2, seed=0,
+            "numerics.signal_propagation.real_energy_mc.real_energy_mc": Case(dict(n=8, t=3, samples=16, probes=2, seed=0,
                                                                 progress=False), kinds={"progress": "bool?"}),
         })
-    if _present("numerics.horizon_mc"):
+    if _present("numerics.signal_propagation.horizon_mc"):
         out.update({
-            "numerics.horizon_mc.real_energies": Case(dict(n=2, kmax=2)),
-            "numerics.horizon_mc.mc_energies": Case(dict(n=4, t=2, samples=64, field="real", seed=0, batches=4),
+            "numerics.signal_propagation.horizon_mc.real_energies": Case(dict(n=2, kmax=2)),
+            "numerics.signal_propagation.horizon_mc.mc_energies": Case(dict(n=4, t=2, samples=64, field="real", seed=0, batches=4),
                                                     kinds={"seed": "seed"}),
-            "numerics.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, weights="real"),
+            "numerics.signal_propagation.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, weights="real"),
                                                           kinds={"weights": "choice"}),
-            "numerics.horizon_mc.depth_for_scale": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
-            "numerics.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
+            "numerics.signal_propagation.horizon_mc.depth_for_scale": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
+            "numerics.signal_propagation.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
                                                           kinds={"seed": "seed"}),
         })
-    if _present("numerics.memory_profile"):
-        mprof = importlib.import_module("numerics.memory_profile")
+    if _present("numerics.memory_functions.memory_report"):
+        mprof = importlib.import_module("numerics.memory_functions.memory_report")
         exp_rho = 0.8 ** np.arange(64)
         cells = [mprof.BenchCell("lstm", "exp", 0.5, 0.2, ""), mprof.BenchCell("s4d", "exp", 0.5, 0.01, "")]
         bench = os.path.join(_tmpdir(), "results.json")
@@ -471,25 +471,30 @@ def _optional_baselines() -> dict:
             fh.write('{"results": [{"name": "x", "data": {"medians": [{"model": "tcn", "kind": "poly", '
                      '"alpha": 0.5, "median_relmse": 0.01}]}}]}')
         out.update({
-            "numerics.memory_profile.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
-            "numerics.memory_profile.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
+            "numerics.memory_functions.memory_report.mismatch": Case(dict(rho=[1.0, 0.5, 0.25], phi=[1.0, 0.4, 0.2])),
+            "numerics.memory_functions.memory_report.nearest_families": Case(dict(rho=exp_rho, kinds=("exp", "poly")),
                                                              kinds={"kinds": "any"}),
-            "numerics.memory_profile.load_benchmark": Case(dict(path=bench), kinds={"path": "path?"},
+            "numerics.memory_functions.memory_report.load_benchmark": Case(dict(path=bench), kinds={"path": "path?"},
                                                            raises=(OSError,)),
-            "numerics.memory_profile.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
+            "numerics.memory_functions.memory_report.best_on_cell": Case(dict(cells=cells, kind="exp", alpha=0.45),
                                                          kinds={"cells": "any"}),
-            "numerics.memory_profile.profile_memory": Case(
+            "numerics.memory_functions.memory_report.memory_report": Case(
                 dict(rho=exp_rho, T=None, prony_tol=1e-3, m_max=2, prony=True, results="/nonexistent.json",
                      far_threshold=0.1), kinds={"T": "int?", "m_max": "int?", "results": "any"}),
-            "numerics.memory_profile.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
+            "numerics.memory_functions.memory_report.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
         })
     return out
 
 
+def _spread(med: dict) -> float:
+    """A statistic of per-cell medians for the bootstrap baseline: max - min."""
+    return max(med.values()) - min(med.values())
+
+
 def _present(modname: str) -> bool:
     """Whether this checkout has the module (an installed copy elsewhere on sys.path does not count)."""
-    top, sub = modname.split(".")
-    pkg = importlib.import_module(top)
+    package, _, sub = modname.rpartition(".")
+    pkg = importlib.import_module(package)
     return any(os.path.exists(os.path.join(p, sub + ".py")) for p in pkg.__path__)
 
 

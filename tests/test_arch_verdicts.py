@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from numerics.memory_bench.aggregate import CONVERGENCE_RATIO, convergence
-from validation.checks import _arch_stats as st
+from numerics.memory_functions.bench.aggregate import CONVERGENCE_RATIO, convergence
+from numerics import stats as st
 from validation.checks import architectures as arch
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS
 
@@ -108,7 +108,7 @@ def test_tcn_flat_bootstrap_paths():
 
 
 def test_prony_verdict_is_inconclusive_far_above_the_floor_and_fails_below_it():
-    from numerics.memory_bench.runs import RunConfig
+    from numerics.memory_functions.bench.runs import RunConfig
     from theory.prony import best_mterm_fit
 
     cfg = RunConfig.from_dict({"model": {"arch": "s4d", "width": 1, "state": 2, "linear": True},
@@ -157,7 +157,7 @@ def _cfg(arch_spec, seed, steps=24, schedule="cosine2", **target):
 
 
 def test_cosine2_embeds_the_half_budget_run_exactly():
-    from numerics.memory_bench.runs import execute_run
+    from numerics.memory_functions.bench.runs import execute_run
 
     spec = {"arch": "tcn", "channels": 3, "levels": 3}
     full = execute_run(_cfg(spec, 1, steps=24, schedule="cosine2"))
@@ -179,7 +179,7 @@ def test_cosine2_embeds_the_half_budget_run_exactly():
                                                       {"arch": "tcn", "channels": 2, "levels": 2}]},
 ])
 def test_a_seed_trained_in_a_group_equals_the_same_seed_trained_alone(spec):
-    from numerics.memory_bench.runs import execute_group, execute_run
+    from numerics.memory_functions.bench.runs import execute_group, execute_run
 
     # float32 reassociation in the batched kernels grows through training: 1e-4 after 24 steps
     cfgs = [_cfg(spec, s, alpha=a) for s, a in ((0, 0.5), (1, 0.5), (2, 0.25))]   # members may differ in target
@@ -194,7 +194,7 @@ def test_a_seed_trained_in_a_group_equals_the_same_seed_trained_alone(spec):
 
 
 def test_group_rejects_members_with_different_training():
-    from numerics.memory_bench.runs import execute_group
+    from numerics.memory_functions.bench.runs import execute_group
 
     a = _cfg({"arch": "tcn", "channels": 2, "levels": 2}, 0)
     b = _cfg({"arch": "tcn", "channels": 2, "levels": 2}, 1)
@@ -206,8 +206,8 @@ def test_group_rejects_members_with_different_training():
 def test_ssm_group_uses_its_own_learning_rate():
     import torch
 
-    from numerics.memory_bench.trainer import TrainSpec, make_optimizer
-    from numerics.memory_bench.zoo import build_model
+    from numerics.memory_functions.bench.trainer import TrainSpec, make_optimizer
+    from numerics.memory_functions.bench.zoo import build_model
 
     m = build_model({"arch": "s4d", "width": 2, "state": 4}, seq_len=16)
     opt, _ = make_optimizer(list(m.named_parameters()), TrainSpec(lr=5e-3, ssm_group=True, optimizer="adamw"))
@@ -221,7 +221,7 @@ def test_ssm_group_uses_its_own_learning_rate():
 def test_task_scaled_dt_range():
     import torch
 
-    from numerics.models.s4d import S4D, dt_bounds
+    from numerics.memory_functions.models.s4d import S4D, dt_bounds
 
     assert dt_bounds("task", 64) == (1 / 64, 1.0) and dt_bounds("reference") == (1e-3, 1e-1)
     torch.manual_seed(0)
@@ -315,9 +315,9 @@ def test_mixed_verdicts():
 
 def test_prony_bound_verdict_runs_on_real_trained_models(tmp_path):
     """The theorem check end to end on short runs: export, probe and floors are wired consistently."""
-    from numerics.memory_bench.aggregate import collect
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+    from numerics.memory_functions.bench.aggregate import collect
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
     from validation.registry import FAIL
 
     doc = {"defaults": {"target": {"T": 24, "n_seq": 32}, "train": {"steps": 40, "batch": 8, "lr": 0.02}},
@@ -439,8 +439,8 @@ def test_the_quick_profile_never_decides_a_trained_model_claim(monkeypatch, tmp_
 def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claims(tmp_path, monkeypatch):
     """The rule's 5-seed step: claims that lack power get seeds 3 and 4 on the cells they read; other claims
     sharing those cells keep their 3 seeds."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
     from validation.registry import Context
 
     cells = [["main", "lstm", "default", "exp", 0.5, None], ["main", "lstm", "default", "poly", 0.5, None]]
@@ -458,7 +458,6 @@ def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claim
     assert all(r.model == "lstm" and r.config.target.alpha == 0.5 and r.study == "main" for r in ext)
     # profile_rows: the planned claim reads 5 seeds, another claim on the same cells reads 3
     monkeypatch.setattr(arch, "load_extension", lambda sweep: plan)
-    monkeypatch.setattr(arch, "_CACHE", {})
     base = [r for r in expand_sweep(doc) if arch.cell_of(r) in cells]
     with ResultStore(tmp_path / "s.sqlite") as st:
         for r in base + ext:
@@ -474,8 +473,8 @@ def test_seed_extension_is_planned_from_lacking_power_and_read_only_by_its_claim
 def test_a_run_shared_by_two_studies_serves_both(tmp_path, monkeypatch):
     """The composition study's standalone LSTM and TCN are the main study's runs (same ids, trained once): the
     composition claim must see them, labelled with its own study (CI caught their absence as a KeyError)."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
     from validation.registry import Context
 
     doc = load_sweep(arch.SWEEP_DIR / "cpu.json")
@@ -485,7 +484,6 @@ def test_a_run_shared_by_two_studies_serves_both(tmp_path, monkeypatch):
     shared = [r for r in comp if r.run_id in main_ids]
     assert shared and {r.model for r in shared} >= {"lstm", "tcn"}
     monkeypatch.setattr(arch, "load_extension", lambda sweep: None)
-    monkeypatch.setattr(arch, "_CACHE", {})
     with ResultStore(tmp_path / "s.sqlite") as st:
         for r in {r.run_id: r for r in runs if r.study in ("main", "composition")}.values():
             st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3})

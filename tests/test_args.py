@@ -103,7 +103,7 @@ def test_float_paths_broadcast_like_numpy():
     for fn in (Q, S, log_Q, log_S, Q_critical_form):
         out = fn(n, k)
         assert out.shape == (3, 3) and out.dtype == np.float64
-        # same bits, except Q and S, whose array paths are vectorised (theory._vector_float): same accuracy
+        # same bits, except Q and S, whose array paths are vectorised (theory.signal_energy._vector): same accuracy
         tol = 1e-14 if fn in (Q, S) else 0.0
         assert all(abs(out[i, j] - fn(int(n[i, 0]), int(k[j]))) <= tol * out[i, j] for i in range(3) for j in range(3))
         assert isinstance(fn(16, 4), float) and isinstance(fn(np.int64(16), 4), float)
@@ -117,8 +117,8 @@ def test_float_paths_broadcast_like_numpy():
 
 
 def test_one_seed_argument():
-    from numerics.ginibre import estimate_Q, sample_ginibre
-    from numerics.levy_sampling import symmetric_stable
+    from numerics.signal_propagation.ginibre import estimate_Q, sample_ginibre
+    from numerics.anticollapse.levy_sampling import symmetric_stable
 
     assert np.array_equal(symmetric_stable(1.5, 4, seed=3), symmetric_stable(1.5, 4, rng=np.random.default_rng(3)))
     assert np.array_equal(sample_ginibre(3, 2, seed=4), sample_ginibre(3, 2, seed=np.random.SeedSequence(4)))
@@ -132,7 +132,7 @@ def test_one_seed_argument():
 
 
 def test_estimator_is_not_called_method():
-    from numerics.ginibre import estimate_Q
+    from numerics.signal_propagation.ginibre import estimate_Q
 
     assert estimate_Q(3, 2, 64, estimator="probe").method == "probe"
     with pytest.raises(TypeError):
@@ -157,11 +157,11 @@ def test_numba_boundscheck_switch():
 
 def _issue14_cases():
     """Reproducers of past defects (hangs, silently accepted values, unnamed parameters): (call, parameter named)."""
-    from numerics.ginibre import block_rng, estimate_Q, sample_ginibre
-    from numerics.levy_sampling import cts_increments
-    from numerics.sde import SDEConfig, drift, simulate
-    from numerics.targets import make_dataset
-    from numerics.wick import polynomial_string
+    from numerics.signal_propagation.ginibre import block_rng, estimate_Q, sample_ginibre
+    from numerics.anticollapse.levy_sampling import cts_increments
+    from numerics.anticollapse.sde import SDEConfig, drift, simulate
+    from numerics.memory_functions.targets import make_dataset
+    from numerics.signal_propagation.wick import polynomial_string
     from theory.complexity import poly_tail_energy
     from theory.levy import characteristic_root, jump_symbol
     from theory.memory import airy_phase_rate, exp_area, memory_function, poly_area
@@ -222,3 +222,17 @@ def test_as_same_shape():
         args.as_same_shape(("x", "y"), [1, 2], [3, 4], ndim=2, shape="(n, T)")
     with pytest.raises(ValueError, match=r"got \(1, 2\) and \(2, 1\)"):
         args.as_same_shape(("x", "y"), np.zeros((1, 2)), np.zeros((2, 1)), ndim=2, shape="(n, T)")
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_as_real_array_may_keep_nonfinite():
+    from theory._args import as_real_array
+
+    got = as_real_array("x", [1.0, np.nan, np.inf], finite=False)
+    assert np.isnan(got[1]) and got[2] == np.inf
+    with pytest.raises(ValueError, match="x must be finite"):
+        as_real_array("x", [1.0, np.nan])
+    with pytest.raises(TypeError, match="x"):
+        as_real_array("x", "1.0", finite=False)

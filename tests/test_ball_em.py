@@ -14,8 +14,7 @@ import pytest
 
 flint = pytest.importorskip("flint")
 
-import theory.signal_energy as se  # noqa: E402
-from theory import _ball_em, _ball_super  # noqa: E402
+from theory.signal_energy import _ball as se_ball, _ball_em, _ball_super  # noqa: E402
 from theory.signal_energy import S  # noqa: E402
 
 
@@ -34,7 +33,7 @@ CASES = [(7000, 3000), (2000, 3000), (4500, 4000), (3000, 2100), (20000, 4000), 
 def test_em_ball_contains_the_exact_value(n, t, dps):
     target = int(dps * 3.33) + 4
     assert _ball_em.plan(n, t, target) is not None
-    ball = se._S_ball_em(flint, n, t, dps, target)
+    ball = se_ball._S_ball_em(flint, n, t, dps, target)
     exact = S(n, t, method="exact")
     assert ball is not None and _contains(ball, exact)
     assert ball.rel_accuracy_bits() >= target
@@ -65,8 +64,8 @@ def test_through_S_between_the_series_and_the_top_terms_against_mp():
     # t = 10**6, c = 35: the series needs more than 400 terms, the supercritical path more than 1e5 steps
     n, t, dps = 816_326_530, 10**6, 40
     target = int(dps * 3.33) + 4
-    assert se._S_ball_series_terms(n, t, target + 4) is None and not _ball_super.applies(n, t, target)
-    assert _ball_em.plan(n, t, target) is not None and not se._S_ball_is_direct(n, t, dps)
+    assert se_ball._S_ball_series_terms(n, t, target + 4) is None and not _ball_super.applies(n, t, target)
+    assert _ball_em.plan(n, t, target) is not None and not se_ball._S_ball_is_direct(n, t, dps)
     ball = S(n, t, method="ball", dps=dps)
     m = S(n, t, method="mp", dps=dps)              # its direct top-down sum (93k terms; 45 digits would take sumem)
     with mpmath.workdps(dps + 10):

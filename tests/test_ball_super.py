@@ -1,4 +1,4 @@
-"""Tests of the certified supercritical S ball (theory._ball_super via S(method="ball")).
+"""Tests of the certified supercritical S ball (theory.signal_energy._ball_super via S(method="ball")).
 
 Reference: S(method="exact") (a Fraction: binary splitting, a different algorithm) and S(method="mp").
 """
@@ -10,7 +10,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from theory import _ball_super
+from theory.signal_energy import _ball_super
 from theory.signal_energy import S
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import sys
@@ -10,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,29 +17,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from numerics.anticollapse import calibrated_phase as cp  # noqa: E402
 from numerics.anticollapse.synthetic_spectra import few_exponential_taus, measure_spectrum, pareto_taus  # noqa: E402
+import tiny_inputs as tiny  # noqa: E402
 
 TABLE = ROOT / "docs" / "results" / "gated-calibration" / "calibration.json"
-
-
-def _brute_kmeans(x, k):
-    """Every split of the sorted sample into k contiguous non-empty groups (the optimum is contiguous in 1-d)."""
-    x = np.sort(x)
-    best = np.inf
-    for cuts in itertools.combinations(range(1, x.size), k - 1):
-        groups = np.split(x, cuts)
-        best = min(best, sum(float(((g - g.mean()) ** 2).sum()) for g in groups))
-    return best
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(-5, 5, allow_nan=False), min_size=4, max_size=9), st.integers(1, 3))
-def test_kmeans_1d_is_optimal(xs, k):
-    x = np.array(xs)
-    w, lab = cp.kmeans_1d(x, k)
-    assert abs(w - _brute_kmeans(x, k)) <= 1e-9 * (1 + abs(w))
-    xs_sorted = np.sort(x)                   # the labels describe a partition with that cost
-    cost = sum(float(((xs_sorted[lab == c] - xs_sorted[lab == c].mean()) ** 2).sum()) for c in np.unique(lab))
-    assert abs(cost - w) <= 1e-9 * (1 + abs(w))
 
 
 def test_measurement_sigma():
@@ -60,7 +38,7 @@ def test_measurement_sigma():
 def test_gof_p_value_is_valid_under_the_null():
     """Under the null (5 time scales, known noise) the simulated p-value is (super-)uniform: P(p < 0.05) <= 0.05
     up to binomial noise, z from a stated false-alarm rate."""
-    from validation.stats import z_for_false_alarm
+    from numerics.stats import z_for_false_alarm
 
     rng = np.random.default_rng(5)
     n_rep, hits = 60, 0
@@ -111,11 +89,11 @@ def test_fresh_spectra_reproduce_the_table():
     """Fresh synthetic spectra (seeds the table did not use) through the same pipeline: the false-collapse count
     at the hardest beta and the false-heavy-tail count of the most exposed mixture stay within the table's
     95% intervals (a binomial bound at false-alarm rate 1e-6 on the interval's upper end)."""
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.sweep import load_gated_sweep
 
     out = json.loads(TABLE.read_text())
     s = out["settings"]
-    spec = load_profile("cpu").long
+    spec = load_gated_sweep("cpu").long
     fc = out["table"]["false_collapse"][str(max(s["betas"]))]
     key, fh = max(out["table"]["false_heavy_tail"].items(), key=lambda kv: kv[1]["rate"])
     k_mix, span = int(key.split(",")[0].split("=")[1]), float(key.split("=")[-1])
@@ -138,5 +116,57 @@ def test_bad_input():
         cp.few_exponential_gof([1.0, 2.0], 0.1)
     with pytest.raises(ValueError, match="sigma"):
         cp.few_exponential_gof(np.arange(1.0, 30.0), -1.0)
-    with pytest.raises(ValueError, match="k"):
-        cp.kmeans_1d([1.0, 2.0], 0)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse import calibrated_phase as cp
+
+    return [
+        (lambda: cp.measurement_sigma(""), TypeError, "tau_halves"),
+        (lambda: cp.measurement_sigma(object()), TypeError, "tau_halves"),
+        (lambda: cp.few_exponential_gof(tiny.pareto(40), 0.05, k=10**6), ValueError, "k=1000000"),
+        (lambda: tiny.calibrated(p_null=np.nan), ValueError, "p_null"),
+        (lambda: tiny.calibrated(tau=np.float64(np.nan)), ValueError, "tau"),
+        (lambda: tiny.calibrated(tau=1 + 2j), TypeError, "tau"),
+        (lambda: tiny.calibrated(beta_hi_max=(1,)), TypeError, "beta_hi_max"),
+        (lambda: tiny.calibrated(beta_hi_max=np.nan), ValueError, "beta_hi_max"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+def test_calibrated_phase_threshold_may_be_infinite():
+    """beta_hi_max = inf is the calibration's "threshold left free": the label then depends on the null test
+    only (a finite threshold above every interval gives the same label)."""
+    free, high = tiny.calibrated(beta_hi_max=np.inf), tiny.calibrated(beta_hi_max=1e6)
+    assert free.label == high.label and free.gof_p == high.gof_p and free.beta_hi_max == np.inf
+
+
+def test_pareto_taus_never_overflow():
+    from numerics.anticollapse.synthetic_spectra import pareto_taus
+
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="beta"):
+        pareto_taus(7.7e-219, 20, 2.0, rng)
+    with pytest.raises(ValueError, match="tau_min"):
+        pareto_taus(0.5, 20, 1e300, rng)
+    beta = 53.0 / (1022.0 - np.log2(2.0))          # just inside the stated bound
+    assert np.all(np.isfinite(pareto_taus(beta, 10**5, 2.0, rng)))
+
+
+def test_measure_spectrum_estimates_its_work():
+    from numerics.anticollapse.synthetic_spectra import measure_spectrum
+
+    with pytest.raises(ValueError, match="n_seq=1000000"):
+        measure_spectrum(tiny.pareto(20), tiny.long_spec(), n_seq=10**6)
+    with pytest.raises(ValueError, match="beta_hi_max"):
+        measure_spectrum(tiny.pareto(20), tiny.long_spec(), beta_hi_max=-np.inf)
+    assert measure_spectrum(tiny.pareto(20), tiny.long_spec(), beta_hi_max=np.inf).beta_hi_max == np.inf

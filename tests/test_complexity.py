@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from theory.complexity import (COUPLINGS, coupling_matrix, effective_rank, effective_support,
                                entropy_effective_rank, exp_tail_energy, poly_tail_energy, singular_values,
-                               tail_energy, tail_energy_profile)
+                               tail_energy, tail_energy_curve)
 from theory.memory import exp_tau, memory_function, poly_exponent
 
 vectors = st.lists(st.floats(-5, 5, allow_nan=False), min_size=1, max_size=40).filter(lambda v: any(v))
@@ -17,8 +17,8 @@ vectors = st.lists(st.floats(-5, 5, allow_nan=False), min_size=1, max_size=40).f
 @given(rho=vectors)
 def test_tail_energy_properties(rho):
     r = np.array(rho)
-    srt = tail_energy_profile(r)
-    pos = tail_energy_profile(r, kind="positional")
+    srt = tail_energy_curve(r)
+    pos = tail_energy_curve(r, kind="positional")
     assert srt[0] == pytest.approx(1.0) and srt[-1] == 0.0 and pos[0] == pytest.approx(1.0)
     assert np.all(np.diff(srt) <= 1e-15) and np.all(np.diff(pos) <= 1e-15)
     # the best s-term set is at least as good as the first s lags

@@ -56,7 +56,7 @@ def test_paper_pages_exist_where_the_docstrings_point():
 
 
 @pytest.mark.slow
-@pytest.mark.torch              # the API pages import every module, the PyTorch rooms included
+@pytest.mark.torch              # the API pages import every module, the PyTorch subpackages included
 def test_sphinx_build_has_no_warnings(tmp_path):
     env = {**os.environ, "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1"}
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
@@ -69,8 +69,8 @@ def test_sphinx_build_has_no_warnings(tmp_path):
         assert (html / f"{page}.html").is_file(), page
     api = (html / "api" / "generated").glob("*.html")
     names = {p.stem for p in api}
-    assert {"theory.signal_energy", "numerics.memory_bench.sweep", "validation.registry",
-            "numerics.models.lstm"} <= names                  # torch-only modules import and are documented
+    assert {"theory.signal_energy", "numerics.memory_functions.bench.sweep", "validation.registry",
+            "numerics.memory_functions.models.lstm"} <= names                  # torch-only modules import and are documented
     assert _unrendered_markup(html) == []
     _assert_math_served_locally(html)
     assert (html / "results" / "real-weight-rows.html").is_file()       # every committed report is a page

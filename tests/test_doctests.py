@@ -26,12 +26,12 @@ MODULES = _modules()
 
 
 def test_discovery_sees_every_package():
-    assert {"theory.levy", "numerics.sde", "numerics.anticollapse.delayed_task", "validation.stats",
+    assert {"theory.levy", "numerics.anticollapse.sde", "numerics.anticollapse.gated.delayed_task", "numerics.stats",
             "seqtheory.cli"} <= set(MODULES)
 
 
 def _param(name: str):
-    """A module whose source imports torch (or a torch room) runs its examples only with torch (``torch`` marker)."""
+    """A module whose source imports torch (or a torch subpackage) runs its examples only with torch (``torch`` marker)."""
     torch = file_needs_torch(importlib.util.find_spec(name).origin)
     return pytest.param(name, marks=[pytest.mark.torch] if torch else [])
 

@@ -1,22 +1,22 @@
-"""numerics.estimators: tail slope with bootstrap, Hill, log-normal reference, envelope fits, runs test,
+"""numerics.anticollapse.estimators: tail slope with bootstrap, Hill, log-normal reference, envelope fits,
 phase rule. Statistical claims are tested as counts against binomial bounds or as |mean - exact| <= z se;
 references are independent (exact Pareto/Renyi facts, brute-force enumeration, scipy.stats.linregress)."""
 
-import itertools
 import math
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from numerics.estimators import (envelope_fit, hill_beta, lognormal_comparison, phase_rule, runs_test,
+from numerics.anticollapse.estimators import (envelope_fit, hill_beta, lognormal_comparison, phase_rule,
                                  spectrum_envelope_fit, tail_beta)
 from numerics.anticollapse.envelope_gate import (calibrated_comparison, envelope_beta_bootstrap,
-                                                 calibrated_taus, pareto_mixture_taus, resolution_check, runs_test_normal,
+                                                 calibrated_taus, pareto_mixture_taus, resolution_check,
                                                  tempered_beta, window_gate)
 from theory.levy import PHASES
 from theory.tauberian import envelope_from_spectrum
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
+import tiny_inputs as tiny
 
 FALSE_ALARM = 1e-6
 
@@ -163,25 +163,6 @@ def test_lognormal_comparison_rejects_power_law_only_for_lognormal_data():
         lognormal_comparison(np.arange(1.0, 100.0), q_min=1.0)
 
 
-# --- runs test ---------------------------------------------------------------------------------------------
-def test_runs_test_matches_brute_force_enumeration():
-    n1, n2 = 4, 5
-    counts = {}
-    for pos in itertools.combinations(range(n1 + n2), n1):
-        s = np.full(n1 + n2, -1)
-        s[list(pos)] = 1
-        R = 1 + int(np.count_nonzero(s[1:] != s[:-1]))
-        counts.setdefault(R, []).append(s)
-    total = math.comb(n1 + n2, n1)
-    for R, seqs in counts.items():
-        lower = sum(len(v) for r, v in counts.items() if r <= R) / total
-        upper = sum(len(v) for r, v in counts.items() if r >= R) / total
-        assert abs(runs_test(seqs[0]) - min(1.0, 2 * min(lower, upper))) < 1e-15
-
-
-def test_runs_test_edge_cases():
-    assert runs_test([1.0, 2.0, 3.0]) == 1.0
-    assert runs_test([1e-12, -1e-12, 1.0, 1.0], zero_tol=1e-9) == 1.0
 
 
 # --- envelope_fit ------------------------------------------------------------------------------------------
@@ -345,23 +326,6 @@ def test_window_gate_degenerate_beta_and_power_law_whole_grid():
     assert p.passed == (p.runs_p > 0.05) and abs(p.beta_local - p.beta_window) < 1e-12
 
 
-def test_runs_test_normal_matches_the_exact_moments():
-    n1, n2 = 5, 4
-    runs = []
-    for pos in itertools.combinations(range(n1 + n2), n1):
-        s = np.full(n1 + n2, -1.0)
-        s[list(pos)] = 1.0
-        runs.append(1 + int(np.count_nonzero(s[1:] != s[:-1])))
-    mean, var = np.mean(runs), np.var(runs)                         # exact moments by enumeration
-    x = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0])
-    r, z, p = runs_test_normal(x)
-    assert r == 6 and abs(z - (6 - mean) / math.sqrt(var)) < 1e-12
-    assert abs(p - 2 * stats.norm.sf(abs(z))) < 1e-15
-    assert all(math.isnan(v) for v in runs_test_normal([1.0] * 6 + [-1.0]))   # fewer than 8 ...
-    assert math.isnan(runs_test_normal(np.ones(9))[2])                         # ... or one sign: no p
-    assert runs_test_normal(np.full(9, 1e-11) * (-1) ** np.arange(9)) == (1.0, 0.0, 1.0)   # exact fit
-
-
 def test_resolution_check():
     tau = np.geomspace(1, 107, 128)
     r = resolution_check(tau, np.arange(1, 78))
@@ -396,8 +360,39 @@ def test_calibrated_comparison_on_an_exact_pareto_mixture():
 
 
 def test_tail_beta_names_a_degenerate_tail():
-    from numerics.estimators import DegenerateTail
+    from numerics.anticollapse.estimators import DegenerateTail
 
     with pytest.raises(DegenerateTail, match="distinct values in the quantile window"):
         tail_beta(np.full(200, 7.0))
     assert issubclass(DegenerateTail, ValueError)      # callers catching ValueError still do
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse import envelope_gate
+
+    return [
+        (lambda: envelope_gate.resolution_check("", np.arange(1, 30)), TypeError, "tau"),
+        (lambda: envelope_gate.pareto_mixture_taus(0.5, 1e7, 100.0, 8), ValueError, "tau_min"),
+        (lambda: envelope_gate.calibrated_comparison(0.5, [], tiny.tail(), tiny.pareto(400), np.arange(1.0, 30.0)),
+         ValueError, "measured_boot"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+def test_bootstrap_and_horizon_bounds():
+    from numerics.anticollapse.envelope_gate import envelope_beta_bootstrap
+    from theory.horizon import sigma_for_horizon
+
+    with pytest.raises(ValueError, match="n_boot"):
+        envelope_beta_bootstrap(np.ones((4, 3)), [1, 2, 3], n_boot=10**30)
+    with pytest.raises(ValueError, match="t must"):
+        sigma_for_horizon(64, 10**7, 0.05)

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz_harness import BASELINE_QUALS, Runner, base_qual, baseline_value, discover, param_names
-from fuzz_rooms import HEAVY
+from fuzz_torch import HEAVY
 from fuzz_values import values
 
 PER_FUNCTION = int(os.environ.get("SEQTHEORY_FUZZ_PER_FUNCTION", "4"))

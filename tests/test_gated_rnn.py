@@ -1,10 +1,9 @@
-"""Gated RNNs of the anti-collapse experiments: models, task, transport, rates, optimiser rate, training.
+"""Gated RNNs of the anti-collapse experiments (numerics.anticollapse.gated): the models, the delayed task,
+forcing, seeded training, configs and sweep files, and the verdicts of the gated_rnn checks (the diagnosis:
+tests/test_diagnostics.py).
 
 Independent references: autograd through the plain one-step recurrence (``GatedRNN.step``) for the
-hand-written BPTT and for the exact Jacobian products; a bound on the second-order remainder derived in
-``gated_diagnostics.second_order_bound`` for the first-order transport; hand-derived closed forms
-(constant leak: ``Gamma = (1-s)^l``, ``tau = -1/log(1-s)``; Adam's first step: ``v_hat = g^2``); the
-numbers of docs/papers/anti-collapse.md for the task and the reference configuration.
+hand-written BPTT; the numbers of docs/papers/anti-collapse.md for the task and the reference configuration.
 """
 
 from __future__ import annotations
@@ -16,16 +15,17 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from numerics.anticollapse import diagnostics as gd  # noqa: E402
-from numerics.anticollapse.delayed_task import (  # noqa: E402
+from numerics.anticollapse.gated import diagnostics as gd  # noqa: E402
+from numerics.anticollapse.gated.delayed_task import (  # noqa: E402
     make_delayed_task, pareto_lag_probabilities, pareto_lags, scaled_lag_range,
 )
-from numerics.models.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
-from numerics.anticollapse.train import (  # noqa: E402
-    GatedConfig, apply_forcing, load_profile, slow_units, train_gated,
+from numerics.anticollapse.gated.gated_rnn import ARCHITECTURES, GatedRNN, build_gated_rnn, logit  # noqa: E402
+from numerics.anticollapse.gated.sweep import load_gated_sweep  # noqa: E402
+from numerics.anticollapse.gated.train import (  # noqa: E402
+    GatedConfig, apply_forcing, slow_units, train_gated,
 )
 from theory.levy import PHASES  # noqa: E402
-from validation.stats import z_for_false_alarm  # noqa: E402
+from numerics.stats import z_for_false_alarm  # noqa: E402
 
 D, H, T = 3, 4, 12
 ROUND = 64 * np.finfo(np.float64).eps   # per-step rounding allowance of the float64 products
@@ -120,108 +120,8 @@ def test_unit_row_parameters_are_exactly_the_per_unit_rows():
         "W_x.weight", "W_x.bias", "W_h.weight", "W_s.weight", "W_s.bias", "U_s.weight"}
 
 
-# ------------------------------------------------------------------------------------------------ transport
-@pytest.mark.parametrize("arch", ARCHITECTURES)
-def test_one_step_diagonal_and_remainder_norm_are_exact(arch):
-    """l = 1: Gamma_{t,1} = a_t + r_t is the exact Jacobian diagonal (no second order), and e_p is the
-    inf-norm of J_p - diag(a_p) computed by autograd."""
-    m = _tiny(arch, 0.5)
-    x = _x()
-    _, tr = m.run(x, trace=True)
-    a, r = gd.leak_and_first_order(m, tr)
-    g1 = gd.transport(a, r, 1)                                   # index i <-> t = i
-    e = gd.one_step_jacobian_remainders(m, tr)
-    for b in range(x.shape[0]):
-        for t in range(T):
-            J = _exact_window_jacobian(m, x[b], tr.h_prev[b, t], t, 1).numpy()
-            assert np.allclose(np.diag(J), g1[b, t], rtol=0, atol=1e-14)
-            off = np.abs(J - np.diag(a[b, t])).sum(axis=1).max()
-            assert abs(off - e[b, t]) <= 1e-14
 
 
-@pytest.mark.parametrize("arch", ARCHITECTURES)
-@pytest.mark.parametrize("lag", [3, 7, 11])
-def test_transport_equals_exact_jacobian_product_to_first_order(arch, lag):
-    """|[J_t ... J_{t-l+1}]_qq - Gamma_{t,l}| <= the second-order bound (+ rounding), and the bound is below
-    the first-order term itself, so the comparison resolves the first-order correction."""
-    m = _tiny(arch, 1e-4)
-    x = _x(B=1)
-    _, tr = m.run(x, trace=True)
-    a, r = gd.leak_and_first_order(m, tr)
-    gam = gd.transport(a, r, lag)
-    e = gd.one_step_jacobian_remainders(m, tr)
-    resolved = []
-    for t in range(lag - 1, T):
-        J = _exact_window_jacobian(m, x[0], tr.h_prev[0, t - lag + 1], t, lag).numpy()
-        window = slice(t - lag + 1, t + 1)
-        bound = gd.second_order_bound(e[0, window], a[0, window].max(axis=1)) + lag * ROUND
-        err = np.abs(np.diag(J) - gam[0, t - lag + 1])
-        assert np.all(err <= bound), (t, err.max(), bound)
-        # the zeroth-order product alone misses by more than the bound: the test sees the r_p terms
-        resolved.extend(np.abs(np.diag(J) - np.prod(a[0, window], axis=0)) > bound)
-    assert np.all(resolved)
-
-
-def test_constant_leak_gives_closed_form_rates_and_envelope():
-    """W_h = 0, U_s = 0, W_s = 0: Gamma = prod (1 - s_q) exactly, tau_q = -1/log(1 - s_q); the mu0 envelope
-    is mean_q (1 - s_q)^l, the gelr envelope its Lambda-weighted mean, each equal to its mixture."""
-    m = build_gated_rnn("diag", D, 6).double()
-    s = np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.3])
-    with torch.no_grad():
-        m.W_h.weight.zero_()
-        m.W_s.bias.copy_(torch.as_tensor([logit(v) for v in s], dtype=torch.float64))
-    x = torch.randn(5, 40, D, dtype=torch.float64)
-    lam = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0])
-    lags = np.array([1, 4, 9, 20])
-    kw = dict(rate_lags=np.arange(5, 30, 5), envelope_lags=lags, base_rate=lam, batch=2, window_stride=3)
-    rates, env = gd.rates_and_envelope(m, x, **kw)
-    tau_exact = -1.0 / np.log1p(-s)
-    assert np.allclose(rates.tau, tau_exact, rtol=1e-9)
-    assert np.allclose(rates.r2, 1.0)
-    mu0 = np.array([np.mean((1 - s) ** l) for l in lags])
-    assert env.observable == "mu0" and np.allclose(env.measured, mu0, rtol=1e-12)
-    assert np.allclose(env.unit_mu0, (1 - s)[:, None] ** lags[None, :], rtol=1e-12)
-    assert np.allclose(env.mixture, mu0, rtol=1e-9)
-    gelr = np.array([np.sum(lam * (1 - s) ** l) / lam.sum() for l in lags])
-    _, env2 = gd.rates_and_envelope(m, x, envelope="gelr", **kw)
-    assert env2.observable == "gelr" and np.allclose(env2.measured, gelr, rtol=1e-12)
-    assert np.allclose(env2.mixture, gelr, rtol=1e-9) and np.allclose(env.gelr, gelr, rtol=1e-12)
-
-
-def test_saturated_gate_is_floored_not_fatal():
-    """A float32 gate that rounds to s = 1 has leak 0: floored at LEAK_FLOOR (the author's clamp)."""
-    m = build_gated_rnn("diag", D, 4)
-    with torch.no_grad():
-        m.W_s.bias.fill_(40.0)                         # sigmoid(40) == 1 in float32
-    _, tr = m.run(torch.randn(1, 6, D), trace=True)
-    a, _ = gd.leak_and_first_order(m, tr)
-    assert float(tr.s.min()) == 1.0 and np.all(a == gd.LEAK_FLOOR)
-
-
-def test_second_order_bound_special_values():
-    assert gd.second_order_bound(np.array([0.1])) == 0.0
-    assert gd.second_order_bound(np.array([0.1]), np.array([0.3])) == 0.0
-    assert abs(gd.second_order_bound(np.array([0.1, 0.2, 0.3])) - (0.02 + 0.03 + 0.06 + 0.006)) < 1e-15
-
-
-# ------------------------------------------------------------------------------------------------ optimiser rate
-def test_adam_base_rate_after_one_step_is_lr_over_abs_gradient():
-    m = _tiny("diag", 0.3).float()
-    x = _x().float()
-    opt = torch.optim.AdamW(m.parameters(), lr=1e-3, weight_decay=1e-4, eps=1e-8)
-    lam0, meth0 = gd.optimizer_base_rate(m, opt)
-    assert np.all(lam0 == 1.0) and "no second-moment" in meth0
-    loss = m(x).pow(2).mean()
-    loss.backward()
-    g = m.W_h.weight.grad.detach().double().clone()
-    gu = m.U_s.weight.grad.detach().double().clone()
-    opt.step()
-    lam, meth = gd.optimizer_base_rate(m, opt)
-    # step 1: v = (1 - beta2) g^2, v_hat = v / (1 - beta2) = g^2; DiagGate: mean over the W_h and U_s rows
-    expected = (1e-3 / (torch.cat([g, gu], dim=1).abs() + 1e-8)).mean(dim=1).numpy()
-    assert np.allclose(lam, expected, rtol=1e-5) and "AdamW" in meth and "W_h+U_s" in meth
-    sgd = torch.optim.SGD(m.parameters(), lr=0.05)
-    assert np.all(gd.optimizer_base_rate(m, sgd)[0] == 0.05)
 
 
 # ------------------------------------------------------------------------------------------------ task
@@ -264,7 +164,7 @@ def test_target_variance_matches_monte_carlo():
 
 # ------------------------------------------------------------------------------------------------ forcing, seeds
 def test_forcing_touches_only_the_slow_rows_and_is_bounded():
-    pytest.importorskip("numerics.levy_sampling")
+    pytest.importorskip("numerics.anticollapse.levy_sampling")
     m = build_gated_rnn("diag", D, 10)
     rows = torch.tensor([2, 7])
     before = {k: p.detach()[rows].clone() for k, p in m.unit_row_parameters().items()}
@@ -305,8 +205,8 @@ def _cfg(arch: str, **train) -> GatedConfig:
 
 
 def test_training_is_deterministic_and_seeded():
-    pytest.importorskip("numerics.estimators")
-    pytest.importorskip("numerics.levy_sampling")
+    pytest.importorskip("numerics.anticollapse.estimators")
+    pytest.importorskip("numerics.anticollapse.levy_sampling")
     cfg = _cfg("diag", forcing=1.0)
     a, b = train_gated(cfg, seed=1), train_gated(cfg, seed=1)
     c = train_gated(cfg, seed=2)
@@ -355,8 +255,8 @@ def test_bad_inputs_are_rejected_clearly():
         GatedConfig.from_dict({"model": {"hidden": 8, "width": 3}})
     with pytest.raises(ValueError, match="unknown field"):
         GatedConfig.from_dict({"hidden": 8})
-    with pytest.raises(ValueError, match="profile"):
-        load_profile("no_such_profile")
+    with pytest.raises(ValueError, match="sweep"):
+        load_gated_sweep("no_such_sweep")
     with pytest.raises(ValueError, match="x must be"):
         build_gated_rnn("diag", 3, 4).run(torch.zeros(2, 5, 4))
     with pytest.raises(ValueError, match="n_lags"):
@@ -366,8 +266,8 @@ def test_bad_inputs_are_rejected_clearly():
                               envelope_lags=[1, 2])
 
 
-def test_profiles_match_the_spec():
-    ref = load_profile("reference")
+def test_sweep_files_match_the_spec():
+    ref = load_gated_sweep("reference")
     assert set(ref.configs) == {"const", "const_forced", "shared", "diag"} and len(ref.seeds) == 10
     for name, c in ref.configs.items():
         t, m, tr, dg = c.task, c.model, c.train, c.diagnostics
@@ -379,20 +279,22 @@ def test_profiles_match_the_spec():
         # the author's grids: envelope linspace(4, 384, 128) of mu0, rate lags 64..384
         assert np.array_equal(c.lag_grid("envelope_lags"), np.unique(np.linspace(4, 384, 128).round().astype(int)))
         assert (dg.envelope, dg.envelope_grid, dg.rate_lags) == ("mu0", "linear", (64, 384, 32))
-    for prof in ("quick", "cpu"):
-        p = load_profile(prof)
+    for name in ("quick", "cpu"):
+        p = load_gated_sweep(name)
         assert set(p.configs) == set(ref.configs)
         for c in p.configs.values():
             f = c.task.T / 1280                                # every time quantity scaled by T / 1280
             assert c.task.lag_range == scaled_lag_range(c.task.T) and abs(1 / c.model.init_s - 200 * f) < 1e-9
             assert c.lag_grid("envelope_lags")[-1] == c.task.lag_range[1]   # the envelope reaches the longest lag
-    cpu = load_profile("cpu").configs["diag"]
+    cpu = load_gated_sweep("cpu").configs["diag"]
     assert cpu.task.T >= 512 and cpu.model.hidden == 128 and cpu.lag_grid("envelope_lags")[-1] >= 256
 
 
 # ------------------------------------------------------------------------------------------------ verdicts
 from validation.checks import gated_rnn as checks  # noqa: E402
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS  # noqa: E402
+import tiny_inputs as tiny  # noqa: E402
+import tiny_torch  # noqa: E402
 
 
 def _ckpt(epoch=40, phase="collapsed", mixture="collapsed", resolved=True, tail=(1.5, 2.5), r2=0.95,
@@ -476,3 +378,39 @@ def test_verdict_reference_uses_all_three_rules():
     bad = checks.verdict_reference(_data(diag=[_ckpt(tail=(3.5, 4.5), q90=20.0)]))
     assert bad.verdict == NOT_REPRODUCED and "diag_vs_shared: not reproduced" in bad.summary
     assert checks.verdict_reference(_data(diag=[_ckpt(tail=(0.5, 0.9), r2=0.5, q90=20.0)])).verdict == INCONCLUSIVE
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse.gated import delayed_task, train
+
+    return [
+        (lambda: delayed_task.make_delayed_task(lag_exponent=0), ValueError, "lag_exponent"),
+        (lambda: delayed_task.make_delayed_task(lag_exponent=10**6), ValueError, "lag_exponent"),
+        (lambda: train.TaskSpec(T=32, n_lags=2, lag_range=1000), TypeError, "lag_range"),
+        (lambda: train.TaskSpec(T=32, n_lags=2, lag_exponent=10**6), ValueError, "lag_exponent"),
+        (lambda: train.slow_units(np.array([np.nan, 1.0]), 1), ValueError, "tau"),
+        (lambda: train.train_gated(tiny_torch.gated_config(), progress=5), TypeError, "progress"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+def test_delayed_task_draws_in_blocks_the_stream_of_one_draw():
+    from numerics.anticollapse.gated.delayed_task import make_delayed_task
+
+    task = make_delayed_task(n_lags=4, lag_min=2, lag_max=40, d_in=3, seed=1)
+    x, y = task.sample(3000, 700, rng=np.random.default_rng(3))        # 6.3e6 entries: several blocks
+    rng = np.random.default_rng(3)
+    x0, noise = rng.standard_normal((3000, 700, 3)), rng.standard_normal((3000, 700))
+    y0, proj = task.noise_std * noise, x0 @ task.u
+    for lag, c in zip(task.lags, task.coeffs):
+        y0[:, lag:] += c * proj[:, :700 - lag]
+    assert np.array_equal(x, x0.astype(np.float32)) and np.array_equal(y[..., 0], y0.astype(np.float32))

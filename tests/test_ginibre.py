@@ -1,4 +1,4 @@
-"""Tests of numerics.ginibre: Monte Carlo against the closed forms, at |MC - exact| <= z se."""
+"""Tests of numerics.signal_propagation.ginibre: Monte Carlo against the closed forms, at |MC - exact| <= z se."""
 
 import math
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from numerics.ginibre import BLOCK, estimate_feedforward, estimate_Q, estimate_S, sample_ginibre
-from numerics.wick import wick_polynomial
+from numerics.signal_propagation.ginibre import BLOCK, estimate_feedforward, estimate_Q, estimate_S, sample_ginibre
+from numerics.signal_propagation.wick import wick_polynomial
 from theory.signal_energy import Q, S
-from validation.stats import agreement, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
 
 
 def _real_Q(n, kmax):

@@ -1,9 +1,8 @@
-"""Tests of the initialisation-for-a-horizon tool (theory.horizon, numerics.horizon_mc)."""
+"""Tests of the initialisation-for-a-horizon tool (theory.horizon, numerics.signal_propagation.horizon_mc)."""
 
 from __future__ import annotations
 
 import doctest
-import json
 import math
 from fractions import Fraction
 
@@ -11,20 +10,20 @@ import mpmath
 import numpy as np
 import pytest
 
-import numerics.horizon_mc as hmc
+import numerics.signal_propagation.horizon_mc as hmc
 import theory.horizon as th
-from theory.horizon import depth_for_scale, gain_profile, max_horizon, sigma_for_horizon
+from theory.horizon import depth_for_scale, gain_curve, max_horizon, sigma_for_horizon
 from theory.regimes import breakdown_depth
 from theory.signal_energy import trace_moment
 from theory.real_rows import real_energies
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 
 def exact_Q(n, k):
     return Fraction(trace_moment(n, k), n ** (k + 1))
 
 
-def exact_profile(n, t, sigma, quantity, energies=None):
+def exact_curve(n, t, sigma, quantity, energies=None):
     """p_j(sigma), j = 0..t, in exact rationals at the exact binary value of sigma."""
     E = energies or [exact_Q(n, k) for k in range(t + 1)]
     s2 = Fraction(sigma) ** 2
@@ -39,7 +38,7 @@ def exact_profile(n, t, sigma, quantity, energies=None):
 
 
 def exact_dev(n, t, sigma, quantity, energies=None):
-    return float(max(abs(p - 1) for p in exact_profile(n, t, sigma, quantity, energies)))
+    return float(max(abs(p - 1) for p in exact_curve(n, t, sigma, quantity, energies)))
 
 
 def test_doctests():
@@ -52,7 +51,7 @@ def test_doctests():
 # ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("quantity", ["Q", "S"])
 @pytest.mark.parametrize("n,t,tol", [(64, 6, 0.05), (256, 18, 0.05), (1024, 40, 0.05)])
-def test_minimax_and_interval_match_exact_profile(n, t, tol, quantity):
+def test_minimax_and_interval_match_exact_curve(n, t, tol, quantity):
     r = sigma_for_horizon(n, t, tol, quantity=quantity)
     assert r.feasible
     # the reported deviation is the exact deviation at the reported sigma
@@ -65,7 +64,7 @@ def test_minimax_and_interval_match_exact_profile(n, t, tol, quantity):
         assert abs(exact_dev(n, t, s, quantity) - tol) <= 1e-12
         assert exact_dev(n, t, s * outward, quantity) > tol
     # endpoint root: p_t(sigma_end) = 1
-    assert abs(float(exact_profile(n, t, r.sigma_endpoint, quantity)[-1]) - 1) <= 1e-12
+    assert abs(float(exact_curve(n, t, r.sigma_endpoint, quantity)[-1]) - 1) <= 1e-12
     # Glorot: sigma = 1
     assert abs(r.glorot_deviation - exact_dev(n, t, 1.0, quantity)) <= 1e-12
 
@@ -107,10 +106,10 @@ def test_mp_agrees_with_float_and_exact_endpoint(quantity):
         assert abs(p_t - 1) < mpmath.mpf(10) ** -37
 
 
-def test_gain_profile_scaling_is_exact():
+def test_gain_curve_scaling_is_exact():
     n, t, sigma = 50, 12, 0.97
-    p = gain_profile(n, t, sigma)
-    ref = exact_profile(n, t, sigma, "Q")
+    p = gain_curve(n, t, sigma)
+    ref = exact_curve(n, t, sigma, "Q")
     assert np.allclose(p, [float(v) for v in ref], rtol=1e-13, atol=0)
 
 
@@ -155,7 +154,7 @@ def test_recommended_sigma_against_simulated_recurrence(quantity):
     r = sigma_for_horizon(n, t, tol, quantity=quantity)
     assert r.feasible
     mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, quantity=quantity, seed=11)
-    pred = gain_profile(n, t, r.sigma, quantity=quantity)
+    pred = gain_curve(n, t, r.sigma, quantity=quantity)
     idx = slice(1, None) if quantity == "Q" else slice(None)       # Q's j = 0 is exactly 1 (se = 0)
     z = z_for_false_alarm(1e-6, m=len(pred[idx]))
     assert np.all(np.abs(mean[idx] - pred[idx]) <= z * se[idx])
@@ -169,7 +168,7 @@ def test_real_weights_exact_rows_against_simulation():
     E = hmc.real_energies(n, t)
     assert abs(exact_dev(n, t, r.sigma, "Q", E) - r.deviation) <= 1e-12
     mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, field="real", seed=5)
-    pred = np.array([float(v) for v in exact_profile(n, t, r.sigma, "Q", E)])
+    pred = np.array([float(v) for v in exact_curve(n, t, r.sigma, "Q", E)])
     z = z_for_false_alarm(1e-6, m=t)
     assert np.all(np.abs(mean[1:] - pred[1:]) <= z * se[1:])
     # Q^R >= Q: real weights need a smaller scale to be back at 1 at depth t
@@ -199,7 +198,7 @@ def test_real_beyond_rows_uses_the_expansion_and_monte_carlo_on_request():
 
 
 def test_real_rows_to_60_are_exact_in_theory_and_numerics():
-    """Every t <= 60 uses the committed exact rows (no Monte Carlo, no se), the same in both floors."""
+    """Every t <= 60 uses the committed exact rows (no Monte Carlo, no se), the same in both layers (theory, numerics)."""
     for quantity in ("Q", "S"):
         a = sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
         b = hmc.sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
@@ -234,39 +233,13 @@ def test_bad_input(call, exc, word):
         call()
 
 
-def test_cli_json(capsys):
-    assert th.main(["sigma", "--n", "1024", "--t", "40", "--tol", "0.05", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    r = sigma_for_horizon(1024, 40, 0.05)
-    assert out["sigma"] == r.sigma and out["feasible"] is True and out["se"] == {}
-    assert th.main(["depth", "--n", "1000", "--sigma", "1.0", "--tol", "0.03", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == breakdown_depth(1000, 0.03, quantity="Q") - 1 == out["depth_glorot"]
-    assert th.main(["table", "--n", "256", "1024", "--tol", "0.05", "--quantity", "S", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["n"] for r in rows] == [256, 1024]
-    assert th.main(["sigma", "--n", "64", "--t", "8", "--tol", "0.05", "--method", "mp", "--dps", "30"]) == 0
-    assert "sigma = 0." in capsys.readouterr().out
-    assert hmc.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["weights"] == "real"
-
-
-def test_cli_bad_input(capsys):
-    with pytest.raises(SystemExit) as e:
-        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "2"])
-    assert e.value.code == 2 and "tol" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as e:
-        th.main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "quaternion"])
-    assert e.value.code == 2 and "--weights" in capsys.readouterr().err
-
-
 # ----------------------------------------------------------------------------------------------------
 # depth at a scale, real weights
 # ----------------------------------------------------------------------------------------------------
 def test_real_depth_exact_rows():
     for n, sigma, tol, q in ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q")):
         E = hmc.real_energies(n, 8)
-        dev = [abs(p - 1) for p in exact_profile(n, 8, sigma, q, E)]
+        dev = [abs(p - 1) for p in exact_curve(n, 8, sigma, q, E)]
         first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
         assert first <= hmc.EXACT_REAL_MAX_K
         assert hmc.depth_for_scale(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
@@ -289,24 +262,18 @@ def test_real_depth_monte_carlo_path():
     assert mc["depth"] == exact and "Monte Carlo" in mc["source"]
 
 
-def test_cli_real_depth(capsys):
-    assert hmc.main(["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == hmc.depth_for_scale(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]
-
-
 # ----------------------------------------------------------------------------------------------------
-# theory's own command line and depth_for_scale with real weights (exact rows to 60, the expansion beyond)
+# depth_for_scale with real weights (exact rows to 60, the expansion beyond)
 # ----------------------------------------------------------------------------------------------------
 REAL_DEPTH_CASES = ((64, 1.0, 0.05, "Q"), (40, 1.0, 0.03, "S"), (40, 0.998, 0.05, "Q"), (4, 1.0, 0.3, "Q"),
                     (100, 1.0, 0.2, "S"), (10**6, 1.1, 0.5, "Q"))
 
 
 @pytest.mark.parametrize("n,sigma,tol,q", REAL_DEPTH_CASES)
-def test_theory_real_depth_from_the_exact_profile(n, sigma, tol, q):
-    # reference: the first violation of the exact rational profile written out in this file
+def test_theory_real_depth_from_the_exact_curve(n, sigma, tol, q):
+    # reference: the first violation of the exact rational curve written out in this file
     E = real_energies(n, 30)
-    dev = [abs(p - 1) for p in exact_profile(n, 30, sigma, q, E)]
+    dev = [abs(p - 1) for p in exact_curve(n, 30, sigma, q, E)]
     first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
     for method in ("float", "exact"):
         assert depth_for_scale(n, sigma, tol, quantity=q, method=method, weights="real") == first - 1
@@ -325,65 +292,3 @@ def test_theory_real_depth_beyond_the_rows_and_bad_input():
         depth_for_scale(10**6, 1.0, 0.3, weights="real", max_t=5)
     with pytest.raises(ValueError, match="weights"):
         depth_for_scale(64, 1.0, 0.05, weights="quaternion")
-
-
-@pytest.mark.parametrize("argv", [
-    ["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real"],
-    ["sigma", "--n", "400", "--t", "30", "--tol", "0.1", "--weights", "real", "--quantity", "S"],
-    ["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mp", "--dps", "25"],
-    ["depth", "--n", "40", "--sigma", "0.998", "--tol", "0.1", "--weights", "real", "--quantity", "S"],
-    ["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--method", "exact"],
-])
-def test_theory_cli_real_weights_agrees_with_the_monte_carlo_cli(argv, capsys):
-    # both command lines read theory's real energies (here the exact rows): the same JSON, field by field
-    assert th.main([*argv, "--json"]) == 0
-    ours = json.loads(capsys.readouterr().out)
-    assert hmc.main([*argv, "--json"]) == 0
-    theirs = json.loads(capsys.readouterr().out)
-    assert ours == theirs and ours["weights"] == "real" and ours["source"] == th.REAL_ROWS_SOURCE
-
-
-def test_theory_cli_real_sigma_is_the_api_answer(capsys):
-    assert th.main(["sigma", "--n", "12", "--t", "7", "--tol", "0.1", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    r = sigma_for_horizon(12, 7, 0.1, weights="real")
-    assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
-
-
-@pytest.mark.parametrize("argv,words", [
-    (["sigma", "--n", "16", "--t", "200", "--tol", "0.1", "--weights", "real"], ["t must be <= 60 at n=16", "c = 50"]),
-    (["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--method", "mc"],
-     ["--method mc", "seqtheory horizon"]),
-    (["depth", "--n", "1000000", "--sigma", "1.0", "--tol", "0.3", "--weights", "real", "--method", "exact"],
-     ["--sigma 1.0", "60", "method='float'"]),
-])
-def test_theory_cli_past_the_rows_is_one_line_naming_the_flag(argv, words, capsys):
-    with pytest.raises(SystemExit) as e:
-        th.main(argv)
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("python -m theory.horizon: error:")
-    for word in words:
-        assert word in err, err
-
-
-def test_theory_cli_glorot_comparison_past_the_rows_is_a_note(capsys):
-    # exact comparisons: sigma = 0.99 violates tol by depth 60 at n = 1e6; sigma = 1 does not: Glorot None + note
-    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--method",
-                    "exact", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
-    assert out["depth_glorot"] is None and "method='float'" in out["depth_glorot_note"]
-    assert th.main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)                           # float: the expansion gives Glorot's depth
-    assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, weights="real") > 60 > out["depth"]
-
-
-def test_theory_horizon_module_entry_point_real_weights():
-    import subprocess
-    import sys
-    ok = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "5", "--tol", "0.1",
-                         "--weights", "real", "--json"], capture_output=True, text=True, timeout=120)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["source"] == th.REAL_ROWS_SOURCE
-    bad = subprocess.run([sys.executable, "-m", "theory.horizon", "sigma", "--n", "16", "--t", "400", "--tol", "0.1",
-                          "--weights", "real"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "t must be <= 60 at n=16" in bad.stderr

@@ -374,3 +374,35 @@ def test_characteristic_root_broadcasts_over_arrays_with_the_scalar_accuracy():
     assert isinstance(characteristic_root(eta_J=np.array(0.05), **kw), float)
     with pytest.raises(ValueError, match="eta_J"):
         characteristic_root(eta_J=[0.1, -1.0], **kw)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+@pytest.mark.parametrize("key", ["eta_G", "eta_J", "lam", "C", "kappa"])
+@pytest.mark.parametrize("value", [1e-30, 1e30])
+def test_characteristic_root_mp_at_extreme_parameters(key, value):
+    """The mp root at dps 30 agrees with dps 60 to 29 digits and with the float root to 1e-12 (mp used to
+    give 6.31 for 9.99999999999999 at lam = 1e30)."""
+    from theory.levy import Phi, characteristic_root
+
+    p = {**dict(eta_G=0.1, kappa=1.0, eta_J=0.05, alpha=1.5, lam=2.0, C=1.0), key: value}
+    a = characteristic_root(**p, method="mp", dps=30)
+    b = characteristic_root(**p, method="mp", dps=60)
+    f = characteristic_root(**p)
+    with mpmath.workdps(60):
+        assert abs(a - b) <= mpmath.mpf(10) ** -29 * abs(b)
+    assert abs(f - float(b)) <= 1e-12 * float(b)
+    if b < p["lam"]:              # an interior root: Phi changes sign there
+        lo, hi = float(b) * (1 - 1e-9), float(b) * (1 + 1e-9)
+        assert Phi(lo, **p, method="mp") < 0 < Phi(min(hi, p["lam"]), **p, method="mp")
+
+
+def test_characteristic_root_small_alpha_float_and_mp():
+    """alpha -> 0: the float symbol used to cancel to noise (root 1.0 instead of 1.99999999999999)."""
+    from theory.levy import characteristic_root
+
+    p = dict(eta_G=0.1, kappa=1.0, eta_J=0.05, alpha=1e-30, lam=2.0, C=1.0)
+    b = characteristic_root(**p, method="mp", dps=60)
+    assert abs(characteristic_root(**p) - float(b)) <= 1e-12
+    assert abs(characteristic_root(**p, method="mp", dps=30) - b) <= mpmath.mpf(10) ** -28

@@ -1,8 +1,8 @@
-"""numerics.levy_sampling: stable and CTS samplers against characteristic functions and cumulants.
+"""numerics.anticollapse.levy_sampling: stable and CTS samplers against characteristic functions and cumulants.
 
 References are independent of the code under test: scipy quadrature of the Levy-measure integrals, the
 standard stable characteristic function, a pure-Python xoroshiro128++; Monte Carlo comparisons are
-``|estimate - exact| <= z se`` with se from the same sample and z from validation.stats (Bonferroni).
+``|estimate - exact| <= z se`` with se from the same sample and z from numerics.stats (Bonferroni).
 """
 
 import math
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
-import numerics.levy_sampling as ls
+import numerics.anticollapse.levy_sampling as ls
 
-from numerics.levy_sampling import (big_jump_rate, cp_small_jump_cumulant, cts_cumulant, cts_increments,
+from numerics.anticollapse.levy_sampling import (big_jump_rate, cp_small_jump_cumulant, cts_cumulant, cts_increments,
                                     cts_increments_cp, cts_log_cf, small_jump_variance, stream_states,
                                     symmetric_stable)
-from validation.stats import agreement, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
 
 U = np.array([0.3, 1.0, 2.5])
 

@@ -10,11 +10,11 @@ import sympy
 from hypothesis import given, strategies as st
 from scipy.special import ai_zeros
 
-from numerics.targets import linear_target, make_dataset
+from numerics.memory_functions.targets import linear_target, make_dataset
 from theory.memory import (KINDS, airy_shift_scale, area_expression, area_target, exp_area, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, mixed_memory_function,
                            poly_area, poly_exponent)
-from validation.stats import agreement, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
 
 
 # --- area of the smooth families --------------------------------------------------------------------

@@ -1,23 +1,25 @@
-"""Benchmark models (numerics.models): shapes, causality, exact receptive field, S4D kernel against an
-independent recurrence, exponential-sum export, probes, training, determinism, bad specs."""
+"""Benchmark models (numerics.memory_functions.models): shapes, causality, exact receptive field, probes, training,
+determinism, bad specs (the S4D's kernel and exponential sum: tests/test_s4d.py)."""
 
 from __future__ import annotations
 
-import math
+
+import time
 
 import numpy as np
 import pytest
 
 import torch  # noqa: E402  (the models under test are torch modules)
 
-from numerics.models.compose import Sequential  # noqa: E402
-from numerics.models.lstm import LSTM  # noqa: E402
-from numerics.memory_bench.probe import memory_probe  # noqa: E402
-from numerics.models.s4d import S4D, S4DKernel, fft_causal_conv  # noqa: E402
-from numerics.models.tcn import TCN  # noqa: E402
-from numerics.memory_bench.trainer import TrainSpec, train  # noqa: E402
-from numerics.models.transformer import Transformer  # noqa: E402
-from numerics.memory_bench.zoo import build_model, normalize_model_spec  # noqa: E402
+from numerics.memory_functions.models.compose import Sequential  # noqa: E402
+from numerics.memory_functions.models.lstm import LSTM  # noqa: E402
+from numerics.memory_functions.bench.probe import memory_probe  # noqa: E402
+from numerics.memory_functions.models.s4d import S4D, fft_causal_conv  # noqa: E402
+from numerics.memory_functions.models.tcn import TCN  # noqa: E402
+from numerics.memory_functions.bench.trainer import TrainSpec, train  # noqa: E402
+from numerics.memory_functions.models.transformer import Transformer  # noqa: E402
+from numerics.memory_functions.bench.zoo import build_model, normalize_model_spec  # noqa: E402
+import tiny_inputs as tiny  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -97,66 +99,6 @@ def test_tcn_receptive_field_is_exact(k, levels):
     r = reach(torch.rand(2, T, 1) + 0.1)
     assert torch.all(r[:R] > 0) and torch.all(r[R:] == 0)
     assert R == 1 + 2 * (k - 1) * (2 ** levels - 1)
-
-
-def test_s4d_kernel_matches_a_step_by_step_zoh_recurrence():
-    torch.manual_seed(3)
-    ker = S4DKernel(H=2, N=6, init="inv", dt_range="reference")
-    L = 40
-    K = ker(L).detach().double().numpy()
-    dt = np.exp(ker.log_dt.detach().double().numpy())
-    A = -np.exp(ker.log_A_real.detach().double().numpy()) + 1j * ker.A_imag.detach().double().numpy()
-    C = torch.view_as_complex(ker.C.detach()).numpy().astype(complex)
-    for h in range(2):
-        # x_{l} = Abar x_{l-1} + Bbar u_l (B = 1), y_l = 2 Re(C x_l): impulse response = kernel
-        Abar = np.exp(dt[h] * A[h])
-        Bbar = (Abar - 1) / A[h]
-        x = np.zeros(3, complex)
-        out = []
-        for l in range(L):
-            x = Abar * x + Bbar * (1.0 if l == 0 else 0.0)
-            out.append(2 * np.real(C[h] @ x))
-        np.testing.assert_allclose(K[h], out, rtol=1e-4, atol=1e-5 * np.max(np.abs(out)))
-
-
-def test_s4d_inits():
-    ker = S4DKernel(H=1, N=8, init="lin", seq_len=64)
-    assert torch.allclose(ker.A_imag[0], math.pi * torch.arange(4.0))
-    assert torch.allclose(torch.exp(ker.log_A_real), torch.full((1, 4), 0.5))
-    inv = S4DKernel(H=1, N=8, init="inv", seq_len=64)
-    n = np.arange(4)
-    np.testing.assert_allclose(inv.A_imag[0].detach().numpy(), (8 / np.pi) * (8 / (2 * n + 1) - 1), rtol=1e-6)
-    dts = torch.exp(S4DKernel(H=500, N=2, dt_range="reference").log_dt.detach())
-    assert float(dts.min()) >= 1e-3 * (1 - 1e-6) and float(dts.max()) <= 1e-1 * (1 + 1e-6)
-    task = torch.exp(S4DKernel(H=500, N=2, seq_len=64).log_dt.detach())        # S4D's default range, the same rule
-    assert float(task.min()) >= (1 / 64) * (1 - 1e-6) and float(task.max()) <= 1 + 1e-6
-    with pytest.raises(ValueError, match="seq_len"):
-        S4DKernel(H=1, N=2)                     # the task range needs the task's length, as for S4D
-
-
-def test_fft_causal_conv_equals_direct_convolution():
-    g = torch.Generator().manual_seed(1)
-    u = torch.randn(2, 3, 17, generator=g, dtype=torch.float64)
-    k = torch.randn(3, 17, generator=g, dtype=torch.float64)
-    y = fft_causal_conv(u, k).numpy()
-    for b in range(2):
-        for h in range(3):
-            np.testing.assert_allclose(y[b, h], np.convolve(u[b, h].numpy(), k[h].numpy())[:17], atol=1e-12)
-
-
-def test_linear_s4d_exp_sum_equals_its_impulse_response_and_jacobian():
-    torch.manual_seed(5)
-    model = S4D(width=1, state=6, linear=True, dt_min=0.05, dt_max=0.3)
-    T = 48
-    poles, coefs, d0 = model.exp_sum()
-    s = np.arange(T)
-    rhohat = np.real((coefs[None, :] * poles[None, :] ** s[:, None]).sum(1))
-    rhohat[0] += d0
-    scale = np.max(np.abs(rhohat))
-    np.testing.assert_allclose(memory_probe(model, T, method="impulse"), rhohat, atol=1e-5 * scale)
-    np.testing.assert_allclose(memory_probe(model, T, method="jacobian", n=4), rhohat, atol=1e-5 * scale)
-    with pytest.raises(ValueError, match="linear single-channel"):
-        S4D(width=2, linear=True, seq_len=16).exp_sum()
 
 
 class _FixedConv(torch.nn.Module):
@@ -249,7 +191,7 @@ def test_bad_model_specs_are_rejected_naming_the_field(spec, exc, match):
 
 
 def test_build_model_initialises_like_the_constructor():
-    from numerics.memory_bench import zoo
+    from numerics.memory_functions.bench import zoo
 
     zoo._NORMALIZED.clear()                                   # first (uncached) and cached validation paths
     params = []
@@ -276,11 +218,11 @@ def test_normalized_spec_fills_defaults_and_sequential_checks_widths():
 
 
 def test_batchable_lstm_equals_nn_lstm_in_values_and_gradients():
-    """``numerics.models._lstm_scan`` (hand-written backward) against ``nn.LSTM`` + autograd, in float64 so
+    """``numerics.memory_functions.models._lstm_scan`` (hand-written backward) against ``nn.LSTM`` + autograd, in float64 so
     that the only difference is summation order (1e-12 covers reassociation of O(1) terms at 2^-52)."""
     from torch.func import functional_call, stack_module_state, vmap
 
-    from numerics.models._common import make_batchable
+    from numerics.memory_functions.models._common import make_batchable
 
     models = []
     for seed in (0, 1, 2):
@@ -300,3 +242,110 @@ def test_batchable_lstm_equals_nn_lstm_in_values_and_gradients():
         torch.testing.assert_close(p.grad, ref, rtol=1e-12, atol=1e-12, msg=name)
     alone = make_batchable(models[0])                     # also without vmap (no leading member axis)
     torch.testing.assert_close(alone(x[0]), ref_out[0], rtol=1e-12, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.memory_functions.bench.grouped import train_group
+    from numerics.memory_functions.bench.trainer import TrainSpec, make_optimizer
+    from numerics.memory_functions.bench.trainer import train as train_model
+    from numerics.memory_functions.models.compose import Sequential
+    from numerics.memory_functions.models.lstm import LSTM
+
+    x = np.zeros((4, 12))
+    return [
+        (lambda: train_model(LSTM(3), x, x, TrainSpec(steps=2, batch=2), progress=-3), TypeError, "progress"),
+        (lambda: train_model(LSTM(3), object(), x, TrainSpec(steps=2, batch=2)), TypeError, "x and y"),
+        (lambda: make_optimizer([], TrainSpec()), ValueError, "named"),
+        (lambda: make_optimizer([1, 2], TrainSpec()), TypeError, "named"),
+        (lambda: train_group([LSTM(3)], [(x, x)], [1]), TypeError, "specs"),
+        (lambda: Sequential(1, 2), TypeError, "stages[0]"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+def test_memory_probe_estimates_memory_up_front():
+    from numerics.memory_functions.bench.probe import memory_probe
+    from numerics.memory_functions.models.lstm import LSTM
+
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"T=10000000 .*GiB"):
+        memory_probe(LSTM(4), T=10**7)
+    assert time.perf_counter() - t0 < 5
+    assert memory_probe(LSTM(4), T=32).shape == (32,)
+
+
+@pytest.mark.parametrize("build, name", [
+    ("LSTM(layers=10**7)", "layers"), ("LSTM(width=10**6)", "width"), ("TCN(levels=10**7)", "levels"),
+    ("TCN(channels=10**6)", "channels"), ("S4D(layers=10**7, seq_len=64)", "layers"),
+    ("S4D(state=10**9, seq_len=64)", "state"), ("Transformer(layers=10**7)", "layers"),
+    ("Transformer(d_model=10**6, heads=1)", "d_model"), ("build_gated_rnn('diag', hidden=10**6)", "hidden"),
+])
+def test_model_sizes_have_a_maximum(build, name):
+    from numerics.anticollapse.gated.gated_rnn import build_gated_rnn  # noqa: F401
+    from numerics.memory_functions.models.lstm import LSTM  # noqa: F401
+    from numerics.memory_functions.models.s4d import S4D  # noqa: F401
+    from numerics.memory_functions.models.tcn import TCN  # noqa: F401
+    from numerics.memory_functions.models.transformer import Transformer  # noqa: F401
+
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=name):
+        eval(build)
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("build, name", [
+    ("build_gated_rnn('diag', d_in=2, hidden=9500)", "hidden"), ("sinusoidal_encoding(10**8, 4)", "T"),
+    ("S4DKernel(H=65075610, N=4, dt_min=1e-3, dt_max=0.1)", "H=65075610"), ("TemporalBlock(1, 11248, 2, 1)", "c_out"),
+    ("Transformer(layers=1000)", "layers"),
+    ("sinusoidal_encoding(8, 10**7)", "d"),
+    ("jump_symbol(1.5, eta_J=0.05, alpha=1.5, lam=2.0, method='mp', dps=74896)", "dps"),
+    ("Phi(1.5, eta_G=0.1, kappa=1.0, eta_J=0.05, alpha=1.5, lam=2.0, method='mp', dps=10**5)", "dps"),
+])
+def test_costly_sizes_have_a_maximum(build, name):
+    from numerics.anticollapse.gated.gated_rnn import build_gated_rnn  # noqa: F401
+    from numerics.memory_functions.models.s4d import S4DKernel  # noqa: F401
+    from numerics.memory_functions.models.tcn import TemporalBlock  # noqa: F401
+    from numerics.memory_functions.models.transformer import Transformer, sinusoidal_encoding  # noqa: F401
+    from theory.levy import Phi, jump_symbol  # noqa: F401
+
+    with pytest.raises(ValueError, match=name):
+        eval(build)
+
+
+def test_memory_probe_estimates_its_time_up_front(monkeypatch):
+    """A recurrent probe steps through T sequentially: a long T that fits in memory can still run for hours;
+    it is refused after a timing probe at a short T. The limit is lowered so that the test does not depend
+    on this machine's speed (T = 2**24 estimated 200-1000 s here, depending on the load)."""
+    from numerics.memory_functions.bench import probe
+    from numerics.memory_functions.models.lstm import LSTM
+
+    monkeypatch.setattr(probe, "MAX_PROBE_SECONDS", 1e-6)
+    with pytest.raises(ValueError, match=r"T=4096 .* s \(timed"):
+        probe.memory_probe(LSTM(3), T=4096, n=1)
+    monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 10**6)                  # below it: no timing, no limit
+    assert probe.memory_probe(LSTM(3), T=4096, n=1).shape == (4096,)
+
+
+def test_memory_probe_announces_a_long_probe(monkeypatch, capsys):
+    from numerics.memory_functions.bench import probe
+    from numerics.memory_functions.models.lstm import LSTM
+
+    monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 64)
+    monkeypatch.setattr(probe, "_TIMING_T", 16)
+    monkeypatch.setattr(probe, "_ANNOUNCE_SECONDS", 0.0)
+    import torch
+    torch.manual_seed(0)
+    model = LSTM(3)
+    got = probe.memory_probe(model, T=80, n=2)
+    assert "memory_probe: T=80 will take about" in capsys.readouterr().err
+    monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 10**6)
+    assert np.array_equal(got, probe.memory_probe(model, T=80, n=2))      # the timing run changes nothing

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Modules whose plot functions are named plot_*; every one must take ax= (architectures and gated_rnn draw
 # through helpers written against numerics.plotting.pyplot(), which never touches the backend either).
-PLOT_MODULES = ["numerics.memory_bench.plots", "validation.checks.signal_energy", "validation.checks.signal_numerics",
+PLOT_MODULES = ["numerics.memory_functions.bench.plots", "validation.checks.signal_energy", "validation.checks.signal_numerics",
                 "validation.checks.memory_theory", "validation.checks.anti_collapse", "validation.checks.real_weights"]
 
 
@@ -50,7 +50,7 @@ def test_every_plot_function_takes_ax_and_an_optional_path():
 
 
 def test_plots_draw_into_the_given_axes_and_return_its_figure(tmp_path):
-    from numerics.memory_bench.plots import plot_alpha_curves, plot_heatmap, plot_learning_curves
+    from numerics.memory_functions.bench.plots import plot_alpha_curves, plot_heatmap, plot_learning_curves
     from validation.checks.memory_theory import plot_families
     from validation.checks.real_weights import plot_rows_mc
 
@@ -86,7 +86,7 @@ def test_no_plot_changes_the_callers_backend(tmp_path):
         before = matplotlib.get_backend()
         sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / "tests")!r})
         from test_plotting import _rows
-        from numerics.memory_bench.plots import plot_alpha_curves, plot_convergence, plot_heatmap
+        from numerics.memory_functions.bench.plots import plot_alpha_curves, plot_convergence, plot_heatmap
         from numerics.plotting import pyplot, save_figure
         from validation.checks.memory_theory import plot_families
         tmp = Path({str(tmp_path)!r})

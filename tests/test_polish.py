@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from numerics.memory_bench.polish import PolishSpec, certificate, polish
+from numerics.memory_functions.bench.polish import PolishSpec, certificate, polish
+import tiny_inputs as tiny
 
 
 def _curve(floor, amp, rate, n):
@@ -96,7 +97,7 @@ def _cfg(polish):
 
 
 def test_a_polished_run_keeps_the_adam_answer_and_adds_the_polish():
-    from numerics.memory_bench.runs import RunConfig, execute_run
+    from numerics.memory_functions.bench.runs import RunConfig, execute_run
 
     plain, pol = RunConfig.from_dict(_cfg(None)), RunConfig.from_dict(_cfg({"f64_iters": 5, "window": 3}))
     assert "polish" not in plain.to_dict() and pol.to_dict()["polish"]["f64_iters"] == 5
@@ -109,8 +110,8 @@ def test_a_polished_run_keeps_the_adam_answer_and_adds_the_polish():
 
 
 def test_sweep_polish_defaults_a_study_override_and_stop_after():
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, run_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
 
     doc = {"defaults": {"polish": {"f64_iters": 7}},
            "studies": {"a": {"models": {"m": _cfg(None)["model"]}, "kinds": ["exp"], "alphas": [0.5], "seeds": [0],
@@ -127,7 +128,7 @@ def test_sweep_polish_defaults_a_study_override_and_stop_after():
 # The Levenberg-Marquardt finish
 
 def test_the_lm_jacobian_is_the_autograd_jacobian():
-    from numerics.memory_bench.polish import _jacobian
+    from numerics.memory_functions.bench.polish import _jacobian
 
     w = torch.tensor([[0.3, -1.2], [2.0, 0.7], [0.1, 0.4]], dtype=torch.float64)
     resid = lambda v: torch.tanh(w @ v) * v.sum()                     # N = 3 residuals of P = 2 parameters
@@ -166,7 +167,7 @@ def test_lm_finish_certifies_a_nonzero_floor_that_lbfgs_alone_does_not_reach():
 
 
 def test_lm_finish_is_not_run_when_lbfgs_certifies_and_its_budget_is_the_stated_maximum():
-    from numerics.memory_bench.polish import MAX_LM_ITERS
+    from numerics.memory_functions.bench.polish import MAX_LM_ITERS
 
     x, y = _data()
     r = polish(_Recurrence(0.5, 1.0, 0.2), x, y, PolishSpec(f64_iters=400, window=20, check_every=5, lm_iters=5))
@@ -176,7 +177,7 @@ def test_lm_finish_is_not_run_when_lbfgs_certifies_and_its_budget_is_the_stated_
 
 
 def test_run_ids_of_configs_without_the_finish_are_unchanged():
-    from numerics.memory_bench.runs import RunConfig
+    from numerics.memory_functions.bench.runs import RunConfig
 
     plain = RunConfig.from_dict(_cfg({"f64_iters": 5}))
     assert "lm_iters" not in plain.to_dict()["polish"]
@@ -199,3 +200,30 @@ def test_a_diverged_adam_endpoint_is_reported_not_finite():
     x, y = _data()
     r = polish(_Recurrence(float("nan"), 1.0, 0.2), x, y, PolishSpec(f32_iters=5, f64_iters=5, window=2, lm_iters=3))
     assert not r.certified and r.reason == "not finite" and math.isnan(r.start_relmse) and r.lm_iters == 0
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.memory_functions.bench import polish
+    from numerics.memory_functions.models.lstm import LSTM
+
+    x = np.zeros((4, 12))
+    return [
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, gtol=np.nan), ValueError, "gtol"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1.0, window=1, rtol=np.inf), ValueError, "rtol"),
+        (lambda: polish.polish(LSTM(3), np.array([1, 2]), x, polish.PolishSpec()), ValueError, "x and y"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], True, window=1), TypeError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], None, window=1), TypeError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], np.nan, window=1), ValueError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], -np.inf, window=1), ValueError, "g0"),
+        (lambda: polish.certificate([1e-3, 9e-4], [1.0, 0.1], 1 + 2j, window=1), TypeError, "g0"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])

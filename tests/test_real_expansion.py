@@ -1,7 +1,7 @@
-"""Tests of theory.real_expansion (real-weight energies at any depth) and numerics.real_energy_mc.
+"""Tests of theory.real_expansion (real-weight energies at any depth) and numerics.signal_propagation.real_energy_mc.
 
 References independent of the code under test: the exact rows (theory/data/real_wick_rows.json, from the
-Pfaffian route), the n^(k-1) formula of numerics.real_wick.row_identities (fitted earlier on k <= 9), the
+Pfaffian route), the n^(k-1) formula of numerics.signal_propagation.real_wick.row_identities (fitted earlier on k <= 9), the
 proved inequality Q^R >= Q (complex closed form), brute-force sums, mpmath, and Monte Carlo.
 """
 
@@ -14,14 +14,14 @@ import mpmath
 import numpy as np
 import pytest
 
-from numerics.real_energy_mc import real_energy_mc
-from numerics.real_wick import row_identities
+from numerics.signal_propagation.real_energy_mc import real_energy_mc
+from numerics.signal_propagation.real_wick import row_identities
 from theory import real_expansion as rx
 from theory.horizon import depth_for_scale, scale_from_energies, sigma_for_horizon
 from theory.real_rows import real_row, real_rows_max_k, verification_rows
-from theory.regimes import breakdown_depth, critical_profile
+from theory.regimes import breakdown_depth, critical_curve
 from theory.signal_energy import Q as complex_Q
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 K = real_rows_max_k()
 
@@ -44,7 +44,7 @@ def test_a2_is_the_issue_formula_and_the_row_identity():
     for k in range(K + 1):
         expected = Fraction(2 * k**4 + 16 * k**3 - 8 * k**2 - 16 * k + 3 - 3 * (-1) ** k, 48)
         assert rx.coefficient_value(2, k) == expected
-    # numerics.real_wick's n^(k-1) identity (an earlier, independent fit on k <= 9) holds on every row
+    # numerics.signal_propagation.real_wick's n^(k-1) identity (an earlier, independent fit on k <= 9) holds on every row
     for k in range(2, K + 1):
         assert all(holds for name, _, holds in row_identities(k, real_row(k)) if "n^(k-1)" in name)
 
@@ -221,9 +221,9 @@ def test_bad_input(call, exc, match):
 # --------------------------------------------------------------------------------------------------
 # scaling functions and the breakdown law
 # --------------------------------------------------------------------------------------------------
-def test_F0_is_the_complex_profile():
+def test_F0_is_the_complex_curve():
     c = np.linspace(0.0, 2.0, 21)
-    assert np.allclose(rx.scaling_function(0, c), critical_profile(c), rtol=1e-9, atol=0)   # c^32 omitted
+    assert np.allclose(rx.scaling_function(0, c), critical_curve(c), rtol=1e-9, atol=0)   # c^32 omitted
 
 
 def test_F1_is_the_limit_of_the_rows():
@@ -232,14 +232,14 @@ def test_F1_is_the_limit_of_the_rows():
     for k, tol in ((40, 0.02), (60, 0.013)):
         n = (k / c) ** 2
         q = sum(Fraction(a) * n**j for j, a in enumerate(real_row(k))) / n ** (k + 1)
-        approx = float((q - Fraction(critical_profile(0.5))) * k / c)
+        approx = float((q - Fraction(critical_curve(0.5))) * k / c)
         assert abs(approx - rx.scaling_function(1, 0.5)) < tol * rx.scaling_function(1, 0.5) + 1e-12
 
 
 def test_breakdown_law_matches_the_depths():
     for tol in (0.05, 0.6):
         law = rx.breakdown_law(tol)
-        assert abs(float(critical_profile(law["c0"])) - 1 - tol) < 1e-12
+        assert abs(float(critical_curve(law["c0"])) - 1 - tol) < 1e-12
         for n in (10**4, 10**6, 10**8):
             t_r = rx.real_breakdown_depth(n, tol)
             assert -0.5 <= t_r - (law["c0"] * math.sqrt(n) + law["delta_real"]) <= 1.5
@@ -273,7 +273,7 @@ def test_real_horizon_mp_matches_float():
 
 
 # --------------------------------------------------------------------------------------------------
-# Monte Carlo (numerics.real_energy_mc) against exact rows
+# Monte Carlo (numerics.signal_propagation.real_energy_mc) against exact rows
 # --------------------------------------------------------------------------------------------------
 def test_real_energy_mc_against_exact_rows():
     n, t = 48, 12

@@ -1,4 +1,4 @@
-"""Tests of numerics.real_regimes (Q^R / Q^C along k = c sqrt n from the exact rows) and its verdict."""
+"""Tests of numerics.signal_propagation.real_regimes (Q^R / Q^C along k = c sqrt n from the exact rows) and its verdict."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from numerics.real_regimes import (CORRECTION_SERIES, ratio_along_ray, real_correction, real_limit,
+from numerics.signal_propagation.real_regimes import (CORRECTION_SERIES, ratio_along_ray, real_correction, real_limit,
                                    regimes_data, series_correction)
 from theory.real_rows import real_row
-from theory.regimes import critical_profile
+from theory.regimes import critical_curve
 from theory.signal_energy import hultman_row
 from validation.checks.real_regimes import verdict_regimes
 from validation.registry import FAIL, INCONCLUSIVE, PASS
@@ -27,7 +27,7 @@ def test_ratio_along_ray_is_exact_and_at_least_one():
 def test_limit_is_the_complex_profile_and_correction_matches_the_series_at_small_c():
     for c in (0.25, 0.5):
         L, eL = real_limit(c)
-        assert abs(L - float(critical_profile(c))) <= 10 * eL + 1e-12
+        assert abs(L - float(critical_curve(c))) <= 10 * eL + 1e-12
         D, eD = real_correction(c)
         # the truncated series misses d_7 c^13 + ...: below 1e-3 c^13 for these c (d_h decreases ~ 0.2x per h)
         assert abs(D - series_correction(c)) <= 10 * eD + 1e-3 * c**13

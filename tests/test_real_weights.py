@@ -1,6 +1,6 @@
-"""Tests of numerics.real_wick (real-weight moments) and the real_weights validation verdicts.
+"""Tests of numerics.signal_propagation.real_wick (real-weight moments) and the real_weights validation verdicts.
 
-References: the Wick enumeration of numerics.wick (a different algorithm), its pure-Python union-find
+References: the Wick enumeration of numerics.signal_propagation.wick (a different algorithm), its pure-Python union-find
 reference, the rows printed in docs/papers/signal-propagation.md, the wick docstring table, and synthetic data for the verdicts.
 """
 
@@ -15,11 +15,11 @@ import numba
 import numpy as np
 import pytest
 
-import numerics.real_wick as rw
-import numerics.wick as wick_module
-from numerics.ginibre import estimate_Q, estimate_S
-from numerics.real_wick import published_rows, real_counts, real_wick_polynomial, real_work_items, row_identities
-from numerics.wick import wick_polynomial, wick_polynomial_reference
+import numerics.signal_propagation.real_wick as rw
+import numerics.signal_propagation.wick as wick_module
+from numerics.signal_propagation.ginibre import estimate_Q, estimate_S
+from numerics.signal_propagation.real_wick import published_rows, real_counts, real_wick_polynomial, real_work_items, row_identities
+from numerics.signal_propagation.wick import wick_polynomial, wick_polynomial_reference
 from validation.checks.real_weights import verdict_identities, verdict_rows, verdict_rows_mc
 from validation.registry import FAIL, PASS
 
@@ -53,7 +53,7 @@ def test_spec_rows(k):
 
 
 def _wick_docstring_table() -> dict[int, list[int]]:
-    """The table printed in numerics.wick's docstring, parsed back into coefficient lists."""
+    """The table printed in numerics.signal_propagation.wick's docstring, parsed back into coefficient lists."""
     out = {}
     lines = wick_module.__doc__.splitlines()
     for i, line in enumerate(lines):

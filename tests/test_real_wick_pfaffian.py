@@ -1,7 +1,7 @@
-"""Tests of the polynomial-time real-weight rows (numerics.real_wick_pfaffian), the loop equations
-(numerics.loop_equations) and the quaternion Monte Carlo of the duality (numerics.quaternion_ginibre).
+"""Tests of the polynomial-time real-weight rows (numerics.signal_propagation.real_wick_pfaffian), the loop equations
+(numerics.signal_propagation.loop_equations) and the quaternion Monte Carlo of the duality (numerics.signal_propagation.quaternion_ginibre).
 
-References: the matching enumeration (numerics.real_wick, method="enumerate"; k <= 10 in
+References: the matching enumeration (numerics.signal_propagation.real_wick, method="enumerate"; k <= 10 in
 tests/test_real_weights.py), the Schwinger-Dyson
 recursion (a third algorithm), hand-computed word moments, Monte Carlo with se from the same run.
 """
@@ -14,17 +14,17 @@ from fractions import Fraction
 
 import pytest
 
-import numerics.loop_equations as le
-import numerics.quaternion_ginibre as qg
-import numerics.real_wick_pfaffian as pf
-from numerics.ginibre import estimate_Q
-from numerics.loop_equations import loop_equation_polynomial, word_moment
-from numerics.quaternion_ginibre import quaternion_moments
-from numerics.real_wick import published_rows, real_wick_polynomial, row_identities
-from numerics.real_wick_pfaffian import interpolate_row, pfaffian_values, real_wick_rows, value_bound
+import numerics.signal_propagation.loop_equations as le
+import numerics.signal_propagation.quaternion_ginibre as qg
+import numerics.signal_propagation.real_wick_pfaffian as pf
+from numerics.signal_propagation.ginibre import estimate_Q
+from numerics.signal_propagation.loop_equations import loop_equation_polynomial, word_moment
+from numerics.signal_propagation.quaternion_ginibre import quaternion_moments
+from numerics.signal_propagation.real_wick import published_rows, real_wick_polynomial, row_identities
+from numerics.signal_propagation.real_wick_pfaffian import interpolate_row, pfaffian_values, real_wick_rows, value_bound
 from validation.checks.real_pfaffian import verdict_mc, verdict_same_rows
 from validation.registry import FAIL, PASS
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 
 @pytest.mark.parametrize("module", [pf, le, qg])

@@ -1,6 +1,6 @@
 """Tests of theory.regimes against independent references.
 
-References: mpmath at 40-60 digits (sinh, quadrature of the profile, the correction formula of docs/papers/signal-propagation.md written
+References: mpmath at 40-60 digits (sinh, quadrature of the curve, the correction formula of docs/papers/signal-propagation.md written
 out), exact Fractions from the product formula, brute-force scans for the breakdown depth, a fixed-seed
 Monte Carlo for the feedforward moments (verdict |estimate - exact| <= z se).
 """
@@ -17,11 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import theory.regimes as rg
-from theory.regimes import (breakdown_depth, critical_correction, critical_profile, critical_S_profile,
+from theory.regimes import (breakdown_depth, critical_correction, critical_curve, critical_S_curve,
                             feedforward_mean, feedforward_second_moment, regime)
 from test_signal_energy import ref_Q   # the independent product-formula reference (tests/ is on sys.path)
 from validation.checks.signal_energy import feedforward_energies
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 EPS = np.finfo(np.float64).eps
 
@@ -34,27 +34,27 @@ def mp_f(c, dps=50):
 
 # --- f(c) ---------------------------------------------------------------------------------------------
 @given(c=st.floats(0.0, 37.5))
-def test_profile_matches_mpmath(c):
-    assert abs(critical_profile(c) - float(mp_f(c))) <= (8 + c * c) * EPS * float(mp_f(c))
+def test_curve_matches_mpmath(c):
+    assert abs(critical_curve(c) - float(mp_f(c))) <= (8 + c * c) * EPS * float(mp_f(c))
 
 
 @pytest.mark.parametrize("c", [0.0, 1e-300, 1e-160, 1e-8, 1e-3, 0.0447, 0.0448, 6.32, 6.33, 37.7])
-def test_profile_at_branch_points(c):
-    assert abs(critical_profile(c) - float(mp_f(c))) <= (8 + c * c) * EPS * float(mp_f(c))
-    assert critical_profile(-c) == critical_profile(c)           # even
+def test_curve_at_branch_points(c):
+    assert abs(critical_curve(c) - float(mp_f(c))) <= (8 + c * c) * EPS * float(mp_f(c))
+    assert critical_curve(-c) == critical_curve(c)           # even
 
 
-def test_profile_vectorised_and_overflow():
+def test_curve_vectorised_and_overflow():
     c = np.array([[0.0, 0.5], [2.0, 40.0]])
-    out = critical_profile(c)
+    out = critical_curve(c)
     assert out.shape == (2, 2) and out[1, 1] == np.inf and not np.any(np.isnan(out))
-    assert [critical_profile(x) for x in c.ravel()] == out.ravel().tolist()
-    assert isinstance(critical_profile(1.5), float)
+    assert [critical_curve(x) for x in c.ravel()] == out.ravel().tolist()
+    assert isinstance(critical_curve(1.5), float)
 
 
-def test_profile_mp_local_precision():
+def test_curve_mp_local_precision():
     before = mpmath.mp.prec
-    v = critical_profile(Fraction(1, 3), dps=60)
+    v = critical_curve(Fraction(1, 3), dps=60)
     assert mpmath.mp.prec == before
     with mpmath.workdps(70):
         assert abs(v - mp_f(mpmath.mpf(1) / 3, 80)) < mpmath.mpf(10) ** -59
@@ -68,25 +68,25 @@ def quad_F(c):
 
 
 @pytest.mark.parametrize("c", [0.0, 1e-5, 0.3, 1.0, 2.5, 7.0, 12.64, 12.66, 20.0, 30.0])
-def test_S_profile_matches_quadrature(c):
+def test_S_curve_matches_quadrature(c):
     ref = quad_F(c)
-    assert abs(critical_S_profile(c) - float(ref)) <= (16 + c * c) * EPS * float(ref) + 1e-300
+    assert abs(critical_S_curve(c) - float(ref)) <= (16 + c * c) * EPS * float(ref) + 1e-300
     with mpmath.workdps(40):
-        assert abs(critical_S_profile(c, dps=30) - ref) <= mpmath.mpf(10) ** -29 * abs(ref)
+        assert abs(critical_S_curve(c, dps=30) - ref) <= mpmath.mpf(10) ** -29 * abs(ref)
 
 
 @given(c=st.floats(0.0, 37.0))
-def test_S_profile_float_matches_mp_closed_form(c):
-    ref = float(critical_S_profile(c, dps=30))
-    assert abs(critical_S_profile(c) - ref) <= (16 + c * c) * EPS * ref
+def test_S_curve_float_matches_mp_closed_form(c):
+    ref = float(critical_S_curve(c, dps=30))
+    assert abs(critical_S_curve(c) - ref) <= (16 + c * c) * EPS * ref
 
 
-def test_S_profile_odd_and_derivative():
+def test_S_curve_odd_and_derivative():
     c = np.linspace(0.1, 9.0, 25)
-    assert np.array_equal(critical_S_profile(-c), -critical_S_profile(c))
+    assert np.array_equal(critical_S_curve(-c), -critical_S_curve(c))
     h = 1e-4   # central difference: F' = f to O(h^2)
-    deriv = (critical_S_profile(c + h) - critical_S_profile(c - h)) / (2 * h)
-    assert np.allclose(deriv, critical_profile(c), rtol=1e-6)
+    deriv = (critical_S_curve(c + h) - critical_S_curve(c - h)) / (2 * h)
+    assert np.allclose(deriv, critical_curve(c), rtol=1e-6)
 
 
 # --- correction ----------------------------------------------------------------------------------------
@@ -132,8 +132,8 @@ def test_correction_removes_sqrt_n_error(c):
         k = round(c * math.sqrt(n))
         q = Q_mp(n, k)
         cc = k / math.sqrt(n)
-        scaled.append((q - (critical_profile(cc) + critical_correction(cc) / math.sqrt(n))) * n)
-        assert abs((q - critical_profile(cc)) * math.sqrt(n) - critical_correction(cc)) <= 1 / math.sqrt(n)
+        scaled.append((q - (critical_curve(cc) + critical_correction(cc) / math.sqrt(n))) * n)
+        assert abs((q - critical_curve(cc)) * math.sqrt(n) - critical_correction(cc)) <= 1 / math.sqrt(n)
     assert abs((scaled[0] - scaled[2]) / (scaled[1] - scaled[2]) / 11 - 1) < 0.05
 
 
@@ -237,7 +237,7 @@ def test_breakdown_boundary_at_huge_n(n, tol, quantity):
 
     with mpmath.workdps(40):
         assert dev(t - 1) <= tol < dev(t)
-    # the sqrt(n) law: t* / sqrt(n) is close to the limit-profile value
+    # the sqrt(n) law: t* / sqrt(n) is close to the limit-curve value
     c = rg._guess_c(quantity, tol)
     assert abs(t / math.sqrt(n) / c - 1) < 1e-3
 
@@ -296,8 +296,8 @@ def test_feedforward_bad_input():
 
 
 # --- bad input everywhere -------------------------------------------------------------------------------
-@pytest.mark.parametrize("fn", [critical_profile, critical_S_profile, critical_correction])
-def test_profile_bad_input(fn):
+@pytest.mark.parametrize("fn", [critical_curve, critical_S_curve, critical_correction])
+def test_curve_bad_input(fn):
     with pytest.raises(ValueError, match="c"):
         fn(float("nan"))
     with pytest.raises(ValueError, match="c"):
@@ -308,13 +308,13 @@ def test_profile_bad_input(fn):
         fn(True)
 
 
-def test_profile_dps_bad_input():
+def test_curve_dps_bad_input():
     with pytest.raises(ValueError, match="dps"):
-        critical_profile(1.0, dps=0)
+        critical_curve(1.0, dps=0)
     with pytest.raises(TypeError, match="c"):
-        critical_S_profile(np.array([1.0, 2.0]), dps=20)
+        critical_S_curve(np.array([1.0, 2.0]), dps=20)
     with pytest.raises(ValueError, match="c"):
-        critical_S_profile(float("inf"), dps=20)
+        critical_S_curve(float("inf"), dps=20)
     with pytest.raises(ValueError, match="c"):
         critical_correction(-1.0)
 
@@ -328,3 +328,17 @@ def test_forms_bad_input(fn):
         fn(0, 3)
     with pytest.raises(ValueError, match="t|k"):
         fn(10, -1)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def test_Q_critical_form_outside_its_domain():
+    from theory.regimes import Q_critical_form
+    from theory.signal_energy import Q
+
+    with pytest.raises(ValueError, match="n=1, k=32"):
+        Q_critical_form(1, 32)
+    assert Q_critical_form(1, 32, corrected=False) > 0
+    got = Q_critical_form(10**6, 1000)                     # inside: close to the exact value
+    assert abs(got - Q(10**6, 1000)) <= 1e-5 * Q(10**6, 1000)

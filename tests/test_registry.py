@@ -34,9 +34,10 @@ def test_names_and_profiles():
 
 
 def _param(chk):
-    """A check naming code in a torch room resolves only with torch installed (``torch`` marker)."""
-    rooms = ("numerics.models", "numerics.memory_bench", "numerics.anticollapse")
-    torch = any(t.startswith(rooms) for t in _DOTTED.findall(chk.closed_form) + _DOTTED.findall(chk.numerics))
+    """A check naming code in a torch subpackage resolves only with torch installed (``torch`` marker)."""
+    torch_packages = ("numerics.memory_functions.models", "numerics.memory_functions.bench", "numerics.anticollapse.gated",
+                      "numerics._torch")
+    torch = any(t.startswith(torch_packages) for t in _DOTTED.findall(chk.closed_form) + _DOTTED.findall(chk.numerics))
     return pytest.param(chk, id=chk.name, marks=[pytest.mark.torch] if torch else [])
 
 

@@ -1,4 +1,4 @@
-"""Time-scale diagnostics of PyTorch RNNs (numerics.anticollapse.rnn_timescales).
+"""Time-scale diagnostics of PyTorch RNNs (numerics.anticollapse.gated.rnn_timescales).
 
 Known spectra by construction: the gate's input and recurrent rows are zeroed and its bias set, so the leak
 of unit q is the constant ``a_q = sigmoid(b_q)``; the diagonals of the other recurrent blocks are zeroed, so
@@ -7,22 +7,22 @@ Then ``log Gamma_{t,l} = l log a_q`` and the rate estimator must return ``tau_q 
 rounding of the prefix sums.
 """
 
-import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import torch
 from torch import nn
 
-from numerics.anticollapse import diagnostics as gd
-from numerics.anticollapse import rnn_timescales as rt
+from numerics.anticollapse.gated import diagnostics as gd
+from numerics.anticollapse import spectra as sp
+from numerics.anticollapse.gated import rnn_timescales as rt
 from numerics.anticollapse.envelope_gate import window_gate
-from numerics.estimators import phase_rule, tail_beta
-from numerics.models.gated_rnn import build_gated_rnn
-from validation.stats import z_for_false_alarm
+from numerics.anticollapse.estimators import phase_rule, tail_beta
+from numerics.anticollapse.gated.gated_rnn import build_gated_rnn
+from numerics.stats import z_for_false_alarm
+import tiny_inputs as tiny
+import tiny_torch
 
 RTOL = 1e-10        # float64: a relative error ~1e-16 per step, summed over at most a few hundred steps
 
@@ -135,8 +135,8 @@ def test_toolkit_gated_model_matches_diagnose(tmp_path):
     res = rt.rnn_timescales(m, x.numpy(), n_boot=100, window_stride=2)
     m64 = build_gated_rnn("diag", 3, 20).double()
     m64.load_state_dict(m.state_dict())
-    ref = gd.diagnose(m64, x.double(), rate_lags=gd.scaled_lag_grid(96, *gd.REFERENCE_RATE_LAGS),
-                      envelope_lags=gd.scaled_lag_grid(96, *gd.REFERENCE_ENVELOPE_LAGS), n_boot=100, window_stride=2)
+    ref = gd.diagnose(m64, x.double(), rate_lags=sp.scaled_lag_grid(96, *sp.REFERENCE_RATE_LAGS),
+                      envelope_lags=sp.scaled_lag_grid(96, *sp.REFERENCE_ENVELOPE_LAGS), n_boot=100, window_stride=2)
     assert np.array_equal(res.layers[0].tau, ref.tau) and res.layers[0].phase == ref.phase
     assert res.cell == "diag" and m.W_s.weight.dtype == torch.float32       # the caller's model is untouched
     torch.save(m.state_dict(), tmp_path / "diag.pt")
@@ -160,23 +160,6 @@ def test_layers_and_prefix(tmp_path):
     assert np.array_equal(both.layers[1].tau, one.layers[1].tau)
 
 
-def test_cli_json_round_trip(tmp_path, capsys):
-    torch.manual_seed(5)
-    m = nn.LSTM(2, 6, batch_first=True)
-    torch.save(m.state_dict(), tmp_path / "lstm.pt")
-    x = np.random.default_rng(0).standard_normal((2, 48, 2))
-    np.save(tmp_path / "x.npy", x)
-    assert rt.main([str(tmp_path / "lstm.pt"), "--inputs", str(tmp_path / "x.npy"), "--n-boot", "30", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    ref = rt.rnn_timescales(m, x, n_boot=30).to_dict()
-    assert out == json.loads(json.dumps(ref))
-    assert out["cell"] == "lstm" and out["layers"][0]["n_units"] == 6 and len(out["layers"][0]["tau"]) == 6
-    assert rt.main([str(tmp_path / "lstm.pt"), "--T", "32", "--batch", "2", "--n-boot", "30"]) == 0
-    text = capsys.readouterr().out
-    assert "author's phase label:" in text and "calibrated phase label:" in text
-    assert "resolved: True" not in text and "envelope lags reach the tau tail (spectrum resolved):" in text
-
-
 @pytest.mark.parametrize("layout", ["bare", "model_state_dict", "state_dict", "model"])
 def test_checkpoint_layouts(tmp_path, layout):
     torch.manual_seed(2)
@@ -196,13 +179,15 @@ def test_labels_are_consistent_and_large_first_order_term_warns(capsys):
     res = rt.rnn_timescales(gru, np.random.default_rng(0).standard_normal((8, 256, 4)), n_boot=100)
     s = res.layers[0].summary()
     assert s["first_order_size_median"] > rt.FIRST_ORDER_WARN
-    text = rt._text(res)
+    from seqtheory.cli.timescales import _text
+
+    text = _text(res)
     assert "warning: the first-order term is large" in text and "leak-only tau median" in text
     assert res.to_dict()["layers"][0]["warning"].startswith("warning:")
     assert s["phase_calibrated"] in ("collapsed", "extended", "boundary", "concentrated", "unresolved")
     fake = dict(s, phase="unresolved", first_order_size_median=0.1)
     assert rt.first_order_warning(fake) == ""
-    assert "unresolved beta" in rt.author_label_text(fake["phase"])
+    assert "unresolved beta" in sp.author_label_text(fake["phase"])
 
 
 def _save(tmp_path, obj, name="m.pt"):
@@ -259,22 +244,21 @@ def test_bad_inputs_and_arguments():
         rt.rnn_timescales(gru, ok, envelope_lags=[5, 64])
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["--T", "8"], "--T must be"),
-    (["--inputs", "x.npy", "--T", "64"], "do not apply with --inputs"),
-    (["--rate-lags", "9", "3", "4"], "--rate-lags HI"),
-])
-def test_cli_bad_arguments(tmp_path, capsys, argv, msg):
-    p = _save(tmp_path, nn.GRU(3, 4).state_dict())
-    with pytest.raises(SystemExit) as e:
-        rt.main([str(p), *argv])
-    assert e.value.code == 2 and msg in capsys.readouterr().err
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
 
 
-def test_cli_module_bad_file_exits_2(tmp_path):
-    (tmp_path / "bad.pt").write_bytes(b"\x00garbage")
-    r = subprocess.run([sys.executable, "-m", "numerics.anticollapse.rnn_timescales", str(tmp_path / "bad.pt")],
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and r.stdout == ""
-    err = r.stderr.strip().splitlines()
-    assert err[-1].startswith("python -m numerics.anticollapse.rnn_timescales: error: model file")
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.anticollapse.gated import rnn_timescales
+
+    return [
+        (lambda: rnn_timescales.load_state_dict("missing-model.pt"), ValueError, "path"),
+        (lambda: rnn_timescales.run_layer(tiny_torch.rnn_weights(), 0, ""), ValueError, "x"),
+        (lambda: rnn_timescales.rnn_timescales(tiny_torch.gru(), -10**30), ValueError, "x"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])

@@ -1,4 +1,4 @@
-"""numerics.sde: determinism across thread counts, exact one-step moments, OU stationary law, baseline."""
+"""numerics.anticollapse.sde: determinism across thread counts, exact one-step moments, OU stationary law, baseline."""
 
 import math
 
@@ -6,10 +6,10 @@ import numba
 import numpy as np
 import pytest
 
-from numerics.levy_sampling import cts_cumulant
-from numerics.sde import SDEConfig, drift, simulate, simulate_numpy
+from numerics.anticollapse.levy_sampling import cts_cumulant
+from numerics.anticollapse.sde import SDEConfig, drift, simulate, simulate_numpy
 from theory.levy import LevyParams, characteristic_root
-from validation.stats import agreement, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
 
 JUMPY = dict(params=LevyParams(kappa=1.0, eta_G=0.3, eta_J=0.8, alpha=1.5, lam=3.0), w=0.2, zeta_0=-1.0, dt=0.05,
              eps=0.2)

@@ -1,12 +1,19 @@
-"""validation.stats: the Bonferroni critical value and the agreement rule, against scipy's normal tail."""
+"""numerics.stats: the Bonferroni critical value and the agreement rule (against scipy's normal tail), the runs
+tests (against brute-force enumeration of sign orderings) and the optimal 1-d clustering (against every split)."""
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
 from scipy.stats import norm
 
-from validation.stats import Z_MIN, agreement, z_for_false_alarm
+from numerics.stats import Z_MIN, agreement, kmeans_1d, runs_test, runs_test_normal, z_for_false_alarm
+import tiny_inputs as tiny
 
 
 @pytest.mark.parametrize("p, m", [(1e-6, 1), (1e-6, 2), (1e-6, 10), (1e-6, 1000), (1e-9, 7), (1e-3, 50)])
@@ -39,3 +46,84 @@ def test_agreement_rule():
     a = agreement(np.array([1.0, 2.0]), np.array([0.1, 0.1]), np.array([1.0, 2.44]), z=4.5)
     assert a.ok and abs(a.max_abs_z - 4.4) < 1e-9
     assert not agreement(np.array([1.0]), np.array([0.1]), np.array([1.5]), z=4.5).ok
+
+
+def test_runs_test_matches_brute_force_enumeration():
+    n1, n2 = 4, 5
+    counts = {}
+    for pos in itertools.combinations(range(n1 + n2), n1):
+        s = np.full(n1 + n2, -1)
+        s[list(pos)] = 1
+        R = 1 + int(np.count_nonzero(s[1:] != s[:-1]))
+        counts.setdefault(R, []).append(s)
+    total = math.comb(n1 + n2, n1)
+    for R, seqs in counts.items():
+        lower = sum(len(v) for r, v in counts.items() if r <= R) / total
+        upper = sum(len(v) for r, v in counts.items() if r >= R) / total
+        assert abs(runs_test(seqs[0]) - min(1.0, 2 * min(lower, upper))) < 1e-15
+
+
+def test_runs_test_edge_cases():
+    assert runs_test([1.0, 2.0, 3.0]) == 1.0
+    assert runs_test([1e-12, -1e-12, 1.0, 1.0], zero_tol=1e-9) == 1.0
+
+
+def test_runs_test_normal_matches_the_exact_moments():
+    n1, n2 = 5, 4
+    runs = []
+    for pos in itertools.combinations(range(n1 + n2), n1):
+        s = np.full(n1 + n2, -1.0)
+        s[list(pos)] = 1.0
+        runs.append(1 + int(np.count_nonzero(s[1:] != s[:-1])))
+    mean, var = np.mean(runs), np.var(runs)                         # exact moments by enumeration
+    x = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0])
+    r, z, p = runs_test_normal(x)
+    assert r == 6 and abs(z - (6 - mean) / math.sqrt(var)) < 1e-12
+    assert abs(p - 2 * stats.norm.sf(abs(z))) < 1e-15
+    assert all(math.isnan(v) for v in runs_test_normal([1.0] * 6 + [-1.0]))   # fewer than 8 ...
+    assert math.isnan(runs_test_normal(np.ones(9))[2])                         # ... or one sign: no p
+    assert runs_test_normal(np.full(9, 1e-11) * (-1) ** np.arange(9)) == (1.0, 0.0, 1.0)   # exact fit
+
+
+def _brute_kmeans(x, k):
+    """Every split of the sorted sample into k contiguous non-empty groups (the optimum is contiguous in 1-d)."""
+    x = np.sort(x)
+    best = np.inf
+    for cuts in itertools.combinations(range(1, x.size), k - 1):
+        groups = np.split(x, cuts)
+        best = min(best, sum(float(((g - g.mean()) ** 2).sum()) for g in groups))
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-5, 5, allow_nan=False), min_size=4, max_size=9), st.integers(1, 3))
+def test_kmeans_1d_is_optimal(xs, k):
+    x = np.array(xs)
+    w, lab = kmeans_1d(x, k)
+    assert abs(w - _brute_kmeans(x, k)) <= 1e-9 * (1 + abs(w))
+    xs_sorted = np.sort(x)                   # the labels describe a partition with that cost
+    cost = sum(float(((xs_sorted[lab == c] - xs_sorted[lab == c].mean()) ** 2).sum()) for c in np.unique(lab))
+    assert abs(cost - w) <= 1e-9 * (1 + abs(w))
+
+
+def test_kmeans_1d_bad_input():
+    with pytest.raises(ValueError, match="k"):
+        kmeans_1d([1.0, 2.0], 0)
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics import stats as numerics_stats
+
+    return [
+        (lambda: numerics_stats.kmeans_1d(np.float64(np.nan), 3), ValueError, "x"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])

@@ -1,4 +1,4 @@
-"""Export and import of stored runs (numerics.memory_bench.store): the committed form of a long profile's
+"""Export and import of stored runs (numerics.experiments.store): the committed form of a long profile's
 finished parts, from which the next part resumes on another machine."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from numerics.memory_bench.runs import RunConfig
-from numerics.memory_bench.store import ResultStore, StoreError
+from numerics.memory_functions.bench.runs import SCHEMA, RunConfig
+from numerics.experiments.store import ResultStore, StoreError
 
 
 def _configs(n: int) -> list[RunConfig]:
@@ -33,9 +33,9 @@ def test_export_import_round_trip(tmp_path):
         assert st.export_runs(tmp_path / "two.jsonl.gz", [cfgs[0].run_id, cfgs[2].run_id]) == 2
         want = {r["run_id"]: r for r in st.records()}
     with ResultStore(tmp_path / "b.sqlite") as st:
-        assert st.import_runs(tmp_path / "two.jsonl.gz") == (2, 0)
-        assert st.import_runs(tmp_path / "runs.jsonl.gz") == (1, 2)      # resumes: only the missing run added
-        assert st.import_runs(tmp_path / "runs.jsonl.gz") == (0, 3)
+        assert st.import_runs(tmp_path / "two.jsonl.gz", (SCHEMA,)) == (2, 0)
+        assert st.import_runs(tmp_path / "runs.jsonl.gz", (SCHEMA,)) == (1, 2)      # resumes: only the missing run added
+        assert st.import_runs(tmp_path / "runs.jsonl.gz", (SCHEMA,)) == (0, 3)
         got = {r["run_id"]: r for r in st.records()}
     assert got == want
 
@@ -62,13 +62,13 @@ def test_import_refuses_a_tampered_or_foreign_file(tmp_path):
     (tmp_path / "plain.txt").write_text("not gzip")
     with ResultStore(tmp_path / "s.sqlite") as st:
         with pytest.raises(StoreError, match="line 2.*content address"):
-            st.import_runs(tmp_path / "bad_id.jsonl.gz")
+            st.import_runs(tmp_path / "bad_id.jsonl.gz", (SCHEMA,))
         with pytest.raises(StoreError, match="line 1.*not a run record"):
-            st.import_runs(tmp_path / "bad_keys.jsonl.gz")
+            st.import_runs(tmp_path / "bad_keys.jsonl.gz", (SCHEMA,))
         with pytest.raises(StoreError, match="plain.txt"):
-            st.import_runs(tmp_path / "plain.txt")
+            st.import_runs(tmp_path / "plain.txt", (SCHEMA,))
         with pytest.raises(StoreError, match="does not exist"):
-            st.import_runs(tmp_path / "missing.jsonl.gz")
+            st.import_runs(tmp_path / "missing.jsonl.gz", (SCHEMA,))
         with pytest.raises(StoreError, match="folder"):
             st.export_runs(tmp_path / "no" / "where.jsonl.gz")
         assert len(st) == 0                                  # nothing of a bad file is stored

@@ -1,4 +1,4 @@
-"""Sweeps (numerics.memory_bench.runs / store / sweep): content-addressed ids, config validation, the SQLite
+"""Sweeps (numerics.memory_functions.bench.runs / store / sweep): content-addressed ids, config validation, the SQLite
 store, resume after a kill, executors (process pool, Dask), the CLI, and the validation verdict logic."""
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numerics.memory_bench.runs import RunConfig, execute_run, run_id
-from numerics.memory_bench.store import ResultStore
-from numerics.memory_bench.aggregate import collect, median_by
-from numerics.memory_bench.sweep import expand_sweep, main, run_sweep
+from numerics.memory_functions.bench.runs import RunConfig, execute_run, run_id
+from numerics.experiments.store import ResultStore
+from numerics.memory_functions.bench.aggregate import collect, median_by
+from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
+from seqtheory.cli.sweep import main
+import tiny_inputs as tiny
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
@@ -118,13 +120,6 @@ def test_cpu_results_selects_cells_by_pattern():
 
 
 # ---------------------------------------------------------------------------------------------------- store
-def test_store_put_is_idempotent(tmp_path):
-    with ResultStore(tmp_path / "s.sqlite") as st:
-        cfg = RunConfig.from_dict(TINY)
-        assert st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.5})
-        assert not st.put(cfg.run_id, cfg.to_dict(), {"relmse": 0.1})     # never overwritten, never duplicated
-        assert len(st) == 1 and st.get(cfg.run_id)["result"] == {"relmse": 0.5}
-        assert st.get("0" * 16) is None and st.done_ids() == {cfg.run_id}
 
 
 def test_median_by_counts_diverged_runs_as_infinite():
@@ -183,7 +178,7 @@ def test_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
     sweep.write_text(json.dumps(doc))
     db = tmp_path / "runs.sqlite"
     ids = {r.run_id for r in expand_sweep(doc)}
-    cmd = [sys.executable, "-m", "numerics.memory_bench.sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
+    cmd = [sys.executable, "-m", "seqtheory", "sweep", "run", str(sweep), "--store", str(db), "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -221,3 +216,59 @@ def test_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
     assert main(["plot", str(sweep), "--store", str(db), "--out", str(figs)]) == 0
     assert (figs / "a_relmse_vs_alpha.png").stat().st_size > 1000
     assert (figs / "a_heatmap.png").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+def _bad_calls():
+    """(call, exception, text the message must hold): each used to crash, pass silently or raise an error
+    that did not name the parameter."""
+    from numerics.memory_functions.bench import aggregate, plots, runs, sweep
+
+    return [
+        (lambda: aggregate.median_by(tiny.rows(), np.array(1.0)), TypeError, "keys"),
+        (lambda: aggregate.convergence(tiny.rows(), np.array(1.0)), TypeError, "keys"),
+        (lambda: plots.plot_polish(tiny.rows(), np.array(1.0)), TypeError, "keys"),
+        (lambda: plots.plot_convergence(tiny.rows(), 253927, ("model", "kind", "alpha"), None), TypeError, "conv"),
+        (lambda: runs.TargetSpec("exp", 0.5, T=12, lam=np.zeros((2, 2))), ValueError, "lam"),
+        (lambda: runs.run_id(np.int64(-1)), TypeError, "config"),
+        (lambda: runs.run_id({"a": np.array([1, 2])}), TypeError, "config"),
+        (lambda: sweep.expand_sweep(tiny.sweep_doc(), studies=np.array([np.nan])), TypeError, "studies"),
+        (lambda: plots.plot_heatmap(tiny.rows(), None, title=np.array([1, 2])), TypeError, "title"),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_bad_calls())))
+def test_bad_argument_is_named(i):
+    tiny.assert_named(*_bad_calls()[i])
+
+
+@pytest.mark.parametrize("bad", [0, 1, None, 3.5, b"sweep.json", ["a.json"]])
+def test_load_sweep_takes_paths_only(bad):
+    from numerics.memory_functions.bench.sweep import load_sweep
+
+    with pytest.raises(TypeError, match="path"):
+        load_sweep(bad)
+    os.fstat(0)                  # standard input is still open (load_sweep(0) used to read and close it)
+
+
+def test_run_sweep_progress_must_be_a_bool(tmp_path):
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
+
+    with ResultStore(tmp_path / "s.sqlite") as store, pytest.raises(TypeError, match="progress"):
+        run_sweep(expand_sweep(tiny.sweep_doc()), store, progress=1)
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        assert len(store) == 0              # refused before any run started
+
+
+def test_load_sweep_errors_name_the_path(tmp_path):
+    from numerics.memory_functions.bench.sweep import load_sweep
+
+    bad = tmp_path / "bogus"
+    bad.write_text("not json")
+    for p, text in ((bad, "invalid JSON"), (tmp_path / "missing.json", "not found"), (tmp_path, "folder")):
+        with pytest.raises(ValueError, match="path") as info:
+            load_sweep(p)
+        assert text in str(info.value)

@@ -1,11 +1,11 @@
-"""numerics.targets: FFT convolution targets, nonlinear targets, seeded chunked data sets, RelMSE."""
+"""numerics.memory_functions.targets: FFT convolution targets, nonlinear targets, seeded chunked data sets, RelMSE."""
 
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from numerics.targets import (linear_target, linear_target_direct, make_dataset, nonlinear_target,
+from numerics.memory_functions.targets import (linear_target, linear_target_direct, make_dataset, nonlinear_target,
                               relative_mse)
 from theory.memory import KINDS, memory_function
 

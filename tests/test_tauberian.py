@@ -14,7 +14,7 @@ from scipy import special
 from theory.tauberian import (envelope_from_density, envelope_from_spectrum, horizon, horizon_exponential,
                               horizon_power, learnability_kappa, pareto_envelope,
                               samples_to_detect, tauberian_asymptote)
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 
 # --- finite spectra ------------------------------------------------------------------------------------

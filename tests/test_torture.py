@@ -89,8 +89,8 @@ def _energy_cases():
 
 def _profile_cases():
     for c in (0.0, 1e-300, 1e-8, 0.5, 1.0, 6.3, 30.0, 1e3, 1e6):
-        yield f"critical_profile c={c}", lambda d, c=c: regimes.critical_profile(c, dps=d)
-        yield f"critical_S_profile c={c}", lambda d, c=c: regimes.critical_S_profile(c, dps=d)
+        yield f"critical_curve c={c}", lambda d, c=c: regimes.critical_curve(c, dps=d)
+        yield f"critical_S_curve c={c}", lambda d, c=c: regimes.critical_S_curve(c, dps=d)
 
 
 def _memory_cases():

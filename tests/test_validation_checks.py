@@ -7,7 +7,7 @@ from scipy.special import ndtri
 
 from validation.checks import anti_collapse as ac
 from validation.registry import FAIL, PASS
-from validation.stats import z_for_false_alarm
+from numerics.stats import z_for_false_alarm
 
 
 def _tail_row(label, beta_star, beta_hat, se=0.1):
@@ -71,7 +71,7 @@ def test_z_for_false_alarm_is_the_bonferroni_quantile(p, m):
 
 
 def test_z_for_false_alarm_never_below_the_floor():
-    from validation.stats import Z_MIN
+    from numerics.stats import Z_MIN
     assert z_for_false_alarm(p=0.05, m=1) == Z_MIN == max(Z_MIN, float(ndtri(1 - 0.05 / 2)))
 
 
@@ -183,7 +183,7 @@ def test_verdict_complex_hultman_and_real_table():
     assert sn.verdict_complex_hultman(dict(kmax=2, rows=rows)).verdict == PASS
     rows[0]["enumerated"] = [0, 2, 0, 1]
     assert sn.verdict_complex_hultman(dict(kmax=2, rows=rows)).verdict == FAIL
-    from numerics.wick import polynomial_string
+    from numerics.signal_propagation.wick import polynomial_string
     real = [0, 2, 0, 1]                                          # the printed k = 2 row; (2k-1)!! = 3
     row = dict(k=2, real=real, hultman=[0, 1, 0, 1], published=polynomial_string(real), reference=real,
                ratios=[1.0, 1.0], seconds=0.0)

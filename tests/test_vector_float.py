@@ -1,4 +1,4 @@
-"""Tests of the vectorised float Q (theory._vector_float via theory.signal_energy.Q over arrays).
+"""Tests of the vectorised float Q (theory.signal_energy._vector via theory.signal_energy.Q over arrays).
 
 Reference: Q(method="mp") at 40 digits, element by element (a different algorithm: log-gamma differences in
 mpmath), and the scalar float path.
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from theory._vector_float import Q_float_array, _log1p_minus_x, _stirling_w
+from theory.signal_energy._vector import Q_float_array, _log1p_minus_x, _stirling_w
 from theory.signal_energy import Q
 
 

@@ -65,7 +65,7 @@ def _json(bin_dir: Path, env: dict, work: Path, *args) -> dict | list:
 def test_the_packages_come_from_the_wheel(venv):
     bin_dir, env, work = venv
     code = ("import importlib, json, sys\n"
-            f"mods = {list(PACKAGES)!r} + ['numerics.memory_profile']\n"
+            f"mods = {list(PACKAGES)!r} + ['numerics.memory_functions.memory_report']\n"
             "print(json.dumps({m: importlib.import_module(m).__file__ for m in mods} | "
             "{'torch': 'torch' in sys.modules}))")
     files = json.loads(_run([bin_dir / "python", "-c", code], work, env).stdout)
@@ -75,9 +75,9 @@ def test_the_packages_come_from_the_wheel(venv):
     assert _run([bin_dir / "seqtheory", "--version"], work, env).stdout.startswith("seqtheory ")
 
 
-def test_memory_profile_reads_the_packaged_results(venv):
+def test_memory_report_reads_the_packaged_results(venv):
     bin_dir, env, work = venv
-    out = _json(bin_dir, env, work, "memory-profile", "--kind", "exp", "--alpha", "0.5", "--json")
+    out = _json(bin_dir, env, work, "memory-report", "--kind", "exp", "--alpha", "0.5", "--json")
     b = out["benchmark"]
     assert out["nearest"]["kind"] == "exp" and b["available"] and b["ranked"] and len(b["ranking"]) >= 2
     assert Path(b["path"]).resolve().is_relative_to(bin_dir.parent.resolve()), b["path"]

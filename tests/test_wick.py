@@ -1,4 +1,4 @@
-"""Tests of numerics.wick: exact Wick counts against independent references."""
+"""Tests of numerics.signal_propagation.wick: exact Wick counts against independent references."""
 
 import itertools
 import math
@@ -9,8 +9,8 @@ import numba
 import numpy as np
 import pytest
 
-import numerics.wick as wick
-from numerics.wick import count_pairings, polynomial_string, wick_polynomial, wick_polynomial_reference
+import numerics.signal_propagation.wick as wick
+from numerics.signal_propagation.wick import count_pairings, polynomial_string, wick_polynomial, wick_polynomial_reference
 from theory.signal_energy import hultman_row
 
 
@@ -203,3 +203,28 @@ def test_progress_bar_path_gives_the_same_rows():
     assert np.array_equal(count_pairings(5, "real", progress=True), count_pairings(5, "real"))
     with pytest.raises(TypeError, match="progress must be"):
         wick_polynomial(3, progress="yes")
+
+
+# ---------------------------------------------------------------------------------------------- bad arguments, bounds, extreme parameters
+
+
+@pytest.mark.parametrize("call", ["wick_polynomial", "count_pairings", "estimate_Q", "estimate_S"])
+@pytest.mark.parametrize("bad", [1, "threads", object()])
+def test_executor_must_have_map(call, bad):
+    from numerics.signal_propagation import ginibre, wick
+
+    fn = {"wick_polynomial": lambda e: wick.wick_polynomial(3, executor=e),
+          "count_pairings": lambda e: wick.count_pairings(3, executor=e),
+          "estimate_Q": lambda e: ginibre.estimate_Q(3, 2, 16, seed=0, executor=e),
+          "estimate_S": lambda e: ginibre.estimate_S(3, 2, 16, seed=0, executor=e)}[call]
+    with pytest.raises(TypeError, match="executor"):
+        fn(bad)
+
+
+def test_executor_results_unchanged():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from numerics.signal_propagation import wick
+
+    with ThreadPoolExecutor(2) as ex:
+        assert wick.wick_polynomial(5, executor=ex) == wick.wick_polynomial(5)

@@ -5,12 +5,19 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory.signal_energy``
     exact finite-width signal energies of linear recurrences with Ginibre weights
     (Seleznova 2026, Theorem 2.1): ``Q(n, k)``, ``S(n, t)`` with methods
-    "exact" / "float" / "mp" / "ball", ``Q_all``, ``log_Q``, ``log_S``,
-    ``hultman_row``, the 1/n^2 series and sympy forms.
+    "exact" / "float" / "mp" / "ball" (one dispatch), ``Q_all``, ``log_Q``, ``log_S``,
+    ``hultman_row``, the 1/n^2 series and sympy forms. A package of private modules, one per
+    arithmetic: ``theory.signal_energy._exact`` (Fractions), ``theory.signal_energy._float`` (float64;
+    ``theory.signal_energy._vector`` over integer arrays), ``theory.signal_energy._mp`` (mpmath),
+    ``theory.signal_energy._ball`` (certified arb balls, with ``theory.signal_energy._ball_super`` and
+    ``theory.signal_energy._ball_em``), the log-factorial pieces they share
+    (``theory.signal_energy._factorial_logs``), the combinatorial rows (``theory.signal_energy._rows``:
+    Stirling, Hultman), the sympy forms (``theory.signal_energy._symbolic``) and the argument checks
+    (``theory.signal_energy._checks``).
 
 ``theory.regimes``
-    the sub-, critical and supercritical regimes: ``critical_profile``
-    (``(2/c^2) sinh(c^2/2)``), ``critical_S_profile``, the O(n^-1/2) correction,
+    the sub-, critical and supercritical regimes: ``critical_curve``
+    (``(2/c^2) sinh(c^2/2)``), ``critical_S_curve``, the O(n^-1/2) correction,
     supercritical and uniform forms, ``regime(n, t)``, ``breakdown_depth(n, tol)``,
     and the feedforward contrast.
 
@@ -34,7 +41,7 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 ``theory.horizon``
     initialisation for a horizon: the scale ``sigma`` of ``W = sigma G / sqrt(n)`` that
     keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
-    the comparison with Glorot (``python -m theory.horizon ... --json``).
+    the comparison with Glorot.
 
 ``theory.real_rows``
     exact real-weight energies ``real_Q(n, k)`` (k <= 60) read from the committed rows.
@@ -46,13 +53,7 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
 
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
-    ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums;
-    ``theory._cli`` (private) the command lines' one-line-error argument parser;
-    ``theory._vector_float`` (private) the vectorised float ``Q`` over arrays;
-    ``theory._ball_super`` (private) the certified supercritical ``S`` ball;
-    ``theory._ball_em`` (private) the certified ``S`` ball between critical and supercritical (Euler-Maclaurin).
-
-Command line: ``python -m theory energy --n 1024 --t 64 --dps 50`` prints Q, S, c = t/sqrt(n) and the regime.
+    ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
 
 Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
 ``dps`` digits (default: the ambient ``mpmath.mp.dps``, mpmath's convention) in a local mpmath context; bad input raises

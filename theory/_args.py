@@ -47,7 +47,7 @@ def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | Non
 # ``mpmath.mp.dps`` at call time (so ``with mpmath.workdps(50): Q(..., method="mp")`` gives 50 digits). The
 # upper bound keeps a typo (dps=10**8) from hanging a session: 100,000 digits is far beyond any use of these
 # closed forms and still evaluates in seconds. DEFAULT_DPS is the working precision of the float paths that
-# evaluate through mpmath (their float64 result needs more digits than it returns) and of the command lines.
+# evaluate through mpmath (their float64 result needs more digits than it returns).
 DEFAULT_DPS = 30
 MIN_DPS = 5
 MAX_DPS = 100_000
@@ -361,6 +361,8 @@ def _fmt_cost(x: float, unit: str) -> str:
 # Integers that a float64 closed form converts to float (widths, depths): at most 10**300, inside float64's
 # range with room for the products of the formulas (exact and mp paths take any size).
 FLOAT_INT_MAX = 10**300
+# log of float64's largest value: a log past it overflows exp()
+LOG_FLOAT_MAX = math.log(float(np.finfo(np.float64).max))
 
 
 def as_instance(name: str, value: Any, cls: type | tuple, what: str | None = None):

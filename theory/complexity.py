@@ -60,7 +60,7 @@ def _as_memory(rho) -> np.ndarray:
     return r
 
 
-def _tail_profile(r: np.ndarray, kind: str) -> np.ndarray:
+def _tail_curve(r: np.ndarray, kind: str) -> np.ndarray:
     """``C(rho, s)`` for ``s = 0..len(rho)`` (suffix sums: accurate down to tiny tails)."""
     u = r / np.max(np.abs(r))          # scale-free; avoids underflow of tiny squares
     e = u * u
@@ -108,7 +108,7 @@ def tail_energy(rho, s, *, kind: str = "sorted"):
     """
     r = _as_memory(rho)
     kind = as_choice("kind", kind, TAIL_KINDS)
-    prof = _tail_profile(r, kind)
+    prof = _tail_curve(r, kind)
     if np.ndim(s) == 0:
         return float(prof[min(as_int("s", s, minimum=0), r.size)])
     ss = np.asarray(s)
@@ -119,15 +119,15 @@ def tail_energy(rho, s, *, kind: str = "sorted"):
     return prof[np.minimum(ss, r.size)]
 
 
-def tail_energy_profile(rho, *, kind: str = "sorted") -> np.ndarray:
+def tail_energy_curve(rho, *, kind: str = "sorted") -> np.ndarray:
     """``C(rho, s)`` for every ``s = 0..len(rho)`` (decreasing from 1 to 0)."""
-    return _tail_profile(_as_memory(rho), as_choice("kind", kind, TAIL_KINDS))
+    return _tail_curve(_as_memory(rho), as_choice("kind", kind, TAIL_KINDS))
 
 
 def effective_support(rho, *, kind: str = "sorted") -> float:
     """``sum_{s=0}^{T-1} C(rho, s) = sum_i i |rho|_(i)^2 / sum_i |rho|_(i)^2``: mean rank of the energy.
 
-    A scalar summary of the tail-energy profile (1 for a single nonzero lag, ``(T+1)/2`` for a flat
+    A scalar summary of the tail-energy curve (1 for a single nonzero lag, ``(T+1)/2`` for a flat
     kernel; with ``kind="positional"`` it is ``1 +`` the energy-weighted mean lag).
 
     >>> effective_support([0.0, 5.0, 0.0])
@@ -135,7 +135,7 @@ def effective_support(rho, *, kind: str = "sorted") -> float:
     >>> round(effective_support([1.0, 1.0, 1.0]), 12)
     2.0
     """
-    prof = tail_energy_profile(rho, kind=kind)
+    prof = tail_energy_curve(rho, kind=kind)
     return float(np.sum(prof[:-1]))
 
 

@@ -53,7 +53,7 @@ only the variance enters these second moments). For reference, PyTorch's ``nn.RN
 ``sigma = sqrt 2``.
 
 Conventions and domain: complex Ginibre weights (real weights: the exact rows for t <= 60 and the large-n
-expansion of :mod:`theory.real_expansion` beyond, at any t it serves; :mod:`numerics.horizon_mc` adds Monte
+expansion of :mod:`theory.real_expansion` beyond, at any t it serves; :mod:`numerics.signal_propagation.horizon_mc` adds Monte
 Carlo as the check); ``S`` counts t + 1 inputs (x(0) included; if your inputs start at t = 1, your horizon
 ``t`` is the toolkit's ``t - 1``); integers ``n >= 1``, ``t >= 1``; ``0 < tol < 1``. The tool is about a
 dense Gaussian recurrent matrix: a diagonal LRU/SSM parametrisation with prescribed eigenvalue moduli has
@@ -73,12 +73,9 @@ True
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import math
 import numbers
-import sys
 from fractions import Fraction
 from typing import cast
 
@@ -88,12 +85,11 @@ from scipy.special import gammaln
 
 from ._args import as_choice, as_dps, as_int, as_real, as_real_array
 from ._args import FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
-from ._cli import OneLineParser
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
-__all__ = ["HorizonScale", "QUANTITIES", "METHODS", "log_energies", "gain_profile", "scale_from_energies",
-           "sigma_for_horizon", "depth_for_scale", "max_horizon", "glorot_table", "main"]
+__all__ = ["HorizonScale", "QUANTITIES", "METHODS", "log_energies", "gain_curve", "scale_from_energies",
+           "sigma_for_horizon", "depth_for_scale", "max_horizon", "glorot_table"]
 
 QUANTITIES = ("Q", "S")
 METHODS = ("float", "mp")
@@ -109,12 +105,6 @@ REAL_ROWS_SOURCE = "exact real Wick rows (theory.real_rows)"
 REAL_EXPANSION_SOURCE = "exact real Wick rows k <= 60, large-n expansion beyond (theory.real_expansion)"
 
 
-class _BeyondRealRows(ValueError):
-    """Real weights past what this module serves (exact comparisons beyond the rows, k > 60; depths beyond the
-    expansion's domain): Monte Carlo is needed, which lives in numerics.
-
-    A ValueError like every range error; the command line recognises it and points to ``seqtheory horizon``."""
-
 
 # --------------------------------------------------------------------------------------------------
 # result
@@ -125,7 +115,7 @@ class HorizonScale:
 
     ``sigma_low``/``sigma_high`` are None when ``feasible`` is False. ``se`` holds Monte Carlo standard
     errors (jackknife over independent batches) of the fields computed from estimated energies
-    (:mod:`numerics.horizon_mc`); it is empty for closed forms and exact rows. Values are floats
+    (:mod:`numerics.signal_propagation.horizon_mc`); it is empty for closed forms and exact rows. Values are floats
     (``method="float"``) or ``mpmath.mpf`` (``method="mp"``).
     """
 
@@ -164,7 +154,7 @@ class HorizonScale:
 
 
 # --------------------------------------------------------------------------------------------------
-# energies and the gain profile
+# energies and the gain curve
 # --------------------------------------------------------------------------------------------------
 def log_energies(n, t) -> np.ndarray:
     r"""``[log Q_{n,0}, ..., log Q_{n,t}]`` (natural logs, float64, complex Ginibre), finite for every k.
@@ -188,7 +178,7 @@ def log_energies(n, t) -> np.ndarray:
     return out
 
 
-def _log_profile(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
+def _log_curve(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
     """``log p_j`` for ``j = 0..t`` at ``x = log sigma^2`` (float64, overflow-free)."""
     a = L + x * np.arange(L.size)
     if quantity == "Q":
@@ -196,20 +186,20 @@ def _log_profile(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
     return np.logaddexp.accumulate(a) - np.log(np.arange(1, L.size + 1))
 
 
-def gain_profile(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
+def gain_curve(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
     r"""``p_j(sigma)``, ``j = 0..t``: the energy at depth j relative to the critical infinite-width value.
 
     ``quantity="Q"``: ``sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
     ``quantity="S"``: ``(1/(j+1)) sum_{k<=j} sigma^{2k} Q_{n,k}`` (driven, ``E||h(j)||^2 / (n (j+1))``).
     Complex Ginibre weights, ``W = sigma G/sqrt(n)``; ``inf`` past float64.
 
-    >>> gain_profile(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
+    >>> gain_curve(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
     [1.0, 1.0, 1.0208333333333333]
     """
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
     quantity = as_choice("quantity", quantity, QUANTITIES)
     with np.errstate(over="ignore"):
-        return np.exp(_log_profile(log_energies(n, t), 2.0 * math.log(sigma), quantity))
+        return np.exp(_log_curve(log_energies(n, t), 2.0 * math.log(sigma), quantity))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -224,13 +214,13 @@ class _FloatProblem:
         self.L, self.quantity = L, quantity
 
     def up(self, x):        # max_j p_j - 1 (increasing in x)
-        return _expm1(float(np.max(_log_profile(self.L, x, self.quantity))))
+        return _expm1(float(np.max(_log_curve(self.L, x, self.quantity))))
 
     def down(self, x):      # 1 - min_j p_j (decreasing in x)
-        return -_expm1(float(np.min(_log_profile(self.L, x, self.quantity))))
+        return -_expm1(float(np.min(_log_curve(self.L, x, self.quantity))))
 
     def end(self, x):       # p_t - 1 (increasing in x)
-        return _expm1(float(_log_profile(self.L, x, self.quantity)[-1]))
+        return _expm1(float(_log_curve(self.L, x, self.quantity)[-1]))
 
 
 class _MpProblem:
@@ -239,7 +229,7 @@ class _MpProblem:
     def __init__(self, E: list, quantity: str):
         self.E, self.quantity = E, quantity
 
-    def profile(self, x):
+    def curve(self, x):
         s = mpmath.exp(x)
         p, acc, w = [], mpmath.mpf(0), mpmath.mpf(1)
         for j, e in enumerate(self.E):
@@ -250,13 +240,13 @@ class _MpProblem:
         return p
 
     def up(self, x):
-        return max(self.profile(x)) - 1
+        return max(self.curve(x)) - 1
 
     def down(self, x):
-        return 1 - min(self.profile(x))
+        return 1 - min(self.curve(x))
 
     def end(self, x):
-        return self.profile(x)[-1] - 1
+        return self.curve(x)[-1] - 1
 
 
 def _bisect(f, lo, hi, steps: int):
@@ -318,7 +308,7 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: Floa
     ``energies``: ``Q_{n,0..t}`` of any weight law (``E_0 = 1``, positive), as floats, Fractions or mpf;
     with ``method="float"`` their natural logs may be passed instead as a ``numpy`` array via
     ``energies=("log", L)``. Used by :func:`sigma_for_horizon` (closed forms) and by
-    :mod:`numerics.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``weights`` are recorded only.
+    :mod:`numerics.signal_propagation.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``weights`` are recorded only.
 
     >>> r = scale_from_energies([1, 1, Fraction(17, 16), Fraction(21, 16)], 0.2)   # n = 4, t = 3
     >>> r.feasible, round(r.sigma_endpoint ** 6 * 21 / 16, 12)                     # p_3(sigma_end) = 1
@@ -398,7 +388,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for depths ``<= 60`` and the
     large-n expansion of :mod:`theory.real_expansion` beyond, with its error estimate in ``source``
     (``t <= theory.real_expansion.max_depth(n)``; Monte Carlo as a check:
-    :func:`numerics.horizon_mc.sigma_for_horizon`). ``method``: "float" or "mp" (``dps`` digits; None: the
+    :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`). ``method``: "float" or "mp" (``dps`` digits; None: the
     ambient ``mpmath.mp.dps``).
 
     Parameters
@@ -477,7 +467,7 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
 
 def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
     with np.errstate(over="ignore"):
-        dev = np.abs(np.expm1(_log_profile(L, 2.0 * math.log(sigma), quantity)))
+        dev = np.abs(np.expm1(_log_curve(L, 2.0 * math.log(sigma), quantity)))
     bad = np.flatnonzero(dev > tol)
     return int(bad[0]) if bad.size else None
 
@@ -596,8 +586,8 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
         raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
     what = ("the last exact real row; method='float' goes further with the large-n expansion" if method == "exact"
             else "the end of the real energies' domain (theory.real_expansion.max_depth); beyond, "
-                 "numerics.horizon_mc.depth_for_scale(method='mc') (Monte Carlo)")
-    raise _BeyondRealRows(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
+                 "numerics.signal_propagation.horizon_mc.depth_for_scale(method='mc') (Monte Carlo)")
+    raise ValueError(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
 
 
 def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
@@ -660,121 +650,3 @@ def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
         rows.append({"n": n, "t_glorot": tg, "t_best": tb, "sigma_best": sb,
                      "gain": tb / tg if tg else None, "c_glorot": tg / math.sqrt(n), "c_best": tb / math.sqrt(n)})
     return rows
-
-
-# --------------------------------------------------------------------------------------------------
-# command line: python -m theory.horizon {sigma,depth,table} ... [--json]
-# complex weights: the closed forms; real weights: the exact rows (t <= 30). The same parser serves
-# ``python -m numerics.horizon_mc`` / ``seqtheory horizon``, which add Monte Carlo beyond the rows.
-# --------------------------------------------------------------------------------------------------
-def build_parser(prog: str, weights_choices=WEIGHTS, monte_carlo: bool = False) -> argparse.ArgumentParser:
-    """The command-line parser (shared with ``python -m numerics.horizon_mc``, which adds Monte Carlo)."""
-    p = OneLineParser(prog=prog, description="Initialisation for a horizon (signal propagation): the scale sigma "
-                      "of W = sigma G / sqrt(n) that keeps the energies within tol of 1 up to depth t.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    common = OneLineParser(add_help=False)
-    common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
-    common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
-    common.add_argument("--json", action="store_true", help="print JSON")
-    weights = f"weight field: {' or '.join(weights_choices)} Gaussian (default complex)"
-    if "real" in weights_choices:
-        weights += "; real: exact rows to depth 60, the large-n expansion beyond" + (
-            " (--method mc: Monte Carlo)" if monte_carlo else "")
-    s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
-    s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
-    s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
-    s.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
-    s.add_argument("--method", default="float",
-                   help="float | mp (real weights: also mc, Monte Carlo)" if monte_carlo else "float | mp")
-    s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default 30)")
-    d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
-    d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
-    d.add_argument("--sigma", type=float, required=True, help="weight scale sigma > 0 (1 = Glorot)")
-    d.add_argument("--method", choices=DEPTH_METHODS, default="float", help="float or exact (complex weights)")
-    d.add_argument("--weights", choices=weights_choices, default="complex", help=weights)
-    tb = sub.add_parser("table", parents=[common], help="Glorot (sigma = 1) against the best scale")
-    tb.add_argument("--n", type=int, nargs="+", required=True, help="one or more widths n (integers >= 1)")
-    return p
-
-
-def _text(obj) -> str:
-    if isinstance(obj, list):
-        keys = list(obj[0])
-        lines = ["  ".join(f"{k:>10}" for k in keys)]
-        for r in obj:
-            lines.append("  ".join(f"{v:>10.4g}" if isinstance(v, float) else f"{v!s:>10}" for v in r.values()))
-        return "\n".join(lines)
-    return "\n".join(f"{k} = {v}" for k, v in obj.items())
-
-
-def run_cli(args, sigma_fn, depth_fn=None) -> object:
-    """Execute parsed arguments with the given ``sigma_for_horizon`` (and, for real weights, depth) functions."""
-    if args.command == "sigma":
-        kw = {"quantity": args.quantity, "weights": args.weights, "method": args.method}
-        if args.dps is not None:
-            kw["dps"] = args.dps
-        return sigma_fn(args.n, args.t, args.tol, **kw).to_dict()
-    if args.command == "depth" and args.weights != "complex":
-        out = depth_fn(args.n, args.sigma, args.tol, quantity=args.quantity, weights=args.weights)
-        glorot = depth_fn(args.n, 1.0, args.tol, quantity=args.quantity, weights=args.weights)
-        note = {"depth_glorot_note": glorot["note"]} if "note" in glorot else {}
-        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": args.weights,
-                **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"], **note}
-    if args.command == "depth":
-        t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
-        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "depth": t,
-                "depth_glorot": depth_for_scale(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method)}
-    return glorot_table(args.n, args.tol, quantity=args.quantity)
-
-
-def _rows_depth(args):
-    """The depth function of this module's own command line: real weights from the exact rows and the large-n
-    expansion, as a dict shaped like :func:`numerics.horizon_mc.depth_for_scale`'s. Past their domain: for
-    the asked ``--sigma`` a one-line error; for the Glorot comparison printed alongside, None and a note."""
-    def depth(n, sigma, tol, *, quantity, weights):
-        try:
-            d = depth_for_scale(n, sigma, tol, quantity=quantity, method=args.method, weights=weights)
-        except _BeyondRealRows as exc:
-            if sigma != args.sigma:
-                return {"depth": None, "se": None, "note": f"beyond the real energies' domain: {exc}"}
-            raise _BeyondRealRows(f"--weights real: the depth at --sigma {sigma} (--n {n}, --tol {tol}): {exc}") from None
-        return {"depth": d, "se": 0.0, "source": REAL_ROWS_SOURCE if d < _real_rows_max_k() else REAL_EXPANSION_SOURCE}
-    return depth
-
-
-def _real_rows_max_k() -> int:
-    from .real_rows import real_rows_max_k
-
-    return real_rows_max_k()
-
-
-def _check_own_cli(args) -> None:
-    """What only ``seqtheory horizon`` has (Monte Carlo), named by its flag, before any work starts."""
-    if args.command == "sigma" and args.method == "mc":
-        raise _BeyondRealRows("--method mc (Monte Carlo) is not part of this command (closed forms, exact rows and "
-                              "the real expansion only): run `seqtheory horizon sigma ... --method mc`")
-
-
-def main(argv=None, *, prog: str = "python -m theory.horizon", sigma_fn=None, depth_fn=None,
-         weights_choices=WEIGHTS) -> int:
-    """Command line; ``--json`` prints the result as JSON, else ``key = value`` lines or a table.
-
-    Without ``sigma_fn`` (``python -m theory.horizon``): complex weights from the closed forms, real ones from
-    the exact rows (depths <= 30). ``python -m numerics.horizon_mc`` / ``seqtheory horizon`` pass their own
-    functions, which add Monte Carlo beyond the rows.
-    """
-    own = sigma_fn is None
-    parser = build_parser(prog, weights_choices, monte_carlo=not own)
-    args = parser.parse_args(argv)
-    try:
-        if own:
-            _check_own_cli(args)
-        out = run_cli(args, sigma_fn or sigma_for_horizon, depth_fn or _rows_depth(args))
-    except (ValueError, TypeError) as exc:
-        parser.error(str(exc))
-    print(json.dumps(out, indent=1) if args.json else _text(out))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

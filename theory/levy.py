@@ -83,13 +83,13 @@ For ``lambda >= 1`` and ``kappa > eta_G``: ``beta_eff < 1 <=> Phi(1) > 0 <=> eta
 window: a non-saturating drift, e.g. linear OU, gives Gaussian zeta and log-normal tau), "concentrated"
 (``beta > 1``: finite mean time scale, summable envelope), "extended" (``beta < 1``: divergent mean time
 scale), "boundary" (``beta = 1``: on the critical manifold ``eta_G + Psi*(1) = kappa``). The same words
-name the phases measured from data (:func:`numerics.estimators.phase_rule`), plus "unresolved" when the
+name the phases measured from data (:func:`numerics.anticollapse.estimators.phase_rule`), plus "unresolved" when the
 measurement cannot decide (too few tail units, a poor tail fit); :data:`PHASES` is the one vocabulary.
 
 Parameters and precision
 ------------------------
 Every function takes the SDE parameters either as one :class:`LevyParams` (first positional argument after
-``beta``, the parameter object that :class:`numerics.sde.SDEConfig` embeds, so theory and simulation are driven by one
+``beta``, the parameter object that :class:`numerics.anticollapse.sde.SDEConfig` embeds, so theory and simulation are driven by one
 object) or as the keywords ``eta_G, kappa, eta_J, alpha, lam, C`` (never both). Precision follows the
 toolkit's one convention: ``method="float"`` (float64, vectorised over ``beta``) or ``method="mp"`` (an
 ``mpmath.mpf`` correct to ``dps`` digits, default the ambient ``mpmath.mp.dps``, in a local mpmath
@@ -182,7 +182,7 @@ class LevyParams:
 
     def jump(self) -> dict:
         """The Levy-measure keywords ``eta_J, alpha, lam, C`` (those of :func:`jump_symbol` and of
-        :mod:`numerics.levy_sampling`)."""
+        :mod:`numerics.anticollapse.levy_sampling`)."""
         return {k: getattr(self, k) for k in _JUMP}
 
     def as_dict(self) -> dict:
@@ -385,7 +385,7 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
     pole-free form (no ``Gamma(-alpha)`` pole, no ``1/(alpha - 1)`` cancellation: accurate through
     ``alpha = 1``) with complex logarithms. Domain as :func:`jump_symbol`, every real ``u``.
     At small ``u`` it is ``-u^2/2 int y^2 nu(dy)``; ``-inf`` once the value passes float64 (``|u|^alpha``
-    beyond ~1e308). :func:`numerics.levy_sampling.cts_log_cf` is ``dt`` times it.
+    beyond ~1e308). :func:`numerics.anticollapse.levy_sampling.cts_log_cf` is ``dt`` times it.
 
     >>> import math   # alpha = 1: 2 [Re((lam - iu) log(lam - iu)) - lam log lam]
     >>> ref = 2 * ((complex(2, -3) * complex(math.log(math.hypot(2, 3)), -math.atan2(3, 2))).real - 2 * math.log(2))
@@ -663,7 +663,7 @@ def phase(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any 
     Source: ``docs/papers/anti-collapse.md`` ("Phases"). With ``drift="linear"`` (OU, no left saturation)
     zeta is Gaussian and tau log-normal: "collapsed" whatever the noise. With the saturating drift the
     phase is :func:`phase_of_beta` of :func:`characteristic_root` ("boundary" within ``tol`` of 1).
-    ``drift`` is one of :data:`DRIFTS` (the names :class:`numerics.sde.SDEConfig` uses too).
+    ``drift`` is one of :data:`DRIFTS` (the names :class:`numerics.anticollapse.sde.SDEConfig` uses too).
 
     Parameters
     ----------

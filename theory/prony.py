@@ -22,8 +22,8 @@ and kernel ``2 Re(.)`` has N terms (N/2 conjugate pairs) plus D: compare with
 ``best_mterm_fit(rho, N, poles="pairs", skip=True)`` (or the larger class ``poles="complex"``, whose
 minimum is lower still and also a bound).
 
-What is computed (honest statement)
------------------------------------
+What is computed
+----------------
 :func:`best_mterm_fit` minimises by variable projection (the coefficients are eliminated by weighted
 least squares; Levenberg-Marquardt on the log-rates ``log(-log|lambda|)`` and angles ``arg lambda``) with a
 **continuation in the order**: for k = 1..m, order k is started from matrix pencil, log-spaced time scales
@@ -33,8 +33,8 @@ pair; every start is screened by a short run and the best few are run to converg
 continuation start has a free coefficient, so the start is at least as good as the smaller fit: the
 residual is non-increasing in m. On polynomial memory (alpha 0.25-1, T = 64, 256, m <= 8) it agrees with
 (or beats) a brute-force random multi-start and with trained S4Ds of the same class (tests/test_prony.py);
-at m >= 4 the earlier single-shot starts missed the optimum by up to four decades (S4D class, T = 64,
-m = 8: 1.3e-3 against 1.5e-7). Still, the result is a local minimum from many starts, not certified global:
+without the continuation (single-shot starts only) the fit misses the optimum by up to four decades at m >= 4
+(S4D class, T = 64, m = 8: 1.3e-3 against 1.5e-7). Still, the result is a local minimum from many starts, not certified global:
 its residual is the exact weighted error of the returned poles and coefficients, hence an **upper bound** on
 the true best-m error. A trained model that beats it proves the search was not global; it cannot invalidate
 the lower bound itself.

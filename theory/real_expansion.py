@@ -59,9 +59,9 @@ At fixed ``c = k / sqrt(n)``, ``a_m(k) n^(-m)`` splits by the degree of its term
     F_j(c) = \sum_m [k^{2m-j}]A_m(k)\; c^{2m-j},
 
 exact rational Taylor coefficients to ``c^(2 M_MAX - j)``; the ``(-1)^k`` parts enter only from ``n^(-2)`` on
-(``deg B_m = 2m - 4``). ``F_0`` equals the complex critical profile ``(2/c^2) sinh(c^2/2)`` on all 16 known
+(``deg B_m = 2m - 4``). ``F_0`` equals the complex critical curve ``(2/c^2) sinh(c^2/2)`` on all 16 known
 coefficients. ``F_1, F_2, F_3`` are entire with coefficients of order ``1/(p/2)!``: they grow like ``e^{c^2}``,
-against ``e^{c^2/2}`` for the complex profile (the real eigenvalues of real Ginibre matrices), and
+against ``e^{c^2/2}`` for the complex curve (the real eigenvalues of real Ginibre matrices), and
 ``F_1(c) - int_0^c e^{u^2} du`` has coefficients below ``5e-4 / (p/2)!`` from ``c^13`` on (observed).
 
 >>> QR(16, 2).value                      # the exact row n^3 + 2n: 1 + 2/16^2
@@ -705,7 +705,7 @@ def breakdown_law(tol) -> dict:
     r"""The breakdown law ``t*(n) = c_0 sqrt(n) + delta + delta_2 / sqrt(n) + O(1/n)`` for ``Q`` at tolerance ``tol``.
 
     The crossing ``Q = 1 + tol`` of ``Q = F_0(c) + F_1(c)/sqrt(n) + F_2(c)/n + ...`` at ``c = t/sqrt(n)``:
-    ``c_0`` solves ``F_0(c_0) = 1 + tol`` (the profile is the same for both weight laws); the first correction
+    ``c_0`` solves ``F_0(c_0) = 1 + tol`` (the curve is the same for both weight laws); the first correction
     is a constant shift, ``delta = -F_1(c_0) / F_0'(c_0)``, with the real ``F_1`` of :func:`scaling_function`
     (``delta_real``) or the complex ``g`` of :func:`theory.regimes.critical_correction` (``delta_complex``); the
     second, real only, ``delta_2 = -(F_0''(c_0) delta^2 / 2 + F_1'(c_0) delta + F_2(c_0)) / F_0'(c_0)``
@@ -718,12 +718,12 @@ def breakdown_law(tol) -> dict:
     (1.042776, -2.582, -0.48)
     """
     from ._args import as_real
-    from .regimes import critical_correction, critical_profile
+    from .regimes import critical_correction, critical_curve
     tol = as_real("tol", tol, minimum=0.0, maximum=0.99, open_min=True)
     lo, hi = 0.0, 2.2
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if float(critical_profile(mid)) - 1.0 < tol else (lo, mid)
+        lo, hi = (mid, hi) if float(critical_curve(mid)) - 1.0 < tol else (lo, mid)
     c0 = 0.5 * (lo + hi)
     y = 0.5 * c0 * c0
     f1 = 2.0 * math.cosh(y) / c0 - 4.0 * math.sinh(y) / c0**3                     # F_0', F_0 = 2 sinh(y) / c^2

@@ -3,10 +3,10 @@ r"""Exact real-weight energies ``Q^R_{n,k}`` from the committed rows (data, not 
 ``P_k(n) = E tr((G^k)^T G^k)`` for an ``n x n`` matrix ``G`` with iid ``N(0, 1)`` entries is a polynomial in
 n with integer coefficients; ``Q^R_{n,k} = P_k(n) / n^(k+1)`` is the real-weight counterpart of
 :func:`theory.signal_energy.Q` (Seleznova 2026, arXiv:2605.05113, Sec. 2: no closed form is known, and
-``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 60 are computed by ``numerics.real_wick_pfaffian`` (the
+``Q^R_{n,k} >= Q_{n,k}``). The rows k <= 60 are computed by ``numerics.signal_propagation.real_wick_pfaffian`` (the
 polynomial-time Pfaffian route, checked against the matching enumeration, the loop equations and Monte
 Carlo) and committed in ``theory/data/real_wick_rows.json`` (package data: an installed wheel has it); this
-module only reads that file, so the theory floor can use exact real energies without importing numerics.
+module only reads that file, so the theory layer can use exact real energies without importing numerics.
 Entry j of a row multiplies ``n**j``. Beyond the rows: :mod:`theory.real_expansion` (the large-n expansion).
 
 >>> real_row(2)                      # n^3 + 2n

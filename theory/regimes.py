@@ -32,13 +32,12 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ._args import (FLOAT_INT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
+from ._args import (FLOAT_INT_MAX, LOG_FLOAT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
                     scalar_or_array)
 from ._args import FloatOrExact   # the Literal type of the method argument
-from .signal_energy import _LOG_FLOAT_MAX
 
 __all__ = [
-    "critical_profile", "critical_S_profile", "critical_correction", "Q_critical_form", "S_critical_form",
+    "critical_curve", "critical_S_curve", "critical_correction", "Q_critical_form", "S_critical_form",
     "S_subcritical_deviation", "S_supercritical_form", "S_geometric_form", "regime", "REGIMES",
     "C_SUBCRITICAL", "C_SUPERCRITICAL", "breakdown_depth", "feedforward_mean", "feedforward_second_moment",
 ]
@@ -56,7 +55,7 @@ def _elementwise(fn, dtype, **arrays):
     return elementwise(fn, dtype, arrays, lambda k, v: as_int_array(k, v, minimum=1 if k == "n" else 0))
 
 
-def _mp_profile(c, dps):
+def _mp_curve(c, dps):
     """sinh(y)/y at ``dps`` digits, local precision (y = c^2/2)."""
     with mpmath.workdps(dps + 10):
         y = _to_mpf(c) ** 2 / 2
@@ -65,7 +64,7 @@ def _mp_profile(c, dps):
         return +out
 
 
-def critical_profile(c, *, dps: int | None = None):
+def critical_curve(c, *, dps: int | None = None):
     r"""The critical-regime limit of the free energy, ``f(c) = (2/c^2) sinh(c^2/2)``, ``f(0) = 1``.
 
     Source: Seleznova (2026), critical regime (``docs/papers/signal-propagation.md``, "The three regimes"):
@@ -103,19 +102,19 @@ def critical_profile(c, *, dps: int | None = None):
 
     Examples
     --------
-    >>> critical_profile(0.0)
+    >>> critical_curve(0.0)
     1.0
-    >>> abs(critical_profile(2.0) - math.sinh(2.0) / 2.0) < 1e-15
+    >>> abs(critical_curve(2.0) - math.sinh(2.0) / 2.0) < 1e-15
     True
-    >>> critical_profile(np.array([0.0, 1e-200])).tolist()
+    >>> critical_curve(np.array([0.0, 1e-200])).tolist()
     [1.0, 1.0]
     >>> import mpmath
-    >>> mpmath.nstr(critical_profile(2, dps=30), 25)      # sinh(2)/2
+    >>> mpmath.nstr(critical_curve(2, dps=30), 25)      # sinh(2)/2
     '1.813430203923509383834107'
     """
     if dps is not None:
         dps = as_dps(dps)
-        return _mp_profile(_as_mp_real("c", c), dps)
+        return _mp_curve(_as_mp_real("c", c), dps)
     arr = as_real_array("c", c)
     with np.errstate(over="ignore"):
         y = 0.5 * arr * arr
@@ -152,12 +151,12 @@ def _to_mpf(x):
 
 
 # --------------------------------------------------------------------------------------------------
-# the integrated profile F(c) = int_0^c f
+# the integrated curve F(c) = int_0^c f
 # --------------------------------------------------------------------------------------------------
 _F_ASYMPTOTIC_Y = 80.0   # above: F = e^y/c^3 sum (2m+1)!!/c^(2m); the series needs ~y terms, this ~25
 
 
-def critical_S_profile(c, *, dps: int | None = None):
+def critical_S_curve(c, *, dps: int | None = None):
     r"""The critical-regime limit of the driven energy, ``F(c) = integral_0^c f(x) dx``.
 
     Source: Seleznova (2026), critical regime (``docs/papers/signal-propagation.md``): ``S_{n,t} ~ sqrt(n) F(c)``
@@ -198,17 +197,17 @@ def critical_S_profile(c, *, dps: int | None = None):
 
     Examples
     --------
-    >>> critical_S_profile(0.0)
+    >>> critical_S_curve(0.0)
     0.0
-    >>> abs(critical_S_profile(1.0) - (1 + 1/120 + 1/17280)) < 1e-6     # series, j = 0, 1, 2
+    >>> abs(critical_S_curve(1.0) - (1 + 1/120 + 1/17280)) < 1e-6     # series, j = 0, 1, 2
     True
     >>> x = np.array([0.5, 3.0, 13.0])
-    >>> bool(np.all(np.abs(critical_S_profile(x) / np.array([float(critical_S_profile(v, dps=30)) for v in x]) - 1) < 1e-14))
+    >>> bool(np.all(np.abs(critical_S_curve(x) / np.array([float(critical_S_curve(v, dps=30)) for v in x]) - 1) < 1e-14))
     True
     """
     if dps is not None:
         dps = as_int("dps", dps, minimum=5, maximum=3000)      # erfi: 0.1 s at 3000 digits, 3 s at 10,000
-        return _mp_S_profile(_as_mp_real("c", c), dps)
+        return _mp_S_curve(_as_mp_real("c", c), dps)
     arr = as_real_array("c", c)
     sign = np.sign(arr)
     a = np.abs(arr)
@@ -254,7 +253,7 @@ def _F_asymptotic(c: np.ndarray) -> np.ndarray:
         return lead * acc + math.sqrt(math.pi / 2) * erf(c / math.sqrt(2.0))
 
 
-def _mp_S_profile(c, dps):
+def _mp_S_curve(c, dps):
     with mpmath.workdps(dps + 10):
         x = abs(_to_mpf(c))
         guard = int(2 * mpmath.log10(1 + x)) + 5          # erfi + erf and 2 sinh(y)/c cancel to ~ 1/c^2
@@ -337,7 +336,7 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
 
     >>> Q_critical_form(10**6, 0, corrected=False)
     1.0
-    >>> Q_critical_form(np.array([10**4, 10**6]), 100, corrected=False).tolist() == [critical_profile(1.0), critical_profile(0.1)]
+    >>> Q_critical_form(np.array([10**4, 10**6]), 100, corrected=False).tolist() == [critical_curve(1.0), critical_curve(0.1)]
     True
     """
     corrected = as_bool("corrected", corrected)
@@ -349,7 +348,7 @@ def Q_critical_form(n, k, *, corrected: bool = True) -> float:
 
 def _Q_critical_form(n: int, k: int, corrected: bool) -> float:
     c = k / math.sqrt(n)
-    f = critical_profile(c)
+    f = critical_curve(c)
     if not corrected:
         return f
     g = critical_correction(c)
@@ -383,20 +382,20 @@ def S_critical_form(n, t, *, log: bool = False) -> float:
     >>> S_critical_form(10**6, 0)
     0.0
     >>> import mpmath
-    >>> abs(S_critical_form(10**4, 10**4, log=True) - float(mpmath.log(100 * critical_S_profile(100, dps=20)))) < 1e-9
+    >>> abs(S_critical_form(10**4, 10**4, log=True) - float(mpmath.log(100 * critical_S_curve(100, dps=20)))) < 1e-9
     True
     """
     log = as_bool("log", log)
     n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
     t = as_int("t", t, minimum=1 if log else 0, maximum=FLOAT_INT_MAX)
     c = t / math.sqrt(n)
-    F = critical_S_profile(c)
+    F = critical_S_curve(c)
     if not log:
         return math.sqrt(n) * F
     if math.isfinite(F):
         return 0.5 * math.log(n) + math.log(F)
     with mpmath.workdps(25):
-        return 0.5 * math.log(n) + float(mpmath.log(critical_S_profile(c, dps=20)))
+        return 0.5 * math.log(n) + float(mpmath.log(critical_S_curve(c, dps=20)))
 
 
 def S_subcritical_deviation(n, t) -> float:
@@ -461,7 +460,7 @@ def S_geometric_form(n, t, *, log: bool = False) -> float:
 
 
 def _exp_or_raise(log_value: float, name: str, n: int, t: int) -> float:
-    if log_value > _LOG_FLOAT_MAX:
+    if log_value > LOG_FLOAT_MAX:
         raise OverflowError(f"{name}(n={n}, t={t}) = exp({log_value:.6g}) exceeds float64; use log=True")
     return math.exp(log_value)
 
@@ -585,7 +584,7 @@ def _guess_c(quantity: str, tol: float) -> float:
     lo, hi = 0.0, 37.0
     for _ in range(60):
         mid = 0.5 * (lo + hi)
-        dev = (critical_S_profile(mid) / mid if quantity == "S" else critical_profile(mid)) - 1.0
+        dev = (critical_S_curve(mid) / mid if quantity == "S" else critical_curve(mid)) - 1.0
         lo, hi = (mid, hi) if dev <= tol else (lo, mid)
     return hi
 
@@ -730,7 +729,7 @@ def feedforward_second_moment(n, L, *, field: str = "complex", method: FloatOrEx
         as_int("L", L, maximum=10**6)
         return Fraction(n + a, n) ** L
     log_value = L * math.log1p(a / n)
-    if log_value > _LOG_FLOAT_MAX:
+    if log_value > LOG_FLOAT_MAX:
         raise OverflowError(f"feedforward_second_moment(n={n}, L={L}) exceeds float64")
     return math.exp(log_value)
 

@@ -5,7 +5,7 @@ Run ``python -m validation`` (quick profile) or ``python -m validation --full``.
 
 from .registry import (ERROR, FAIL, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, Check, Context, Outcome, Result, check,
                        discover, select)
-from .stats import agreement, markdown_table, z_for_false_alarm
+from .report import markdown_table
 
 __all__ = ["check", "discover", "select", "Check", "Context", "Outcome", "Result", "PASS", "FAIL",
-           "NOT_REPRODUCED", "INCONCLUSIVE", "NOT_RUN", "ERROR", "agreement", "markdown_table", "z_for_false_alarm"]
+           "NOT_REPRODUCED", "INCONCLUSIVE", "NOT_RUN", "ERROR", "markdown_table"]

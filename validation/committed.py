@@ -5,7 +5,7 @@ trained-model claim, i.e. one with a committed cpu answer, is *inconclusive (smo
 shows what the project found at CPU scale, read from ``validation/data/committed_verdicts.json`` (package
 data, so an installed wheel has it). That file is extracted from the committed reports
 (:data:`REPORTS`, each a ``results.json`` written by ``python -m validation`` or by the profile scripts
-``benchmarks/memory_arch/cpu_results.py`` and ``benchmarks/gated_rnn/run_profile.py``, which refresh it with
+``benchmarks/memory_arch/cpu_results.py`` and ``benchmarks/gated_rnn/run_sweep.py``, which refresh it with
 :func:`refresh`); ``tests/test_committed.py`` checks that it matches them.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+
 
 ROOT = Path(__file__).resolve().parents[1]
 # report folder (relative to the repository root) -> the profile it answers

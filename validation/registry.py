@@ -37,6 +37,7 @@ import importlib
 import pkgutil
 import time
 import traceback
+import uuid
 from pathlib import Path
 from typing import Callable
 
@@ -77,10 +78,12 @@ class Outcome:
 @dataclasses.dataclass
 class Context:
     """Passed to every check: the profile, where to write figures, a deterministic seed, and how the
-    trained-model checks get their runs: ``store`` (the result store file of the cpu/full sweeps; None:
-    ``report_dir/architectures-<profile>.sqlite``), ``workers`` (processes of the sweep, one torch thread
-    each), ``train`` (False: report on the runs already stored, an unfinished profile) and ``sweep`` (the
-    sweep file's name when it is not the profile's, e.g. ``cpu_T256``)."""
+    trained-model checks get their runs: ``store`` (the result store file they train into and read; None:
+    :meth:`store_path`'s file per experiment in the report directory), ``workers`` (processes of a sweep, one
+    torch thread each), ``train`` (False: report on the runs already stored, an unfinished profile) and
+    ``sweep`` (the architecture sweep file's name when it is not the profile's, e.g. ``cpu_T256``).
+    ``session`` identifies this validation run: the quick profile's default stores are rebuilt once per session.
+    """
 
     profile: str
     report_dir: Path
@@ -89,11 +92,15 @@ class Context:
     workers: int = 2
     train: bool = True
     sweep: str | None = None
+    session: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
-    def quick(self) -> bool:
-        """Whether the theory and Monte Carlo checks use small sizes; true in the quick and the cpu profiles
-        alike (the cpu profile scales up the trained-model experiments only; those checks read ``profile``)."""
+    def small_sizes(self) -> bool:
+        """Whether the theory and Monte Carlo checks run at their small sizes.
+
+        True in the quick and the cpu profiles alike (the cpu profile scales up the trained-model experiments
+        only; those checks read ``profile``); the full profile runs them at their large sizes.
+        """
         return self.profile in ("quick", "cpu")
 
     def figure_path(self, name: str) -> Path:
@@ -101,6 +108,23 @@ class Context:
         d = self.report_dir / "figures"
         d.mkdir(parents=True, exist_ok=True)
         return d / name
+
+    def store_path(self, experiment: str, tag: str | None = None) -> Path:
+        """The SQLite result store of ``experiment``: ``store`` if given (one file may hold several experiments:
+        their run ids differ), else ``<report dir>/<experiment>-<tag or profile>.sqlite``. That default store is
+        emptied once per session in the quick profile (a CI smoke test never reuses results of older code); the
+        cpu and full stores are resumed."""
+        if self.store is not None:
+            return Path(self.store)
+        self.report_dir.mkdir(parents=True, exist_ok=True)
+        path = self.report_dir / f"{experiment}-{tag or self.profile}.sqlite"
+        if self.profile == "quick":
+            marker = path.with_suffix(".session")
+            if not marker.exists() or marker.read_text() != self.session:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(path) + suffix).unlink(missing_ok=True)
+                marker.write_text(self.session)
+        return path
 
 
 def with_figure(ctx: "Context", out: Outcome, name: str, plot: Callable, *args, **kwargs) -> Outcome:

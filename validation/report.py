@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import platform
 import re
 import subprocess
@@ -11,11 +12,25 @@ import tempfile
 import time
 from importlib import metadata
 from pathlib import Path
+from typing import Sequence
 
+import numpy as np
 from tqdm import tqdm
 
 from .registry import FAILING, VERDICTS, Check, Context, Result
-from .stats import markdown_table
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
+    """A GitHub-flavoured Markdown table; floats printed with 6 significant digits."""
+
+    def fmt(x) -> str:
+        if isinstance(x, (float, np.floating)):
+            return f"{float(x):.6g}" if math.isfinite(x) else str(float(x))
+        return str(x)
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(fmt(x) for x in r) + " |" for r in rows]
+    return "\n".join(lines)
 
 
 def run_checks(checks: list[Check], ctx: Context, *, progress: bool = True) -> list[Result]:
@@ -29,14 +44,6 @@ def run_checks(checks: list[Check], ctx: Context, *, progress: bool = True) -> l
 
 def summary_rows(results: list[Result]) -> list[list]:
     return [[r.check.name, r.outcome.verdict, r.outcome.summary, f"{r.seconds:.1f}"] for r in results]
-
-
-def print_table(results: list[Result], stream=sys.stdout) -> None:
-    width = max((len(r.check.name) for r in results), default=10)
-    vw = max((len(r.outcome.verdict) for r in results), default=7)
-    for r in results:
-        print(f"{r.check.name:<{width}}  {r.outcome.verdict:<{vw}}  {r.seconds:7.1f}s  {r.outcome.summary}", file=stream)
-    print(counts_line(results), file=stream)
 
 
 def verdict_counts(results: list[Result]) -> dict[str, int]:

@@ -2,7 +2,7 @@
 
     python benchmarks/gated_rnn/bench_scan.py
 
-Prints, for the CPU-profile shapes, seconds per forward+backward of each and their ratio (same process,
+Prints, for the cpu-sweep shapes, seconds per forward+backward of each and their ratio (same process,
 same thread count, interleaved repetitions; the minimum over repetitions is reported).
 """
 
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch  # noqa: E402
 
-from numerics.models.gated_rnn import build_gated_rnn  # noqa: E402
+from numerics.anticollapse.gated.gated_rnn import build_gated_rnn  # noqa: E402
 
 
 def _autograd_loop(m, x):

@@ -4,7 +4,7 @@
     python benchmarks/gated_rnn/calibrate_phase.py --draws 20 --out /tmp/cal   # a small trial
 
 Synthetic spectra (``numerics.anticollapse.synthetic_spectra``: H = 128 units, tau_min = 2, gate noise 0.3,
-4 sequences) go through the cpu profile's long-horizon pipeline (``benchmarks/gated_rnn/cpu.json``,
+4 sequences) go through the cpu sweep's long-horizon pipeline (``benchmarks/gated_rnn/cpu.json``,
 ``long_diagnosis``: T = 8192, rate lags 416..2464, every 64th window end) and the decision with every
 threshold but ``beta_hi_max`` fixed. Then:
 
@@ -45,13 +45,13 @@ def _one(job: tuple) -> dict:
     import numpy as np
 
     from numerics.anticollapse.synthetic_spectra import few_exponential_taus, measure_spectrum, pareto_taus
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.sweep import load_gated_sweep
 
     family, param, span, seed = job
     rng = np.random.default_rng([seed, int(param * 100), int(span)])
     tau = pareto_taus(param, H, TAU_MIN, rng) if family == "pareto" else few_exponential_taus(
         int(param), H, span, TAU_MIN, rng)
-    r = measure_spectrum(tau, load_profile("cpu").long, gate_noise=GATE_NOISE, n_seq=N_SEQ, seed=seed,
+    r = measure_spectrum(tau, load_gated_sweep("cpu").long, gate_noise=GATE_NOISE, n_seq=N_SEQ, seed=seed,
                          beta_hi_max=float("inf"))
     return {"family": family, "param": param, "span": span, "seed": seed, "beta_hi": r.beta_ci[1],
             "gof_p": r.gof_p, "label_inf": r.label, "beta_ci": list(r.beta_ci), "n": r.n}
@@ -60,7 +60,7 @@ def _one(job: tuple) -> dict:
 def decide(row: dict, beta_hi_max: float) -> str:
     """The label of a recorded spectrum at threshold ``beta_hi_max`` (the rule of calibrated_phase)."""
     from numerics.anticollapse.calibrated_phase import P_NULL
-    from numerics.estimators import phase_rule
+    from numerics.anticollapse.estimators import phase_rule
 
     if row["n"] < 16:
         return "unresolved"
@@ -139,7 +139,7 @@ def main(argv=None) -> int:
     if a.draws < 1:
         p.error("--draws must be >= 1")
     from numerics.anticollapse.calibrated_phase import K_NULL, N_BOOT, N_SIM, P_NULL
-    from numerics.anticollapse.train import load_profile
+    from numerics.anticollapse.gated.sweep import load_gated_sweep
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     jobs = [("pareto", b, 0.0, i) for b in BETAS for i in range(a.draws)]
@@ -149,7 +149,7 @@ def main(argv=None) -> int:
         from tqdm import tqdm
         rows = list(tqdm(pool.map(_one, jobs, chunksize=4), total=len(jobs), desc="spectra"))
     thr = threshold(rows)
-    spec = load_profile("cpu").long
+    spec = load_gated_sweep("cpu").long
     out = {"beta_hi_max": thr, "p_null": P_NULL, "k_null": K_NULL, "n_boot": N_BOOT, "n_sim": N_SIM,
            "target_false_collapse": TARGET, "table": tabulate(rows, thr),
            "settings": {"H": H, "tau_min": TAU_MIN, "gate_noise": GATE_NOISE, "n_seq": N_SEQ, "betas": BETAS,

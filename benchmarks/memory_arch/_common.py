@@ -10,13 +10,13 @@ sys.path.insert(0, str(ROOT))
 
 def load_rows(description: str):
     """Parse ``SWEEP STORE [--study NAME] [--out DIR]`` and return (rows, out_dir, study)."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.aggregate import collect
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.aggregate import collect
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
     p = argparse.ArgumentParser(description=description)
     p.add_argument("sweep", help="sweep file, e.g. benchmarks/memory_arch/quick.json")
-    p.add_argument("store", help="SQLite store filled by `python -m numerics.memory_bench.sweep run`")
+    p.add_argument("store", help="SQLite store filled by `seqtheory sweep run`")
     p.add_argument("--study", default="main", help="study of the sweep to plot (default: %(default)s)")
     p.add_argument("--out", default="figures", help="output folder (default: %(default)s)")
     a = p.parse_args()

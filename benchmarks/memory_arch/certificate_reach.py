@@ -10,7 +10,7 @@ early stop at the certificate unchanged. The certificate's two numbers are read 
 Writes ``certificate_reach_MODEL[_TAG].json`` (the run's polish record with its curve, every 10th L-BFGS
 iteration and every Levenberg-Marquardt step) and prints per checkpoint: the full-data RelMSE, its relative
 change over the preceding 500 float64 iterations and ||g|| / ||g0|| (g0: the float64 gradient at the Adam
-endpoint, the certificate's definition). The certificate (numerics.memory_bench.polish) needs change < 1% and
+endpoint, the certificate's definition). The certificate (numerics.memory_functions.bench.polish) needs change < 1% and
 ratio <= 1e-3 together. Cost on one core: about 3 min (LSTM) and 9 min (S4D) for 8000 L-BFGS iterations; a
 Levenberg-Marquardt step needs the full Jacobian (one forward-mode pass per parameter: about 50 s for the
 LSTM's 1233 parameters). ``--summary-only`` re-prints the table from the JSON files; ``--figure PATH`` draws
@@ -33,8 +33,8 @@ CHECKPOINTS = (500, 1000, 2000, 4000, 8000)
 def reach(model: str, kind: str, alpha: float, seed: int, f64_iters: int, lm_iters: int = 0) -> dict:
     """Train the cpu profile's run (study main) of this cell with ``f64_iters`` float64 iterations (and at most
     ``lm_iters`` Levenberg-Marquardt steps after them)."""
-    from numerics.memory_bench.runs import execute_run
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.memory_functions.bench.runs import execute_run
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
     runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / "cpu.json"), studies=["main"])
     match = [r for r in runs if r.model == model and r.config.target.kind == kind
@@ -81,7 +81,7 @@ def table(rec: dict) -> list[str]:
 def figure(out: Path, models: list[str], path: str) -> None:
     """One panel per model: every certificate_reach record of it in ``out`` (each stage on one iteration axis,
     float64 L-BFGS solid, Levenberg-Marquardt steps dotted with markers)."""
-    from numerics.memory_bench.plots import _polish_lines
+    from numerics.memory_functions.bench.plots import _polish_lines
     from numerics.plotting import finish, panels
 
     fig, axes = panels(None, 1, len(models), figsize=(5.0 * len(models), 3.6), squeeze=False)

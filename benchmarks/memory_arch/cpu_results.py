@@ -16,7 +16,7 @@ Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training
 ``benchmarks/memory_arch/cpu.json`` into the resumable store ``--store`` (default ``STORE_DIR/architectures-cpu.sqlite``) first:
 about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
 and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also copied to
-``numerics/data/cpu_architectures_results.json``, the package's default for ``memory_profile``), and adds
+``numerics/memory_functions/data/cpu_architectures_results.json``, the package's default for ``memory_report``), and adds
 the provenance to ``results.json``: commit, date, versions, machine, wall time, and the training's CPU
 time (the sum over runs of process CPU seconds: divided by 2, the wall time of the sweep on 2 otherwise
 idle cores). ``--no-train`` reports on the runs already in the store (an unfinished profile: the claims whose runs are missing say *inconclusive* and name them).
@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 DEFAULT_OUT = ROOT / "docs" / "results" / "cpu-architectures"
-PACKAGED = ROOT / "numerics" / "data" / "cpu_architectures_results.json"    # numerics.memory_profile's default
+PACKAGED = ROOT / "numerics" / "memory_functions" / "data" / "cpu_architectures_results.json"   # memory_report's default
 
 
 def _exclude(out: Path | None) -> list[str]:
@@ -59,8 +59,8 @@ def _exclude(out: Path | None) -> list[str]:
 
 
 def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = None) -> dict:
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
     git = lambda *a: subprocess.run(["git", *a], capture_output=True, text=True, cwd=ROOT).stdout.strip()  # noqa: E731
     versions = {"python": platform.python_version()}
@@ -147,7 +147,7 @@ def select_cells(runs: list, cells: list[str] | None) -> list:
 
 def selected_runs(a) -> list:
     """The sweep runs that ``--study``, ``--part`` and ``--cell`` select."""
-    from numerics.memory_bench.sweep import expand_sweep, load_sweep
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
     from validation.checks.architectures import _dedup, extension_runs, load_extension
 
@@ -162,12 +162,13 @@ def selected_runs(a) -> list:
 
 def exchange(a, store: Path, when: str) -> None:
     """``--import`` (``when="before"``) or ``--export`` (``"after"``) of committed run files."""
-    from numerics.memory_bench.store import ResultStore
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.runs import SCHEMA
 
     with ResultStore(store) as st:
         if when == "before":
             for f in a.import_runs or []:
-                added, had = st.import_runs(f)
+                added, had = st.import_runs(f, (SCHEMA,))
                 print(f"imported {f}: {added} runs added, {had} already stored")
         elif a.export:
             n = st.export_runs(a.export, [r.run_id for r in selected_runs(a)])
@@ -176,8 +177,8 @@ def exchange(a, store: Path, when: str) -> None:
 
 def train(a, store: Path) -> int:
     """``--train-only``: the sweep (or some studies or a part of it) into ``store``, then its provenance entry."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import run_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import run_sweep
 
     runs = selected_runs(a)
     t0 = time.perf_counter()
@@ -249,7 +250,7 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
-                   "results.json is also copied to the package's numerics/data/)")
+                   "results.json is also copied to the package's numerics/<DATA>/)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
@@ -315,7 +316,7 @@ def main(argv=None) -> int:
                                      if a.no_train and same else meta["wall_seconds"])
     data = {**data, "provenance": meta} if isinstance(data, dict) else {"provenance": meta, "results": data}
     path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
-    if path.resolve() == (DEFAULT_OUT / "results.json").resolve():     # the package ships a copy (memory_profile)
+    if path.resolve() == (DEFAULT_OUT / "results.json").resolve():     # the package ships a copy (memory_report)
         PACKAGED.write_bytes(path.read_bytes())
         print(f"wrote {PACKAGED.relative_to(ROOT)} (the packaged copy)")
     print(f"wrote {a.out}: wall {meta['wall_seconds']:.0f} s, training CPU {meta['training_cpu_seconds']:.0f} s "

@@ -6,7 +6,7 @@ learning curves of every run (optimisation dynamics, spread over seeds).
 
 from _common import load_rows
 
-from numerics.memory_bench.plots import plot_heatmap, plot_learning_curves
+from numerics.memory_functions.bench.plots import plot_heatmap, plot_learning_curves
 
 rows, out, study = load_rows(__doc__.splitlines()[0])
 for plot, name in ((plot_heatmap, "heatmap"), (plot_learning_curves, "learning_curves")):

@@ -1,13 +1,13 @@
 """The paper's main plot: final training RelMSE against alpha, one panel per memory type, one line per
 architecture (median over seeds, min-max bars).
 
-    python -m numerics.memory_bench.sweep run benchmarks/memory_arch/quick.json --store quick.sqlite --workers 2
+    seqtheory sweep run benchmarks/memory_arch/quick.json --store quick.sqlite --workers 2
     python benchmarks/memory_arch/plot_relmse_vs_alpha.py benchmarks/memory_arch/quick.json quick.sqlite
 """
 
 from _common import load_rows
 
-from numerics.memory_bench.plots import plot_alpha_curves
+from numerics.memory_functions.bench.plots import plot_alpha_curves
 
 rows, out, study = load_rows(__doc__.splitlines()[0])
 path = out / f"{study}_relmse_vs_alpha.png"

@@ -2,7 +2,7 @@
 
     python benchmarks/real_expansion/verification_rows.py           # about 18 CPU minutes (one core)
 
-One run of the Pfaffian route for every row k <= 80 (``numerics.real_wick_pfaffian``; the rows <= 60 must equal
+One run of the Pfaffian route for every row k <= 80 (``numerics.signal_propagation.real_wick_pfaffian``; the rows <= 60 must equal
 the committed ones), then ``theory/data/real_wick_rows_verification.json`` with the rows 61..80. They were
 computed after the coefficients ``a_m`` (m <= 15) were fitted on rows <= 56, so every one of them is held
 out; ``validation/checks/real_expansion.py`` and ``tests/test_real_expansion.py`` check the committed ``a_m``
@@ -40,7 +40,7 @@ def write(rows, base: int, cpu: float) -> None:
     data = {"quantity": "E tr((G^k)^T G^k), G n x n with iid N(0,1) entries; coefficients[j] multiplies n**j",
             "purpose": "verification set: rows beyond the served ones (theory.real_rows), computed after the "
                        "coefficients a_m were fitted; not served by theory.real_rows.real_row",
-            "algorithm": "numerics.real_wick_pfaffian, one run real_wick_rows(80)",
+            "algorithm": "numerics.signal_propagation.real_wick_pfaffian, one run real_wick_rows(80)",
             "all_rows_le_80_cpu_seconds": round(cpu, 1),
             "machine": "the project's 2-core machine, shared with other jobs; numba, 1 thread",
             "generated_by": "python benchmarks/real_expansion/verification_rows.py",

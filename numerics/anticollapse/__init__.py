@@ -1,8 +1,11 @@
-"""The gated-RNN anti-collapse experiments (Livi 2026): the experiment room around ``numerics.models.gated_rnn``.
+"""Numerics of the anti-collapse paper (Livi 2026, arXiv:2606.29519; ``docs/papers/anti-collapse.md``).
 
-``delayed_task`` (the multi-lag delayed-recall task), ``train`` (configs, profiles, seeded training with
-checkpointed diagnostics), ``diagnostics`` (time scales, envelopes, tail and envelope exponents, the phase)
-and ``envelope_gate`` (the author's power-law-window gate, the resolution check and the calibrated
-tail-vs-envelope comparison; numpy only).
-The Levy-SDE numerics of the same paper live beside it in ``numerics.levy_sampling`` and ``numerics.sde``.
+Core (numpy, numba): ``levy_sampling`` (stable and tempered-stable increments), ``sde`` (the Levy SDE
+ensemble), ``estimators`` (tail and envelope exponents, the phase rule), ``envelope_gate`` (the author's
+power-law-window gate, the resolution check, the calibrated tail-vs-envelope comparison),
+``calibrated_phase`` (our phase decision), ``synthetic_spectra`` (spectra of known shape pushed through
+the diagnosis, for the calibration).
+
+Needs PyTorch (extra ``models``): ``gated`` (the gated-RNN experiments: the models, the delayed task,
+training, the diagnoses of trained weights, ``rnn_timescales`` for a user's GRU/LSTM).
 """

@@ -7,7 +7,7 @@ check. Source of the quantities: ``docs/papers/anti-collapse.md`` ("Estimating b
 
 The decision, fixed before any trained model was labelled:
 
-1. the tail fit ``numerics.estimators.tail_beta`` (CCDF slope on the quantile window [0.75, 0.995], 90%
+1. the tail fit ``numerics.anticollapse.estimators.tail_beta`` (CCDF slope on the quantile window [0.75, 0.995], 90%
    percentile bootstrap over units, ``n_boot`` = 1000);
 2. a goodness-of-fit test against the **few-exponential null** "at most ``K_NULL`` = 5 distinct time
    scales, each measured with Gaussian noise on log tau of the size the diagnostic sequences give":
@@ -19,7 +19,7 @@ The decision, fixed before any trained model was labelled:
    ``sigma``; ``p = (1 + #{S* >= S}) / (1 + n_sim)``);
 3. **heavy-tailed** iff the null is rejected (``p < P_NULL`` = 0.05) and the upper end of the tail
    interval is below ``BETA_HI_MAX``; then the label is ``extended`` / ``boundary`` / ``concentrated`` by the
-   interval against 1 (``numerics.estimators.phase_rule`` with the window passed); otherwise
+   interval against 1 (``numerics.anticollapse.estimators.phase_rule`` with the window passed); otherwise
    ``collapsed``; fewer than 16 finite tau: ``unresolved``.
 
 ``BETA_HI_MAX`` is the threshold at which the false-collapse rate, measured on synthetic Pareto spectra
@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from theory._args import (MAX_MEMORY_BYTES, as_bool, as_instance, as_int, as_probability, as_real, as_real_array,
-                          check_budget)
+from numerics.stats import kmeans_1d
+from theory._args import (as_bool, as_instance, as_int, as_probability, as_real, as_real_array)
 
 K_NULL = 5              # the null allows up to this many distinct time scales
 P_NULL = 0.05           # rejection level of the few-exponential null
@@ -74,52 +74,6 @@ class CalibratedPhase:
                 "calibrated_gof_p": self.gof_p, "calibrated_gof_statistic": self.gof_statistic,
                 "calibrated_sigma": self.sigma, "calibrated_reason": self.reason,
                 "calibrated_envelope_consistent": self.envelope_consistent}
-
-
-def _segment_cost(x: np.ndarray) -> np.ndarray:
-    """``C[i, j]``: within-segment sum of squares of the sorted ``x[i..j]`` (inf for i > j)."""
-    n = x.size
-    c1 = np.concatenate([[0.0], np.cumsum(x)])
-    c2 = np.concatenate([[0.0], np.cumsum(x * x)])
-    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    m = (j - i + 1).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        s1 = c1[j + 1] - c1[i]
-        cost = (c2[j + 1] - c2[i]) - s1 * s1 / m
-    return np.where(j >= i, np.maximum(cost, 0.0), np.inf)
-
-
-def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
-    """Optimal k-cluster partition of the 1-d sample ``x`` (exact dynamic programme on the sorted values):
-    ``(within-cluster sum of squares, labels in sorted order)``.
-
-    >>> w, lab = kmeans_1d([0.0, 0.1, 5.0, 5.2, 9.0], 3)
-    >>> round(w, 6), lab.tolist()
-    (0.025, [0, 0, 1, 1, 2])
-    """
-    x = np.sort(as_real_array("x", x).ravel())
-    k = as_int("k", k, minimum=1)
-    n = x.size
-    # the dynamic programme holds a few (n, n) float64 tables
-    check_budget("x (its size)", 4 * 8.0 * n * n, MAX_MEMORY_BYTES, value=n)
-    if n <= k:
-        return 0.0, np.arange(n)
-    C = _segment_cost(x)
-    D = C[0].copy()                                     # D[j]: best cost of x[0..j] in c + 1 clusters
-    starts = []
-    for _ in range(1, k):
-        tot = np.full((n, n), np.inf)
-        tot[1:, :] = D[:-1, None] + C[1:, :]            # the last cluster is x[i..j], i >= 1
-        i_best = np.argmin(tot, axis=0)
-        D = tot[i_best, np.arange(n)]
-        starts.append(i_best)
-    labels = np.zeros(n, dtype=np.int64)
-    j = n - 1
-    for c in range(k - 1, 0, -1):                       # backtrack the cluster starts
-        i = int(starts[c - 1][j])
-        labels[i:j + 1] = c
-        j = i - 1
-    return float(D[-1]), labels
 
 
 def measurement_sigma(tau_halves: Any) -> float:
@@ -176,9 +130,9 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     carried as the consistency check and does not change the label; ``tail``: a ready ``tail_beta`` fit;
     ``beta_hi_max=inf`` drops the condition on the interval's upper end (the calibration leaves it free)."""
     envelope_agree = None if envelope_agree is None else as_bool("envelope_agree", envelope_agree)
-    from numerics.estimators import MIN_TAIL_SAMPLE, DegenerateTail, phase_rule, tail_beta
+    from numerics.anticollapse.estimators import MIN_TAIL_SAMPLE, DegenerateTail, phase_rule, tail_beta
 
-    from numerics.estimators import as_time_scales
+    from numerics.anticollapse.estimators import as_time_scales
 
     t, _ = as_time_scales("tau", tau)       # +inf (non-decaying units) dropped; NaN, -inf, <= 0 refused
     as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
@@ -193,7 +147,7 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     try:
         tail = tail if tail is not None else tail_beta(t, n_boot=n_boot, seed=seed, level=level)
         if not hasattr(tail, "ci"):
-            raise TypeError(f"tail must be a TailFit (numerics.estimators.tail_beta) or None, got {type(tail).__name__}")
+            raise TypeError(f"tail must be a TailFit (numerics.anticollapse.estimators.tail_beta) or None, got {type(tail).__name__}")
     except DegenerateTail:
         return CalibratedPhase("collapsed", False, math.nan, nan2, 0.0, 1.0, sigma, int(t.size),
                                "too few distinct time scales for a tail fit", envelope_agree, beta_hi_max)
@@ -209,27 +163,16 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
 
 
 def calibrated_from_rates(rates, comparison=None) -> CalibratedPhase:
-    """The decision on a ``diagnostics.RateFit`` (its ``tau`` and ``tau_halves``), with the calibrated
+    """The decision on a ``spectra.RateFit`` (its ``tau`` and ``tau_halves``), with the calibrated
     tail-vs-envelope ``comparison`` (or None) as the consistency check; seed 0 always, so a saved diagnosis
     re-decided later gets the same bootstrap and null draws."""
     from .envelope_gate import CalibratedComparison
-    # duck-typed: diagnostics imports this module, so importing diagnostics.RateFit here would close a cycle
+    # duck-typed: spectra imports this module, so importing spectra.RateFit here would close a cycle
     if not isinstance(getattr(rates, "tau", None), np.ndarray):
-        raise TypeError(f"rates must be a diagnostics.RateFit (with a tau array), got {type(rates).__name__}")
+        raise TypeError(f"rates must be a spectra.RateFit (with a tau array), got {type(rates).__name__}")
     as_instance("comparison", comparison, (CalibratedComparison, type(None)), "CalibratedComparison or None")
     halves = getattr(rates, "tau_halves", None)
     halves = np.full((2, rates.tau.size), np.nan) if halves is None else halves
     return calibrated_phase(rates.tau, halves, seed=0,
                             envelope_agree=None if comparison is None else bool(comparison.agree))
 
-
-def ensure_calibrated(diags) -> None:
-    """(Re)decide the calibrated label of each ``GatedDiagnostics`` whose label was decided with another
-    threshold than the current :data:`BETA_HI_MAX` (e.g. diagnoses saved before a recalibration)."""
-    for d in as_instance("diags", diags, (list, tuple), "list of GatedDiagnostics"):
-        if not (hasattr(d, "rates") and hasattr(d, "comparison")):      # duck-typed, as calibrated_from_rates
-            raise TypeError(f"diags must hold diagnostics.GatedDiagnostics, got a {type(d).__name__}")
-    for d in diags:
-        c = getattr(d, "calibrated", None)
-        if c is None or getattr(c, "beta_hi_max", None) != BETA_HI_MAX:
-            d.calibrated = calibrated_from_rates(d.rates, d.comparison)

@@ -23,7 +23,7 @@ Source: L. Livi, arXiv:2606.29519 (2026), Sec. 7 (power-law window) and Table 1 
 
 ``beta_env`` is the tempered fit's ``max(0, -d)`` whatever model wins (the number the author reports).
 Our stricter variant (exact runs test on the whole-grid power residuals) is
-:func:`numerics.estimators.envelope_fit`; the levy.* checks use it.
+:func:`numerics.anticollapse.estimators.envelope_fit`; the levy.* checks use it.
 
 :func:`resolution_check`: the spectrum is resolved at this scale when the tail sample holds at least
 ``MIN_TAIL_SAMPLE`` finite time scales and the envelope lags reach the tail window's upper end (the
@@ -45,7 +45,7 @@ Float precision and the floors: ours computes time scales in float64 throughout.
 the transport ``mu`` to float32 and clamps ``|mu|`` at 1e-30 before the log, so every unit with tau below
 about ``(largest rate lag) / 69`` (where ``exp(-l / tau) < 1e-30``) gets a flattened slope: measured on
 identical weights, fast units with tau 0.15-0.64 come out as 1.2-71 there. Slow units (tau > 10) agree to
-3e-8. ``variant="author"`` (here: the envelope floor; in :mod:`numerics.anticollapse.diagnostics`: the
+3e-8. ``variant="author"`` (here: the envelope floor; in :mod:`numerics.anticollapse.gated.diagnostics`: the
 transport clamp) reproduces both 1e-30 floors, not the float32 cast.
 """
 
@@ -56,22 +56,21 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
-from numerics.estimators import (MAX_BOOT, MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models,
-                                 as_time_scales)
+from numerics.anticollapse.estimators import (MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models,
+                                              as_time_scales)
+from numerics.stats import MAX_BOOT, runs_test_normal
 from theory._args import MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array, check_ordered
 
-VARIANTS = ("ours", "author")   # the same names as numerics.anticollapse.diagnostics.VARIANTS
+VARIANTS = ("no_floor", "author")   # no floor in the fits (ours); the author's two 1e-30 floors
 AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
 
-__all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate", "runs_test_normal",
+__all__ = ["WindowGate", "Resolution", "CalibratedComparison", "window_gate",
            "resolution_check", "pareto_mixture_taus", "tempered_beta", "envelope_beta_bootstrap",
            "calibrated_taus", "calibrated_comparison"]
 
 _MODELS = ("exponential", "power", "tempered")
 _K = {"exponential": 2, "power": 2, "tempered": 3}
-_EXACT = 1e-10          # residuals all below this: an exact fit, nothing to reject (the author's rule)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,37 +120,6 @@ class CalibratedComparison:
     level: float
 
 
-def runs_test_normal(residuals: Any) -> tuple[float, float, float]:
-    r"""Two-sided Wald-Wolfowitz runs test, normal approximation: ``(runs, z, p)`` (the author's form).
-
-    Signs are ``r >= 0`` and ``r < 0``; ``m < 8`` residuals or one sign only: ``(nan, nan, nan)``; every
-    ``|r| <= 1e-10``: ``(1, 0, 1)`` (an exact fit). See the module docstring for the moments.
-
-    >>> runs, z, p = runs_test_normal([1.0] * 6 + [-1.0] * 6)   # 2 runs of 12: E R = 7, Var R = 30/11
-    >>> runs, round(z, 4), round(z * math.sqrt(30 / 11), 12), round(p, 4)
-    (2.0, -3.0277, -5.0, 0.0025)
-    """
-    r = as_real_array("residuals", residuals).ravel()
-    r = r[np.isfinite(r)]
-    m = r.size
-    if m < 8:
-        return (math.nan, math.nan, math.nan)
-    if float(np.max(np.abs(r))) <= _EXACT:
-        return (1.0, 0.0, 1.0)
-    s = r >= 0
-    n_pos = int(np.count_nonzero(s))
-    n_neg = m - n_pos
-    if n_pos == 0 or n_neg == 0:
-        return (math.nan, math.nan, math.nan)
-    runs = 1.0 + float(np.count_nonzero(s[1:] != s[:-1]))
-    mu = 1.0 + 2.0 * n_pos * n_neg / m
-    var = 2.0 * n_pos * n_neg * (2.0 * n_pos * n_neg - m) / (m * m * (m - 1.0))
-    if var <= 0:
-        return (runs, math.nan, math.nan)
-    z = (runs - mu) / math.sqrt(var)
-    return (runs, float(z), float(2.0 * stats.norm.sf(abs(z))))
-
-
 def _window(best: str, params: dict, l: np.ndarray) -> tuple[np.ndarray, float, float, str]:
     """(mask, window beta, l*, failure reason) of step 2."""
     a, d, b = params["tempered"]
@@ -169,12 +137,12 @@ def _window(best: str, params: dict, l: np.ndarray) -> tuple[np.ndarray, float, 
 
 
 def window_gate(lags: Any, f: Any, *, beta_min: float = 0.10, min_points: int = 8, min_fraction: float = 0.05,
-                runs_alpha: float = 0.05, variant: str = "ours") -> WindowGate:
+                runs_alpha: float = 0.05, variant: str = "no_floor") -> WindowGate:
     """The author's power-law-window gate on an envelope ``f`` (see the module docstring).
 
     ``variant="author"`` fits ``log(max(f, 1e-30))`` as the author's code does (``f >= 0`` accepted): an
     envelope that falls below 1e-30 becomes flat there, which can turn an ``ell_star_undefined_or_below_grid``
-    failure into a pass; ``"ours"`` (default) fits ``log f`` and needs ``f > 0``.
+    failure into a pass; ``"no_floor"`` (default) fits ``log f`` and needs ``f > 0``.
 
     >>> l = np.linspace(4, 384, 128)
     >>> noise = 1e-3 * np.random.default_rng(0).standard_normal(l.size)
@@ -319,7 +287,7 @@ def calibrated_comparison(measured_beta: float, measured_boot: Any, tail: TailFi
     ``measured_boot``: replicates of the measured ``beta_env`` (:func:`envelope_beta_bootstrap`); each tail
     bootstrap replicate gives one calibrated replicate; ``tau``: the measured time scales (+inf ignored).
     """
-    as_instance("tail", tail, TailFit, "numerics.estimators.TailFit (tail_beta)")
+    as_instance("tail", tail, TailFit, "numerics.anticollapse.estimators.TailFit (tail_beta)")
     measured_beta = as_real("measured_beta", measured_beta)
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     t, _ = as_time_scales("tau", tau)

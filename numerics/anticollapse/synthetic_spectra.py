@@ -3,8 +3,8 @@
 A spectrum is H per-unit time scales ``tau_q``; its leak traces are ``a_p = 1 - s_p`` with a per-step
 gate ``s_p = s_q exp(g eps_p - g^2 / 2)`` (``eps_p`` standard normal, ``g`` = ``gate_noise``; mean gate
 ``s_q = 1 - exp(-1 / tau_q)``, so a noiseless unit has exactly ``-1 / log a = tau_q``) and ``r_p = 0``.
-These go through :func:`numerics.anticollapse.diagnostics.rates_and_envelope_from_leaks` (the lag grids,
-window stride and number of sequences of a :class:`~numerics.anticollapse.long_horizon.LongDiagnosisSpec`)
+These go through :func:`numerics.anticollapse.spectra.rates_and_envelope_from_leaks` (the lag grids,
+window stride and number of sequences of a :class:`~numerics.anticollapse.spectra.LongDiagnosisSpec`)
 and :func:`numerics.anticollapse.calibrated_phase.calibrated_phase`, so the measured tau carry the sampling
 noise of finitely many diagnostic sequences, as a trained model's do (the first-order term of trained
 models is not simulated).
@@ -83,8 +83,7 @@ def measure_spectrum(tau: np.ndarray, spec, *, gate_noise: float = 0.3, n_seq: i
     """The calibrated decision on the *measured* spectrum of ``tau`` (the pipeline of the module docstring,
     on the lag grids and window stride of ``spec``, ``n_seq`` sequences of length ``spec.T``)."""
     from .calibrated_phase import BETA_HI_MAX, calibrated_phase
-    from .diagnostics import rates_and_envelope_from_leaks
-    from .train import LongDiagnosisSpec
+    from numerics.anticollapse.spectra import LongDiagnosisSpec, rates_and_envelope_from_leaks
 
     tau = as_real_array("tau", tau, minimum=0.0).reshape(-1)
     as_instance("spec", spec, LongDiagnosisSpec, "LongDiagnosisSpec")

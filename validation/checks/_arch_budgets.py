@@ -4,7 +4,7 @@ rule: two stated optimisation budgets"; fixed before any polished run of the cpu
 Every run has two numbers, both *upper bounds* on what its architecture can reach on the task:
 
 - the **Adam budget**: ``relmse``, the full-data RelMSE at the end of the Adam stage;
-- the **polished budget**: ``floor`` in the rows of ``numerics.memory_bench.aggregate.collect``, the float64
+- the **polished budget**: ``floor`` in the rows of ``numerics.memory_functions.bench.aggregate.collect``, the float64
   full-data RelMSE where the L-BFGS polish (float32 stage, then float64 stage) ends.
 
 :func:`two_budgets` applies one claim's own seed statistic (a ``verdict_*`` function of
@@ -26,9 +26,9 @@ from typing import Callable
 
 import numpy as np
 
-from numerics.memory_bench.aggregate import convergence
+from numerics.memory_functions.bench.aggregate import convergence
 from validation.registry import FAIL, INCONCLUSIVE, Outcome
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 ADAM, POLISHED = "adam", "polished"
 BUDGET_NAMES = {ADAM: "Adam budget", POLISHED: "polished budget"}
@@ -67,7 +67,7 @@ def two_budgets(rows: list[dict], verdict: Callable[[list[dict]], Outcome], keys
                 adam_only: bool = False) -> Outcome:
     """One claim's Outcome from ``verdict`` applied at both budgets (module docstring); ``adam_only`` for a claim
     about the optimiser. ``data``: ``{"budgets": {"polished": ..., "adam": ...}, "agreement", "seeds",
-    "lacks_power"}`` plus the headline answer's own data (e.g. the ``medians`` that ``memory_profile`` reads)."""
+    "lacks_power"}`` plus the headline answer's own data (e.g. the ``medians`` that ``memory_report`` reads)."""
     adam = verdict(rows)
     prow = None if adam_only else polished_rows(rows)
     if adam_only:

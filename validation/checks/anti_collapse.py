@@ -8,13 +8,13 @@ tempered-stable jumps; the stationary left tail is ``P(zeta < z) ~ A exp(beta* z
 scales ``tau = exp(-zeta)`` have ``P(tau > x) ~ A x^(-beta*)`` and the envelope ``f(l) ~ A Gamma(beta*)
 l^(-beta*)`` (``theory.tauberian``).
 
-Numerics: :mod:`numerics.sde` (Euler-Maruyama, jumps by compound Poisson for ``|y| >= eps`` + Gaussian
+Numerics: :mod:`numerics.anticollapse.sde` (Euler-Maruyama, jumps by compound Poisson for ``|y| >= eps`` + Gaussian
 small jumps), one stationary snapshot per particle (independent particles, so the bootstrap over units of
-``numerics.estimators`` is valid). Why the parameters make the asymptotic tail observable:
+``numerics.anticollapse.estimators`` is valid). Why the parameters make the asymptotic tail observable:
 
 * drift ``-kappa tanh((zeta - zeta_0)/w)`` with a narrow ``w = 0.1`` (small against ``1/beta*``): below
   ``zeta_0 - 2w`` the drift is kappa to 2% and the chain is a random walk whose Cramer exponent is the root
-  of Phi *for every dt* (module docstring of :mod:`numerics.sde`), so dt = 0.05 does not bias beta;
+  of Phi *for every dt* (module docstring of :mod:`numerics.anticollapse.sde`), so dt = 0.05 does not bias beta;
 * tempering ``lam`` well above beta* (the next singularity of the stationary density sits at lam, so the
   correction to the exponential tail decays like ``exp((lam - beta*) z)``);
 * burn-in of ``10 T_d`` with ``T_d = ln(200) / (beta* Phi'(beta*))``: the time the tilted walk (drift
@@ -24,9 +24,9 @@ small jumps), one stationary snapshot per particle (independent particles, so th
 
 Decision rules (fixed before looking at the numbers): an estimate agrees with theory when
 ``|beta_hat - beta*| <= z se``, se the standard deviation of the bootstrap replicates over particles, z
-from ``validation.stats.z_for_false_alarm`` (Bonferroni over the settings of a check). Every ``levy.*`` check
+from ``numerics.stats.z_for_false_alarm`` (Bonferroni over the settings of a check). Every ``levy.*`` check
 compares the toolkit's own closed form (``theory.levy``) with the toolkit's own simulator
-(``numerics.sde`` / ``numerics.levy_sampling``): a disagreement is a toolkit bug, verdict ``fail`` (never
+(``numerics.anticollapse.sde`` / ``numerics.anticollapse.levy_sampling``): a disagreement is a toolkit bug, verdict ``fail`` (never
 "not reproduced").
 
 Shape: each check is a pure ``verdict_*(data) -> Outcome`` (tests feed it synthetic data), a ``plot_*``
@@ -43,14 +43,15 @@ import numpy as np
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from numerics.estimators import lognormal_comparison, phase_rule, spectrum_envelope_fit, tail_beta
-from numerics.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_increments, cts_increments_cp,
+from numerics.anticollapse.estimators import lognormal_comparison, phase_rule, spectrum_envelope_fit, tail_beta
+from numerics.anticollapse.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_increments, cts_increments_cp,
                                     cts_log_cf)
-from numerics.sde import SDEConfig, simulate
+from numerics.anticollapse.sde import SDEConfig, simulate
 from numerics.plotting import finish, panels
 from theory.levy import LevyParams, Phi, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "L. Livi (2026), arXiv:2606.29519"
 W, DT, ZETA_0 = 0.1, 0.05, 0.0
@@ -92,9 +93,9 @@ def _sweep_settings() -> list[Setting]:
     return [_setting(f"eta_J = {r} eta_J*", eta_J=r * s, **BASE) for r in RATIOS]
 
 
-def _alpha_settings(quick: bool) -> list[Setting]:
+def _alpha_settings(small: bool) -> list[Setting]:
     rows = [(0.7, 3.0, 0.25, 1.0, 1.5), (1.2, 2.0, 0.1, 0.5, 1.5)]
-    if not quick:
+    if not small:
         rows += [(0.5, 2.0, 0.2, 1.0, 3.0), (1.0, 3.0, 0.25, 1.0, 0.5), (1.8, 4.0, 0.25, 1.0, 3.0)]
     out = []
     for a, lam, eg, C, r in rows:
@@ -104,7 +105,7 @@ def _alpha_settings(quick: bool) -> list[Setting]:
 
 
 def _sizes(ctx: Context) -> dict:
-    return dict(n=20_000, eps=0.2, n_boot=500) if ctx.quick else dict(n=100_000, eps=0.1, n_boot=2000)
+    return dict(n=20_000, eps=0.2, n_boot=500) if ctx.small_sizes else dict(n=100_000, eps=0.1, n_boot=2000)
 
 
 def _dphi(st: Setting, b: float) -> float:
@@ -234,7 +235,7 @@ def _tail_check(ctx: Context, settings: list[Setting], fig_name: str, title: str
 
 # ----------------------------------------------------------------------------------------------------
 def _sampler_data(ctx: Context) -> dict:
-    n = 40_000 if ctx.quick else 400_000
+    n = 40_000 if ctx.small_sizes else 400_000
     cases = [(0.7, 0.5), (1.0, 0.2), (1.5, 0.05)]
     u = np.array([0.5, 1.0, 2.0])
     rows = []
@@ -293,10 +294,10 @@ def plot_samplers(path, data: dict, *, ax=None):
 @check("levy.samplers", paper=PAPER + "; docs/papers/anti-collapse.md 'Sampling the jumps'",
        claim="the exact CTS sampler and the compound-Poisson + Gaussian approximation have the Levy measure "
              "eta_J C exp(-lam|y|)|y|^(-1-a): second and fourth moments and the characteristic function",
-       closed_form="numerics.levy_sampling.cts_log_cf, numerics.levy_sampling.cts_cumulant (Gamma-function "
-                   "closed forms), numerics.levy_sampling.cp_small_jump_cumulant (kappa_4 of the approximation)",
-       numerics="numerics.levy_sampling.cts_increments (tilted-stable rejection), "
-                "numerics.levy_sampling.cts_increments_cp (eps = 0.2), at alpha 0.7, 1, 1.5",
+       closed_form="numerics.anticollapse.levy_sampling.cts_log_cf, numerics.anticollapse.levy_sampling.cts_cumulant (Gamma-function "
+                   "closed forms), numerics.anticollapse.levy_sampling.cp_small_jump_cumulant (kappa_4 of the approximation)",
+       numerics="numerics.anticollapse.levy_sampling.cts_increments (tilted-stable rejection), "
+                "numerics.anticollapse.levy_sampling.cts_increments_cp (eps = 0.2), at alpha 0.7, 1, 1.5",
        statistic="|mean - exact| <= z se for E X^2, E X^4, E cos(uX) (u = 0.5, 1, 2); se from the sample; "
                  "Bonferroni z over all comparisons")
 def _samplers(ctx: Context) -> Outcome:
@@ -319,8 +320,8 @@ def _small_cf_correction(u, dt, eps, kw):
        claim="the stationary left tail of zeta is exp(beta* zeta) with beta* the root of Phi, at "
              "eta_J / eta_J* = 0.5, 1, 2 (alpha = 1.5, lam = 3, kappa = 1, eta_G = 0.25; beta* = 1 at eta_J*)",
        closed_form="theory.levy.characteristic_root, theory.levy.threshold_eta_J",
-       numerics="numerics.sde.simulate (saturating drift, w = 0.1, dt = 0.05, compound Poisson + Gaussian jumps), "
-                "one stationary snapshot per particle; numerics.estimators.tail_beta on tau = exp(-zeta)",
+       numerics="numerics.anticollapse.sde.simulate (saturating drift, w = 0.1, dt = 0.05, compound Poisson + Gaussian jumps), "
+                "one stationary snapshot per particle; numerics.anticollapse.estimators.tail_beta on tau = exp(-zeta)",
        statistic="|beta_hat - beta*| <= z se_boot (bootstrap over particles), Bonferroni z over the 3 settings; "
                  "FAIL otherwise (closed form vs own simulator)")
 def _tail_threshold(ctx: Context) -> Outcome:
@@ -331,32 +332,32 @@ def _tail_threshold(ctx: Context) -> Outcome:
 @check("levy.tail_alpha", paper=PAPER + "; docs/papers/anti-collapse.md 'Root', 'Stationary tail'",
        claim="the tail exponent is the root of Phi also for alpha < 1 and alpha > 1, other lam, eta_G, C",
        closed_form="theory.levy.characteristic_root (jump symbol theory.levy.jump_symbol)",
-       numerics="as levy.tail_threshold (numerics.sde.simulate, numerics.estimators.tail_beta); quick: alpha = 0.7 "
+       numerics="as levy.tail_threshold (numerics.anticollapse.sde.simulate, numerics.anticollapse.estimators.tail_beta); quick: alpha = 0.7 "
                 "and 1.2 (C = 0.5); full adds alpha = 0.5, 1, 1.8",
        statistic="|beta_hat - beta*| <= z se_boot, Bonferroni over the settings; FAIL otherwise")
 def _tail_alpha(ctx: Context) -> Outcome:
-    return _tail_check(ctx, _alpha_settings(ctx.quick), "levy_tail_alpha.png", "stationary left tail at other alpha")
+    return _tail_check(ctx, _alpha_settings(ctx.small_sizes), "levy_tail_alpha.png", "stationary left tail at other alpha")
 
 
-def _gaussian_settings(quick: bool) -> list[Setting]:
-    etas = (0.5,) if quick else (0.35, 0.5, 1.0)
+def _gaussian_settings(small: bool) -> list[Setting]:
+    etas = (0.5,) if small else (0.35, 0.5, 1.0)
     return [_setting(f"Gaussian only, eta_G = {e}", 1.0, e, 0.0, 1.5, 3.0) for e in etas]
 
 
 @check("levy.gaussian_only", paper=PAPER + "; docs/papers/anti-collapse.md 'Root' (eta_J = 0)",
        claim="with Gaussian noise only the saturated drift already gives a power law: beta = kappa / eta_G",
        closed_form="theory.levy.characteristic_root(eta_J = 0) = kappa / eta_G",
-       numerics="numerics.sde.simulate (saturating drift, no jumps), numerics.estimators.tail_beta on tau = exp(-zeta)",
+       numerics="numerics.anticollapse.sde.simulate (saturating drift, no jumps), numerics.anticollapse.estimators.tail_beta on tau = exp(-zeta)",
        statistic="|beta_hat - kappa/eta_G| <= z se_boot, Bonferroni over the settings; FAIL otherwise")
 def _gaussian_only(ctx: Context) -> Outcome:
-    return _tail_check(ctx, _gaussian_settings(ctx.quick), "levy_gaussian_only.png",
+    return _tail_check(ctx, _gaussian_settings(ctx.small_sizes), "levy_gaussian_only.png",
                        "Gaussian noise only: beta = kappa / eta_G")
 
 
 # ----------------------------------------------------------------------------------------------------
-def _phase_points(quick: bool) -> list[Setting]:
+def _phase_points(small: bool) -> list[Setting]:
     pts = _sweep_settings() + _gaussian_settings(True)
-    if not quick:
+    if not small:
         for eg in (0.1, 0.5):
             s = threshold_eta_J(eta_G=eg, kappa=1.0, alpha=1.5, lam=3.0)
             pts += [_setting(f"eta_G = {eg}, eta_J = {r} eta_J*", 1.0, eg, r * s, 1.5, 3.0) for r in (0.5, 2.0)]
@@ -430,11 +431,11 @@ def plot_phase_diagram(path, data: dict, simulated_phases: list[str], *, ax=None
        closed_form="theory.levy.threshold_eta_J, theory.levy.characteristic_root, theory.levy.phase_of_beta, "
                    "theory.levy.critical_eta_J (figure)",
        numerics="the simulated points of levy.tail_threshold / gaussian_only (+ eta_G = 0.1, 0.5 in full); "
-                "numerics.estimators.phase_rule on the interval",
+                "numerics.anticollapse.estimators.phase_rule on the interval",
        statistic="simulated interval beta_hat +- z se_boot lies above 1 where beta* > 1, below 1 where "
                  "beta* < 1, and contains 1 where beta* = 1 (Bonferroni z over the points); FAIL otherwise")
 def _phase_flip(ctx: Context) -> Outcome:
-    pts = _phase_points(ctx.quick)
+    pts = _phase_points(ctx.small_sizes)
     data = _tail_data(ctx, pts, z_for_false_alarm(m=len(pts)))
     out = verdict_phase_flip(data)
     return with_figure(ctx, out, "levy_phase_diagram.png", plot_phase_diagram, data, [p[-1] for p in out.data["points"]])
@@ -449,7 +450,7 @@ def _envelope_data(ctx: Context) -> dict:
         tau = np.exp(-_stationary(st, sz["n"], sz["eps"], _seed(ctx, st)))
         q50, q995 = np.quantile(tau, [0.5, 0.995])
         lags = np.geomspace(10 * q50, q995, 16)
-        fit = spectrum_envelope_fit(tau, lags, n_boot=300 if ctx.quick else 1000, seed=ctx.seed)
+        fit = spectrum_envelope_fit(tau, lags, n_boot=300 if ctx.small_sizes else 1000, seed=ctx.seed)
         rows.append(dict(label=st.label, beta_star=st.beta_star(), beta_env=fit.beta,
                          se=float(np.std(fit.boot, ddof=1)), best=fit.fit.best, window_ok=fit.fit.window_ok,
                          runs_p=fit.fit.runs_p, ci=tuple(fit.ci)))
@@ -473,7 +474,7 @@ def verdict_envelope(data: dict) -> Outcome:
                               "runs p", "phase_rule(envelope CI)", "within z se"], rows)
     details += ("\n\n`window_ok` is the runs test on the residuals of the power fit; on an envelope "
                 "computed from a large spectrum the residuals are smooth rather than noisy, so the test can "
-                "reject although the exponent agrees (see `numerics.estimators.envelope_fit`).")
+                "reject although the exponent agrees (see `numerics.anticollapse.estimators.envelope_fit`).")
     worst = max(abs(r[4]) for r in rows)
     return Outcome(FAIL if bad else PASS,
                    f"{len(rows)} spectra: worst |beta_env - beta*| / se = {worst:.2f} (z = {z:.2f})"
@@ -503,7 +504,7 @@ def plot_envelope(path, curves: list[dict], *, ax=None):
        claim="the envelope f(l) = mean exp(-l/tau) of the simulated spectrum decays as l^(-beta*)",
        closed_form="theory.tauberian.tauberian_asymptote (f ~ A Gamma(beta*) l^(-beta*)); beta* from "
                    "theory.levy.characteristic_root",
-       numerics="numerics.estimators.spectrum_envelope_fit on the levy.tail_threshold spectra, 16 lags "
+       numerics="numerics.anticollapse.estimators.spectrum_envelope_fit on the levy.tail_threshold spectra, 16 lags "
                 "geometric from 10 x median(tau) to the 0.995 quantile of tau",
        statistic="|beta_env - beta*| <= z se (se: bootstrap over particles), Bonferroni over the settings, FAIL "
                  "otherwise; the window test and the phase rule are reported, not decisive")
@@ -584,9 +585,9 @@ def plot_ou_collapsed(path, curves: list[dict], *, ax=None):
              "while the saturating drift with the same noise gives a power law",
        closed_form="theory.levy.phase (drift 'linear': collapsed; 'saturating': the exponential tail of "
                    "theory.levy.characteristic_root)",
-       numerics="numerics.sde.simulate with drift 'linear' and 'saturating', Gaussian only (eta_G = 0.5) and with "
-                "jumps (eta_J = 2 eta_J*); numerics.estimators.lognormal_comparison and "
-                "numerics.estimators.tail_beta on two windows",
+       numerics="numerics.anticollapse.sde.simulate with drift 'linear' and 'saturating', Gaussian only (eta_G = 0.5) and with "
+                "jumps (eta_J = 2 eta_J*); numerics.anticollapse.estimators.lognormal_comparison and "
+                "numerics.anticollapse.estimators.tail_beta on two windows",
        statistic="linear: log-normal favoured (Vuong, p < 0.05) AND the tail slope steepens, beta(0.95..0.995) - "
                  "beta(0.75..0.95) > z se; saturating: log-normal not favoured AND |slope change| <= z se; "
                  "FAIL otherwise")

@@ -4,9 +4,9 @@ Seed claims of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678 (``docs/papers/memo
 the sweeps ``benchmarks/memory_arch/{quick,cpu,full}.json``: ``quick`` is a CI smoke test (200 Adam steps at
 toy scale: it decides nothing, ``validation.registry.smoke_test``, and shows the committed cpu answer beside
 each claim), ``cpu`` runs every claim at CPU scale (reference results in
-``docs/results/cpu-architectures/``), ``full`` is GPU-scale. All runs of a profile are executed once per
-validation process into the store ``ctx.store`` (default ``<report>/architectures-<profile>.sqlite``): the
-quick store is rebuilt on every run, the cpu and full stores are resumed (a profile trained in parts reports
+``docs/results/cpu-architectures/``), ``full`` is GPU-scale. All runs of a profile are trained once into the store
+``ctx.store`` (default ``<report>/architectures-<profile>.sqlite``), which every check reads: the quick store
+is rebuilt on every validation run, the cpu and full stores are resumed (a profile trained in parts reports
 each claim once all of its own runs are stored). The rules below were fixed before looking at the outcome and
 are never tuned.
 
@@ -18,7 +18,7 @@ claim about the optimiser (``architectures.tcn_optimizer``) is answered at the A
 budget the claim's own statistic (a ``verdict_*`` function below, on rows whose ``relmse`` is the budget's
 number) decides:
 
-- **Tests** (``validation.checks._arch_stats``): each claim is a test with a one-sided false-alarm rate over
+- **Tests** (``numerics.stats``): each claim is a test with a one-sided false-alarm rate over
   seeds of ``LEVEL = 1%``: seed-paired sign tests over (alpha, seed) pairs of log10 RelMSE (the same seed
   means the same initialisation stream and minibatches) with the order-statistic interval of the median
   difference (98%), Mann-Whitney for unpaired groups, a seed bootstrap for statistics of medians, Spearman
@@ -30,7 +30,7 @@ number) decides:
   design cannot reach the level: ``data["lacks_power"]``), which the rule answers once with seeds 3 and 4.
   A diverged run counts as +inf (a failure to fit) and is named.
 - **Context, never a veto**: the Adam stage's half/full-budget ratio
-  (``numerics.memory_bench.aggregate.convergence``) and the polish's gradient ratio, flatness and certificate
+  (``numerics.memory_functions.bench.aggregate.convergence``) and the polish's gradient ratio, flatness and certificate
   are reported per cell.
 
 The Prony lower bound (``architectures.s4d_prony_bound``) is a theorem, not a seed claim: a violation at
@@ -41,7 +41,6 @@ either budget is a toolkit bug (``fail``); a model more than 10x above the bound
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 import os
 import sys
@@ -49,11 +48,11 @@ from pathlib import Path
 
 import numpy as np
 
-from numerics.memory_bench.aggregate import collect, convergence, median_by
+from numerics.memory_functions.bench.aggregate import collect, convergence, log10_or_inf as log10, median_by
 from validation.checks._arch_budgets import polished_rows, two_budgets
-from validation.checks._arch_stats import LEVEL, bootstrap, log10, mwu, paired
+from numerics.stats import LEVEL, bootstrap, mwu, paired
 from validation.registry import FAIL, INCONCLUSIVE, NOT_REPRODUCED, PASS, Context, Outcome, check
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 SWEEP_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "memory_arch"
@@ -64,11 +63,10 @@ STRONG_SPEARMAN = 0.5       # "correlates strongly": not reproduced iff the inte
 BOUND_RTOL = 1e-9           # float64 rounding allowance of the Prony lower bound
 BOUND_TESTED = 10.0         # a model more than 10x above the bound did not test it
 EXPORT_RTOL = 1e-4          # float32 forward pass vs float64 evaluation of the exported exponential sum
-_CACHE: dict = {}
 
 
 # ----------------------------------------------------------------------------------------------------
-# running the profile's sweep once per process
+# the profile's sweep, trained into its store once and read from it by every check
 # ----------------------------------------------------------------------------------------------------
 def _profile(ctx: Context) -> str:
     """The sweep file's name: the context's ``sweep`` (e.g. ``cpu_T256``) or the profile's own."""
@@ -77,39 +75,32 @@ def _profile(ctx: Context) -> str:
 
 def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require: bool = True,
                  claim: str | None = None) -> list[dict]:
-    """Rows (see ``numerics.memory_bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``
+    """Rows (see ``numerics.memory_functions.bench.aggregate.collect``) of the profile's sweep, restricted to ``studies``
     and to ``select(row)`` (default all), plus, for a ``claim`` that the seed extension lists
     (:func:`extension_runs`), its extra seeds. ``require``: raise :class:`Incomplete` when some selected run is
     not in the store (a profile trained in parts: a claim is reported once all of *its* runs are there)."""
-    from numerics.memory_bench.store import ResultStore
-    from numerics.memory_bench.sweep import load_sweep, run_sweep
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import load_sweep, run_sweep
 
     prof = _profile(ctx)
     path = SWEEP_DIR / f"{prof}.json"
     if not path.exists():
         raise FileNotFoundError(f"sweep file {path} is missing (the checks read the benchmark's config)")
-    store_path = Path(ctx.store) if ctx.store is not None and prof != "quick" else \
-        ctx.report_dir / f"architectures-{prof}.sqlite"
-    key = (prof, hashlib.sha256(path.read_bytes()).hexdigest(), str(store_path.resolve()))
-    if key not in _CACHE:
-        doc = load_sweep(path)
-        ext = extension_runs(doc, load_extension(prof))
-        runs = _dedup(_expand(doc) + [r for rs in ext.values() for r in rs])
-        store_path.parent.mkdir(parents=True, exist_ok=True)
-        if prof == "quick":                     # never reuse results computed by older code
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(store_path) + suffix).unlink(missing_ok=True)
-        device = "cpu"
-        if prof == "full":
-            import torch
+    store_path = ctx.store_path("architectures", tag=prof)   # quick: emptied once per validation run
+    doc = load_sweep(path)
+    ext = extension_runs(doc, load_extension(prof))
+    base = _expand(doc)
+    runs = _dedup(base + [r for rs in ext.values() for r in rs])
+    device = "cpu"
+    if prof == "full":
+        import torch
 
-            device = "cuda" if torch.cuda.is_available() else "cpu"
-        with ResultStore(store_path) as store:
-            if ctx.train:
-                run_sweep(runs, store, workers=1 if device == "cuda" else ctx.workers, threads=1, device=device,
-                          progress=sys.stderr.isatty() and not os.environ.get("CI"))
-            _CACHE[key] = (collect(runs, store), _expand(doc), ext)
-    rows, base, ext = _CACHE[key]
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    with ResultStore(store_path) as store:                   # a read of the store: nothing is trained twice
+        if ctx.train:
+            run_sweep(runs, store, workers=1 if device == "cuda" else ctx.workers, threads=1, device=device,
+                      progress=sys.stderr.isatty() and not os.environ.get("CI"))
+        rows = collect(runs, store)
     select = select or (lambda r: True)
     have = {r["run_id"] for r in rows}
     # A run shared by several studies (e.g. the standalone LSTM of 'main' and 'composition') was trained and
@@ -124,7 +115,7 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
 
 
 def _expand(doc: dict) -> list:
-    from numerics.memory_bench.sweep import expand_sweep
+    from numerics.memory_functions.bench.sweep import expand_sweep
 
     return expand_sweep(doc)
 
@@ -213,7 +204,7 @@ def _fmt(v: float) -> str:
 
 
 def _kinds(rows):
-    from numerics.memory_bench.runs import KINDS
+    from numerics.memory_functions.bench.runs import KINDS
 
     return [k for k in KINDS if any(r["kind"] == k for r in rows)]
 
@@ -273,7 +264,7 @@ def _verdict_of(verdict: str, lacks: bool | None = None) -> dict:
 
 def _curve_figure(ctx: Context, rows: list[dict], name: str, keys=("model", "kind", "alpha"), title="") -> str:
     """Learning curves of every cell of a claim with its half/full-budget ratio; returns the file."""
-    from numerics.memory_bench.plots import plot_convergence
+    from numerics.memory_functions.bench.plots import plot_convergence
 
     fname = f"architectures_{name}_curves.png"
     plot_convergence(rows, convergence(rows, keys), keys, ctx.figure_path(fname), title=title)
@@ -321,7 +312,7 @@ def _claim(ctx: Context, check_name: str, studies: tuple[str, ...], select, verd
 
 
 def _polish_figure(ctx: Context, rows: list[dict], name: str, keys, title: str) -> str:
-    from numerics.memory_bench.plots import plot_polish
+    from numerics.memory_functions.bench.plots import plot_polish
 
     fname = f"architectures_{name}_polish.png"
     plot_polish(rows, keys, ctx.figure_path(fname), title=title)
@@ -355,7 +346,7 @@ def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
 @_check("architectures.recurrent_exp_vs_poly", paper=f"{PAPER}, Sec. 4 (recurrent models)",
         claim="LSTM and S4D fit exponential decay better than polynomial decay at matched alpha (matched area)",
         closed_form="theory.memory.memory_function (matched-area exp and poly families)",
-        numerics="numerics.models (LSTM, S4D trained by Adam; final training RelMSE)",
+        numerics="numerics.memory_functions.models (LSTM, S4D trained by Adam; final training RelMSE)",
         statistic="per model, seed-paired sign test of log10 RelMSE(poly) - log10 RelMSE(exp) > 0 over "
                   "(alpha, seed), one-sided 1%; both models")
 def _recurrent_exp_vs_poly(ctx: Context) -> Outcome:
@@ -419,7 +410,7 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
 @_check("architectures.tcn_impulse_flat", paper=f"{PAPER}, Sec. 4 (TCN)",
         claim="TCN error on impulse targets is stable at any range (flat across alpha), thanks to dilations",
         closed_form="theory.memory.memory_function('impulse') (lag m = round(alpha (T-1)))",
-        numerics="numerics.models.tcn.TCN (receptive field >= T) trained by Adam",
+        numerics="numerics.memory_functions.models.tcn.TCN (receptive field >= T) trained by Adam",
         statistic="log10(max/min) over alpha of the median RelMSE, 98% seed-bootstrap interval: pass iff <= 1 "
                   "decade, not reproduced iff > 1 decade")
 def _tcn_impulse_flat(ctx: Context) -> Outcome:
@@ -453,7 +444,7 @@ def verdict_composition(rows: list[dict], composite="lstm->tcn", parts=("lstm", 
 @_check("architectures.composition_lstm_tcn", paper=f"{PAPER}, Sec. 5 (sequential composition)",
         claim="LSTM -> TCN fits impulse targets better than both standalone models (seed: by five decades)",
         closed_form="theory.memory.memory_function('impulse')",
-        numerics="numerics.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
+        numerics="numerics.memory_functions.models.compose.Sequential(LSTM, TCN) vs LSTM and TCN, same training",
         statistic="seed-paired sign test of log10 RelMSE(part) - log10 RelMSE(LSTM->TCN) > 0 over (alpha, seed), "
                   "one-sided 1%, for both parts")
 def _composition(ctx: Context) -> Outcome:
@@ -480,7 +471,7 @@ def verdict_order(rows: list[dict], a="lstm->tcn", b="tcn->lstm") -> Outcome:
 @_check("architectures.composition_order", paper=f"{PAPER}, Sec. 5 (sequential composition)",
         claim="the order of a composition matters (LSTM -> TCN vs TCN -> LSTM)",
         closed_form="theory.memory.memory_function('impulse')",
-        numerics="numerics.models.compose.Sequential in both orders",
+        numerics="numerics.memory_functions.models.compose.Sequential in both orders",
         statistic="seed-paired two-sided sign test of log10 RelMSE(TCN->LSTM) - log10 RelMSE(LSTM->TCN) over "
                   "(alpha, seed) at 1%; not reproduced iff the 98% interval lies within a factor 2",
         profiles=("cpu", "full"))
@@ -497,7 +488,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
     """Every model M is beaten on some kind: some M' has a seed-paired sign test log10 RelMSE(M) -
     log10 RelMSE(M') > 0 over (alpha, seed) at LEVEL / (number of (kind, M') candidates) (Bonferroni). Ruled
     out iff one model beats every other on every kind (each at LEVEL)."""
-    from numerics.memory_bench.aggregate import kind_scores
+    from numerics.memory_functions.bench.aggregate import kind_scores
 
     models = list(dict.fromkeys(r["model"] for r in rows))
     kinds = _kinds(rows)
@@ -535,7 +526,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
 
 
 def _medians(rows: list[dict]) -> list[dict]:
-    """Per-cell medians over seeds (+inf: diverged) with T, read by ``numerics.memory_profile``."""
+    """Per-cell medians over seeds (+inf: diverged) with T, read by ``numerics.memory_functions.memory_report``."""
     lengths = {(r["model"], r["kind"], r["alpha"]): r["config"].target.T if r.get("config") is not None else None
                for r in rows}
     return [{"model": m, "kind": k, "alpha": a, "median_relmse": v, "T": lengths.get((m, k, a))}
@@ -545,11 +536,11 @@ def _medians(rows: list[dict]) -> list[dict]:
 @_check("architectures.no_single_best", paper=f"{PAPER}, Sec. 6 (conclusions)",
         claim="no single architecture is best on every temporal structure (exp, poly, impulse, Airy)",
         closed_form="theory.memory.memory_function (four families)",
-        numerics="numerics.models: LSTM, S4D, TCN, Transformer, same data and training budget",
+        numerics="numerics.memory_functions.models: LSTM, S4D, TCN, Transformer, same data and training budget",
         statistic="every model is beaten on some kind by another: seed-paired sign test over (alpha, seed) at "
                   "1% / (kinds x other models)")
 def _no_single_best(ctx: Context) -> Outcome:
-    from numerics.memory_bench.plots import plot_alpha_curves, plot_heatmap
+    from numerics.memory_functions.bench.plots import plot_alpha_curves, plot_heatmap
 
     def figures(c, rows):
         out = []
@@ -668,7 +659,7 @@ def _corr_figure(ctx, rows, model, measure, mname, name) -> str:
 @_check("architectures.tcn_tail_energy", paper=f"{PAPER}, Sec. 4 (TCN, tail-energy complexity)",
         claim="TCN error grows with the tail-energy complexity C(rho, s) of the target (strong correlation)",
         closed_form="theory.complexity.tail_energy / effective_support (sorted best-s-term tail energy)",
-        numerics="numerics.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
+        numerics="numerics.memory_functions.models.tcn.TCN trained on every (kind, alpha) cell of the main study",
         statistic="Spearman > 0 of the median RelMSE and the area sum_s C(rho, s), one-sided p < 1%; not "
                   "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
 def _tcn_tail_energy(ctx: Context) -> Outcome:
@@ -686,7 +677,7 @@ def _tcn_tail_energy(ctx: Context) -> Outcome:
 @_check("architectures.transformer_effective_rank", paper=f"{PAPER}, Sec. 4 (Transformer, effective rank)",
         claim="Transformer error follows the effective rank of the target (high rank -> high error)",
         closed_form="theory.complexity.effective_rank (entropy rank; Toeplitz coupling = spec default)",
-        numerics="numerics.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
+        numerics="numerics.memory_functions.models.transformer.Transformer trained on every (kind, alpha) cell of the main study",
         statistic="Spearman > 0 for the Toeplitz coupling, one-sided p < 1% (Hankel and lag reported); not "
                   "reproduced iff the 98% seed-bootstrap interval lies below 0.5")
 def _transformer_rank(ctx: Context) -> Outcome:
@@ -783,7 +774,7 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
               "fit in the lag-weighted norm (its memory function is such a sum)",
         closed_form="theory.prony.best_mterm_fit(poles='pairs', skip=True).residual; "
                     "theory.memory.expected_linear_relmse",
-        numerics="numerics.models.s4d.S4D(linear=True, width=1) trained by Adam on poly (alpha 0.5; floors "
+        numerics="numerics.memory_functions.models.s4d.S4D(linear=True, width=1) trained by Adam on poly (alpha 0.5; floors "
                  "~0.030 / 6.6e-4 / 1.5e-7 at N = 2 / 4 / 8); S4D.exp_sum export",
         statistic=f"model/floor >= 1 - {BOUND_RTOL:g} for every run, floor = the fit from its own starts "
                   f"(else fail); inconclusive if the best seed of some N is > {BOUND_TESTED:g}x above the "
@@ -835,7 +826,7 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
 
 @_check("architectures.depth", paper=f"{PAPER}, Sec. 4 (depth)",
         claim="recurrent models need 3+ layers on sparse targets (impulse, Airy); on smooth decays one layer suffices",
-        closed_form="theory.memory.memory_function", numerics="numerics.models LSTM and S4D with 1 and 3 layers",
+        closed_form="theory.memory.memory_function", numerics="numerics.memory_functions.models LSTM and S4D with 1 and 3 layers",
         statistic="seed-paired sign tests over (alpha, seed), 1% each, all parts: impulse L3 < L1; exp L1 within "
                   "a factor 2 of L3", profiles=("cpu", "full"))
 def _depth(ctx: Context) -> Outcome:
@@ -891,7 +882,7 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
 
 @_check("architectures.heads", paper=f"{PAPER}, Sec. 4 (Transformer heads)",
         claim="the best number of heads depends on memory type and alpha; non-monotone under strong dependence",
-        closed_form="theory.memory.memory_function", numerics="numerics.models.transformer at fixed d_model "
+        closed_form="theory.memory.memory_function", numerics="numerics.memory_functions.models.transformer at fixed d_model "
         "(cpu: d_model 16, heads 2/4/16; full: d_model 64, heads 1-32)",
         statistic="(a) a seed-paired reversal of two head counts between kinds (1% Bonferroni over ordered pairs); "
                   "(b) an interior head count beats both extremes at alpha >= 0.75 (1% Bonferroni)",
@@ -935,7 +926,7 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
 
 @_check("architectures.tcn_optimizer", paper=f"{PAPER}, Sec. 4 (TCN optimisation)",
         claim="TCN is sensitive to initialisation and to Adam vs AdamW, especially on sparse/oscillating targets",
-        closed_form="theory.memory.memory_function", numerics="numerics.models.tcn, Adam vs AdamW, 5 seeds",
+        closed_form="theory.memory.memory_function", numerics="numerics.memory_functions.models.tcn, Adam vs AdamW, 5 seeds",
         statistic="one-sided Mann-Whitney at 1%: seed-paired |log10 AdamW/Adam| and the per-cell seed spread are "
                   "larger on sparse than on smooth kinds (both)", profiles=("cpu", "full"))
 def _tcn_optimizer(ctx: Context) -> Outcome:
@@ -987,7 +978,7 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer") -> Outcome:
 @_check("architectures.mixed_targets", paper=f"{PAPER}, Sec. 5 (mixed targets)",
         claim="on exp + impulse mixtures Transformers are the most robust, with a non-monotone loss in lam",
         closed_form="theory.memory.mixed_memory_function('exp', 'impulse', lam, alpha, T)",
-        numerics="numerics.models: four architectures over lam in [0, 1]",
+        numerics="numerics.memory_functions.models: four architectures over lam in [0, 1]",
         statistic="seed-bootstrap intervals (1%, Bonferroni): the Transformer's worst case over lam is the smallest, "
                   "and its maximum over interior lam exceeds the end points",
         profiles=("cpu", "full"))
@@ -1032,8 +1023,8 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
 @_check("architectures.s4d_dt_range", paper="toolkit choice: S4D time steps scaled to the task, [1/T, 1], against the S4D reference range [1e-3, 1e-1]; Gu et al. 2022, arXiv:2206.11893 (S4D init)",
         claim="at T = 64 the task-scaled S4D time steps dt in [1/T, 1] fit impulse targets better than the "
               "reference range [1e-3, 1e-1] (tuned for L ~ 1e3-1e4)",
-        closed_form="numerics.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
-        numerics="numerics.models.s4d.S4D (width 8, N 16), both ranges, same training",
+        closed_form="numerics.memory_functions.models.s4d.dt_bounds('task', T) vs dt_bounds('reference')",
+        numerics="numerics.memory_functions.models.s4d.S4D (width 8, N 16), both ranges, same training",
         statistic="seed-paired sign test over (alpha, seed), one-sided 1%; also reports the default S4D on exp, "
                   "alpha 0.5 (the toolkit's target RelMSE < 1e-3)", profiles=("cpu", "full"))
 def _s4d_dt_range(ctx: Context) -> Outcome:

@@ -5,11 +5,13 @@ Networks", arXiv:2606.29519 (2026), experiments 1 (structural negative control) 
 Conventions: ``docs/papers/anti-collapse.md`` as implemented in ``numerics.anticollapse`` (the author's
 envelope observable, window gate and phase rule: ``numerics.anticollapse.envelope_gate``).
 
-Profiles (``benchmarks/gated_rnn/*.json``): ``--quick`` trains ``quick.json`` with its first seed (CI: far
-from converged), ``--cpu`` and ``--full`` train ``cpu.json`` with every seed (about 25 minutes of 2 cores);
+Sweeps (``benchmarks/gated_rnn/*.json``): the quick profile trains ``quick.json`` with its first seed (CI: far
+from converged), the cpu and full profiles train ``cpu.json`` with every seed (about 25 minutes of 2 cores);
 ``reference.json`` (H = 512, T = 1280, 1400 epochs, 10 seeds, about 5,900 core-hours on CPU) runs only
-with ``--full`` on a machine with an accelerator. Each model is trained once per process, runs in parallel
-processes (one torch thread each), and the checks share them.
+in the full profile on a machine with an accelerator. The sweep runs through the experiment engine
+(``numerics.anticollapse.gated.sweep``: content-addressed runs, resumable, parallel processes with one torch
+thread each) into the profile's result store (``Context.store_path("gated_rnn")``); each model is trained
+once, and every check reads the store.
 
 Decision rules (fixed before any run was looked at; intervals are 90% bootstrap intervals; the pure
 ``verdict_*`` functions take the checkpoint summaries of ``GatedDiagnostics.summary``):
@@ -35,110 +37,61 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.plotting import pyplot as _plt, save_figure
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Livi (2026), arXiv:2606.29519"
 RUNS = ("const", "const_forced", "shared", "diag")
-_CACHE: dict = {}
-NUMERICS = ("numerics.anticollapse.train.train_gated, numerics.anticollapse.diagnostics.diagnose, "
+NUMERICS = ("numerics.anticollapse.gated.train.train_gated, numerics.anticollapse.gated.diagnostics.diagnose, "
             "numerics.anticollapse.envelope_gate.window_gate")
 
 
 # ----------------------------------------------------------------------------------------------------
-# training once per process
+# the sweep: trained into the profile's store once (numerics.anticollapse.gated.sweep), read by every check
 # ----------------------------------------------------------------------------------------------------
-def profile_name(ctx: Context) -> str:
+def sweep_name(ctx: Context) -> str:
+    """The gated sweep file a profile trains: ``quick.json`` for the quick profile, ``cpu.json`` otherwise."""
     return "quick" if ctx.profile == "quick" else "cpu"
 
 
-def _profile(name: str):
-    from numerics.anticollapse.train import load_profile
+def gated_sweep(ctx: Context, name: str | None = None):
+    """The sweep ``name`` (default :func:`sweep_name`) with the seeds this profile trains (quick: the first)."""
+    from numerics.anticollapse.gated.sweep import load_gated_sweep
 
-    if ("profile", name) not in _CACHE:
-        _CACHE[("profile", name)] = load_profile(name)
-    return _CACHE[("profile", name)]
-
-
-def _seeds(ctx: Context) -> tuple[int, ...]:
-    seeds = _profile(profile_name(ctx)).seeds
-    return seeds[:1] if ctx.profile == "quick" else seeds
+    sweep = load_gated_sweep(name or sweep_name(ctx))
+    return sweep.with_seeds(sweep.seeds[:1]) if ctx.profile == "quick" else sweep
 
 
-def _train_all(name: str, seeds, device: str = "cpu", workers: int = 2) -> dict:
-    """``{(run, seed): GatedRun}`` for every run of profile ``name``, trained once per process.
+def gated_records(ctx: Context, sweep, device: str = "cpu") -> dict:
+    """``{(run, seed): {"train": ..., "long": ..., "train_author": ...}}``: the sweep's stored results, after
+    training (and re-diagnosing) whatever the profile's store does not hold yet (``Context.store_path``)."""
+    import os
+    import sys
 
-    Runs are independent and deterministic given config, seed and thread count (one torch thread per
-    worker), so the parallel result equals a serial one-thread run.
-    """
-    import concurrent.futures as cf
-    import multiprocessing
+    from numerics.anticollapse.gated.sweep import gated_results, run_gated_sweep
+    from numerics.experiments.store import ResultStore
 
-    from numerics.anticollapse.train import train_gated, train_gated_in_worker
-
-    prof = _profile(name)
-    keep = prof.long is not None
-    todo = [(run, s) for s in seeds for run in prof.configs if (name, run, s) not in _CACHE]
-    if device != "cpu" or workers == 1:
-        for run, s in todo:
-            _CACHE[(name, run, s)] = train_gated(prof.configs[run], seed=s, device=device, keep_states=keep)
-    elif todo:
-        with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            fut = {pool.submit(train_gated_in_worker, prof.configs[run], s, 1, keep): (run, s) for run, s in todo}
-            for f in cf.as_completed(fut):
-                _CACHE[(name, *fut[f])] = f.result()
-    out = {(run, s): _CACHE[(name, run, s)] for s in seeds for run in prof.configs}
-    if keep:
-        _long_all(name, out, workers)
-    return out
+    with ResultStore(ctx.store_path("gated_rnn")) as store:
+        run_gated_sweep(sweep, store, workers=1 if device != "cpu" else ctx.workers, device=device,
+                        progress=sys.stderr.isatty() and not os.environ.get("CI"))
+        records = gated_results(sweep, store)
+    missing = [f"{run} seed {s}" for (run, s), r in records.items() if r["train"] is None]
+    if missing:
+        raise RuntimeError(f"runs missing from the store after the sweep: {', '.join(missing)}")
+    return records
 
 
-LONG_SPECS = ("long", "train_author")   # re-diagnoses kept per run ("train": the training-time checkpoints)
-
-
-def _long_all(name: str, runs: dict, workers: int = 2) -> None:
-    """The long-horizon re-diagnoses of every run (``_CACHE[("long", name, run, seed)]``), in processes."""
-    import concurrent.futures as cf
-    import multiprocessing
-
-    from numerics.anticollapse.long_horizon import rediagnose_in_worker
-
-    spec = _profile(name).long
-    specs = {"long": (spec, "ours"), "train_author": (None, "author")}
-    todo = [k for k in runs if ("long", name, *k) not in _CACHE]
-    if not todo:
-        return
-    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        fut = {pool.submit(rediagnose_in_worker, runs[k], specs, None, 1, ("train_author",)): k for k in todo}
-        for f in cf.as_completed(fut):
-            _CACHE[("long", name, *fut[f])] = f.result()
-
-
-def long_diagnoses(name: str, run: str, seed: int, which: str = "long"):
-    """The re-diagnoses ``which`` (one of ``LONG_SPECS``) of a run, calibrated labels current; None if absent."""
-    from numerics.anticollapse.calibrated_phase import ensure_calibrated
-
-    got = _CACHE.get(("long", name, run, seed))
-    if got is None or which not in got:
-        return None
-    ensure_calibrated(got[which])
-    return got[which]
-
-
-def collect(runs: dict, which: str = "long", name: str | None = None) -> dict:
-    """``{"seed<k>": {run: [checkpoint summaries]}}``: the input of the ``verdict_*`` functions. Where the
-    profile has a long-horizon diagnosis the summaries are those of ``which`` (``LONG_SPECS``), else the
-    training-time checkpoints."""
-    from numerics.anticollapse.calibrated_phase import ensure_calibrated
+def collect(records: dict, which: str = "long") -> dict:
+    """``{"seed<k>": {run: [checkpoint summaries]}}``: the input of the ``verdict_*`` functions. The summaries
+    of the diagnosis ``which`` (one of ``numerics.anticollapse.gated.sweep.DIAGNOSES``) where the sweep has
+    it, else (and for ``which="train"``) those of the training-time checkpoints; calibrated labels current
+    (``numerics.anticollapse.spectra.record_summary``)."""
+    from numerics.anticollapse.spectra import record_summary
 
     out: dict = {}
-    for (run, s), r in runs.items():
-        diags = long_diagnoses(name, run, s, which) if name is not None else None
-        if diags is None:
-            ensure_calibrated(r.checkpoints)
-            diags = r.checkpoints
-        out.setdefault(f"seed{s}", {})[run] = [d.summary() for d in diags]
+    for (run, s), rec in records.items():
+        diag = rec.get(which) if which != "train" else None
+        out.setdefault(f"seed{s}", {})[run] = [record_summary(c) for c in (diag or rec["train"])["checkpoints"]]
     return out
 
 
@@ -272,7 +225,7 @@ _HEAD = ["run", "epoch", "author: envelope", "author: mixture", "calibrated", "G
 
 
 def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
-    from numerics.anticollapse.diagnostics import author_label_text
+    from numerics.anticollapse.spectra import author_label_text
 
     nan = float("nan")
     rows = []
@@ -290,51 +243,8 @@ def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
     return markdown_table(_HEAD, rows)
 
 
-def spectrum_figure(path, finals: dict) -> None:
-    """Three panels: (a) tau CCDFs with the tail window's upper end and the longest envelope lag
-    (resolution check); (b) measured envelopes, their gate windows shaded; (c) beta intervals (tail,
-    envelope, calibrated) and the phase of each model. ``finals``: label -> final ``GatedDiagnostics``."""
-    plt = _plt()
-    fig, ax = plt.subplots(1, 3, figsize=(16, 4.5))
-    for i, (label, d) in enumerate(finals.items()):
-        tau = np.sort(d.rates.finite_tau)
-        line, = ax[0].loglog(tau, 1.0 - np.arange(tau.size) / max(tau.size, 1), ".-", ms=3, label=label)
-        col = line.get_color()
-        ax[0].axvline(d.resolution.tau_hi, color=col, ls=":", lw=1)
-        env = d.envelope
-        ax[1].loglog(env.lags, env.measured, "-", color=col, label=f"{label}: {d.gate.best if d.gate else '-'}")
-        if d.gate is not None and d.gate.n_window:
-            ax[1].axvspan(*d.gate.window, color=col, alpha=0.12)
-        _beta_bars(ax[2], i, d, col)
-    lag_max = max(d.resolution.lag_max for d in finals.values())
-    ax[0].axvline(lag_max, color="k", ls="--", lw=1, label=f"longest envelope lag {lag_max:.0f}")
-    ax[0].set(xlabel="tau_q", ylabel="P(tau > x)", title="spectra; dotted: tail window end (resolution)")
-    ax[1].set(xlabel="lag l", ylabel="f(l) (mu0)", title="envelope; shaded: the gate's window (l <= l*)",
-              ylim=(1e-6, 1.5))
-    ax[2].axhline(1.0, color="k", lw=0.8)
-    ax[2].set(xticks=range(len(finals)), ylabel="beta", yscale="log",
-              title="90% intervals: tail (o), envelope (s), calibrated (^)")
-    ax[2].set_xticklabels([f"{k}\n{d.phase}\n{'resolved' if d.resolution.resolved else 'NOT resolved'}"
-                           for k, d in finals.items()], fontsize=8)
-    for a in ax[:2]:
-        a.legend(fontsize=7)
-    save_figure(fig, path)
-
-
-def _beta_bars(ax, i: int, d, col) -> None:
-    items = []
-    if d.tail is not None:
-        items.append((-0.2, d.tail.beta, d.tail.ci, "o"))
-    if d.comparison is not None:
-        c = d.comparison
-        items += [(0.0, c.beta_env, c.beta_env_ci, "s"), (0.2, c.beta_cal, c.beta_cal_ci, "^")]
-    for dx, b, ci, m in items:
-        lo, hi = max(ci[0], 1e-3), max(ci[1], 1e-3)
-        ax.errorbar(i + dx, max(b, 1e-3), yerr=[[max(b, 1e-3) - lo], [hi - max(b, 1e-3)]], fmt=m, color=col)
-
-
-def _horizon(name: str) -> str:
-    long = _profile(name).long
+def _horizon(sweep) -> str:
+    long = sweep.long
     if long is None:
         return "diagnosed at the training length"
     lo, hi, _ = long.envelope_lags
@@ -343,24 +253,27 @@ def _horizon(name: str) -> str:
 
 
 def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = None, fig_runs=()) -> Outcome:
-    name = profile_name(ctx)
-    trained = _train_all(name, _seeds(ctx))
-    data = collect(trained, name=name)
+    from numerics.anticollapse.figures import plot_spectra
+
+    sweep = gated_sweep(ctx)
+    records = gated_records(ctx, sweep)
+    data = collect(records)
     out = VERDICTS[key](data)
-    out.summary = f"{name} profile, {len(data)} seed(s), {_horizon(name)}: {out.summary}"
-    out.details = (f"Profile `{name}.json`, seeds {list(_seeds(ctx))}, {_horizon(name)}. The author's labels "
+    seeds = list(sweep.seeds)
+    out.summary = f"{sweep.name} profile, {len(data)} seed(s), {_horizon(sweep)}: {out.summary}"
+    out.details = (f"Sweep `{sweep.name}.json`, seeds {seeds}, {_horizon(sweep)}. The author's labels "
                    "(window gate on the measured envelope / on the mixture) beside our calibrated label "
                    "(`numerics.anticollapse.calibrated_phase`).\n\n" + trajectory_table(data, runs))
     out.data = {seed: {r: by_run[r] for r in runs} for seed, by_run in data.items()}
-    if _profile(name).long is not None:
+    if sweep.long is not None:
         out.data["training_length"] = {seed: {r: by_run[r] for r in runs}
-                                       for seed, by_run in collect(trained, "train", name).items()}
+                                       for seed, by_run in collect(records, "train").items()}
         out.data["author_floors_training_length"] = {
-            seed: {r: by_run[r] for r in runs} for seed, by_run in collect(trained, "train_author", name).items()}
+            seed: {r: by_run[r] for r in runs} for seed, by_run in collect(records, "train_author").items()}
     if fig is not None:
-        s0 = _seeds(ctx)[0]
-        finals = {r: (long_diagnoses(name, r, s0) or trained[(r, s0)].checkpoints)[-1] for r in fig_runs}
-        spectrum_figure(ctx.figure_path(fig), finals)
+        s0 = seeds[0]
+        finals = {r: (records[(r, s0)]["long"] or records[(r, s0)]["train"])["checkpoints"][-1] for r in fig_runs}
+        plot_spectra(ctx.figure_path(fig), finals)
         out.figures = [fig]
     return out
 
@@ -370,7 +283,7 @@ def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = No
        paper=PAPER + ", experiment 1 (structural negative control)",
        claim="a frozen-gate network (ConstGate) stays in the collapsed regime, with and without heavy-tailed "
              "forcing (alpha = 1.5 stable noise on the slowest 10% of units' rows, RMS-matched, c = 100)",
-       closed_form="numerics.estimators.phase_rule",
+       closed_form="numerics.anticollapse.estimators.phase_rule",
        numerics=NUMERICS,
        statistic="resolved; phase == 'collapsed' (measured envelope and mixture) at every checkpoint of both "
                  "runs, every seed, and the lower end of the 90% tail interval for beta above 1")
@@ -382,7 +295,7 @@ def _constgate(ctx: Context) -> Outcome:
        paper=PAPER + ", experiment 2 (access route)",
        claim="per-unit gates (DiagGate) develop a broader time-scale spectrum than one shared gate "
              "(SharedGate): heavier upper tail and lower tail exponent beta",
-       closed_form="numerics.estimators.tail_beta",
+       closed_form="numerics.anticollapse.estimators.tail_beta",
        numerics=NUMERICS,
        statistic="resolved; final checkpoint: upper end of DiagGate's 90% tail interval < lower end of "
                  "SharedGate's, and tau_q90/tau_median(DiagGate) > that of SharedGate; every seed")
@@ -477,7 +390,7 @@ def verdict_reference(data: dict) -> Outcome:
        paper=PAPER + ", experiments 1-2 at the published scale",
        claim="the three claims above at H = 512, T = 1280, 1400 epochs, 10 seeds (seed reports beta ~ 0.42 "
              "for DiagGate)",
-       closed_form="numerics.estimators.phase_rule, numerics.estimators.tail_beta, "
+       closed_form="numerics.anticollapse.estimators.phase_rule, numerics.anticollapse.estimators.tail_beta, "
                    "numerics.anticollapse.envelope_gate.calibrated_comparison",
        numerics=NUMERICS,
        statistic="benchmarks/gated_rnn/reference.json on CUDA; the decision rules of the three checks above "
@@ -489,5 +402,4 @@ def _reference(ctx: Context) -> Outcome:
     if not torch.cuda.is_available():
         return Outcome(NOT_RUN, "needs an accelerator: 40 runs of ~29,400 AdamW steps at H = 512, T = 1280, about "
                                 "5,900 core-hours on CPU; see benchmarks/gated_rnn/reference.json")
-    prof = _profile("reference")
-    return verdict_reference(collect(_train_all("reference", prof.seeds, device="cuda")))
+    return verdict_reference(collect(gated_records(ctx, gated_sweep(ctx, "reference"), device="cuda")))

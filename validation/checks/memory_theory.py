@@ -18,14 +18,15 @@ import math
 
 import numpy as np
 
-from numerics.targets import linear_target, make_dataset
+from numerics.memory_functions.targets import linear_target, make_dataset
 from theory.complexity import COUPLINGS, effective_rank, exp_tail_energy, poly_tail_energy, tail_energy
 from theory.memory import (KINDS, airy_phase_rate, airy_shift_scale, area_target, exp_tau,
                            expected_linear_relmse, impulse_lag, memory_function, poly_exponent)
 from theory.prony import best_mterm_fit, gauss_newton_condition, mterm_scan
 from numerics.plotting import finish, panels
 from validation.registry import FAIL, NOT_REPRODUCED, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
 ALPHAS = (0.1, 0.25, 0.5, 0.75, 1.0)
@@ -35,7 +36,7 @@ ALPHAS = (0.1, 0.25, 0.5, 0.75, 1.0)
 def _families_data(ctx: Context) -> dict:
     from scipy.special import ai_zeros
 
-    Ts = (64, 1024) if ctx.quick else (64, 1024, 8192)
+    Ts = (64, 1024) if ctx.small_sizes else (64, 1024, 8192)
     rows = []
     zeros = -ai_zeros(400)[0]
     for T in Ts:
@@ -104,7 +105,7 @@ def _families(ctx: Context) -> Outcome:
 
 # ----------------------------------------------------------------------------------------------------
 def _exp_one_mode_data(ctx: Context) -> dict:
-    Ts = (64, 256, 1024) if ctx.quick else (64, 256, 1024, 4096)
+    Ts = (64, 256, 1024) if ctx.small_sizes else (64, 256, 1024, 4096)
     rows = []
     for T in Ts:
         for a in ALPHAS:
@@ -171,8 +172,8 @@ def _slope(ms, vals):
 
 
 def _prony_poly_data(ctx: Context) -> dict:
-    Ts = (64, 256) if ctx.quick else (64, 256, 1024)
-    m_max = 8 if ctx.quick else 14
+    Ts = (64, 256) if ctx.small_sizes else (64, 256, 1024)
+    m_max = 8 if ctx.small_sizes else 14
     alphas = (0.25, 0.5, 1.0)
     scans = {}
     for T in Ts:
@@ -294,7 +295,7 @@ def _relmse_cases(T: int) -> list[tuple]:
 
 
 def _linear_relmse_data(ctx: Context) -> dict:
-    T, N = (128, 4000) if ctx.quick else (512, 20000)
+    T, N = (128, 4000) if ctx.small_sizes else (512, 20000)
     rows = []
     for i, (kind, model, rho, rhohat, closed) in enumerate(_relmse_cases(T)):
         x, y = make_dataset(rho, N, seed=ctx.seed + i)
@@ -339,7 +340,7 @@ def plot_linear_relmse(path, data: dict, *, ax=None):
        claim="the RelMSE of a linear model with memory rhohat on white unit inputs is "
              "sum_s (T-s)(rhohat-rho)^2 / sum_s (T-s) rho^2",
        closed_form="theory.memory.expected_linear_relmse (= theory.prony.best_mterm_fit(...).residual for the fit)",
-       numerics="numerics.targets.make_dataset + numerics.targets.linear_target (FFT), ratio of sums over N "
+       numerics="numerics.memory_functions.targets.make_dataset + numerics.memory_functions.targets.linear_target (FFT), ratio of sums over N "
                 "sequences; delta-method standard error from the same run",
        statistic="|MC - exact| <= z se, z = z_for_false_alarm(1e-6, 8)")
 def _linear_relmse(ctx: Context) -> Outcome:
@@ -367,7 +368,7 @@ _COMPLEXITY_HEADERS = ["kind", "alpha", "support (|rho| > 1e-12 max)", "C(rho,1)
 
 
 def _tail_energy_data(ctx: Context) -> dict:
-    T = 256 if ctx.quick else 1024
+    T = 256 if ctx.small_sizes else 1024
     worst = 0.0
     for a in ALPHAS:
         tau, p = exp_tau(a, T), poly_exponent(a, T)
@@ -463,7 +464,7 @@ def verdict_effective_rank(data: dict) -> Outcome:
                  "rank at every alpha, and Airy rank nondecreasing in alpha; PASS iff it holds "
                  "(the other couplings are tabulated, not used for the verdict)")
 def _effective_rank(ctx: Context) -> Outcome:
-    T = 256 if ctx.quick else 1024
+    T = 256 if ctx.small_sizes else 1024
     data = dict(T=T, rows=_complexity_rows(T))
     columns = [(7 + j, f"effective rank ({c})") for j, c in enumerate(COUPLINGS)]
     return with_figure(ctx, verdict_effective_rank(data), "memory_effective_rank.png", _plot_table_columns, data,

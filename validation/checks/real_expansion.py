@@ -9,8 +9,8 @@ Rules, fixed before looking at the numbers:
   fit on its fit rows and reproduces every row up to k = 80 (the held-out ones included; rows 61..80 are the
   verification set, computed after the fits);
 * ``real.scaling_functions``: ``fail`` unless the Taylor coefficients of ``F_0`` equal those of the complex
-  profile ``(2/c^2) sinh(c^2/2)`` and those of ``F_1`` minus the complex correction equal the ``d_h`` that
-  ``numerics.real_regimes`` fitted independently on the rows k <= 30;
+  critical curve ``(2/c^2) sinh(c^2/2)`` and those of ``F_1`` minus the complex correction equal the ``d_h`` that
+  ``numerics.signal_propagation.real_regimes`` fitted independently on the rows k <= 30;
 * ``real.expansion_rows``: ``fail`` if at any of the compared points (k = 41..80, widths where the expansion
   serves) the actual error exceeds the stated error estimate; for ``Q`` and ``S``, with all coefficients
   (m <= 15; rows 61..80 are held out for them) and with only those fitted on rows k <= 40 (m <= 11);
@@ -36,14 +36,15 @@ import mpmath
 import numpy as np
 
 from numerics.plotting import finish, panels
-from numerics.real_energy_mc import real_energy_mc
-from numerics.real_regimes import CORRECTION_SERIES
+from numerics.signal_propagation.real_energy_mc import real_energy_mc
+from numerics.signal_propagation.real_regimes import CORRECTION_SERIES
 from theory import real_expansion as rx
 from theory.real_rows import real_row, real_rows_max_k, verification_rows
 from theory.regimes import critical_correction
 from theory.signal_energy import Q as complex_Q
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import markdown_table, z_for_false_alarm
+from numerics.stats import z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights; the expansion is the toolkit's)"
 ISSUE_POINTS = ((256, 100), (1024, 200), (4096, 300))
@@ -70,12 +71,12 @@ def verdict_coefficients(records: list[dict]) -> Outcome:
 
 
 def verdict_scaling(f0_pairs: list, d_pairs: list) -> Outcome:
-    """``f0_pairs``: ``(p, [c^p]F_0, [c^p] of the complex profile)``; ``d_pairs``: ``(h, [c^(2h-1)](F_1 - g),
-    d_h of numerics.real_regimes)``. PASS iff every pair is equal (exact rationals)."""
+    """``f0_pairs``: ``(p, [c^p]F_0, [c^p] of the complex curve)``; ``d_pairs``: ``(h, [c^(2h-1)](F_1 - g),
+    d_h of numerics.signal_propagation.real_regimes)``. PASS iff every pair is equal (exact rationals)."""
     bad0 = [p for p, a, b in f0_pairs if a != b]
     badd = [h for h, a, b in d_pairs if a != b]
     details = (markdown_table(["p", "[c^p] F_0 (real)", "[c^p] (2/c^2) sinh(c^2/2)"], [(p, str(a), str(b)) for p, a, b in f0_pairs])
-               + "\n\n" + markdown_table(["h", "[c^(2h-1)] (F_1 - g), from a_m", "d_h (rows k <= 30, numerics.real_regimes)"],
+               + "\n\n" + markdown_table(["h", "[c^(2h-1)] (F_1 - g), from a_m", "d_h (rows k <= 30, numerics.signal_propagation.real_regimes)"],
                                          [(h, str(a), str(b)) for h, a, b in d_pairs]))
     if bad0 or badd or not f0_pairs or not d_pairs:
         return Outcome(FAIL, f"scaling-function coefficients disagree: F_0 at c^{bad0}, F_1 - g at h = {badd}",
@@ -186,9 +187,9 @@ def coefficient_records(m_max: int = rx.M_MAX) -> list[dict]:
 
 
 def scaling_pairs() -> tuple[list, list]:
-    """(F_0 against the complex profile, F_1 - g against numerics.real_regimes' d_h), exact rationals."""
+    """(F_0 against the complex curve, F_1 - g against numerics.signal_propagation.real_regimes' d_h), exact rationals."""
     f0 = rx.scaling_series(0)
-    profile = [Fraction(1, 2 ** (p // 2) * math.factorial(p // 2 + 1)) if p % 4 == 0 else Fraction(0)
+    curve = [Fraction(1, 2 ** (p // 2) * math.factorial(p // 2 + 1)) if p % 4 == 0 else Fraction(0)
                for p in range(len(f0))]               # (2/c^2) sinh(c^2/2) = sum_j (c^2/2)^(2j) / (2j+1)!
     f1 = rx.scaling_series(1)
     # g(c) = (3/c)(cosh y - sinh(y)/y) - (c/3) sinh y, y = c^2/2: its coefficients of c^(2h-1), exactly
@@ -198,7 +199,7 @@ def scaling_pairs() -> tuple[list, list]:
     for j in range(0, 20):                               # -(c/3) y^(2j+1) / (2j+1)!  ->  c^(4j+3)
         g[4 * j + 3] = g.get(4 * j + 3, Fraction(0)) - Fraction(1, 3 * 2 ** (2 * j + 1) * math.factorial(2 * j + 1))
     d_pairs = [(h, f1[2 * h - 1] - g.get(2 * h - 1, Fraction(0)), d) for h, d in sorted(CORRECTION_SERIES.items())]
-    return [(p, f0[p], profile[p]) for p in range(len(f0))], d_pairs
+    return [(p, f0[p], curve[p]) for p in range(len(f0))], d_pairs
 
 
 def rows_cases(ks=range(41, 81), cs=tuple(np.round(np.arange(0.2, 3.3, 0.15), 2))) -> list[tuple]:
@@ -234,7 +235,7 @@ def _mc_run(draws: int, seed: int):
 
 
 def mc_cases(est, ts) -> list[tuple]:
-    """Expansion (beyond the rows) against a Monte Carlo run ``est`` (:class:`numerics.real_energy_mc.RealEnergyMC`):
+    """Expansion (beyond the rows) against a Monte Carlo run ``est`` (:class:`numerics.signal_propagation.real_energy_mc.RealEnergyMC`):
     ``(n, t, quantity, value, error, mc, se, complex value)`` for Q and S at each depth in ``ts``."""
     n = est.n
     out = []
@@ -285,18 +286,18 @@ def plot_expansion_rows(path, cases, *, ax=None):
     return finish(fig, path)
 
 
-def plot_real_profiles(path=None, *, ax=None, k: int = 60):
-    """The real and complex critical profiles and their first corrections (two panels).
+def plot_real_curves(path=None, *, ax=None, k: int = 60):
+    """The real and complex critical curves and their first corrections (two panels).
 
     Left: exact ``Q^R_{n,k}`` and ``Q_{n,k}`` along ``n = round((k/c)^2)`` for ``k = 20`` and ``k`` (the rows) against
-    the common profile ``F_0(c) = (2/c^2) sinh(c^2/2)``. Right: the first corrections ``F_1`` (real, its exact
+    the common curve ``F_0(c) = (2/c^2) sinh(c^2/2)``. Right: the first corrections ``F_1`` (real, its exact
     series) and ``g`` (complex, :func:`theory.regimes.critical_correction`) with the exact ``sqrt(n) (Q - F_0)`` at
     depth ``k``, and the leading growth ``int_0^c e^{u^2} du`` of ``F_1``. ``ax``: two Axes, or None.
     """
-    from theory.regimes import critical_profile
+    from theory.regimes import critical_curve
     fig, (a, b) = panels(ax, 1, 2, figsize=(11, 4))
     cs = np.linspace(0.05, 2.2, 200)
-    a.plot(cs, critical_profile(cs), "k--", lw=2, label=r"$F_0(c) = (2/c^2)\sinh(c^2/2)$ (both)")
+    a.plot(cs, critical_curve(cs), "k--", lw=2, label=r"$F_0(c) = (2/c^2)\sinh(c^2/2)$ (both)")
     grid = np.linspace(0.1, 2.2, 22)
     for i, kk in enumerate((20, k)):
         ns = sorted({max(1, round((kk / c) ** 2)) for c in grid})
@@ -308,7 +309,7 @@ def plot_real_profiles(path=None, *, ax=None, k: int = 60):
     a.set_yscale("log")
     a.set_xlabel(r"$c = k/\sqrt{n}$")
     a.set_ylabel("signal energy")
-    a.set_title("one critical profile for real and complex weights", fontsize=9)
+    a.set_title("one critical curve for real and complex weights", fontsize=9)
     a.legend(fontsize=7)
     b.plot(cs, rx.scaling_function(1, cs), "C3-", label=r"real $F_1$ (exact series)")
     b.plot(cs, critical_correction(cs), "C0-", label=r"complex $g$")
@@ -316,7 +317,7 @@ def plot_real_profiles(path=None, *, ax=None, k: int = 60):
     b.plot(cs, erfi, "C3:", label=r"$\int_0^c e^{u^2} du$ (leading growth of $F_1$)")
     ns = sorted({max(1, round((k / c) ** 2)) for c in grid})
     c_exact = np.array([k / math.sqrt(n) for n in ns])
-    f0 = critical_profile(c_exact)
+    f0 = critical_curve(c_exact)
     b.plot(c_exact, [math.sqrt(n) * (float(rx._exact_row_energy(n, k, "Q")) - f) for n, f in zip(ns, f0)], "C3o",
            ms=4, label=rf"real $\sqrt{{n}}(Q^R - F_0)$, k = {k}")
     b.plot(c_exact, [math.sqrt(n) * (float(complex_Q(n, k)) - f) for n, f in zip(ns, f0)], "C0s", ms=3, mfc="none",
@@ -345,13 +346,13 @@ def _coefficients(ctx: Context) -> Outcome:
 
 
 @check("real.scaling_functions", paper=PAPER,
-       claim="the real critical profile F_0 equals the complex (2/c^2) sinh(c^2/2); F_1 minus the complex correction g "
+       claim="the real critical curve F_0 equals the complex (2/c^2) sinh(c^2/2); F_1 minus the complex correction g "
              "has the coefficients d_h fitted independently on the rows k <= 30",
        closed_form="theory.real_expansion.scaling_series",
-       numerics="numerics.real_regimes.CORRECTION_SERIES; theory.regimes.critical_profile",
+       numerics="numerics.signal_propagation.real_regimes.CORRECTION_SERIES; theory.regimes.critical_curve",
        statistic="exact rational equality of Taylor coefficients")
 def _scaling(ctx: Context) -> Outcome:
-    return with_figure(ctx, verdict_scaling(*scaling_pairs()), "real_profiles.png", plot_real_profiles)
+    return with_figure(ctx, verdict_scaling(*scaling_pairs()), "real_curves.png", plot_real_curves)
 
 
 @check("real.expansion_rows", paper=PAPER,
@@ -369,7 +370,7 @@ def _expansion_rows(ctx: Context) -> Outcome:
        claim="Q^R and S^R from the expansion beyond the exact rows agree with Monte Carlo of real Gaussian weights; "
              "the issue's points (256, 100), (1024, 200), (4096, 300) lie outside the expansion's domain",
        closed_form="theory.real_expansion.QR, theory.real_expansion.SR",
-       numerics="numerics.real_energy_mc.real_energy_mc (n = 1024, t = 61, 63, 66; 320 draws quick, 3200 cpu/full)",
+       numerics="numerics.signal_propagation.real_energy_mc.real_energy_mc (n = 1024, t = 61, 63, 66; 320 draws quick, 3200 cpu/full)",
        statistic="|expansion - MC| <= error + z se, se from the same run, Bonferroni z (1e-6 family)")
 def _expansion_mc(ctx: Context) -> Outcome:
     est = _mc_run(320 if ctx.profile == "quick" else 3200, ctx.seed + 32)
@@ -384,7 +385,7 @@ BREAKDOWN_TOL = 0.95      # c_0 = 2.07: t*_R(1024) = 62, past the exact rows (Q^
              "c_0 sqrt(n) + delta_R + delta_2/sqrt(n) + O(1/n): the complex c_0, a constant shift "
              "delta_R = -F_1(c_0)/F_0'(c_0) below the complex one, and a second correction from F_2",
        closed_form="theory.real_expansion.breakdown_law",
-       numerics="theory.real_expansion.real_breakdown_depth (exact rows, expansion); numerics.real_energy_mc at the "
+       numerics="theory.real_expansion.real_breakdown_depth (exact rows, expansion); numerics.signal_propagation.real_energy_mc at the "
                 "crossing (n = 1024: the run of real.expansion_mc)",
        statistic="t*_R - (c_0 sqrt n + delta_R + delta_2/sqrt n) in [-1/4, 5/4]; |expansion - MC| <= error + z se")
 def _breakdown(ctx: Context) -> Outcome:

@@ -2,18 +2,18 @@
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2 (real weights: no closed form). The rows of
-``theory/data/real_wick_rows.json`` come from ``numerics.real_wick_pfaffian``; the math and the status of
+``theory/data/real_wick_rows.json`` come from ``numerics.signal_propagation.real_wick_pfaffian``; the math and the status of
 each step are in ``docs/results/real-weight-pfaffian.md``. Four checks, each able to fail:
 
 * ``real.pfaffian_reproduces``: a fresh Pfaffian run reproduces the published rows up to k = 36 (quick) and
   every row k <= 60 (cpu, full: about 2.5 CPU minutes);
-* ``real.loop_equations``: the Schwinger-Dyson recursion (``numerics.loop_equations``) gives the same rows,
+* ``real.loop_equations``: the Schwinger-Dyson recursion (``numerics.signal_propagation.loop_equations``) gives the same rows,
   k <= 12 (quick) / 16 (full);
 * ``real.duality_mc``: quaternion Ginibre Monte Carlo ``E tr(Q^k (Q^*)^k)`` against ``(-1)^(k+1) P_k(-2m)``;
 * ``real.rows_mc_large_k``: real-weight Monte Carlo of ``Q^R_{n,k}`` at k up to 30 against the rows.
 
 Monte Carlo checks: ``|MC - exact| <= z se``, se from the same run, Bonferroni z at family false-alarm rate
-1e-6 (``validation.stats.z_for_false_alarm``, z >= 4.5), fixed seeds.
+1e-6 (``numerics.stats.z_for_false_alarm``, z >= 4.5), fixed seeds.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from numerics.ginibre import estimate_Q
-from numerics.loop_equations import loop_equation_polynomial
-from numerics.quaternion_ginibre import quaternion_moments
-from numerics.real_wick import published_rows
-from numerics.real_wick_pfaffian import real_wick_rows
+from numerics.signal_propagation.ginibre import estimate_Q
+from numerics.signal_propagation.loop_equations import loop_equation_polynomial
+from numerics.signal_propagation.quaternion_ginibre import quaternion_moments
+from numerics.signal_propagation.real_wick import published_rows
+from numerics.signal_propagation.real_wick_pfaffian import real_wick_rows
 from validation.registry import FAIL, PASS, Context, Outcome, check
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights)"
 
@@ -68,7 +69,7 @@ def verdict_mc(cases, columns: list[str], quantity: str = "") -> Outcome:
        claim="a fresh run of the Pfaffian route reproduces the published real-weight rows (k <= 36 quick, every "
              "row k <= 60 in the cpu and full profiles)",
        closed_form="theory/data/real_wick_rows.json",
-       numerics="numerics.real_wick_pfaffian.real_wick_rows",
+       numerics="numerics.signal_propagation.real_wick_pfaffian.real_wick_rows",
        statistic="exact integer equality")
 def _pfaffian_reproduces(ctx: Context) -> Outcome:
     published = published_rows()
@@ -78,11 +79,11 @@ def _pfaffian_reproduces(ctx: Context) -> Outcome:
 
 @check("real.loop_equations", paper=PAPER,
        claim="the Schwinger-Dyson recursion of real Ginibre words gives the same rows as the Pfaffian route",
-       closed_form="numerics.real_wick_pfaffian.real_wick_rows",
-       numerics="numerics.loop_equations.loop_equation_polynomial (k <= 12 quick, 16 full)",
+       closed_form="numerics.signal_propagation.real_wick_pfaffian.real_wick_rows",
+       numerics="numerics.signal_propagation.loop_equations.loop_equation_polynomial (k <= 12 quick, 16 full)",
        statistic="exact integer equality")
 def _loop_equations(ctx: Context) -> Outcome:
-    kmax = 12 if ctx.quick else 16
+    kmax = 12 if ctx.small_sizes else 16
     return verdict_same_rows(real_wick_rows(kmax), {k: loop_equation_polynomial(k) for k in range(kmax + 1)},
                              "the loop equations")
 
@@ -90,12 +91,12 @@ def _loop_equations(ctx: Context) -> Outcome:
 @check("real.duality_mc", paper=PAPER,
        claim="E tr(Q^k (Q^*)^k) for the m x m quaternion Ginibre Q equals (-1)^(k+1) P_k(-2m) (real-quaternion "
              "duality; m = 2, k = 1..3: 16, 72, 400)",
-       closed_form="numerics.real_wick_pfaffian.real_wick_rows",
-       numerics="numerics.quaternion_ginibre.quaternion_moments (m = 1, 2, 3; k <= 4; 2e5 draws quick, 1e6 full)",
+       closed_form="numerics.signal_propagation.real_wick_pfaffian.real_wick_rows",
+       numerics="numerics.signal_propagation.quaternion_ginibre.quaternion_moments (m = 1, 2, 3; k <= 4; 2e5 draws quick, 1e6 full)",
        statistic="|MC - exact| <= z se, se from the same run, Bonferroni z (1e-6 family)")
 def _duality_mc(ctx: Context) -> Outcome:
     rows = real_wick_rows(4)
-    samples = 200_000 if ctx.quick else 1_000_000
+    samples = 200_000 if ctx.small_sizes else 1_000_000
     cases = []
     for m in (1, 2, 3):
         est = quaternion_moments(m, 4, samples, seed=ctx.seed + m)
@@ -113,14 +114,14 @@ LARGE_K_CASES = ((128, (8, 12, 16)), (256, (10, 15, 20, 25, 30)))
 @check("real.rows_mc_large_k", paper=PAPER,
        claim="the Pfaffian rows up to k = 30 match Monte Carlo with real Gaussian weights",
        closed_form="Q^R_{n,k} = row(n) / n^(k+1) from theory/data/real_wick_rows.json",
-       numerics="numerics.ginibre.estimate_Q(field='real', estimator='probe'), (n, k) in LARGE_K_CASES; 2000 "
+       numerics="numerics.signal_propagation.ginibre.estimate_Q(field='real', estimator='probe'), (n, k) in LARGE_K_CASES; 2000 "
                 "draws per n (quick), 10000 (full)",
        statistic="|MC - exact| <= z se, se from the same run, Bonferroni z over all comparisons (1e-6 family)")
 def _rows_mc_large_k(ctx: Context) -> Outcome:
     rows = published_rows()
     cases = []
     for n, ks in LARGE_K_CASES:
-        est = estimate_Q(n, max(ks), 2000 if ctx.quick else 10000, field="real", estimator="probe",
+        est = estimate_Q(n, max(ks), 2000 if ctx.small_sizes else 10000, field="real", estimator="probe",
                          seed=ctx.seed + 7 * n, progress=False)
         cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(Fraction(_value(rows[k], n), n ** (k + 1))))
                   for k in ks]

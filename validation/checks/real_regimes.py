@@ -2,14 +2,14 @@
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2: ``Q^R_{n,k} >= Q_{n,k}`` (real weights carry every complex
-pairing plus non-negative extra terms) and the critical profile ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
+pairing plus non-negative extra terms) and the critical curve ``Q -> f(c) = (2/c^2) sinh(c^2/2)`` (complex
 weights). The exact rows k <= 60 (``theory/data/real_wick_rows.json``) give ``Q^R / Q^C`` along the rays
-``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.real_regimes``
+``c = 0.5, 1, 2`` at every ``n = (k/c)^2`` (the rows are polynomials), exactly. ``numerics.signal_propagation.real_regimes``
 holds the analysis. Rules, fixed before looking at the numbers:
 
 * ``fail`` if any exact ratio is below 1 (the inequality is proved: a violation is a toolkit bug);
 * ``pass`` if, in addition, the extrapolated limit of ``Q^R`` along each ray equals ``f(c)`` within 10x the
-  extrapolation's error estimate (real weights share the complex critical profile; the ratio tends to 1
+  extrapolation's error estimate (real weights share the complex critical curve; the ratio tends to 1
   with a ``D(c) / (f(c) sqrt n)`` correction);
 * ``inconclusive`` otherwise (the extrapolation from k <= 60 is not proof of a limit).
 """
@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.plotting import pyplot as _plt, save_figure
-from numerics.real_regimes import real_correction, regimes_data, series_correction
+from numerics.signal_propagation.real_regimes import real_correction, regimes_data, series_correction
 from validation.registry import FAIL, INCONCLUSIVE, PASS, Context, Outcome, check
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights) and the critical regime"
 
@@ -42,7 +42,7 @@ def verdict_regimes(data: dict) -> Outcome:
     if off:
         return Outcome(INCONCLUSIVE, f"Q^R >= Q^C holds; the extrapolated limit differs from f(c) at c = {off}",
                        details=details)
-    return Outcome(PASS, "Q^R >= Q^C on every ray; Q^R -> f(c) (the complex profile) with a D(c)/sqrt(n) "
+    return Outcome(PASS, "Q^R >= Q^C on every ray; Q^R -> f(c) (the complex curve) with a D(c)/sqrt(n) "
                          "correction: " + ", ".join(f"D({c}) = {d['D'][0]:.4g}" for c, d in data.items()),
                    details=details)
 
@@ -71,8 +71,8 @@ def plot_regimes(path, data: dict) -> None:
 @check("real.regimes", paper=PAPER,
        claim="Q^R_{n,k} >= Q_{n,k} along k = c sqrt(n) (c = 0.5, 1, 2); the real critical limit and its "
              "1/sqrt(n) correction from the exact rows",
-       closed_form="theory.regimes.critical_profile",
-       numerics="numerics.real_regimes.ratio_along_ray (exact rows k <= 60), numerics.real_regimes.real_correction",
+       closed_form="theory.regimes.critical_curve",
+       numerics="numerics.signal_propagation.real_regimes.ratio_along_ray (exact rows k <= 60), numerics.signal_propagation.real_regimes.real_correction",
        statistic="exact inequality; extrapolated limit vs f(c) within 10x the extrapolation error estimate")
 def _regimes(ctx: Context) -> Outcome:
     data = regimes_data()

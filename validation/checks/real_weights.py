@@ -2,17 +2,17 @@
 
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026), Sec. 2 (real weights: no closed form). The rows come from
-``numerics.real_wick_pfaffian`` (k <= 60; ``theory/data/real_wick_rows.json`` with the time each took;
+``numerics.signal_propagation.real_wick_pfaffian`` (k <= 60; ``theory/data/real_wick_rows.json`` with the time each took;
 the checks of that route against independent ones are in ``validation/checks/real_pfaffian.py``). Three
 checks here, each able to fail:
 
-* ``real.rows_reproduce``: the published rows equal the matching enumeration ``numerics.real_wick``
-  (``method="enumerate"``) and the Wick enumeration ``numerics.wick.wick_polynomial(k, "real",
+* ``real.rows_reproduce``: the published rows equal the matching enumeration ``numerics.signal_propagation.real_wick``
+  (``method="enumerate"``) and the Wick enumeration ``numerics.signal_propagation.wick.wick_polynomial(k, "real",
   method="enumerate")`` where they run;
-* ``real.rows_mc``: every published row (k >= 1) against Monte Carlo ``numerics.ginibre.estimate_Q`` with
+* ``real.rows_mc``: every published row (k >= 1) against Monte Carlo ``numerics.signal_propagation.ginibre.estimate_Q`` with
   real weights at n = 32 and 64 (k <= 2 sqrt n), ``|MC - exact| <= z se`` with se from the same run and
   a Bonferroni z over all comparisons (family false-alarm rate 1e-6, z >= 4.5);
-* ``real.identities``: the identities of ``numerics.real_wick.row_identities`` (proved and observed) on
+* ``real.identities``: the identities of ``numerics.signal_propagation.real_wick.row_identities`` (proved and observed) on
   every published row.
 """
 
@@ -23,13 +23,13 @@ import math
 from fractions import Fraction
 
 
-from numerics.ginibre import estimate_Q
+from numerics.signal_propagation.ginibre import estimate_Q
 from numerics.plotting import finish, panels
-from numerics.real_wick import DATA_FILE, published_rows, real_wick_polynomial, row_identities
-from numerics.wick import polynomial_string, wick_polynomial
+from numerics.signal_propagation.real_wick import DATA_FILE, published_rows, real_wick_polynomial, row_identities
+from numerics.signal_propagation.wick import polynomial_string, wick_polynomial
 from validation.checks.real_pfaffian import verdict_mc
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import markdown_table
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113, Sec. 2 (real weights)"
 MC_NS = (32, 64)
@@ -58,7 +58,7 @@ def verdict_rows_mc(cases) -> Outcome:
 
 
 def verdict_identities(rows: dict) -> Outcome:
-    """PASS iff every identity of :func:`numerics.real_wick.row_identities` holds on every row."""
+    """PASS iff every identity of :func:`numerics.signal_propagation.real_wick.row_identities` holds on every row."""
     table, bad = [], []
     for k, coeffs in sorted(rows.items()):
         for name, status, holds in row_identities(k, coeffs):
@@ -90,13 +90,13 @@ def plot_rows_mc(path, cases, *, ax=None):
 @check("real.rows_reproduce", paper=PAPER,
        claim="the published real-weight rows equal the matching enumeration and the Wick enumeration",
        closed_form="theory/data/real_wick_rows.json",
-       numerics="numerics.real_wick.real_wick_polynomial(method='enumerate') (k <= 9 quick, 11 full); "
-                "numerics.wick.wick_polynomial(method='enumerate') (k <= 7 quick, 9 full)",
+       numerics="numerics.signal_propagation.real_wick.real_wick_polynomial(method='enumerate') (k <= 9 quick, 11 full); "
+                "numerics.signal_propagation.wick.wick_polynomial(method='enumerate') (k <= 7 quick, 9 full)",
        statistic="exact integer equality")
 def _rows_reproduce(ctx: Context) -> Outcome:
     published = published_rows()
-    recomputed = {k: real_wick_polynomial(k, method="enumerate") for k in range(0, (9 if ctx.quick else 11) + 1)}
-    enumerated = {k: wick_polynomial(k, "real", method="enumerate") for k in range(0, (7 if ctx.quick else 9) + 1)}
+    recomputed = {k: real_wick_polynomial(k, method="enumerate") for k in range(0, (9 if ctx.small_sizes else 11) + 1)}
+    enumerated = {k: wick_polynomial(k, "real", method="enumerate") for k in range(0, (7 if ctx.small_sizes else 9) + 1)}
     out = verdict_rows(published, recomputed, enumerated)
     data = json.loads(DATA_FILE.read_text())
     table = [(r["k"], polynomial_string(r["coefficients"]), r["pfaffian_cpu_seconds"],
@@ -110,7 +110,7 @@ def _rows_reproduce(ctx: Context) -> Outcome:
 @check("real.rows_mc", paper=PAPER,
        claim="every published real-weight row matches Monte Carlo with real Gaussian weights",
        closed_form="Q^R_{n,k} = row(n) / n^(k+1) from theory/data/real_wick_rows.json",
-       numerics="numerics.ginibre.estimate_Q(field='real'), n in {32, 64}, full-trace estimator; 2000 / 1000 "
+       numerics="numerics.signal_propagation.ginibre.estimate_Q(field='real'), n in {32, 64}, full-trace estimator; 2000 / 1000 "
                 "draws (quick), 5x that (full); k <= min(12, 2 sqrt n)",
        statistic="|MC - exact| <= z se, se from the same run, Bonferroni z over all comparisons (1e-6 family)")
 def _rows_mc(ctx: Context) -> Outcome:
@@ -118,7 +118,7 @@ def _rows_mc(ctx: Context) -> Outcome:
     cases = []
     for n in MC_NS:
         K = min(12, int(2 * math.sqrt(n)))     # k > 12: real.rows_mc_large_k (smaller k / sqrt n)
-        draws = (2000 if n == 32 else 1000) * (1 if ctx.quick else 5)
+        draws = (2000 if n == 32 else 1000) * (1 if ctx.small_sizes else 5)
         est = estimate_Q(n, K, draws, field="real", seed=ctx.seed + n, progress=False)
         cases += [(n, k, float(est.mean[k]), float(est.se[k]), float(_row_value(rows[k], n))) for k in range(1, K + 1)]
     return with_figure(ctx, verdict_rows_mc(cases), "real_rows_mc.png", plot_rows_mc, cases)
@@ -127,7 +127,7 @@ def _rows_mc(ctx: Context) -> Outcome:
 @check("real.identities", paper=PAPER,
        claim="the real rows satisfy the proved identities (n = 1 value, degree, leading 1, >= Hultman) and the "
              "observed ones (no n^k term, the n^(k-1) formula, positive middle coefficients, value at n = -2)",
-       closed_form="numerics.real_wick.row_identities",
+       closed_form="numerics.signal_propagation.real_wick.row_identities",
        numerics="theory/data/real_wick_rows.json",
        statistic="exact integer identities")
 def _identities(ctx: Context) -> Outcome:

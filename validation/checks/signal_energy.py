@@ -27,7 +27,8 @@ from theory import regimes as rg
 from theory import signal_energy as se
 from numerics.plotting import finish, panels
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 LADDER = (15, 30, 60, 120)
@@ -71,7 +72,7 @@ def _err_figure(path, rows: list[dict], series: dict[str, str], thresholds: dict
 # ----------------------------------------------------------------------------------------------------
 def _precision_ladder_data(ctx: Context) -> dict:
     ns = (1, 7, 1000, 10**6, 10**9, 10**12, 10**15, 10**18)
-    ks = (0, 1, 2, 10, 1000, 10**5) if ctx.quick else (0, 1, 2, 10, 1000, 10**5, 10**6)
+    ks = (0, 1, 2, 10, 1000, 10**5) if ctx.small_sizes else (0, 1, 2, 10, 1000, 10**5, 10**6)
     rows = []
     for n in ns:
         for k in ks:
@@ -135,7 +136,7 @@ def _precision_ladder(ctx: Context) -> Outcome:
 # ----------------------------------------------------------------------------------------------------
 def _S_methods_data(ctx: Context) -> dict:
     cases = [(1, 30), (7, 100), (1000, 200), (10**6, 3000), (10**4, 300), (10**12, 50)]
-    big = [(10**12, 10**5), (10**18, 5 * 10**6), (10**4, 3000)] + ([] if ctx.quick else [(10**15, 2 * 10**7)])
+    big = [(10**12, 10**5), (10**18, 5 * 10**6), (10**4, 3000)] + ([] if ctx.small_sizes else [(10**15, 2 * 10**7)])
     rows = []
     for n, t in cases + big:
         small, ball_ok = (n, t) in cases, None
@@ -193,7 +194,7 @@ def _series_data(ctx: Context) -> dict:
     import sympy
     from sympy.functions.combinatorial.numbers import stirling
 
-    kmax = 40 if ctx.quick else 80
+    kmax = 40 if ctx.small_sizes else 80
     fails = []
     spec_rows = {0: [0, 1], 1: [0, 0, 1], 2: [0, 1, 0, 1], 3: [0, 0, 5, 0, 1], 4: [0, 8, 0, 15, 0, 1]}
     fails += [("printed row", k) for k, row in spec_rows.items() if se.hultman_row(k) != row]
@@ -259,7 +260,7 @@ def _S_ref(n: int, t: int) -> float:
 def _critical_limit_data(ctx: Context) -> dict:
     # n <= 10^12: beyond, the corrected error (~ 0.1/n) sinks below the float64 rounding of f + g/sqrt(n)
     ns = [10**e for e in range(2, 13)]
-    cs = (0.5, 1.0, 2.0, 3.0) if ctx.quick else (0.25, 0.5, 1.0, 2.0, 3.0, 4.0)
+    cs = (0.5, 1.0, 2.0, 3.0) if ctx.small_sizes else (0.25, 0.5, 1.0, 2.0, 3.0, 4.0)
     rows, curves = [], {}
     for c0 in cs:
         e0s, e1s, eSs = [], [], []
@@ -267,9 +268,9 @@ def _critical_limit_data(ctx: Context) -> dict:
             k = round(c0 * math.sqrt(n))
             c = k / math.sqrt(n)
             q = _Q_ref(n, k)
-            e0s.append(abs(q - float(rg.critical_profile(c))))
+            e0s.append(abs(q - float(rg.critical_curve(c))))
             e1s.append(abs(q - rg.Q_critical_form(n, k)))
-            eSs.append(abs(_S_ref(n, k) / (math.sqrt(n) * rg.critical_S_profile(c)) - 1))
+            eSs.append(abs(_S_ref(n, k) / (math.sqrt(n) * rg.critical_S_curve(c)) - 1))
             rows.append((c0, n, k, q, e0s[-1] * math.sqrt(n), e1s[-1] * n, eSs[-1] * math.sqrt(n)))
         curves[c0] = (e0s, e1s, eSs)
     return dict(ns=ns, curves=curves, rows=rows)
@@ -302,7 +303,7 @@ def verdict_critical_limit(data: dict) -> Outcome:
 
 
 def plot_critical_limit(path, data: dict, *, ax=None):
-    """Q against k/sqrt(n) converging to the sinh profile; the error rates."""
+    """Q against k/sqrt(n) converging to the sinh curve; the error rates."""
     fig, axes = panels(ax, 1, 2, figsize=(11, 4))
     ax = axes[0]
     cgrid = np.linspace(0, 3.5, 300)
@@ -310,9 +311,9 @@ def plot_critical_limit(path, data: dict, *, ax=None):
         kmax = int(3.5 * math.sqrt(n))
         ax.plot(np.arange(kmax + 1) / math.sqrt(n), se.Q_all(n, kmax), ".-" if n < 100 else "-", ms=3,
                 lw=1, label=f"n = {n}")
-    ax.plot(cgrid, rg.critical_profile(cgrid), "k--", lw=1.5, label="(2/c^2) sinh(c^2/2)")
+    ax.plot(cgrid, rg.critical_curve(cgrid), "k--", lw=1.5, label="(2/c^2) sinh(c^2/2)")
     ax.set_xlabel("c = k / sqrt(n)"), ax.set_ylabel("Q_{n,k}"), ax.set_yscale("log"), ax.legend(fontsize=7)
-    ax.set_title("exact Q_{n,k} against the critical profile")
+    ax.set_title("exact Q_{n,k} against the critical curve")
     ax = axes[1]
     for c0, (e0s, e1s, _) in data["curves"].items():
         ax.loglog(data["ns"], e0s, "o-", ms=3, label=f"|Q - f|, c={c0}")
@@ -325,8 +326,8 @@ def plot_critical_limit(path, data: dict, *, ax=None):
 @check("signal.critical_limit", paper=PAPER + ", critical regime t ~ c sqrt(n)",
        claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) with error O(n^-1/2); with the first correction "
              "(docs/papers/signal-propagation.md) the error is O(1/n); S_{n,t} / (sqrt(n) F(c)) - 1 = O(n^-1/2)",
-       closed_form="theory.regimes.critical_profile, theory.regimes.Q_critical_form, "
-                   "theory.regimes.critical_S_profile (c = k/sqrt n)",
+       closed_form="theory.regimes.critical_curve, theory.regimes.Q_critical_form, "
+                   "theory.regimes.critical_S_curve (c = k/sqrt n)",
        numerics="exact energies (theory.signal_energy.Q mp 30 digits, theory.signal_energy.S float) at "
                 "n = 10^2 .. 10^12, c in {0.5, 1, 2, 3} (full: also 0.25 and 4)",
        statistic="fitted log-log slopes over n >= 10^4: Q error in [-0.55, -0.45], corrected Q error in "
@@ -334,7 +335,7 @@ def plot_critical_limit(path, data: dict, *, ax=None):
                  "less than a factor 2 over n >= 10^4")
 def _critical_limit(ctx: Context) -> Outcome:
     data = _critical_limit_data(ctx)
-    return with_figure(ctx, verdict_critical_limit(data), "signal_critical_profile.png", plot_critical_limit, data)
+    return with_figure(ctx, verdict_critical_limit(data), "signal_critical_curve.png", plot_critical_limit, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -395,7 +396,7 @@ def _subcritical(ctx: Context) -> Outcome:
 # ----------------------------------------------------------------------------------------------------
 def _supercritical_data(ctx: Context) -> dict:
     rows = []
-    for n in ((10**8, 10**12) if ctx.quick else (10**8, 10**12, 10**14)):
+    for n in ((10**8, 10**12) if ctx.small_sizes else (10**8, 10**12, 10**14)):
         for c in (4, 8, 16, 32, 64, 128):
             t = int(c * math.sqrt(n))
             ls = se.log_S(n, t)
@@ -471,10 +472,10 @@ _BREAKDOWN_CASES = (("S", 1e-3), ("Q", 1e-3), ("S", 0.5))
 
 def _breakdown_data(ctx: Context) -> dict:
     rows = []
-    max_e = 8 if ctx.quick else 10          # the 40-digit boundary check costs O(t) for S
+    max_e = 8 if ctx.small_sizes else 10          # the 40-digit boundary check costs O(t) for S
     for quantity, tol in _BREAKDOWN_CASES:
         c = rg._guess_c(quantity, tol)
-        for e in ((2, 4, 6, 8, 12, 18) if ctx.quick else range(2, 19, 2)):
+        for e in ((2, 4, 6, 8, 12, 18) if ctx.small_sizes else range(2, 19, 2)):
             n = 10**e
             t = rg.breakdown_depth(n, tol, quantity=quantity)
             with mpmath.workdps(45):
@@ -525,7 +526,7 @@ def plot_breakdown(path, data: dict, *, ax=None):
        numerics="40-digit mp energies (theory.signal_energy.S, theory.signal_energy.Q) at t* - 1 and t* (the "
                 "boundary; n <= 10^8 quick, 10^10 full), n = 10^2 .. 10^18",
        statistic="dev(t*-1) <= tol < dev(t*) exactly at each n; |t*/(c sqrt n) - 1| <= 3/sqrt(n) + 2/t* "
-                 "for n >= 10^4 (the O(n^-1/2) corrections of the profile)")
+                 "for n >= 10^4 (the O(n^-1/2) corrections of the curve)")
 def _breakdown(ctx: Context) -> Outcome:
     data = _breakdown_data(ctx)
     return with_figure(ctx, verdict_breakdown(data), "signal_breakdown_depth.png", plot_breakdown, data)
@@ -549,7 +550,7 @@ def feedforward_energies(n: int, L: int, samples: int, *, field: str, rng: np.ra
 
 
 def _feedforward_data(ctx: Context) -> dict:
-    samples = 20_000 if ctx.quick else 200_000
+    samples = 20_000 if ctx.small_sizes else 200_000
     cases = [(field, n, L) for field in ("complex", "real") for n in (2, 4) for L in (1, 3, 6)]
     streams = np.random.SeedSequence(ctx.seed).spawn(len(cases))
     rows = []

@@ -3,10 +3,10 @@
 Paper: M. Seleznova, "How Long Does Infinite Width Last? Signal Propagation in Long-Range Linear
 Recurrences", arXiv:2605.05113 (2026); conventions of ``docs/papers/signal-propagation.md``
 (``W = G/sqrt(n)``, ``S`` counts x(0)). Closed forms: ``theory.signal_energy``, ``theory.regimes``;
-numerics: ``numerics.wick`` (exact enumeration) and ``numerics.ginibre`` (Monte Carlo).
+numerics: ``numerics.signal_propagation.wick`` (exact enumeration) and ``numerics.signal_propagation.ginibre`` (Monte Carlo).
 
 Statistics. Every Monte Carlo comparison is ``|MC - exact| <= z se`` with ``se`` from the same run and ``z``
-the two-sided Bonferroni value over all comparisons of the check (``validation.stats``, family
+the two-sided Bonferroni value over all comparisons of the check (``numerics.stats``, family
 false-alarm rate 1e-6, z >= 4.5). The full-trace estimator ``||W^k||_F^2/n`` is heavy-tailed once
 ``c = k/sqrt(n)`` exceeds about 2 (relative sd ~4-6 and sample skewness 10-100 at c = 3, measured before
 the rules were fixed), and then the self-normalised z-statistic is anti-conservative (in 100 seeded
@@ -31,14 +31,15 @@ from fractions import Fraction
 
 import numpy as np
 
-import numerics.wick as wick_module
-from numerics.ginibre import estimate_feedforward, estimate_Q, estimate_S
-from numerics.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
-from theory.regimes import critical_profile, critical_S_profile
+import numerics.signal_propagation.wick as wick_module
+from numerics.signal_propagation.ginibre import estimate_feedforward, estimate_Q, estimate_S
+from numerics.signal_propagation.wick import polynomial_string, wick_polynomial, wick_polynomial_reference
+from theory.regimes import critical_curve, critical_S_curve
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q
 from numerics.plotting import finish, panels
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
-from validation.stats import agreement, markdown_table, z_for_false_alarm
+from numerics.stats import agreement, z_for_false_alarm
+from validation.report import markdown_table
 
 PAPER = "Seleznova (2026), arXiv:2605.05113"
 NS = (8, 16, 32, 64)
@@ -72,11 +73,11 @@ def _k_show(n: int) -> int:
     return math.isqrt(9 * n)
 
 
-def _samples(n: int, quick: bool) -> int:
-    if n == 256:                     # full profile only (critical profile): 4.3 GFLOP per draw
+def _samples(n: int, small: bool) -> int:
+    if n == 256:                     # full profile only (critical curve): 4.3 GFLOP per draw
         return 200
     base = {8: 4000, 16: 2000, 32: 1000, 64: 400}[n]
-    return base if quick else 5 * base
+    return base if small else 5 * base
 
 
 @functools.lru_cache(maxsize=None)
@@ -95,7 +96,7 @@ def _mc(kind: str, n: int, kmax: int, samples: int, field: str, seed: int):
 
 
 def _zscores(mean, se, exact) -> np.ndarray:
-    """``(mean - exact) / se`` elementwise (as ``numerics.ginibre`` estimates report them)."""
+    """``(mean - exact) / se`` elementwise (as ``numerics.signal_propagation.ginibre`` estimates report them)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return (np.asarray(mean, float) - np.asarray(exact, float)) / np.asarray(se, float)
 
@@ -107,7 +108,7 @@ def _seed(ctx: Context, *parts) -> int:
 
 # ----------------------------------------------------------------------------------------------------
 def _complex_hultman_data(ctx: Context) -> dict:
-    kmax = 10 if ctx.quick else 11
+    kmax = 10 if ctx.small_sizes else 11
     rows = []
     for k in range(kmax + 1):
         t0 = time.perf_counter()
@@ -133,7 +134,7 @@ def verdict_complex_hultman(data: dict) -> Outcome:
        claim="the class counts of the k! complex Wick pairings are the Hultman numbers: E tr((G^k)^* G^k) has "
              "coefficients H_{k,j} = c(k+2, j)/C(k+2, 2) (k - j odd)",
        closed_form="theory.signal_energy.hultman_row (Stirling numbers of the first kind)",
-       numerics="numerics.wick.wick_polynomial(k, 'complex'): numba enumeration of S_k, cycle count of the "
+       numerics="numerics.signal_propagation.wick.wick_polynomial(k, 'complex'): numba enumeration of S_k, cycle count of the "
                 "identification graph; k <= 10 (quick), k <= 11 (full, 4e7 permutations)",
        statistic="exact integer equality for every k")
 def _complex_hultman(ctx: Context) -> Outcome:
@@ -147,7 +148,7 @@ def _docstring_table() -> dict[int, str]:
 
 
 def _real_table_data(ctx: Context) -> dict:
-    kmax = 8 if ctx.quick else 9
+    kmax = 8 if ctx.small_sizes else 9
     published = _docstring_table()
     rows = []
     for k in range(kmax + 1):
@@ -196,10 +197,10 @@ def verdict_real_table(data: dict) -> Outcome:
              "Q^R_{n,k} >= Q_{n,k} coefficient by coefficient",
        closed_form="none known for real weights; compared: Hultman row (theory.signal_energy.hultman_row, complex), "
                    "(2k-1)!!, the polynomials printed in docs/papers/signal-propagation.md, the table published in "
-                   "numerics.wick",
-       numerics="numerics.wick.wick_polynomial(k, 'real'): numba enumeration of perfect matchings; k <= 8 "
+                   "numerics.signal_propagation.wick",
+       numerics="numerics.signal_propagation.wick.wick_polynomial(k, 'real'): numba enumeration of perfect matchings; k <= 8 "
                 "(quick), k <= 9 (full, 3.4e7 matchings); pure-Python union-find reference "
-                "(numerics.wick.wick_polynomial_reference) for k <= 6",
+                "(numerics.signal_propagation.wick.wick_polynomial_reference) for k <= 6",
        statistic="exact integer equalities / inequalities")
 def _real_table(ctx: Context) -> Outcome:
     return verdict_real_table(_real_table_data(ctx))   # an integer table: no picture
@@ -233,7 +234,7 @@ def _mc_runs(ctx: Context, field: str, tag: str) -> dict:
     """The Q and S Monte Carlo runs of every n (cached across checks): plain arrays per n."""
     out = {}
     for n in NS:
-        K, D, N = _k_show(n), _k_decide(n), _samples(n, ctx.quick)
+        K, D, N = _k_show(n), _k_decide(n), _samples(n, ctx.small_sizes)
         eq = _mc("Q", n, K, N, field, _seed(ctx, tag + "Q", n))
         es = _mc("S", n, K, N, field, _seed(ctx, tag + "S", n))
         out[n] = dict(K=K, D=D, samples=eq.samples, q_mean=eq.mean, q_se=eq.se, s_mean=es.mean, s_se=es.se)
@@ -270,8 +271,8 @@ def verdict_complex_Q_S(data: dict) -> Outcome:
 @check("signal_mc.complex_Q_S", paper=PAPER + ", Theorem 2.1 (free and driven recurrence)",
        claim="Q_{n,k} and S_{n,t} = sum_{k<=t} Q_{n,k} (x(0) counted) for complex Ginibre weights W = G/sqrt(n)",
        closed_form="theory.signal_energy.Q, theory.signal_energy.S (exact Fractions)",
-       numerics="numerics.ginibre.estimate_Q (full trace ||W^k||_F^2/n, batched matmul) and "
-                "numerics.ginibre.estimate_S (the driven recurrence with fresh inputs); n in {8, 16, 32, 64}, "
+       numerics="numerics.signal_propagation.ginibre.estimate_Q (full trace ||W^k||_F^2/n, batched matmul) and "
+                "numerics.signal_propagation.ginibre.estimate_S (the driven recurrence with fresh inputs); n in {8, 16, 32, 64}, "
                 "k, t <= 3 sqrt(n); draws 4000/2000/1000/400 (quick), 5x (full)",
        statistic="|MC - exact| <= z se for Q at 1 <= k <= 2 sqrt(n) and S at 0 <= t <= 2 sqrt(n), z Bonferroni "
                  "over all of them (p = 1e-6); k, t in (2 sqrt n, 3 sqrt n] reported as diagnostics")
@@ -296,8 +297,8 @@ def plot_Q_S(path, runs: dict, field: str, *, ax=None):
         dec = ks <= r["D"]
         _points(a1, c, r["q_mean"], r["q_se"], dec, col, label=f"MC n={n} ({r['samples']} draws)")
         _points(a2, c, r["s_mean"], r["s_se"], dec, col, scale=math.sqrt(n))
-    a1.plot(cgrid, critical_profile(cgrid), "k--", lw=1.5, label="f(c) = (2/c^2) sinh(c^2/2)")
-    a2.plot(cgrid, critical_S_profile(cgrid), "k--", lw=1.5, label="F(c) = int_0^c f")
+    a1.plot(cgrid, critical_curve(cgrid), "k--", lw=1.5, label="f(c) = (2/c^2) sinh(c^2/2)")
+    a2.plot(cgrid, critical_S_curve(cgrid), "k--", lw=1.5, label="F(c) = int_0^c f")
     a1.set_yscale("log")
     a1.set_xlabel("c = k / sqrt(n)")
     a1.set_ylabel(f"Q_{{n,k}} ({field} weights)")
@@ -313,7 +314,7 @@ def plot_Q_S(path, runs: dict, field: str, *, ax=None):
 
 # ----------------------------------------------------------------------------------------------------
 def _real_Q_S_data(ctx: Context) -> dict:
-    kenum = 8 if ctx.quick else 9
+    kenum = 8 if ctx.small_sizes else 9
     runs = _mc_runs(ctx, "real", "r")
     for n, r in runs.items():
         E = min(r["K"], kenum)
@@ -373,9 +374,9 @@ def verdict_real_Q_S(data: dict) -> Outcome:
 @check("signal_mc.real_Q_S", paper=PAPER + ", Sec. 2 (real weights; Q^R >= Q)",
        claim="real Gaussian weights: Monte Carlo Q^R and S^R agree with the exact Wick polynomials where "
              "enumerated, and Q^R >= Q (complex closed form) beyond",
-       closed_form="numerics.wick.wick_polynomial(k, 'real') / n^(k+1) (exact, k <= 8 quick / 9 full); "
+       closed_form="numerics.signal_propagation.wick.wick_polynomial(k, 'real') / n^(k+1) (exact, k <= 8 quick / 9 full); "
                    "theory.signal_energy.Q for the one-sided comparison",
-       numerics="numerics.ginibre.estimate_Q / numerics.ginibre.estimate_S with field='real'; n in {8, 16, 32, 64}, "
+       numerics="numerics.signal_propagation.ginibre.estimate_Q / numerics.signal_propagation.ginibre.estimate_S with field='real'; n in {8, 16, 32, 64}, "
                 "k <= 3 sqrt(n); draws as signal_mc.complex_Q_S",
        statistic="two-sided |MC - exact| <= z se for enumerated k (1 <= k <= 2 sqrt n) and S^R at t <= "
                  "min(kenum, 2 sqrt n); one-sided MC >= Q - z se for kenum < k <= 2 sqrt n; one Bonferroni z "
@@ -400,7 +401,7 @@ def plot_real_Q(path, runs: dict, kenum, *, ax=None):
                 label=f"real exact (Wick) n={n}")
         _points(ax, c, r["q_mean"], r["q_se"], ks <= r["D"], col, marker="s")
     cgrid = np.linspace(0, 3.05, 200)
-    ax.plot(cgrid, critical_profile(cgrid), "k--", lw=1.5, label="complex limit f(c)")
+    ax.plot(cgrid, critical_curve(cgrid), "k--", lw=1.5, label="complex limit f(c)")
     ax.set_yscale("log")
     ax.set_xlabel("c = k / sqrt(n)")
     ax.set_ylabel("Q^R_{n,k}")
@@ -415,11 +416,11 @@ def _critical_data(ctx: Context) -> dict:
     ms = (4, 8, 16, 32, 64, 128, 256)
     exact = {c: [(m * m, int(round(c * m)), Q(m * m, int(round(c * m)))) for m in ms] for c in cs}
     # Monte Carlo: the same draws as signal_mc.complex_Q_S (cached), plus n = 256 in the full profile
-    mc_ns = (16, 64) if ctx.quick else (16, 64, 256)
+    mc_ns = (16, 64) if ctx.small_sizes else (16, 64, 256)
     mc = []
     for n in mc_ns:
         K = _k_show(n) if n in NS else 2 * math.isqrt(n)
-        run = _mc("Q", n, K, _samples(n, ctx.quick), "complex", _seed(ctx, "cQ", n))
+        run = _mc("Q", n, K, _samples(n, ctx.small_sizes), "complex", _seed(ctx, "cQ", n))
         for c in (1.0, 2.0):
             k = int(round(c * math.sqrt(n)))
             mc.append(dict(n=n, c=c, k=k, mean=run.mean[k], se=run.se[k], exact=float(Q(n, k, method="exact"))))
@@ -432,7 +433,7 @@ def verdict_critical(data: dict) -> Outcome:
     mc_ns, mc (dicts n, c, k, mean, se, exact)."""
     rows, problems, slopes = [], [], {}
     for c, pts in data["exact"].items():
-        f = float(critical_profile(c))
+        f = float(critical_curve(c))
         e = [abs(q - f) for _, _, q in pts]
         rows += [("exact", c, n, k, q, f, q - f, math.sqrt(n) * (q - f), "", "") for n, k, q in pts]
         if not all(b < a for a, b in zip(e, e[1:])):
@@ -441,7 +442,7 @@ def verdict_critical(data: dict) -> Outcome:
         if abs(slopes[c] + 0.5) > 0.05:
             problems.append(f"c={c}: slope {slopes[c]:.3f}")
     for p in data["mc"]:
-        f = float(critical_profile(p["c"]))
+        f = float(critical_curve(p["c"]))
         rows.append(("MC", p["c"], p["n"], p["k"], p["mean"], f, p["mean"] - f, math.sqrt(p["n"]) * (p["mean"] - f),
                      p["se"], (p["mean"] - p["exact"]) / p["se"]))
     z = z_for_false_alarm(m=len(data["mc"]))
@@ -458,20 +459,20 @@ def verdict_critical(data: dict) -> Outcome:
                    data={"slopes": {str(c): s for c, s in slopes.items()}, "mc_max_abs_z": a.max_abs_z})
 
 
-@check("signal_mc.critical_profile", paper=PAPER + ", critical regime (k ~ c sqrt(n))",
+@check("signal_mc.critical_curve", paper=PAPER + ", critical regime (k ~ c sqrt(n))",
        claim="Q_{n,k} -> f(c) = (2/c^2) sinh(c^2/2) as n grows at fixed c = k/sqrt(n), with an O(n^-1/2) error",
-       closed_form="theory.regimes.critical_profile; theory.signal_energy.Q (float, exact to 1e-13)",
+       closed_form="theory.regimes.critical_curve; theory.signal_energy.Q (float, exact to 1e-13)",
        numerics="exact Q at n = m^2, m = 4..256, c in {0.5, 1, 1.5, 2, 3}; Monte Carlo full-trace estimates "
-                "(numerics.ginibre.estimate_Q) at n = 16, 64 (quick; + 256 full), c in {1, 2} (the "
+                "(numerics.signal_propagation.ginibre.estimate_Q) at n = 16, 64 (quick; + 256 full), c in {1, 2} (the "
                 "signal_mc.complex_Q_S runs)",
        statistic="exact: |Q - f(c)| strictly decreasing in n for every c and the log-log slope over the last "
                  "three n within 0.05 of -1/2; MC: |MC - Q_exact| <= z se (Bonferroni), |MC - f(c)| reported")
 def _critical(ctx: Context) -> Outcome:
     data = _critical_data(ctx)
     out = verdict_critical(data)
-    errs = {c: [abs(q - float(critical_profile(c))) for _, _, q in pts] for c, pts in data["exact"].items()}
+    errs = {c: [abs(q - float(critical_curve(c))) for _, _, q in pts] for c, pts in data["exact"].items()}
     mc_pts = [(p["n"], p["c"], p["mean"], p["se"]) for p in data["mc"]]
-    return with_figure(ctx, out, "signal_mc_critical_profile.png", plot_critical, data["cs"], data["ms"], errs,
+    return with_figure(ctx, out, "signal_mc_critical_curve.png", plot_critical, data["cs"], data["ms"], errs,
                        mc_pts)
 
 
@@ -481,7 +482,7 @@ def plot_critical(path, cs, ms, errs, mc_pts, *, ax=None):
     ns = np.array([m * m for m in ms], dtype=float)
     for i, c in enumerate(cs):
         ax.loglog(ns, errs[c], "o-", color=f"C{i}", ms=3, label=f"exact, c = {c}")
-        pts = [(n, abs(mu - float(critical_profile(cc))), s) for n, cc, mu, s in mc_pts if cc == c]
+        pts = [(n, abs(mu - float(critical_curve(cc))), s) for n, cc, mu, s in mc_pts if cc == c]
         if pts:
             n_, d_, s_ = map(np.array, zip(*pts))
             ax.errorbar(n_ * 1.05, d_, yerr=s_, fmt="s", color=f"C{i}", mfc="none", capsize=2,
@@ -490,14 +491,14 @@ def plot_critical(path, cs, ms, errs, mc_pts, *, ax=None):
     ax.set_xlabel("n")
     ax.set_ylabel("|Q_{n, c sqrt n} - f(c)|")
     ax.legend(fontsize=7)
-    ax.set_title("approach to the critical profile f(c) = (2/c^2) sinh(c^2/2)", fontsize=9)
+    ax.set_title("approach to the critical curve f(c) = (2/c^2) sinh(c^2/2)", fontsize=9)
     return finish(fig, path)
 
 
 # ----------------------------------------------------------------------------------------------------
 def _feedforward_data(ctx: Context) -> dict:
     # every layer of every draw is a fresh n x n Gaussian matrix: the cost is n^2 L normals per draw
-    sizes = {8: 4000, 32: 4000} if ctx.quick else {8: 20000, 32: 20000, 64: 5000}
+    sizes = {8: 4000, 32: 4000} if ctx.small_sizes else {8: 20000, 32: 20000, 64: 5000}
     runs = []
     for field, per in (("complex", 1.0), ("real", 2.0)):
         for n, N in sizes.items():
@@ -561,7 +562,7 @@ def plot_feedforward(path, data: dict, *, ax=None):
              "(1+2/n)^L (real): departs from 1 only at L ~ n, unlike the recurrent t ~ sqrt(n)",
        closed_form="1 and (1 + 1/n)^L, (1 + 2/n)^L (product of independent Gamma(n)/n resp. chi^2_n/n factors; "
                    "theory.regimes.feedforward_second_moment)",
-       numerics="numerics.ginibre.estimate_feedforward, n in {8, 32} (quick; + 64 full), L <= n/4 (complex), "
+       numerics="numerics.signal_propagation.ginibre.estimate_feedforward, n in {8, 32} (quick; + 64 full), L <= n/4 (complex), "
                 "n/8 (real): the log-variance of R_L^2 stays <= 1; 4000 draws (quick), 20000 (full; 5000 at n=64)",
        statistic="|MC - exact| <= z se for both moments at every L >= 1, z Bonferroni over all comparisons")
 def _feedforward(ctx: Context) -> Outcome:

@@ -1,0 +1,282 @@
+r"""Initialisation for a horizon with real weights (exact Wick rows, Monte Carlo) and the scaled-recurrence simulator.
+
+The question and the solver are those of :mod:`theory.horizon` (read its docstring: the minimax scale
+``sigma`` keeping ``p_j(sigma) = sigma^{2j} Q_{n,j}`` (free) or its running mean (driven) within ``tol`` of
+the critical infinite-width value 1 for every depth ``j <= t``); this module supplies the energies that the
+closed form does not cover. Source of the energies: Seleznova (2026), arXiv:2605.05113, Sec. 2
+(``docs/papers/signal-propagation.md``).
+
+Real weights ``W = sigma G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries: no closed form is known, and
+``Q^R_{n,k} >= Q_{n,k}`` (coefficient by coefficient). The energies are
+
+* by default those of :mod:`theory.horizon` (no Monte Carlo): exact for ``k <= 60``, ``Q^R_{n,k} = P_k(n) /
+  n^(k+1)`` with the committed rows ``P_k`` of :mod:`theory.real_rows` (computed by
+  :mod:`numerics.signal_propagation.real_wick_pfaffian`), and the large-n expansion of :mod:`theory.real_expansion` beyond;
+* with ``method="mc"`` (the check): exact for ``k <= exact_max_k`` (default and maximum 60) and Monte Carlo
+  beyond: the full-trace estimator ``||G^k||_F^2 / n^(k+1)`` (:func:`numerics.signal_propagation.ginibre.estimate_Q`) in
+  ``batches`` independent batches; the reported quantities come from the pooled means, and their standard
+  errors (``HorizonScale.se``) from the **jackknife over batches** (leave one batch out), which carries the
+  strong correlation of the estimates across k (same draws) into sigma.
+
+:func:`simulate_energies` runs the scaled recurrence itself (``h_k = W h_{k-1}`` with the full trace, or the
+driven ``h(t) = W h(t-1) + x(t)``) and returns means with standard errors from the same run: the tests use
+it to check the sigma that the tool recommends.
+
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import sys
+from fractions import Fraction
+
+import numpy as np
+from tqdm import tqdm
+
+from numerics.signal_propagation.ginibre import MAX_KMAX, MAX_N, MAX_SAMPLES, _show_progress, estimate_Q, sample_ginibre
+from theory import horizon as _th
+from theory._args import MAX_LENGTH, as_choice, as_int, as_real
+from theory.horizon import HorizonScale, scale_from_energies
+from theory.real_rows import real_energies as _real_energies
+from theory.real_rows import real_rows_max_k
+
+__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
+           "simulate_energies"]
+
+EXACT_REAL_MAX_K = real_rows_max_k()   # the committed exact rows (theory.real_rows), 60
+_WICK_MAX_K = EXACT_REAL_MAX_K
+_METHODS = ("float", "mp", "mc")
+_EXACT_SOURCE = "exact real Wick rows (theory.real_rows)"
+
+
+def real_energies(n, kmax) -> list[Fraction]:
+    r"""Exact ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)``, k = 0..kmax, real Gaussian weights.
+
+    Domain: ``n >= 1``, ``0 <= kmax <= 60``. Source: Seleznova (2026), Sec. 2; the committed rows of
+    :mod:`theory.real_rows` (``n^3 + 2n`` at k = 2, so ``Q^R_{n,2} = 1 + 2/n^2``).
+
+    >>> real_energies(2, 2)
+    [Fraction(1, 1), Fraction(1, 1), Fraction(3, 2)]
+    """
+    n = as_int("n", n, minimum=1)
+    kmax = as_int("kmax", kmax, minimum=0, maximum=_WICK_MAX_K)
+    return _real_energies(n, kmax)
+
+
+def _batch_seeds(seed: int, batches: int) -> list[int]:
+    return [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(batches)]
+
+
+def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: int = 16,
+                progress: bool | None = None) -> np.ndarray:
+    r"""Batch means of the full-trace estimator of ``Q_{n,k}``, k = 0..t: an array of shape ``(batches, t+1)``.
+
+    Each batch is an independent :func:`numerics.signal_propagation.ginibre.estimate_Q` run of ``samples // batches`` draws
+    (seeds spawned from ``seed``); the pooled estimate is the mean over rows. Domain: ``n >= 1``,
+    ``t >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real"); the bounds of
+    :func:`numerics.signal_propagation.ginibre.estimate_Q` (``n <= MAX_N``, ``t <= MAX_KMAX``, ``samples <= MAX_SAMPLES``).
+    ``progress``: a tqdm bar over the batches (``None``: only for more than a few seconds of matrix products).
+
+    >>> m = mc_energies(4, 2, 64, batches=4)
+    >>> m.shape, bool(np.all(m[:, 0] == 1.0))
+    ((4, 3), True)
+    """
+    n = as_int("n", n, minimum=1)
+    t = as_int("t", t, minimum=0, maximum=MAX_KMAX)
+    samples = as_int("samples", samples, minimum=4, maximum=MAX_SAMPLES)
+    batches = as_int("batches", batches, minimum=2)
+    if samples < 2 * batches:      # a joint condition: name both
+        raise ValueError(f"samples must be >= 2 * batches (two draws per batch), got samples={samples}, "
+                         f"batches={batches}")
+    field = as_choice("field", field, ("complex", "real"))
+    seed = as_int("seed", seed, minimum=0)
+    per = samples // batches
+    show = _show_progress(progress, mc_flops(n, t, samples, field))
+    bar = tqdm(_batch_seeds(seed, batches), desc=f"Monte Carlo energies n={n} t={t}", unit="batch", disable=not show,
+               leave=False, file=sys.stderr)
+    return np.array([estimate_Q(n, t, per, field=field, seed=s, progress=False).mean for s in bar])
+
+
+def mc_flops(n: int, t: int, samples: int, field: str) -> float:
+    """Floating-point work of :func:`mc_energies` (``t - 1`` products of n x n matrices per draw): above
+    ``numerics.signal_propagation.ginibre``'s progress threshold (a few seconds) the automatic progress bar shows."""
+    return 2.0 * (4 if field == "complex" else 1) * n**3 * max(t - 1, 0) * samples
+
+
+_SE_FIELDS = ("sigma", "deviation", "sigma_low", "sigma_high", "sigma_endpoint", "glorot_deviation")
+
+
+def _jackknife(point: HorizonScale, reps: list[HorizonScale]) -> dict:
+    B = len(reps)
+    se = {}
+    for name in _SE_FIELDS:
+        vals = [getattr(r, name) for r in reps]
+        if getattr(point, name) is None or any(v is None for v in vals):
+            continue            # the feasible interval exists in some replicates only: no se
+        v = np.array(vals, dtype=float)
+        se[name] = float(math.sqrt((B - 1) / B * np.sum((v - v.mean()) ** 2)))
+    return se
+
+
+def _from_batches(exact_prefix: list, batch_means: np.ndarray, tol, quantity, n, weights, source) -> HorizonScale:
+    """Splice exact energies (k < len(exact_prefix)) and pooled MC means; jackknife se over batches."""
+    k0 = len(exact_prefix)
+    B = batch_means.shape[0]
+
+    def solve(mc_row):
+        E = np.concatenate([np.array([float(e) for e in exact_prefix]), mc_row[k0:]])
+        return scale_from_energies(("log", np.log(E)), tol, quantity=quantity, n=n, weights=weights, source=source)
+
+    point = solve(batch_means.mean(axis=0))
+    reps = [solve(np.delete(batch_means, b, axis=0).mean(axis=0)) for b in range(B)]
+    return dataclasses.replace(point, se=_jackknife(point, reps))
+
+
+def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+                      dps: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
+                      exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> HorizonScale:
+    r""":func:`theory.horizon.sigma_for_horizon` for complex **and real** weights.
+
+    * ``weights="complex"``, ``method`` "float"/"mp": the closed forms (delegated to theory);
+      ``method="mc"``: Monte Carlo energies for every ``k >= 1`` (a check of the MC path).
+    * ``weights="real"``, ``method`` "float" or "mp": theory's real energies (exact rows, the large-n
+      expansion beyond; :func:`theory.horizon.sigma_for_horizon`); ``method="mc"``: exact rows up to
+      ``exact_max_k`` and Monte Carlo beyond (``samples`` draws in ``batches`` batches, ``seed``);
+      ``result.se`` holds jackknife standard errors.
+    * ``progress``: the Monte Carlo's bar (:func:`mc_energies`; ``None``: only for long runs).
+
+    Domain: as theory's, plus ``0 <= exact_max_k <= 60``, ``samples >= 2 batches``.
+
+    >>> r = sigma_for_horizon(16, 6, 0.05, weights="real")          # exact rows: no Monte Carlo, no se
+    >>> r.source.startswith("exact real Wick rows"), r.se
+    (True, {})
+    """
+    weights = as_choice("weights", weights, ("complex", "real"))
+    method = as_choice("method", method, _METHODS)
+    exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
+    if weights == "complex" and method != "mc":
+        return _th.sigma_for_horizon(n, t, tol, quantity=quantity, method=method, dps=dps)
+    n = as_int("n", n, minimum=1)
+    t = as_int("t", t, minimum=1)
+    tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    quantity = as_choice("quantity", quantity, _th.QUANTITIES)
+    if weights == "real" and method != "mc":
+        return _th.sigma_for_horizon(n, t, tol, quantity=quantity, weights="real", method=method, dps=dps)
+    if dps is not None:
+        raise ValueError("dps applies only to method 'mp'")
+    prefix = real_energies(n, min(exact_max_k, t)) if weights == "real" else [Fraction(1)]
+    means = mc_energies(n, t, samples, field=weights, seed=seed, batches=batches, progress=progress)
+    src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if weights == "real"
+           else "Monte Carlo (complex)") + f" ({samples // batches * batches} draws, {batches} batches, seed {seed})"
+    return _from_batches(prefix, means, tol, quantity, n, weights, src)
+
+
+def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
+    logp = _th._log_curve(np.log(E), 2.0 * math.log(sigma), quantity)
+    with np.errstate(over="ignore"):
+        bad = np.flatnonzero(np.abs(np.expm1(logp)) > tol)
+    return int(bad[0]) if bad.size else None
+
+
+def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+                    max_t: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
+                    exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
+    r""":func:`theory.horizon.depth_for_scale` for complex and real weights, as a dict.
+
+    ``{"depth", "se", "source"}`` (Monte Carlo adds ``replicate_range``, the leave-one-batch-out depths): the
+    largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
+    Complex: the closed forms (``se`` 0). Real, ``method="float"``: theory's real energies (exact rows, the
+    large-n expansion beyond; :func:`theory.horizon.depth_for_scale`, ``se`` 0). Real, ``method="mc"`` (the
+    check): exact Wick rows while the violation occurs at ``k <= exact_max_k`` (``se`` 0); otherwise Monte
+    Carlo energies up to ``max_t`` (default: twice the complex depth at the same scale, plus 4; cost
+    ``samples * max_t`` products of n x n matrices) and a jackknife ``se`` of the depth over batches;
+    ``progress`` as in :func:`mc_energies`. Raises ValueError if no violation occurs up to ``max_t``.
+
+    >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
+    {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (theory.real_rows)'}
+    """
+    weights = as_choice("weights", weights, ("complex", "real"))
+    quantity = as_choice("quantity", quantity, _th.QUANTITIES)
+    n = as_int("n", n, minimum=1)
+    sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
+    tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
+    method = as_choice("method", method, ("float", "mc"))
+    if weights == "complex":
+        return {"depth": _th.depth_for_scale(n, sigma, tol, quantity=quantity), "se": 0.0,
+                "source": "closed form (Seleznova 2026, Thm 2.1)"}
+    if method == "float":
+        d = _th.depth_for_scale(n, sigma, tol, quantity=quantity, weights="real", max_t=max_t)
+        return {"depth": d, "se": 0.0, "source": _EXACT_SOURCE if d < EXACT_REAL_MAX_K else _th.REAL_EXPANSION_SOURCE}
+    exact = np.array([float(e) for e in real_energies(n, exact_max_k)])
+    j = _first_violation(exact, sigma, tol, quantity)
+    if j is not None:
+        return {"depth": j - 1, "se": 0.0, "source": _EXACT_SOURCE}
+    if max_t is None:
+        max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
+    max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_KMAX)
+    means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches, progress=progress)
+    means[:, :exact.size] = exact
+
+    def depth(E):
+        v = _first_violation(E, sigma, tol, quantity)
+        if v is None:
+            raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
+        return v - 1
+
+    point = depth(means.mean(axis=0))
+    reps = np.array([depth(np.delete(means, b, axis=0).mean(axis=0)) for b in range(batches)], dtype=float)
+    se = float(math.sqrt((batches - 1) / batches * np.sum((reps - reps.mean()) ** 2)))
+    src = (f"exact real Wick rows k <= {exact_max_k}, Monte Carlo beyond "
+           f"({samples // batches * batches} draws, {batches} batches, seed {seed})")
+    return {"depth": point, "se": se, "replicate_range": [int(reps.min()), int(reps.max())], "source": src}
+
+
+def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str = "complex", seed: int = 0):
+    r"""Monte Carlo of the scaled recurrence ``W = sigma G / sqrt(n)``: ``(mean, se)`` of ``p_j``, j = 0..t.
+
+    ``quantity="Q"``: ``||W^j||_F^2 / n`` per draw (the full trace; ``E = sigma^{2j} Q_{n,j}``);
+    ``quantity="S"``: the driven recurrence ``h(j) = W h(j-1) + x(j)``, ``h(-1) = 0``, fresh standard
+    Gaussian inputs, ``||h(j)||^2 / (n (j+1))`` (``E = S^sigma_{n,j}/(j+1)``). One weight draw per sample;
+    ``se`` is the sample standard deviation over ``sqrt(samples)`` from the same run. Domain: ``1 <= n <=
+    MAX_N``, ``sigma > 0``, ``0 <= t <= MAX_KMAX``, ``2 <= samples <= min(MAX_SAMPLES, MAX_LENGTH / n^2)``
+    (:mod:`numerics.signal_propagation.ginibre`'s bounds; all weight draws are held at once).
+
+    >>> mean, se = simulate_energies(8, 0.9, 3, 64, seed=1)
+    >>> mean.shape, float(mean[0]), float(se[0])
+    ((4,), 1.0, 0.0)
+    """
+    n = as_int("n", n, minimum=1, maximum=MAX_N)
+    sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
+    t = as_int("t", t, minimum=0, maximum=MAX_KMAX)
+    # the draws of W are held at once (sample_ginibre's memory bound), each step multiplies all of them
+    samples = as_int("samples", samples, minimum=2, maximum=min(MAX_SAMPLES, MAX_LENGTH // (n * n)))
+    quantity = as_choice("quantity", quantity, _th.QUANTITIES)
+    field = as_choice("field", field, ("complex", "real"))
+    seed = as_int("seed", seed, minimum=0)
+    W = sigma * sample_ginibre(n, samples, field=field, seed=seed)
+    X = np.empty((samples, t + 1))
+    if quantity == "Q":
+        P = np.broadcast_to(np.eye(n, dtype=W.dtype), W.shape).copy()
+        for j in range(t + 1):
+            X[:, j] = np.sum(np.abs(P) ** 2, axis=(1, 2)) / n
+            P = P @ W
+    else:
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1 << 30,)))
+        shape = (samples, n, 1)
+
+        def draw():
+            if field == "real":
+                return rng.standard_normal(shape)
+            return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)) / math.sqrt(2.0)
+
+        h = draw()
+        for j in range(t + 1):
+            X[:, j] = np.sum(np.abs(h) ** 2, axis=(1, 2)) / (n * (j + 1))
+            h = W @ h + draw()
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean, se = X.mean(axis=0), X.std(axis=0, ddof=1) / math.sqrt(samples)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(se))):
+        raise ValueError(f"sigma={sigma} overflows float64 by depth t={t} (p_j ~ sigma^(2j)): lower sigma or t")
+    return mean, se

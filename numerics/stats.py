@@ -1,0 +1,309 @@
+"""The statistical tests of the toolkit, in one place: every check and estimator that decides by a test uses these.
+
+- **Monte Carlo agreement** (:func:`z_for_false_alarm`, :func:`agreement`): every Monte Carlo comparison has
+  the form ``|estimate - exact| <= z * se``, where ``se`` is the standard error estimated from the same run
+  and ``z`` comes from a stated false-alarm rate: the probability that a *correct* closed form is flagged.
+  For ``m`` simultaneous comparisons a Bonferroni split, two-sided, ``z = Phi^{-1}(1 - p / (2 m))`` and never
+  less than ``Z_MIN = 4.5`` (with the default ``p = 1e-6`` and one comparison, z = 4.89).
+- **Runs tests** on the signs of fit residuals: :func:`runs_test` (Wald-Wolfowitz, exact null distribution;
+  ``numerics.anticollapse.estimators.envelope_fit``) and :func:`runs_test_normal` (its normal approximation,
+  the author's form; ``numerics.anticollapse.envelope_gate.window_gate``).
+- **Seed statistics** of the architecture claims, each a test whose one-sided false-alarm rate over seeds
+  is ``LEVEL``: the probability that a claim is declared reproduced when, in truth, the effect it states is
+  absent. Intervals are two-sided at ``1 - 2 LEVEL`` (each tail ``LEVEL``), so "the interval excludes 0 on
+  the claimed side" and "the one-sided test rejects at LEVEL" agree. :func:`paired`: differences ``d_i`` of
+  log10 RelMSE between two conditions run with the *same seed* (same initialisation stream and minibatches),
+  over seeds and alphas; the exact one-sided sign test (ties dropped) and the order-statistic interval for
+  the median difference (``P(Bin(n, 1/2) <= k - 1) <= LEVEL``), both free of any distributional assumption
+  (a diverged run, +inf, still has a sign). :func:`mwu`: one-sided Mann-Whitney U between two groups of
+  values (exact for small samples). :func:`bootstrap`: percentile interval of a statistic of per-cell
+  medians, resampling the seeds of every cell with replacement (``B`` resamples, fixed seed).
+- **Optimal 1-d clustering** (:func:`kmeans_1d`), the statistic of the few-exponential goodness-of-fit test of
+  ``numerics.anticollapse.calibrated_phase``.
+
+>>> r = paired([0.5] * 10)
+>>> r.n, r.n_pos, round(r.p_greater, 6), r.lo, r.hi
+(10, 10, 0.000977, 0.5, 0.5)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Callable
+
+import numpy as np
+from scipy import stats
+from scipy.special import ndtri
+
+from theory._args import (MAX_MEMORY_BYTES, as_instance, as_int, as_probability, as_real, as_real_array,
+                          check_budget)
+
+EXACT_FIT = 1e-10       # runs_test_normal: residuals all below this are an exact fit, nothing to reject (the author's rule)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Monte Carlo agreement
+# ----------------------------------------------------------------------------------------------------
+FALSE_ALARM = 1e-6
+Z_MIN = 4.5
+
+
+def z_for_false_alarm(p: float = FALSE_ALARM, m: int = 1) -> float:
+    """Two-sided Bonferroni critical value for ``m`` comparisons at family false-alarm rate ``p``.
+
+    >>> round(z_for_false_alarm(1e-6), 3)
+    4.892
+    >>> z_for_false_alarm(0.05) == Z_MIN   # never below 4.5
+    True
+    """
+    p = as_probability("p", p, open_min=True, open_max=True)
+    m = as_int("m", m, minimum=1)
+    return max(Z_MIN, float(ndtri(1.0 - p / (2.0 * m))))
+
+
+@dataclasses.dataclass
+class Agreement:
+    """Result of comparing estimates (with standard errors) to exact values at critical value ``z``."""
+
+    estimate: np.ndarray
+    se: np.ndarray
+    exact: np.ndarray
+    z: float
+
+    @property
+    def zscores(self) -> np.ndarray:
+        return (self.estimate - self.exact) / self.se
+
+    @property
+    def ok(self) -> bool:
+        return bool(np.all(np.abs(self.estimate - self.exact) <= self.z * self.se))
+
+    @property
+    def max_abs_z(self) -> float:
+        return float(np.max(np.abs(self.zscores))) if self.zscores.size else 0.0
+
+
+def agreement(estimate, se, exact, *, z: float) -> Agreement:
+    """Compare arrays elementwise: ``|estimate - exact| <= z se``.
+
+    Raises if any standard error is not strictly positive and finite, since a zero standard error would
+    make the comparison vacuous (or impossible to pass) rather than statistical.
+    """
+    est = as_real_array("estimate", estimate, finite=False).ravel()
+    s = as_real_array("se", se, finite=False).ravel()
+    ex = as_real_array("exact", exact, finite=False).ravel()
+    z = as_real("z", z)
+    if not (est.shape == s.shape == ex.shape):
+        raise ValueError(f"shapes differ: estimate {est.shape}, se {s.shape}, exact {ex.shape}")
+    if z < Z_MIN:
+        raise ValueError(f"z must be >= {Z_MIN}, got {z}")
+    if not np.all(np.isfinite(s) & (s > 0)):
+        raise ValueError("every standard error must be finite and > 0")
+    if not np.all(np.isfinite(est)):
+        raise ValueError("estimates must be finite")
+    return Agreement(est, s, ex, float(z))
+
+
+
+# ----------------------------------------------------------------------------------------------------
+# runs tests
+# ----------------------------------------------------------------------------------------------------
+def runs_test(residuals: Any, *, zero_tol: float = 0.0) -> float:
+    r"""Two-sided Wald-Wolfowitz runs test on the signs of ``residuals`` (in order); returns the p-value.
+
+    Residuals with ``|r| <= zero_tol`` are dropped. With ``n1`` positive and ``n2`` negative signs, the
+    number of runs ``R`` has the exact null distribution (all orderings equally likely)
+    ``P(R = 2k) = 2 C(n1-1, k-1) C(n2-1, k-1) / C(n, n1)`` and
+    ``P(R = 2k+1) = [C(n1-1, k) C(n2-1, k-1) + C(n1-1, k-1) C(n2-1, k)] / C(n, n1)``;
+    ``p = min(1, 2 min(P(R <= r), P(R >= r)))``. Too few runs = systematic curvature of the residuals. With
+    fewer than one sign of each kind the test has nothing to say and returns 1.0.
+
+    >>> round(runs_test([1] * 5 + [-1] * 5), 6)               # 2 runs out of 10: p = 2 * 2/252
+    0.015873
+    >>> runs_test([1, 1, -1, 1, -1, -1, 1, -1, -1, 1]) > 0.5   # 7 runs, 6 expected
+    True
+    """
+    r = as_real_array("residuals", residuals).ravel()
+    zero_tol = as_real("zero_tol", zero_tol, minimum=0.0)
+    s = np.sign(r[np.abs(r) > zero_tol])
+    n1, n2 = int(np.count_nonzero(s > 0)), int(np.count_nonzero(s < 0))
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    runs = 1 + int(np.count_nonzero(s[1:] != s[:-1]))
+    total = math.comb(n1 + n2, n1)
+    pmf = {}
+    for R in range(2, 2 * min(n1, n2) + 2):
+        k = R // 2
+        if R % 2 == 0:
+            c = 2 * math.comb(n1 - 1, k - 1) * math.comb(n2 - 1, k - 1)
+        else:
+            c = math.comb(n1 - 1, k) * math.comb(n2 - 1, k - 1) + math.comb(n1 - 1, k - 1) * math.comb(n2 - 1, k)
+        pmf[R] = c
+    lower = sum(c for R, c in pmf.items() if R <= runs)
+    upper = sum(c for R, c in pmf.items() if R >= runs)
+    return float(min(1.0, 2.0 * min(lower, upper) / total))
+
+
+def runs_test_normal(residuals: Any) -> tuple[float, float, float]:
+    r"""Two-sided Wald-Wolfowitz runs test, normal approximation: ``(runs, z, p)`` (the author's form).
+
+    Signs are ``r >= 0`` and ``r < 0``; ``m < 8`` residuals or one sign only: ``(nan, nan, nan)``; every
+    ``|r| <= 1e-10``: ``(1, 0, 1)`` (an exact fit). Moments under the null (``n+`` and ``n-`` signs of
+    ``m``): ``E R = 1 + 2 n+ n- / m``, ``Var R = 2 n+ n- (2 n+ n- - m) / (m^2 (m - 1))``.
+
+    >>> runs, z, p = runs_test_normal([1.0] * 6 + [-1.0] * 6)   # 2 runs of 12: E R = 7, Var R = 30/11
+    >>> runs, round(z, 4), round(z * math.sqrt(30 / 11), 12), round(p, 4)
+    (2.0, -3.0277, -5.0, 0.0025)
+    """
+    r = as_real_array("residuals", residuals).ravel()
+    r = r[np.isfinite(r)]
+    m = r.size
+    if m < 8:
+        return (math.nan, math.nan, math.nan)
+    if float(np.max(np.abs(r))) <= EXACT_FIT:
+        return (1.0, 0.0, 1.0)
+    s = r >= 0
+    n_pos = int(np.count_nonzero(s))
+    n_neg = m - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return (math.nan, math.nan, math.nan)
+    runs = 1.0 + float(np.count_nonzero(s[1:] != s[:-1]))
+    mu = 1.0 + 2.0 * n_pos * n_neg / m
+    var = 2.0 * n_pos * n_neg * (2.0 * n_pos * n_neg - m) / (m * m * (m - 1.0))
+    if var <= 0:
+        return (runs, math.nan, math.nan)
+    z = (runs - mu) / math.sqrt(var)
+    return (runs, float(z), float(2.0 * stats.norm.sf(abs(z))))
+
+
+# ----------------------------------------------------------------------------------------------------
+# seed statistics of the architecture claims
+# ----------------------------------------------------------------------------------------------------
+LEVEL = 0.01           # one-sided false-alarm rate of every architecture claim's test
+BOOT = 2000            # bootstrap resamples
+BOOT_SEED = 20261203
+MAX_BOOT = 10**4         # bootstrap resamples: percentile intervals need ~2000; the cost grows linearly
+
+
+@dataclasses.dataclass(frozen=True)
+class Paired:
+    """Sign test and median interval of paired differences (positive = the claimed direction)."""
+
+    n: int              # non-tied pairs
+    n_pos: int
+    p_greater: float    # one-sided p of "median difference > 0"
+    p_less: float       # one-sided p of "median difference < 0"
+    median: float
+    lo: float           # (1 - 2 LEVEL) interval of the median difference
+    hi: float
+
+    def text(self) -> str:
+        return (f"{self.n_pos}/{self.n} positive, p = {self.p_greater:.2g}; median {_f(self.median)} decades "
+                f"[{_f(self.lo)}, {_f(self.hi)}]")
+
+
+def _f(v: float) -> str:
+    return "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:+.2f}"
+
+
+def paired(d, level: float = LEVEL) -> Paired:
+    """Sign test + order-statistic median interval of the differences ``d`` (NaN = inf - inf dropped)."""
+    from scipy.stats import binom
+
+    d = as_real_array("d", d, finite=False).ravel()
+    level = as_probability("level", level, open_min=True, open_max=True)
+    d = d[~np.isnan(d)]
+    nz = d[d != 0]
+    n, k = len(nz), int(np.sum(nz > 0))
+    p_g = float(binom.sf(k - 1, n, 0.5)) if n else 1.0          # P(K >= k)
+    p_l = float(binom.cdf(k, n, 0.5)) if n else 1.0             # P(K <= k)
+    s = np.sort(d)
+    m = len(s)
+    j = 0                                                        # largest j with P(Bin(m, 1/2) <= j - 1) <= level
+    while j + 1 <= m // 2 and binom.cdf(j, m, 0.5) <= level:
+        j += 1
+    lo, hi = (float(s[j - 1]), float(s[m - j])) if j >= 1 else (-math.inf, math.inf)
+    med = float(np.median(s)) if m else math.nan
+    return Paired(n, k, p_g, p_l, med, lo, hi)
+
+
+def mwu(x, y) -> float:
+    """One-sided Mann-Whitney p-value of "x tends to be larger than y"."""
+    from scipy.stats import mannwhitneyu
+
+    x, y = as_real_array("x", x, finite=False).ravel(), as_real_array("y", y, finite=False).ravel()
+    if x.size == 0 or y.size == 0:
+        raise ValueError(f"x and y must each hold at least one value, got sizes {x.size} and {y.size}")
+    return float(mannwhitneyu(x, y, alternative="greater").pvalue)
+
+
+def bootstrap(cells: dict, stat: Callable[[dict], float], level: float = LEVEL, *, B: int = BOOT,
+              seed: int = BOOT_SEED) -> tuple[float, float, float]:
+    """(statistic, lo, hi): ``stat`` of the per-cell medians and its percentile interval at ``1 - 2 level``,
+    resampling each cell's per-seed values (a dict cell -> list of values) with replacement."""
+    as_instance("cells", cells, dict, "dict cell -> list of per-seed values")
+    if not callable(stat):
+        raise TypeError(f"stat must be a callable of the per-cell medians, got {type(stat).__name__}")
+    level = as_probability("level", level, open_min=True, open_max=True)
+    B = as_int("B", B, minimum=1, maximum=MAX_BOOT)
+    rng = np.random.default_rng(as_int("seed", seed, minimum=0))
+    arr = {c: as_real_array(f"cells[{c!r}]", v, finite=False).ravel() for c, v in cells.items()}
+    if any(v.size == 0 for v in arr.values()):
+        raise ValueError("cells: every cell must hold at least one value")
+    med = {c: float(np.median(v)) for c, v in arr.items()}
+    est = stat(med)
+    reps = []
+    for _ in range(B):
+        reps.append(stat({c: float(np.median(v[rng.integers(0, len(v), len(v))])) for c, v in arr.items()}))
+    reps = np.asarray(reps, float)
+    return est, float(np.quantile(reps, level)), float(np.quantile(reps, 1 - level))
+
+
+# ----------------------------------------------------------------------------------------------------
+# optimal 1-d clustering
+# ----------------------------------------------------------------------------------------------------
+def _segment_cost(x: np.ndarray) -> np.ndarray:
+    """``C[i, j]``: within-segment sum of squares of the sorted ``x[i..j]`` (inf for i > j)."""
+    n = x.size
+    c1 = np.concatenate([[0.0], np.cumsum(x)])
+    c2 = np.concatenate([[0.0], np.cumsum(x * x)])
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    m = (j - i + 1).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s1 = c1[j + 1] - c1[i]
+        cost = (c2[j + 1] - c2[i]) - s1 * s1 / m
+    return np.where(j >= i, np.maximum(cost, 0.0), np.inf)
+
+
+def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
+    """Optimal k-cluster partition of the 1-d sample ``x`` (exact dynamic programme on the sorted values):
+    ``(within-cluster sum of squares, labels in sorted order)``.
+
+    >>> w, lab = kmeans_1d([0.0, 0.1, 5.0, 5.2, 9.0], 3)
+    >>> round(w, 6), lab.tolist()
+    (0.025, [0, 0, 1, 1, 2])
+    """
+    x = np.sort(as_real_array("x", x).ravel())
+    k = as_int("k", k, minimum=1)
+    n = x.size
+    # the dynamic programme holds a few (n, n) float64 tables
+    check_budget("x (its size)", 4 * 8.0 * n * n, MAX_MEMORY_BYTES, value=n)
+    if n <= k:
+        return 0.0, np.arange(n)
+    C = _segment_cost(x)
+    D = C[0].copy()                                     # D[j]: best cost of x[0..j] in c + 1 clusters
+    starts = []
+    for _ in range(1, k):
+        tot = np.full((n, n), np.inf)
+        tot[1:, :] = D[:-1, None] + C[1:, :]            # the last cluster is x[i..j], i >= 1
+        i_best = np.argmin(tot, axis=0)
+        D = tot[i_best, np.arange(n)]
+        starts.append(i_best)
+    labels = np.zeros(n, dtype=np.int64)
+    j = n - 1
+    for c in range(k - 1, 0, -1):                       # backtrack the cluster starts
+        i = int(starts[c - 1][j])
+        labels[i:j + 1] = c
+        j = i - 1
+    return float(D[-1]), labels

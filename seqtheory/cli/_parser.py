@@ -1,0 +1,91 @@
+"""(private) The command lines' argument parsing: a usage error is one line on stderr and exit status 2, and
+integers may be written ``1024``, ``1_000_000``, ``1e18`` or ``10**18``."""
+
+from __future__ import annotations
+
+import argparse
+import decimal
+import math
+import re
+import sys
+from typing import NoReturn
+
+# Integer literals in scientific or power notation are expanded only up to this many digits.
+_MAX_LITERAL_DIGITS = 1000
+_POWER = re.compile(r"^\s*(\d[\d_]*)\s*\*\*\s*(\d[\d_]*)\s*$")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line (the full usage is one ``--help`` away).
+
+    >>> p = OneLineParser(prog="demo")
+    >>> _ = p.add_argument("--n", type=int, required=True, help="width")
+    >>> p.parse_args(["--n", "x"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def fail(prog: str, message: str) -> int:
+    """Print ``prog: error: message`` (one line) on stderr; returns the exit status 2."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def parse_int(text: str) -> int:
+    """An exactly representable integer from ``123``, ``1_000``, ``1e18``, ``2.5e3`` or ``10**18``.
+
+    >>> parse_int("1e18") == 10**18 and parse_int("10**18") == 10**18 and parse_int("2.5e3")
+    2500
+    >>> parse_int("1.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1.5' is not an integer
+    """
+    m = _POWER.match(text)
+    if m:
+        base, exp = int(m.group(1)), int(m.group(2))
+        if base > 1 and exp * math.log10(base) > _MAX_LITERAL_DIGITS:
+            raise ValueError(f"{text!r} has more than {_MAX_LITERAL_DIGITS} digits")
+        return base**exp
+    try:
+        d = decimal.Decimal(text.strip().replace("_", ""))
+    except decimal.InvalidOperation:
+        raise ValueError(f"{text!r} is not an integer") from None
+    if not d.is_finite():
+        raise ValueError(f"{text!r} is not an integer")
+    if d.adjusted() > _MAX_LITERAL_DIGITS:
+        raise ValueError(f"{text!r} has more than {_MAX_LITERAL_DIGITS} digits")
+    if d != d.to_integral_value():
+        raise ValueError(f"{text!r} is not an integer")
+    return int(d)
+
+
+def int_arg(minimum: int, maximum: int | None = None):
+    """An argparse type: an integer (:func:`parse_int` notations) in ``[minimum, maximum]``."""
+    def parse(text: str) -> int:
+        try:
+            value = parse_int(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}: {exc}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            allowed = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
+            raise argparse.ArgumentTypeError(f"expected an integer {allowed}, got {value}")
+        return value
+
+    return parse
+
+
+def positive(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value

@@ -1,0 +1,89 @@
+"""``seqtheory horizon {sigma,depth,table} ... [--json]``: initialisation for a horizon (signal propagation).
+
+The scale ``sigma`` of ``W = sigma G / sqrt(n)`` that keeps the energies within ``tol`` of 1 up to depth ``t``
+(``sigma``), the depth reachable at a scale (``depth``), and plain Glorot against the best scale (``table``).
+Complex weights: the closed forms of :mod:`theory.horizon`; real weights: the exact rows up to depth 60 and
+the large-n expansion beyond (:mod:`theory.real_expansion`), or Monte Carlo with ``sigma --method mc``
+(:mod:`numerics.signal_propagation.horizon_mc`). ``--json`` prints the result as JSON,
+else ``key = value`` lines or a table.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ._parser import OneLineParser
+
+_DESCRIPTION = ("Initialisation for a horizon (signal propagation): the scale sigma of W = sigma G / sqrt(n) that "
+                "keeps the energies within tol of 1 up to depth t.")
+
+
+def _parser(prog: str) -> OneLineParser:
+    from theory.horizon import DEPTH_METHODS, QUANTITIES, WEIGHTS
+
+    p = OneLineParser(prog=prog, description=_DESCRIPTION)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = OneLineParser(add_help=False)
+    common.add_argument("--tol", type=float, required=True, help="tolerance, 0 < tol < 1")
+    common.add_argument("--quantity", choices=QUANTITIES, default="Q", help="Q: free recurrence; S: driven")
+    common.add_argument("--json", action="store_true", help="print JSON")
+    weights = (f"weight field: {' or '.join(WEIGHTS)} Gaussian (default complex); real: exact rows to depth 60, "
+               "the large-n expansion beyond (--method mc: Monte Carlo)")
+    s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
+    s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
+    s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
+    s.add_argument("--weights", choices=WEIGHTS, default="complex", help=weights)
+    s.add_argument("--method", default="float", help="float | mp (real weights: also mc, Monte Carlo)")
+    s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default 30)")
+    d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
+    d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
+    d.add_argument("--sigma", type=float, required=True, help="weight scale sigma > 0 (1 = Glorot)")
+    d.add_argument("--method", choices=DEPTH_METHODS, default="float", help="float or exact (complex weights)")
+    d.add_argument("--weights", choices=WEIGHTS, default="complex", help=weights)
+    tb = sub.add_parser("table", parents=[common], help="Glorot (sigma = 1) against the best scale")
+    tb.add_argument("--n", type=int, nargs="+", required=True, help="one or more widths n (integers >= 1)")
+    return p
+
+
+def _text(obj) -> str:
+    if isinstance(obj, list):
+        keys = list(obj[0])
+        lines = ["  ".join(f"{k:>10}" for k in keys)]
+        for r in obj:
+            lines.append("  ".join(f"{v:>10.4g}" if isinstance(v, float) else f"{v!s:>10}" for v in r.values()))
+        return "\n".join(lines)
+    return "\n".join(f"{k} = {v}" for k, v in obj.items())
+
+
+def _run(args) -> object:
+    from numerics.signal_propagation.horizon_mc import depth_for_scale as depth_mc, sigma_for_horizon
+    from theory.horizon import depth_for_scale, glorot_table
+
+    if args.command == "sigma":
+        kw = {"quantity": args.quantity, "weights": args.weights, "method": args.method}
+        if args.dps is not None:
+            kw["dps"] = args.dps
+        return sigma_for_horizon(args.n, args.t, args.tol, **kw).to_dict()
+    if args.command == "depth" and args.weights != "complex":
+        out = depth_mc(args.n, args.sigma, args.tol, quantity=args.quantity, weights=args.weights)
+        glorot = depth_mc(args.n, 1.0, args.tol, quantity=args.quantity, weights=args.weights)
+        note = {"depth_glorot_note": glorot["note"]} if "note" in glorot else {}
+        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": args.weights,
+                **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"], **note}
+    if args.command == "depth":
+        t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
+        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "depth": t,
+                "depth_glorot": depth_for_scale(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method)}
+    return glorot_table(args.n, args.tol, quantity=args.quantity)
+
+
+def main(argv: list[str] | None = None, *, prog: str = "seqtheory horizon") -> int:
+    """The command line; a bad value is one line on stderr naming it, exit status 2."""
+    parser = _parser(prog)
+    args = parser.parse_args(argv)
+    try:
+        out = _run(args)
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    print(json.dumps(out, indent=1) if args.json else _text(out))
+    return 0

@@ -1,0 +1,70 @@
+"""``seqtheory horizon`` (seqtheory.cli.horizon): its JSON is the library's answer (theory.horizon for complex
+weights, numerics.signal_propagation.horizon_mc for real ones), and bad input is one line, exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import numerics.signal_propagation.horizon_mc as hmc
+from seqtheory.cli.horizon import main
+from theory.horizon import depth_for_scale, sigma_for_horizon
+from test_horizon import exact_dev   # the exact rational reference
+from theory.real_rows import real_energies
+from theory.regimes import breakdown_depth
+
+
+def test_cli_json(capsys):
+    assert main(["sigma", "--n", "1024", "--t", "40", "--tol", "0.05", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = sigma_for_horizon(1024, 40, 0.05)
+    assert out["sigma"] == r.sigma and out["feasible"] is True and out["se"] == {}
+    assert main(["depth", "--n", "1000", "--sigma", "1.0", "--tol", "0.03", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == breakdown_depth(1000, 0.03, quantity="Q") - 1 == out["depth_glorot"]
+    assert main(["table", "--n", "256", "1024", "--tol", "0.05", "--quantity", "S", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["n"] for r in rows] == [256, 1024]
+    assert main(["sigma", "--n", "64", "--t", "8", "--tol", "0.05", "--method", "mp", "--dps", "30"]) == 0
+    assert "sigma = 0." in capsys.readouterr().out
+    assert main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "real", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["weights"] == "real"
+
+
+def test_cli_bad_input(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sigma", "--n", "16", "--t", "5", "--tol", "2"])
+    assert e.value.code == 2 and "tol" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["sigma", "--n", "16", "--t", "5", "--tol", "0.1", "--weights", "quaternion"])
+    assert e.value.code == 2 and "--weights" in capsys.readouterr().err
+
+
+def test_cli_real_depth(capsys):
+    assert main(["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == hmc.depth_for_scale(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]
+
+
+def test_theory_cli_real_sigma_is_the_api_answer(capsys):
+    assert main(["sigma", "--n", "12", "--t", "7", "--tol", "0.1", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = sigma_for_horizon(12, 7, 0.1, weights="real")
+    assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
+
+
+def test_cli_real_sigma_past_the_expansion_is_one_line_naming_the_domain(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sigma", "--n", "16", "--t", "200", "--tol", "0.1", "--weights", "real"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("seqtheory horizon: error:")
+    assert "t must be <= 60 at n=16" in err and "c = 50" in err, err
+
+
+def test_cli_real_depth_beyond_the_rows_uses_the_expansion(capsys):
+    # sigma = 0.99 violates tol before depth 60 at n = 1e6; Glorot's depth comes from the large-n expansion
+    assert main(["depth", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--weights", "real", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
+    assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, weights="real") > 60 > out["depth"]

@@ -1,0 +1,60 @@
+"""(private) The logs of the two factorial ratios of ``Q_{n,k}`` (Seleznova 2026, Theorem 2.1), shared by the float,
+mp and ball paths of :mod:`theory.signal_energy`: ``a = log(n^(m) / n^m)``, ``d = a - log(n_(m) / n^m)`` (``d = inf``
+if ``m > n``), ``m = k + 2``."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+
+_FLOAT_DIRECT_MAX_M = 4096      # longer log1p sums go through log-gamma differences
+_FLOAT_DIRECT_MAX_A = 30.0      # beyond e^30 the exp() amplification of rounding matters: use mp
+
+
+def _a_lower_bound(n: int, m: int) -> float:
+    """A positive lower bound of a = sum_{j<m} log1p(j/n) >= m(m-1) / (2(n+m)); m >= 2."""
+    return m * (m - 1) / (2.0 * (n + m))
+
+
+def _guard_bits(n: int, m: int) -> int:
+    """Bits lost when a is formed as a difference of log-gamma values of size ~ (n+m) log(n+m)."""
+    if n + m < 2**900:
+        big = (n + m) * max(1.0, math.log(n + m)) + 2.0
+        return int(math.log2(big) - math.log2(_a_lower_bound(n, m))) + 24
+    # past float64 (n ~ 1e1000 from the command line): the same bound in logs, from exact ints (+1 bit
+    # bounds the +2.0 above)
+    log2_big = math.log2(n + m) + math.log2(math.log(n + m)) + 1.0
+    return int(log2_big - (math.log2(m * (m - 1)) - math.log2(2 * (n + m)))) + 24
+
+
+def _ab_mp(n: int, m: int):
+    """(a, d) as mpf at the current working precision (the caller adds :func:`_guard_bits`)."""
+    mp = mpmath.mp
+    N = mp.mpf(n)
+    lg_n = mp.loggamma(N)
+    a = mp.loggamma(N + m) - lg_n - m * mp.log(N)
+    if m <= n:
+        # d = a - b = log Gamma(n+m) + log Gamma(n-m+1) - log Gamma(n) - log Gamma(n+1)
+        d = mp.loggamma(N + m) + mp.loggamma(N - m + 1) - lg_n - mp.loggamma(N + 1)
+    else:
+        d = mp.inf
+    return a, d
+
+
+def _ab_float(n: int, m: int) -> tuple[float, float]:
+    """(a, d) in float64 by compensated summation of log1p terms (m <= _FLOAT_DIRECT_MAX_M)."""
+    x = np.arange(m, dtype=np.float64) / float(n)
+    la = np.log1p(x)
+    a = math.fsum(la)
+    if m <= n:
+        d = math.fsum(la - np.log1p(-x))
+    else:
+        d = math.inf
+    return a, d
+
+
+def _use_float_direct(n: int, m: int) -> bool:
+    return m <= _FLOAT_DIRECT_MAX_M and n < 2**1000 and m * m / (2.0 * n) <= _FLOAT_DIRECT_MAX_A

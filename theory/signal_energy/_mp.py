@@ -1,0 +1,123 @@
+"""(private) Arbitrary-precision arithmetic of :mod:`theory.signal_energy` (mpmath, ``dps`` digits in local contexts):
+``Q`` from log-gamma differences, ``log Q``, ``Q_{n,0..t}``, ``S`` by a top-down sum or Euler-Maclaurin."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from ._factorial_logs import _ab_mp, _guard_bits
+
+
+_S_MP_DIRECT_MAX_T = 100_000
+_S_EM_MAX_RATIO = 1.0 / 64.0    # Euler-Maclaurin for S when t <= n/64 (smooth summand)
+
+
+def _Q_mp(n: int, k: int, dps: int):
+    m = k + 2
+    prec = int(dps * 3.33) + 10
+    with mpmath.mp.workprec(prec + _guard_bits(n, m)):
+        a, d = _ab_mp(n, m)
+        q = mpmath.mp.mpf(n) / ((k + 1) * (k + 2)) * mpmath.exp(a) * -mpmath.expm1(-d)
+    with mpmath.mp.workprec(prec):
+        return +q
+
+
+def _log_Q(n: int, k: int, dps: int | None = None):
+    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
+        return 0.0 if dps is None else mpmath.mpf(0)
+    m = k + 2
+    prec = 90 if dps is None else int(dps * 3.33) + 10
+    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
+    # keep the relative accuracy of the small result of a cancelling sum
+    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
+    with mpmath.mp.workprec(prec + guard):
+        a, d = _ab_mp(n, m)
+        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
+        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
+    if dps is None:
+        return float(value)
+    with mpmath.mp.workprec(prec):
+        return +value
+
+
+def _Q_all_mp(n: int, t: int, dps: int) -> list:
+    mp = mpmath.mp
+    prec = int(dps * 3.33) + 10
+    out = []
+    with mp.workprec(prec + int(math.log2(n)) + 2 * int(math.log2(t + 2)) + 24):
+        N = mp.mpf(n)
+        pr, pf = (N + 1) / N, (N - 1) / N            # m = 2
+        for k in range(t + 1):
+            m = k + 2
+            out.append(N * (pr - pf) / ((k + 1) * m))
+            pr = pr * (N + m) / N
+            pf = pf * (N - m) / N                    # exactly 0 once m = n: the falling factorial vanishes
+    with mp.workprec(prec):
+        return [+q for q in out]
+
+
+def _S_mp(n: int, t: int, dps: int):
+    prec = int(dps * 3.33) + 10
+    # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
+    needed = t + 1 if t == 0 else min(t + 1, int(n / t * (prec + 20) * 0.7) + 2)
+    if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO:
+        s = _S_em(n, t, dps)
+    else:
+        s = _S_mp_top_down(n, t, prec)
+    with mpmath.mp.workprec(prec):
+        return +s
+
+
+def _S_mp_top_down(n: int, t: int, prec: int):
+    """sum_{k<=t} Q_k from k = t downwards with products PR = n^(m)/n^m, PF = n_(m)/n^m (m = k + 2).
+
+    Guard bits cover the cancellation PR - PF (up to log2 n bits at small m) and the rounding of t
+    divisions; the loop stops once the remaining k + 1 terms (each smaller than the current one, since
+    Q increases with k) cannot change the sum at the working precision.
+    """
+    mp = mpmath.mp
+    m_top = t + 2
+    guard = int(math.log2(n)) + int(math.log2(t + 2)) + _guard_bits(n, m_top) + 24
+    with mp.workprec(prec + guard):
+        N = mp.mpf(n)
+        a, d = _ab_mp(n, m_top)
+        pr = mp.exp(a)
+        pf = pr * mp.exp(-d) if m_top <= n else mp.zero
+        total = mp.zero
+        eps = mp.mpf(2) ** (-(prec + 8))
+        for k in range(t, -1, -1):
+            m = k + 2
+            term = N * (pr - pf) / ((k + 1) * m)
+            total += term
+            if (k + 1) * term < eps * total:
+                break
+            # step m -> m - 1: remove the factor j = m - 1
+            pr = pr * N / (N + (m - 1))
+            if m - 1 == n:                       # PF becomes nonzero again: n_(n) / n^n = n! / n^n
+                pf = mp.exp(mp.loggamma(N + 1) - n * mp.log(N))
+            elif m - 1 < n:
+                pf = pf * N / (N - (m - 1))
+    return total
+
+
+def _S_em(n: int, t: int, dps: int):
+    """Euler-Maclaurin summation of the analytic summand Q(n, k) over k = 0..t (needs t << n)."""
+    m_max = t + 2
+    mp = mpmath.mp
+    prec = int(dps * 3.33) + 20 + _guard_bits(n, 2)
+    with mp.workprec(prec):
+        N = mp.mpf(n)
+        lg_n, lg_n1, log_n = mp.loggamma(N), mp.loggamma(N + 1), mp.log(N)
+
+        def g(k):
+            m = k + 2
+            a = mp.loggamma(N + m) - lg_n - m * log_n
+            d = mp.loggamma(N + m) + mp.loggamma(N - m + 1) - lg_n - lg_n1
+            return N / ((k + 1) * (k + 2)) * mp.exp(a) * -mp.expm1(-d)
+
+        value, err = mp.sumem(g, [0, t], error=True)
+        if not abs(err) <= abs(value) * mp.mpf(2) ** (-(int(dps * 3.33) + 4)):
+            raise ArithmeticError(f"Euler-Maclaurin did not converge for S(n={n}, t={t}) (m_max={m_max})")
+        return value
