@@ -159,3 +159,22 @@ def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"| 6 | 2 / {len(part6)} | 1.0 |" in out and "| 1 | 0 / " in out
     assert "| the 3-seed profile | 2 / " in out
+
+
+def test_cpu_results_reports_an_unfinished_store(tmp_path):
+    """The report half (``--no-train``) on a store without the claim's runs: the claim says which runs are
+    missing (inconclusive), and results.json carries the provenance."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    out = tmp_path / "report"
+    assert cpu_results.main(["--no-train", "--checks", "architectures.tcn_optimizer", "--out", str(out),
+                             "--store", str(tmp_path / "empty.sqlite")]) == 0
+    data = json.loads((out / "results.json").read_text())
+    (res,) = data["results"]
+    assert res["verdict"] == "inconclusive" and "has not finished" in res["summary"]
+    assert {"commit", "wall_seconds", "training_cpu_seconds"} <= set(data["provenance"])

@@ -195,7 +195,7 @@ def train(a, store: Path) -> int:
 def status(a, store: Path) -> int:
     """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds
     and the CPU seconds they took; nothing is trained."""
-    from numerics.memory_bench.store import ResultStore
+    from numerics.experiments.store import ResultStore
 
     rows, every, cpu_of = [], set(), {}
     with ResultStore(store) as st:
@@ -246,7 +246,8 @@ def _previous_provenance(path: Path) -> dict:
 def main(argv=None) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
     from validation.registry import Context, discover, select
-    from validation.report import any_failed, print_table, run_checks, write_report
+    from seqtheory.cli.validate import print_table
+    from validation.report import any_failed, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
