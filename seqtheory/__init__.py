@@ -50,7 +50,16 @@ def __getattr__(name: str):
     if name not in _WHERE:
         raise AttributeError(f"module 'seqtheory' has no attribute {name!r}")
     mod = _WHERE[name] + (f".{_MODELS[name]}" if name in _MODELS else "")
-    value = getattr(importlib.import_module(mod), name)
+    try:
+        value = getattr(importlib.import_module(mod), name)
+    except ImportError as exc:               # an optional extra (torch, python-flint, dask): name it
+        from theory._extras import missing_extra, needs_extra
+
+        hit = missing_extra(exc)
+        if hit is None:
+            raise
+        raise ModuleNotFoundError(f"seqtheory.{name} {needs_extra(hit[1])} ({hit[0]} is not installed)",
+                                  name=hit[0]) from exc
     globals()[name] = value                    # later look-ups skip __getattr__
     return value
 

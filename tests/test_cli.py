@@ -142,7 +142,7 @@ def test_a_torch_command_without_torch_says_so():
             "sys.exit(main(['timescales', 'model.pt']))")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
-    assert "needs PyTorch" in res.stderr and "seqtheory[models]" in res.stderr
+    assert "needs the 'models' extra" in res.stderr and "seqtheory[models]" in res.stderr
 
 
 @pytest.mark.torch

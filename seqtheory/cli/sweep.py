@@ -1,7 +1,7 @@
 """``seqtheory sweep {run,status,plot,export} SWEEP.json --store FILE``: run, inspect, plot or export a sweep.
 
-A sweep file is either an architecture sweep (``benchmarks/memory_arch/*.json``, a ``"studies"`` object:
-:mod:`numerics.memory_functions.bench.sweep`) or a gated-RNN sweep (``benchmarks/gated_rnn/*.json``, a ``"runs"``
+A sweep file is either an architecture sweep (``numerics/memory_functions/bench/sweeps/*.json``, a ``"studies"`` object:
+:mod:`numerics.memory_functions.bench.sweep`) or a gated-RNN sweep (``numerics/anticollapse/gated/sweeps/*.json``, a ``"runs"``
 object: :mod:`numerics.anticollapse.gated.sweep`, training then the re-diagnoses of the stored weights). Both run
 through the experiment engine (:mod:`numerics.experiments.engine`): content-addressed runs in a SQLite store,
 resumable, kill-safe, on a local process pool or Dask (``--dask local`` or a scheduler address)::

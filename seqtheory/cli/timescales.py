@@ -62,10 +62,6 @@ def _linear_lags(name: str, v) -> np.ndarray:
 
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -> int:
     """The command line; a bad value is one line on stderr naming it, exit status 2. Needs PyTorch."""
-    from numerics.anticollapse.gated.gated_rnn import GatedRNN
-    from numerics.anticollapse.gated.rnn_timescales import MIN_T, as_rnn, rnn_timescales, working_bytes
-    from theory._args import MAX_MEMORY_BYTES, as_int, check_budget
-
     ap = OneLineParser(prog=prog, description="Time scales, tail beta, envelope gate and phase of a trained RNN.")
     ap.add_argument("model", help="state dict saved with torch.save(model.state_dict(), path): nn.GRU, nn.LSTM "
                                   "or a toolkit gated RNN")
@@ -81,7 +77,10 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -
     ap.add_argument("--level", type=float, default=0.90, help="level of the bootstrap interval, in (0, 1) (default 0.90)")
     ap.add_argument("--window-stride", type=int, default=1, help="stride of the envelope's sliding windows (default 1)")
     ap.add_argument("--json", action="store_true", help="print JSON")
-    args = ap.parse_args(argv)
+    args = ap.parse_args(argv)           # --help works without PyTorch: torch is imported below
+    from numerics.anticollapse.gated.gated_rnn import GatedRNN
+    from numerics.anticollapse.gated.rnn_timescales import MIN_T, as_rnn, rnn_timescales, working_bytes
+    from theory._args import MAX_MEMORY_BYTES, as_int, check_budget
     try:
         net = as_rnn(args.model, prefix=args.prefix)
         if args.inputs is not None:
