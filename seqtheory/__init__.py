@@ -24,12 +24,12 @@ _EXPORTS = {
     "theory.signal_energy": "Q S Q_all log_Q log_S hultman_row trace_moment Q_series S_series",
     "theory.regimes": "regime breakdown_depth critical_curve critical_S_curve critical_correction REGIMES",
     "theory.horizon": "HorizonScale depth_for_scale max_horizon glorot_table gain_curve",
-    "numerics.signal_propagation.horizon_mc": "sigma_for_horizon real_energies simulate_energies",
+    "numerics.signal_propagation.horizon_mc": "sigma_for_horizon depth_with_se real_energies simulate_energies",
     "theory.memory": "KINDS memory_function mixed_memory_function expected_linear_relmse lag_weights",
     "theory.prony": "ExpSumFit prony matrix_pencil best_mterm_fit select_order",
     "theory.complexity": "tail_energy effective_support effective_rank",
     "theory.levy": "LevyParams Phi characteristic_root threshold_eta_J phase PHASES",
-    "theory.tauberian": "envelope_from_spectrum tauberian_asymptote horizon",
+    "theory.tauberian": "envelope_from_spectrum tauberian_asymptote horizon:tauberian_horizon",
     "numerics.signal_propagation.wick": "wick_polynomial count_pairings",
     "numerics.signal_propagation.ginibre": "sample_ginibre estimate_Q estimate_S",
     "numerics.anticollapse.sde": "SDEConfig simulate",
@@ -41,7 +41,9 @@ _EXPORTS = {
     "numerics.stats": "z_for_false_alarm agreement",
     "validation": "check discover",
 }
-_WHERE = {name: mod for mod, names in _EXPORTS.items() for name in names.split()}
+# "name:alias" exports ``name`` as ``alias``: one meaning per exported name (``seqtheory.horizon`` would read as
+# the ``seqtheory horizon`` tool; the Tauberian horizon is ``tauberian_horizon``)
+_WHERE = {n.partition(":")[2] or n: (mod, n.partition(":")[0]) for mod, names in _EXPORTS.items() for n in names.split()}
 _MODELS = {"LSTM": "lstm", "S4D": "s4d", "TCN": "tcn", "Transformer": "transformer"}
 __all__ = ["__version__", *_WHERE]
 
@@ -49,9 +51,10 @@ __all__ = ["__version__", *_WHERE]
 def __getattr__(name: str):
     if name not in _WHERE:
         raise AttributeError(f"module 'seqtheory' has no attribute {name!r}")
-    mod = _WHERE[name] + (f".{_MODELS[name]}" if name in _MODELS else "")
+    mod, attr = _WHERE[name]
+    mod += f".{_MODELS[name]}" if name in _MODELS else ""
     try:
-        value = getattr(importlib.import_module(mod), name)
+        value = getattr(importlib.import_module(mod), attr)
     except ImportError as exc:               # an optional extra (torch, python-flint, dask): name it
         from theory._extras import missing_extra, needs_extra
 

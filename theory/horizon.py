@@ -586,7 +586,7 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
         raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
     what = ("the last exact real row; method='float' goes further with the large-n expansion" if method == "exact"
             else "the end of the real energies' domain (theory.real_expansion.max_depth); beyond, "
-                 "numerics.signal_propagation.horizon_mc.depth_for_scale(method='mc') (Monte Carlo)")
+                 "numerics.signal_propagation.horizon_mc.depth_with_se(method='mc') (Monte Carlo)")
     raise ValueError(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
 
 

@@ -41,7 +41,7 @@ from theory.horizon import HorizonScale, scale_from_energies
 from theory.real_rows import real_energies as _real_energies
 from theory.real_rows import real_rows_max_k
 
-__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
+__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_with_se",
            "simulate_energies"]
 
 EXACT_REAL_MAX_K = real_rows_max_k()   # the committed exact rows (theory.real_rows), 60
@@ -166,10 +166,15 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     if dps is not None:
         raise ValueError("dps applies only to method 'mp'")
     prefix = real_energies(n, min(exact_max_k, t)) if weights == "real" else [Fraction(1)]
+    if len(prefix) > t:          # the exact rows cover the whole horizon: no Monte Carlo, and the answer says so
+        src = (f"exact real Wick rows k <= {t} (method 'mc' asked; no Monte Carlo needed: the exact rows reach "
+               f"k = {exact_max_k} >= t)")
+        return dataclasses.replace(scale_from_energies(prefix, tol, quantity=quantity, n=n, weights=weights,
+                                                       source=src), method="exact")
     means = mc_energies(n, t, samples, field=weights, seed=seed, batches=batches, progress=progress)
     src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if weights == "real"
            else "Monte Carlo (complex)") + f" ({samples // batches * batches} draws, {batches} batches, seed {seed})"
-    return _from_batches(prefix, means, tol, quantity, n, weights, src)
+    return dataclasses.replace(_from_batches(prefix, means, tol, quantity, n, weights, src), method="mc")
 
 
 def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
@@ -179,10 +184,11 @@ def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> 
     return int(bad[0]) if bad.size else None
 
 
-def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
                     max_t: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
                     exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
-    r""":func:`theory.horizon.depth_for_scale` for complex and real weights, as a dict.
+    r""":func:`theory.horizon.depth_for_scale` (which returns the depth, an int) for complex and real weights,
+    with its standard error and source: a dict (a name of its own, so that one name has one return type).
 
     ``{"depth", "se", "source"}`` (Monte Carlo adds ``replicate_range``, the leave-one-batch-out depths): the
     largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
@@ -193,7 +199,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     ``samples * max_t`` products of n x n matrices) and a jackknife ``se`` of the depth over batches;
     ``progress`` as in :func:`mc_energies`. Raises ValueError if no violation occurs up to ``max_t``.
 
-    >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
+    >>> depth_with_se(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
     {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (theory.real_rows)'}
     """
     weights = as_choice("weights", weights, ("complex", "real"))
