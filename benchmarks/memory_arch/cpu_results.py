@@ -25,9 +25,10 @@ JSON lines) to the store, so that a profile trained in parts resumes on a fresh 
 ``docs/results/cpu-architectures/runs/part*.jsonl.gz``; ``--export FILE`` writes the selected runs that are in
 the store (with ``--train-only``: those of the part / studies / cells trained) after the command.
 The decision rule's seed extension (``docs/papers/memory-functions.md``, "Power"): ``--plan-extension`` reads
-the 3-seed report in ``--out`` and writes ``benchmarks/memory_arch/SWEEP_extension.json`` (the claims whose
-statistic lacks power, with their 3-seed answers and cells); ``--train-only --part ext`` trains seeds 3 and 4 on
-those cells; the next report answers those claims with 5 seeds (``validation.checks.architectures.profile_rows``).
+the report in ``--out`` and adds to ``numerics/memory_functions/bench/sweeps/SWEEP_extension.json`` (package data) every claim whose 3-seed
+statistic is complete and lacks power (with its 3-seed answer and cells; a planned claim is never replanned);
+``--train-only --part ext`` trains seeds 3 and 4 on those cells; the next report answers those claims with 5
+seeds (``validation.checks.architectures.profile_rows``).
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
 T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
 """
@@ -192,26 +193,26 @@ def train(a, store: Path) -> int:
 
 
 def plan(a) -> int:
-    """``--plan-extension``: the rule's seed-extension plan from the 3-seed report in ``--out``."""
+    """``--plan-extension``: the rule's seed extension from the report in ``--out``, planned per claim as soon as
+    that claim's 3-seed answer is in (all its runs stored; an unfinished claim has no cells and is left for a
+    later call). A claim already in the plan is never replanned: seeds 3 and 4 once, no further seeds after
+    looking."""
     from validation.checks.architectures import extension_path, plan_extension
 
     path = extension_path(a.sweep)
-    if path.exists():                        # once: no further seeds after looking
-        print(f"{path.relative_to(ROOT)} exists: the extension is planned once (the rule), not replanned", file=sys.stderr)
-        return 2
+    doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
+        "rule": "docs/papers/memory-functions.md, 'The decision rule', Power: claims whose statistic lacks power "
+                "at 3 seeds get seeds 3 and 4 on every cell it read, once; the 5-seed statistic is the answer",
+        "seeds": [3, 4], "claims": {}}
     report = json.loads((Path(a.out) / "results.json").read_text(encoding="utf-8"))
     prov = report.get("provenance") or {}
-    if not prov.get("complete"):
-        print(f"{a.out}/results.json is not a complete 3-seed report (provenance complete = "
-              f"{prov.get('complete')}): plan the extension from the finished profile", file=sys.stderr)
-        return 2
-    doc = {"rule": "docs/papers/memory-functions.md, 'The decision rule', Power: claims whose statistic lacks power "
-                   "at 3 seeds get seeds 3 and 4 on every cell it read, once; the 5-seed statistic is the answer",
-           "planned_from": {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")},
-           **plan_extension(report["results"])}
+    stamp = {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")}
+    fresh = plan_extension(report["results"], seeds=tuple(doc["seeds"]))["claims"]
+    added = {name: {**c, "planned_from": stamp} for name, c in fresh.items() if name not in doc["claims"]}
+    doc["claims"].update(added)
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    n = len(doc["claims"])
-    print(f"wrote {path.relative_to(ROOT)}: {n} claim(s) lack power at 3 seeds: {', '.join(doc['claims']) or '-'}")
+    print(f"{path.relative_to(ROOT)}: {len(added)} claim(s) added (lacking power at 3 seeds): "
+          f"{', '.join(added) or '-'}; {len(doc['claims'])} planned in all")
     return 0
 
 
