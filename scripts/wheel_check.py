@@ -119,6 +119,25 @@ def run_notebooks(bin_dir: Path, cwd: Path, numbers: list[str]) -> None:
         run([bin_dir / "python", script], cwd, timeout=1800)
 
 
+def models_smoke(bin_dir: Path, cwd: Path) -> dict:
+    """``seqtheory timescales`` on a GRU saved by the new venv's torch, and ``seqtheory sweep status`` (the
+    models install's own commands)."""
+    code = ("import torch; torch.manual_seed(0); "
+            "torch.save(torch.nn.GRU(2, 4, batch_first=True).state_dict(), 'gru.pt')")
+    run([bin_dir / "python", "-c", code], cwd)
+    out = json.loads(run([bin_dir / "seqtheory", "timescales", "gru.pt", "--T", "64", "--batch", "2", "--n-boot", "50",
+                          "--json"], cwd).stdout)
+    if (out["cell"], out["hidden"], len(out["layers"])) != ("gru", 4, 1):
+        raise RuntimeError(f"timescales answered {out}")
+    (cwd / "tiny.json").write_text(json.dumps({"name": "tiny", "studies": {"main": {
+        "models": {"lstm": {"arch": "lstm"}}, "kinds": ["exp"], "alphas": [0.5], "seeds": [0]}}}))
+    status = json.loads(run([bin_dir / "seqtheory", "sweep", "status", "tiny.json", "--store", "none.sqlite",
+                             "--json"], cwd).stdout)
+    if status != {"main": {"done": 0, "total": 1}}:
+        raise RuntimeError(f"sweep status answered {status}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("workdir", type=Path, help="a folder for the wheel, the venv and the empty run folder")
@@ -140,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     empty.mkdir()
     check_isolated(bin_dir, empty)
     print(f"wheel_check [{name}]: wheel and venv {time.perf_counter() - t0:.0f} s", flush=True)
+    if a.models:
+        models_smoke(bin_dir, empty)
+        print(f"wheel_check [{name}]: seqtheory timescales and sweep status ran from the wheel", flush=True)
     if a.validate is not None:
         t1 = time.perf_counter()
         counts = validate(bin_dir, empty, a.validate.resolve())

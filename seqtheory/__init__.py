@@ -35,7 +35,8 @@ _EXPORTS = {
     "numerics.anticollapse.sde": "SDEConfig simulate",
     "numerics.anticollapse.estimators": "tail_beta envelope_fit phase_rule",
     "numerics.memory_functions.targets": "linear_target make_dataset relative_mse",
-    "numerics.memory_functions.memory_report": "memory_report mismatch nearest_families load_benchmark",
+    "numerics.memory_functions.memory_report": "memory_report mismatch nearest_families load_benchmark "
+                                               "DEFAULT_RESULTS:BENCHMARK_RESULTS",
     "numerics.memory_functions.models": "LSTM S4D TCN Transformer",                              # torch (extra "models")
     "numerics.anticollapse.gated.rnn_timescales": "rnn_timescales as_rnn",          # torch (extra "models")
     "numerics.stats": "z_for_false_alarm agreement",

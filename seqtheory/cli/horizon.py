@@ -36,7 +36,7 @@ def _parser(prog: str) -> OneLineParser:
     s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
     s.add_argument("--weights", choices=WEIGHTS, default="complex", help=weights)
     s.add_argument("--method", default="float", help="float | mp (real weights: also mc, Monte Carlo)")
-    s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default 30)")
+    s.add_argument("--dps", type=int, default=None, help="decimal digits of method mp (default: the API's, the ambient mpmath precision, 15 digits)")
     d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
     d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
     d.add_argument("--sigma", type=float, required=True, help="weight scale sigma > 0 (1 = Glorot)")
