@@ -59,6 +59,9 @@ def test_the_packages_come_from_the_wheel_alone(venv):
                          capture_output=True, text=True)
     assert res.returncode == 1 and "No module named 'torch'" in res.stderr     # nothing leaks in
     assert _cli(bin_dir, work, "--version").stdout.startswith("seqtheory ")
+    site = Path(subprocess.run([str(bin_dir / "python"), "-c", "import seqtheory; print(seqtheory.__file__)"],
+                               cwd=work, env=wheel_check.clean_env(), capture_output=True, text=True).stdout.strip())
+    assert (site.parent / "py.typed").is_file()                     # the typing marker ships
 
 
 def test_every_command_help_works_in_the_core_install(venv):

@@ -111,7 +111,7 @@ REAL_EXPANSION_SOURCE = "exact real Wick rows k <= 60, large-n expansion beyond 
 # --------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class HorizonScale:
-    """The answer of :func:`sigma_for_horizon` (see the module docstring for every quantity).
+    """The answer of sigma_for_horizon: the scale, its feasible interval, deviations (module docstring).
 
     ``sigma_low``/``sigma_high`` are None when ``feasible`` is False. ``se`` holds Monte Carlo standard
     errors (jackknife over independent batches) of the fields computed from estimated energies

@@ -231,7 +231,7 @@ def load_state_dict(path: str | os.PathLike, *, prefix: str = "") -> RNNWeights 
 
 
 def as_rnn(model: Any, *, prefix: str = "") -> RNNWeights | GatedRNN:
-    """An ``nn.GRU``, ``nn.LSTM``, toolkit :class:`GatedRNN`, state dict or path, as weights or a gated model."""
+    """An ``nn.GRU``, ``nn.LSTM``, toolkit ``GatedRNN``, state dict or path, as weights or a gated model."""
     if isinstance(model, (RNNWeights, GatedRNN)):
         return model
     if isinstance(model, (nn.GRU, nn.LSTM)):
