@@ -28,7 +28,8 @@ import numpy as np
 import matplotlib.pyplot as plt
 import torch
 
-from theory.memory import memory_function, expected_linear_relmse
+import seqtheory
+from seqtheory import memory_function, expected_linear_relmse
 from theory.prony import best_mterm_fit, exp_sum
 from numerics.experiments.store import ResultStore
 from numerics.memory_functions.bench.aggregate import collect, median_by
