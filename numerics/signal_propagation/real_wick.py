@@ -531,7 +531,7 @@ def row_identities(k: int, coeffs) -> list[tuple[str, str, bool]]:
       and ``N = k + 1`` cycles.
     * leading coefficient 1: N cycles means ``mu = c mu c^-1``, i.e. mu is rotation invariant; with
       ``{0, N}`` in mu that forces ``mu = {x, x + N}``, a single matching.
-    * coefficient-wise ``>= `` the complex (Hultman) row: the ``k!`` matchings that pair every letter of
+    * coefficient-wise ``>=`` the complex (Hultman) row: the ``k!`` matchings that pair every letter of
       ``G^k`` with one of ``(G^T)^k`` are exactly the complex Wick pairings, the others add ``n^j`` terms.
 
     Observed on every computed row, k <= 30 (not proved here):
