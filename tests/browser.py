@@ -1,6 +1,6 @@
 """(test helper) A headless Debian chromium with the network off, driven by selenium through chromedriver, and
-what a page shows once MathJax has finished: counts of math elements, typeset ones, figures, loaded ones, and
-any TeX delimiter left in the visible text."""
+what a page shows once MathJax has finished: counts of math elements, typeset ones, figures, loaded ones, any
+TeX delimiter left in the visible text, and whether a request to a CDN got through (it must not)."""
 
 from __future__ import annotations
 
@@ -13,17 +13,20 @@ CHROMEDRIVER = ("/usr/bin/chromedriver",)
 
 _REPORT = """
 const done = arguments[arguments.length - 1];
-const finish = () => {
+const finish = () => fetch('https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js', {mode: 'no-cors'})
+  .then(() => true, () => false).then(reached => report(reached));
+const report = (reached) => {
   const math = [...document.querySelectorAll('.math')];
   const imgs = [...document.querySelectorAll('article img')];
   const text = document.querySelector('article') ? document.querySelector('article').innerText : '';
   const raw = (text.match(/\\\\\\(|\\\\\\)|\\\\\\[|\\\\\\]|\\$\\$/g) || []);
   done({math: math.length, typeset: math.filter(m => m.querySelector('mjx-container')).length,
         images: imgs.length, loaded: imgs.filter(i => i.complete && i.naturalWidth > 0).length,
-        raw_tex: raw, online: navigator.onLine});
+        raw_tex: raw, network: reached});
 };
+let polls = 0;          // MathJax missing (e.g. a CDN copy, offline): report after 10 s what the page shows
 const ready = () => (window.MathJax && MathJax.startup && MathJax.startup.promise)
-  ? MathJax.startup.promise.then(finish, finish) : setTimeout(ready, 50);
+  ? MathJax.startup.promise.then(finish, finish) : (++polls > 200 ? finish() : setTimeout(ready, 50));
 if (document.querySelectorAll('.math').length === 0) { finish(); } else { ready(); }
 """
 
