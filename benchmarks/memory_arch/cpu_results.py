@@ -192,6 +192,26 @@ def train(a, store: Path) -> int:
     return 0
 
 
+def status(a, store: Path) -> int:
+    """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds
+    and the CPU seconds they took; nothing is trained."""
+    from numerics.experiments.store import ResultStore
+
+    rows, every, cpu_of = [], set(), {}
+    with ResultStore(store) as st:
+        done = st.done_ids()
+        for part in [*sorted(PARTS), "ext"]:
+            ids = {r.run_id for r in selected_runs(argparse.Namespace(sweep=a.sweep, study=None, part=part, cell=None))}
+            for i in ids & done:
+                cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
+            rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} |")
+            every |= ids if part != "ext" else set()
+    have = every & done                       # parts share runs (composition reuses main's): count each once
+    print("| part | runs stored | CPU hours |\n|---|---|---|\n" + "\n".join(rows)
+          + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cpu_of[i] for i in have) / 3600:.1f} |")
+    return 0
+
+
 def plan(a) -> int:
     """``--plan-extension``: the rule's seed extension from the report in ``--out``, planned per claim as soon as
     that claim's 3-seed answer is in (all its runs stored; an unfinished claim has no cells and is left for a
@@ -226,7 +246,8 @@ def _previous_provenance(path: Path) -> dict:
 def main(argv=None) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
     from validation.registry import Context, discover, select
-    from validation.report import any_failed, print_table, run_checks, write_report
+    from seqtheory.cli.validate import print_table
+    from validation.report import any_failed, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
@@ -244,6 +265,8 @@ def main(argv=None) -> int:
                    "profile (ext: the seed extension planned by --plan-extension)")
     p.add_argument("--plan-extension", action="store_true", help="write the seed-extension plan from the report "
                    "in --out (the claims whose statistic lacks power at 3 seeds) and stop")
+    p.add_argument("--status", action="store_true", help="print how many runs of each part the store holds "
+                   "(after --import) and stop")
     p.add_argument("--cell", action="append", help="with --train-only: only the runs whose MODEL/KIND/ALPHA "
                    "matches this pattern (repeatable; e.g. 'lstm/exp/0.5', 's4d/*/0.5')")
     p.add_argument("--stop-after", type=float, help="with --train-only: start no new run after this many seconds")
@@ -266,6 +289,9 @@ def main(argv=None) -> int:
         p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
     if a.plan_extension:
         return plan(a)
+    if a.status:
+        exchange(a, store, "before")
+        return status(a, store)
     exchange(a, store, "before")
     if a.train_only:
         rc = train(a, store)
