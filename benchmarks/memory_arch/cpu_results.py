@@ -254,7 +254,7 @@ def main(argv=None) -> int:
                    "results.json is also copied to the package's numerics/<DATA>/)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
-    p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
+    p.add_argument("--sweep", default="cpu", help="packaged sweep numerics/memory_functions/bench/sweeps/SWEEP.json run under the cpu "
                                                    "profile's rules (e.g. cpu_T256: the longer-sequence runs)")
     p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default every one)")
     p.add_argument("--store", help="the result store (default: STORE_DIR/architectures-SWEEP.sqlite)")
