@@ -272,3 +272,16 @@ def test_load_sweep_errors_name_the_path(tmp_path):
         with pytest.raises(ValueError, match="path") as info:
             load_sweep(p)
         assert text in str(info.value)
+
+
+def test_the_sweeps_are_package_data_read_by_name():
+    """The configs the library reads live inside its packages (a wheel has them), found by importlib.resources."""
+    import numerics.memory_functions.bench as bench
+    from numerics.anticollapse.gated.sweep import SWEEP_DIR, load_gated_sweep
+    from numerics.memory_functions.bench.sweep import load_sweep
+
+    assert SWEEPS.parent == Path(bench.__file__).parent and SWEEP_DIR.parent.name == "gated"
+    for name in ("quick", "cpu", "full"):
+        assert load_sweep(name) == json.loads((SWEEPS / f"{name}.json").read_text())
+    assert load_gated_sweep("quick").name == json.loads((SWEEP_DIR / "quick.json").read_text())["name"]
+    assert not (ROOT / "benchmarks" / "memory_arch" / "quick.json").exists()          # one copy

@@ -78,7 +78,7 @@ def check_study_name(name: Any, where: str = "study name") -> str:
     return name
 
 
-def sweep_file(name_or_path: str | Path) -> Path:
+def _sweep_file(name_or_path: str | Path) -> Path:
     """The file of a packaged sweep given by name (``"quick"``, ``"cpu"``, ``"full"``: :data:`SWEEPS`), or
     ``name_or_path`` itself when it names a ``.json`` file or a path."""
     path = Path(as_path("path", name_or_path))
@@ -88,10 +88,10 @@ def sweep_file(name_or_path: str | Path) -> Path:
 
 
 def load_sweep(path: str | Path) -> dict:
-    """Read a sweep file, or a packaged sweep by name (:func:`sweep_file`); every problem is a ``ValueError``
+    """Read a sweep file, or a packaged sweep by name (:func:`_sweep_file`); every problem is a ``ValueError``
     whose message names the file (and the field). ``path`` is a ``str`` or ``os.PathLike`` (anything else,
     e.g. a file descriptor, is a ``TypeError``)."""
-    path = sweep_file(path)
+    path = _sweep_file(path)
     where = f"sweep file path={path!r}"
     try:
         with open(path, encoding="utf-8") as fh:
