@@ -3,7 +3,7 @@
     python benchmarks/bench_polish.py [--repeats 5] [--archs lstm s4d tcn transformer] [--compile] [--group 3]
         [--iters 40]
 
-For each architecture of the cpu profile (``benchmarks/memory_arch/cpu.json`` sizes: T = 64, 256 sequences)
+For each architecture of the cpu profile (``numerics/memory_functions/bench/sweeps/cpu.json`` sizes: T = 64, 256 sequences)
 it times one full-batch evaluation of the polish's objective (forward pass, RelMSE, backward pass: what
 ``numerics.memory_functions.bench.polish`` calls per line-search step), one torch thread, interleaved and best of
 ``--repeats``:

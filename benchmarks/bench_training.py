@@ -2,7 +2,7 @@
 
     python benchmarks/bench_training.py [--steps 150] [--group 5 10 20] [--repeats 2] [--archs lstm tcn]
 
-For each architecture of the cpu profile (``benchmarks/memory_arch/cpu.json`` sizes: T = 64, batch 16) it
+For each architecture of the cpu profile (``numerics/memory_functions/bench/sweeps/cpu.json`` sizes: T = 64, batch 16) it
 measures model-steps per second of
 
 - *alone*: the current one-model-at-a-time runner (``numerics.memory_functions.bench.trainer.train``), and
@@ -93,7 +93,7 @@ def _profile_shares() -> Counter:
     from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
     from numerics.memory_functions.bench.zoo import describe
 
-    runs = {r.run_id: r for r in expand_sweep(load_sweep(Path(__file__).parent / "memory_arch" / "cpu.json"))}
+    runs = {r.run_id: r for r in expand_sweep(load_sweep("cpu"))}
     out = Counter()
     for r in runs.values():
         label = describe(r.config.model)

@@ -31,7 +31,9 @@ import time, math
 import numpy as np
 import matplotlib.pyplot as plt
 import mpmath
-from theory.signal_energy import Q, S, Q_all, Q_symbolic, hultman_row, log_S
+import seqtheory
+from seqtheory import Q, S, Q_all, hultman_row, log_S
+from theory.signal_energy import Q_symbolic     # beyond the seqtheory namespace: its home module
 from theory import regimes as rg
 t_start = time.perf_counter()
 

@@ -27,8 +27,10 @@ nb.code(r"""
 import itertools, math, time
 import numpy as np
 import matplotlib.pyplot as plt
-from numerics.signal_propagation.wick import wick_polynomial, wick_polynomial_reference, polynomial_string
-from theory.signal_energy import hultman_row, stirling1_row, trace_moment, Q
+import seqtheory
+from seqtheory import wick_polynomial, hultman_row, trace_moment, Q
+from numerics.signal_propagation.wick import wick_polynomial_reference, polynomial_string
+from theory.signal_energy import stirling1_row
 t_start = time.perf_counter()
 """)
 

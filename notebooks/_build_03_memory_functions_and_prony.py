@@ -33,7 +33,8 @@ from theory.memory import (KINDS, memory_function, exp_tau, poly_exponent, impul
                            expected_linear_relmse)
 from theory.prony import best_mterm_fit, mterm_scan, prony, gauss_newton_condition
 from theory.complexity import tail_energy, tail_energy_curve, effective_rank, COUPLINGS
-from numerics.memory_functions.targets import make_dataset, linear_target
+import seqtheory
+from seqtheory import make_dataset, linear_target
 t_start = time.perf_counter()
 T = 256
 alphas = (0.1, 0.25, 0.5, 0.75, 1.0)

@@ -19,7 +19,7 @@ RelMSE $= \sum(\hat y - y)^2 / \sum y^2$ on a fixed synthetic data set).
 
 Everything below is deliberately tiny (T = 48, 150 Adam steps, one seed) so that it runs in seconds on a
 laptop CPU: the numbers illustrate the workflow, not the paper's scale. The validation checks
-(`python -m validation --only 'architectures.*'`) use 3 seeds and medians; `benchmarks/memory_arch/full.json`
+(`python -m validation --only 'architectures.*'`) use 3 seeds and medians; `numerics/memory_functions/bench/sweeps/full.json`
 is the documented GPU-scale profile.
 """)
 
@@ -28,7 +28,8 @@ import numpy as np
 import matplotlib.pyplot as plt
 import torch
 
-from theory.memory import memory_function, expected_linear_relmse
+import seqtheory
+from seqtheory import memory_function, expected_linear_relmse
 from theory.prony import best_mterm_fit, exp_sum
 from numerics.experiments.store import ResultStore
 from numerics.memory_functions.bench.aggregate import collect, median_by
@@ -43,7 +44,7 @@ T = 48
 nb.md(r"""
 ## 1. A sweep is a plain grid of configs
 
-The same grid format as `benchmarks/memory_arch/quick.json`: named models, memory kinds, alphas, seeds,
+The same grid format as `numerics/memory_functions/bench/sweeps/quick.json`: named models, memory kinds, alphas, seeds,
 shared defaults. Each grid point becomes a validated, content-addressed `RunConfig`: its id is a hash of the
 normalised config, so re-running a sweep against the same store only computes what is missing.
 """)
@@ -153,8 +154,8 @@ nb.md(r"""
 ## Going further
 
 * The command line runs and plots whole sweeps, resumably, on a process pool or a Dask cluster:
-  `seqtheory sweep run benchmarks/memory_arch/quick.json --store runs.sqlite --workers 2`,
-  then `... plot benchmarks/memory_arch/quick.json --store runs.sqlite --out figures/`.
+  `seqtheory sweep run numerics/memory_functions/bench/sweeps/quick.json --store runs.sqlite --workers 2`,
+  then `... plot numerics/memory_functions/bench/sweeps/quick.json --store runs.sqlite --out figures/`.
 * Compositions are one more spec: `{"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn"}]}`.
 * What the seed claims say and what the quick profile finds: the `architectures.*` section of the
   validation report (several claims are *not reproduced* at this scale; the numbers are given there).

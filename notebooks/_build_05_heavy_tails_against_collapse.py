@@ -30,7 +30,8 @@ import matplotlib.pyplot as plt
 import sympy
 from theory.levy import (LevyParams, Phi, Phi_symbolic, jump_symbol, characteristic_root, threshold_eta_J, critical_eta_J,
                          phase)
-from numerics.anticollapse.sde import SDEConfig, simulate
+import seqtheory
+from seqtheory import SDEConfig, simulate
 from numerics.anticollapse.levy_sampling import cts_increments, cts_cumulant
 from numerics.anticollapse.estimators import tail_beta, spectrum_envelope_fit, lognormal_comparison
 t_start = time.perf_counter()

@@ -78,7 +78,7 @@ $p(\ell)\propto \ell^{-1.6}$ (scaled to the short sequences used here). A few do
 """)
 
 nb.code(r"""
-# a config has four sections (task, model, train, diagnostics), as in benchmarks/gated_rnn/*.json
+# a config has four sections (task, model, train, diagnostics), as in numerics/anticollapse/gated/sweeps/*.json
 tiny = {"task": dict(T=128, n_train=256, n_diag=32),
         "model": dict(hidden=32, init_s=0.05),
         "train": dict(batch=32, epochs=6, lr=1e-2, checkpoint_every=3),
@@ -168,7 +168,7 @@ for name, run in (("ConstGate", runs["const"]), ("ConstGate + forcing", forced))
 nb.md(r"""
 ## 4 · The real scale
 
-`benchmarks/gated_rnn/quick.json` is the sweep of the quick validation (H = 128, T = 256), `cpu.json` the
+`numerics/anticollapse/gated/sweeps/quick.json` is the sweep of the quick validation (H = 128, T = 256), `cpu.json` the
 CPU-scale sweep (H = 128, T = 512, envelope lags to 256, 3 seeds; `python -m validation --cpu --only 'gated_rnn.*'`,
 results in `docs/results/cpu-gated/`), `reference.json` the paper's scale (H = 512, T = 1280, 1400 epochs, 10 seeds:
 about 5,900 core-hours on CPU, accelerator-scale). A claim whose envelope lags do not reach the tail's time

@@ -38,9 +38,9 @@ nb.code(r"""
 import time
 import numpy as np
 import matplotlib.pyplot as plt
-from theory.horizon import sigma_for_horizon, gain_curve, depth_for_scale, glorot_table
-from numerics.signal_propagation.horizon_mc import simulate_energies
-from numerics.stats import z_for_false_alarm
+import seqtheory
+from seqtheory import sigma_for_horizon, gain_curve, depth_for_scale, glorot_table, simulate_energies
+from seqtheory import z_for_false_alarm
 t_start = time.perf_counter()
 
 n, t, tol = 256, 20, 0.05
@@ -102,8 +102,7 @@ a callable.
 """)
 
 nb.code(r"""
-from numerics.memory_functions.memory_report import memory_report, mismatch
-from theory.memory import memory_function
+from seqtheory import memory_report, mismatch, memory_function
 
 T = 96
 target = lambda s: 0.97 ** s * np.cos(0.2 * s) + 0.2 / (1.0 + s)
@@ -149,7 +148,7 @@ statement). Both, from the committed results, and the certified floors of the ex
 nb.code(r"""
 import json
 from pathlib import Path
-res = json.loads(Path("../docs/results/cpu-architectures/results.json").read_text())
+res = json.loads(seqtheory.BENCHMARK_RESULTS.read_text())   # the package's copy of the committed results
 for c in res["results"]:
     d = c.get("data") or {}
     approx, adam = d.get("approximation", {}), d.get("adam_budget", {})
@@ -174,7 +173,7 @@ update gates are set to known constants, $z_q = e^{-1/\tau_q}$ with $\tau_q$ fro
 nb.code(r"""
 import torch
 from torch import nn
-from numerics.anticollapse.gated.rnn_timescales import rnn_timescales
+from seqtheory import rnn_timescales
 
 torch.manual_seed(0)
 H = 128

@@ -458,7 +458,7 @@ def _optional_baselines() -> dict:
                                                     kinds={"seed": "seed"}),
             "numerics.signal_propagation.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, weights="real"),
                                                           kinds={"weights": "choice"}),
-            "numerics.signal_propagation.horizon_mc.depth_for_scale": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
+            "numerics.signal_propagation.horizon_mc.depth_with_se": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
             "numerics.signal_propagation.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
                                                           kinds={"seed": "seed"}),
         })

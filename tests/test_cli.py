@@ -142,7 +142,7 @@ def test_a_torch_command_without_torch_says_so():
             "sys.exit(main(['timescales', 'model.pt']))")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
-    assert "needs PyTorch" in res.stderr and "seqtheory[models]" in res.stderr
+    assert "needs the 'models' extra" in res.stderr and "seqtheory[models]" in res.stderr
 
 
 @pytest.mark.torch
@@ -153,8 +153,13 @@ def test_the_torch_commands_run(tmp_path, capsys):
     torch.save(torch.nn.GRU(2, 6, batch_first=True).state_dict(), tmp_path / "gru.pt")
     assert cli.main(["timescales", str(tmp_path / "gru.pt"), "--T", "32", "--batch", "2", "--n-boot", "20",
                      "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
     assert out["cell"] == "gru" and out["layers"][0]["n_units"] == 6 and np.all(np.array(out["layers"][0]["tau"]) > 0)
+    assert "diagnosing gru layers" in cap.err                 # progress (a layer takes seconds), on stderr
+    assert cli.main(["timescales", str(tmp_path / "gru.pt"), "--T", "32", "--batch", "2", "--n-boot", "20",
+                     "--json", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
     sweep = tmp_path / "tiny.json"
     sweep.write_text(json.dumps({"name": "tiny", "defaults": {"target": {"T": 12, "n_seq": 16},
                                                               "train": {"steps": 2, "batch": 8}},

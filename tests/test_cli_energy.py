@@ -201,3 +201,21 @@ def test_doctests():
 def test_theory_cli_huge_integer():
     proc, _ = tiny.cli(["-m", "seqtheory", "energy", "--n", "1e1000", "--t", "5"])
     tiny.one_line(proc, "n must be")
+
+
+def test_an_exact_refusal_comes_before_any_promise_of_a_long_run(capsys):
+    # issue 30: "this takes a while" was printed, then the exact path refused
+    with pytest.raises(SystemExit) as e:
+        main(["--n", "1e18", "--t", "1e6", "--method", "exact"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "takes a while" not in err and "method='mp'" in err
+
+
+def test_the_mp_default_is_the_apis(capsys):
+    import mpmath
+
+    from theory.signal_energy import Q
+
+    main(["--n", "1024", "--t", "64", "--method", "mp", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["dps"] == mpmath.mp.dps and obj["Q"] == mpmath.nstr(Q(1024, 64, method="mp"), mpmath.mp.dps)

@@ -44,13 +44,13 @@ def test_cli_bad_input(capsys):
 def test_cli_real_depth(capsys):
     assert main(["depth", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--weights", "real", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == hmc.depth_for_scale(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]
+    assert out["depth"] == hmc.depth_with_se(64, 1.0, 0.05, weights="real")["depth"] == out["depth_glorot"]
 
 
 def test_theory_cli_real_sigma_is_the_api_answer(capsys):
-    assert main(["sigma", "--n", "12", "--t", "7", "--tol", "0.1", "--weights", "real", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
     r = sigma_for_horizon(12, 7, 0.1, weights="real")
+    assert main(["sigma", "--n", "12", "--t", "7", "--tol", "0.1", "--weights", "real", "--json"]) == (0 if r.feasible else 1)
+    out = json.loads(capsys.readouterr().out)
     assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
 
 
@@ -68,3 +68,48 @@ def test_cli_real_depth_beyond_the_rows_uses_the_expansion(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact")
     assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, weights="real") > 60 > out["depth"]
+
+
+def test_an_infeasible_target_answers_first_and_says_what_to_change(capsys):
+    # issue 30: a raw field dump with exit 0 and no hint; now the answer first, what to change, exit status 1
+    assert main(["sigma", "--n", "4096", "--t", "100", "--tol", "0.02"]) == 1
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]
+    r = sigma_for_horizon(4096, 100, 0.02)
+    assert not r.feasible and first.startswith("No weight scale keeps Q within tol = 0.02")
+    from theory.horizon import max_horizon
+
+    t_max = max_horizon(4096, 0.02)[0]
+    assert f"raise --tol to at least {r.deviation:.6g}" in out and f"shorten --t to at most {t_max}" in out
+    assert "= None" not in out and "se = {}" not in out
+    assert sigma_for_horizon(4096, t_max, 0.02).feasible and not sigma_for_horizon(4096, t_max + 1, 0.02).feasible
+
+
+def test_a_feasible_answer_is_a_sentence_with_the_scale_first(capsys):
+    assert main(["sigma", "--n", "1024", "--t", "40", "--tol", "0.05"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"sigma = {sigma_for_horizon(1024, 40, 0.05).sigma:.6g} keeps Q within tol = 0.05 of 1 up to depth t = 40 at width n = 1024 (complex weights)."
+    assert main(["depth", "--n", "1000", "--sigma", "1.0", "--tol", "0.03"]) == 0
+    assert capsys.readouterr().out.startswith(f"depth t = {breakdown_depth(1000, 0.03, quantity='Q') - 1}: ")
+
+
+def test_the_method_echo_is_what_ran(capsys, monkeypatch):
+    # mc within the exact rows' reach: no Monte Carlo runs, and the answer says so (was: silently ignored)
+    monkeypatch.setattr(hmc, "mc_energies", lambda *a, **k: pytest.fail("no Monte Carlo is needed at t <= 60"))
+    assert main(["sigma", "--n", "64", "--t", "14", "--tol", "0.2", "--weights", "real", "--method", "mc",
+                 "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "exact" and "no Monte Carlo needed" in out["source"]
+    # complex weights by Monte Carlo: echoed as mc (was: method = float)
+    monkeypatch.undo()
+    assert hmc.sigma_for_horizon(4, 3, 0.3, method="mc", samples=64, batches=4).method == "mc"
+
+
+def test_one_name_one_meaning():
+    import seqtheory
+    from theory.horizon import depth_for_scale as theory_depth
+
+    assert seqtheory.depth_for_scale is theory_depth and isinstance(seqtheory.depth_for_scale(4, 1.0, 0.3), int)
+    assert not hasattr(hmc, "depth_for_scale")          # the dict-returning one has its own name
+    assert isinstance(seqtheory.depth_with_se(4, 1.0, 0.3, weights="real"), dict)
+    assert "horizon" not in seqtheory.__all__ and seqtheory.tauberian_horizon.__module__ == "theory.tauberian"

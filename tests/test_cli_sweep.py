@@ -304,6 +304,12 @@ def test_gated_sweep_run_status_export_plot(tmp_path, capsys):
     assert float(rows[0]["relative_loss"]) > 0 and float(rows[1]["final.lag_max"]) == 48
     assert main(["plot", str(path), "--store", store, "--out", str(tmp_path / "figs")]) == 0
     assert (tmp_path / "figs" / "tiny_seed0_spectra.png").stat().st_size > 1000
+    capsys.readouterr()
+    assert main(["plot", str(path), "--store", store, "--out", str(tmp_path / "figs2"), "--json"]) == 0   # was: unrecognized
+    figs = json.loads(capsys.readouterr().out)["figures"]
+    assert figs and all(os.path.getsize(f) > 1000 for f in figs)
+    assert main(["export", str(path), "--store", store, "--csv", str(tmp_path / "g2.csv"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"rows": 6, "csv": str(tmp_path / "g2.csv")}
     assert main(["run", str(path), "--store", store, "--study", "x"]) == 2
     assert "--study applies to architecture sweeps" in capsys.readouterr().err
 
@@ -342,3 +348,13 @@ def test_sweep_cli_unreachable_dask_scheduler(tiny_sweep, tmp_path):
                        str(tmp_path / "s.sqlite"), "--dask", "127.0.0.1:1", "--no-progress"], timeout=120)
     tiny.one_line(proc, "127.0.0.1:1")
     assert wall < 30
+
+
+def test_every_sweep_error_names_one_program(tmp_path, capsys):
+    from seqtheory.cli import main as seqtheory_main
+
+    for argv in (["sweep", "status", str(tmp_path / "none.json"), "--store", str(tmp_path / "s.sqlite")],
+                 ["sweep", "plot", str(tmp_path / "none.json"), "--store", str(tmp_path / "s.sqlite"), "--json"]):
+        assert seqtheory_main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("seqtheory sweep: error:") and "python -m" not in err, err

@@ -113,3 +113,14 @@ def test_doctests():
     import validation.report as rep
 
     assert doctest.testmod(rep, raise_on_error=False).failed == 0
+
+
+def test_a_checkout_reports_its_commit():
+    import subprocess
+    from pathlib import Path
+
+    from validation.report import checkout_commit
+
+    root = Path(__file__).resolve().parents[1]
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    assert checkout_commit() == head           # an installed wheel says "installed version X" (tests/test_wheel.py)

@@ -55,15 +55,22 @@ def test_paper_pages_exist_where_the_docstrings_point():
     assert missing == []
 
 
-@pytest.mark.slow
-@pytest.mark.torch              # the API pages import every module, the PyTorch subpackages included
-def test_sphinx_build_has_no_warnings(tmp_path):
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory) -> Path:
+    """The site, built once per module with warnings as errors (the build test and the browser test read it)."""
+    out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1"}
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                           "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(tmp_path / "html")],
+                           "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-6000:]
-    html = tmp_path / "html"
+    return out / "html"
+
+
+@pytest.mark.slow
+@pytest.mark.torch              # the API pages import every module, the PyTorch subpackages included
+def test_sphinx_build_has_no_warnings(built_site):
+    html = built_site
     for page in ("index", "papers/signal-propagation", "papers/memory-functions", "papers/anti-collapse",
                  "cpu-results", "api/index"):
         assert (html / f"{page}.html").is_file(), page
@@ -118,6 +125,24 @@ def _assert_math_served_locally(html: Path):
         remote = re.findall(r'<(?:script|link)[^>]*(?:src|href)="(https?:[^"]+)"', page.read_text(encoding="utf-8"))
         assert remote == [], (page, remote)                       # no CDN: the site works offline
 
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_the_site_renders_in_a_real_browser_offline(built_site):
+    """Debian's chromium (headless, driven by selenium through chromedriver; installed by scripts/run) opens a
+    paper page and an API page from file:// with the network off: the math is typeset by the locally served
+    MathJax (its output elements present, no TeX delimiters left in the text) and every figure loads."""
+    from browser import offline_chromium, page_report
+
+    with offline_chromium() as driver:
+        for page in ("papers/signal-propagation.html", "api/generated/theory.signal_energy.html"):
+            rep = page_report(driver, built_site / page)
+            assert rep["network"] is False, rep                      # the network is off: a CDN request fails
+            assert rep["math"] > 0 and rep["typeset"] == rep["math"], (page, rep)
+            assert rep["raw_tex"] == [], (page, rep["raw_tex"][:5])
+            assert rep["images"] == rep["loaded"], (page, rep)
+        assert page_report(driver, built_site / "papers/signal-propagation.html")["images"] > 0
 
 
 def test_citation_cff_names_the_papers_of_the_readme():

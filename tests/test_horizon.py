@@ -224,7 +224,7 @@ def test_real_rows_to_60_are_exact_in_theory_and_numerics():
     (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
     (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6), ValueError, "max_t"),
     (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=61), ValueError, "exact_max_k"),
-    (lambda: hmc.depth_for_scale(8, 1.0, 0.1, weights="real", method="mp"), ValueError, "method"),
+    (lambda: hmc.depth_with_se(8, 1.0, 0.1, weights="real", method="mp"), ValueError, "method"),
     (lambda: hmc.mc_energies(8, 5, 10, batches=8), ValueError, "samples"),
     (lambda: th.scale_from_energies([1, -1, 2], 0.1), ValueError, "energies"),
 ])
@@ -242,15 +242,15 @@ def test_real_depth_exact_rows():
         dev = [abs(p - 1) for p in exact_curve(n, 8, sigma, q, E)]
         first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
         assert first <= hmc.EXACT_REAL_MAX_K
-        assert hmc.depth_for_scale(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
+        assert hmc.depth_with_se(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
 
 
 def test_real_depth_monte_carlo_path():
     """With Monte Carlo energies only, the depth is the exact one whenever both decisions at the boundary
     (depth d within tol, d + 1 beyond) are clear by z standard errors of the same run's energies."""
     n, sigma, tol, samples, batches, seed = 16, 1.0, 0.18, 8192, 16, 4      # Q^R - 1 = 0.117 (j=4), 0.277 (j=5)
-    exact = hmc.depth_for_scale(n, sigma, tol, weights="real")["depth"]
-    mc = hmc.depth_for_scale(n, sigma, tol, weights="real", method="mc", exact_max_k=0, samples=samples,
+    exact = hmc.depth_with_se(n, sigma, tol, weights="real")["depth"]
+    mc = hmc.depth_with_se(n, sigma, tol, weights="real", method="mc", exact_max_k=0, samples=samples,
                              batches=batches, seed=seed, max_t=exact + 3)
     means = hmc.mc_energies(n, exact + 3, samples, field="real", seed=seed, batches=batches)
     se = means.std(axis=0, ddof=1) / math.sqrt(batches)
@@ -277,7 +277,7 @@ def test_theory_real_depth_from_the_exact_curve(n, sigma, tol, q):
     first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
     for method in ("float", "exact"):
         assert depth_for_scale(n, sigma, tol, quantity=q, method=method, weights="real") == first - 1
-    assert hmc.depth_for_scale(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
+    assert hmc.depth_with_se(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
 
 
 def test_theory_real_depth_beyond_the_rows_and_bad_input():

@@ -20,8 +20,9 @@ TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn")
 @pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.torch] if n in TORCH_NAMES else [])
                                   for n in seqtheory.__all__ if n != "__version__"])
 def test_every_export_is_the_object_of_its_home_module(name):
-    home = seqtheory._WHERE[name] + (f".{seqtheory._MODELS[name]}" if name in seqtheory._MODELS else "")
-    assert getattr(seqtheory, name) is getattr(importlib.import_module(home), name)
+    home, attr = seqtheory._WHERE[name]
+    home += f".{seqtheory._MODELS[name]}" if name in seqtheory._MODELS else ""
+    assert getattr(seqtheory, name) is getattr(importlib.import_module(home), attr)
     assert name in dir(seqtheory)
 
 

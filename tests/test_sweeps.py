@@ -19,7 +19,7 @@ import pytest
 from numerics.memory_functions.bench.runs import RunConfig, execute_run, run_id
 from numerics.experiments.store import ResultStore
 from numerics.memory_functions.bench.aggregate import collect, median_by
-from numerics.memory_functions.bench.sweep import expand_sweep, run_sweep
+from numerics.memory_functions.bench.sweep import SWEEPS, expand_sweep, run_sweep
 from seqtheory.cli.sweep import main
 import tiny_inputs as tiny
 
@@ -100,7 +100,7 @@ def test_expand_sweep_grid_and_errors():
 
 def test_the_shipped_sweep_files_expand():
     for name in ("quick", "cpu", "full"):
-        doc = json.loads((ROOT / "benchmarks" / "memory_arch" / f"{name}.json").read_text())
+        doc = json.loads((SWEEPS / f"{name}.json").read_text())
         runs = expand_sweep(doc)
         assert {"main", "composition", "prony"} <= {r.study for r in runs}
 
@@ -111,7 +111,7 @@ def test_cpu_results_selects_cells_by_pattern():
     spec = importlib.util.spec_from_file_location("cpu_results", ROOT / "benchmarks" / "memory_arch" / "cpu_results.py")
     cpu_results = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cpu_results)
-    runs = expand_sweep(json.loads((ROOT / "benchmarks" / "memory_arch" / "cpu.json").read_text()), studies=["main"])
+    runs = expand_sweep(json.loads((SWEEPS / "cpu.json").read_text()), studies=["main"])
     one = cpu_results.select_cells(runs, ["lstm/exp/0.5"])
     assert len(one) == 3 and {(r.model, r.config.target.kind, r.config.target.alpha) for r in one} == {("lstm", "exp", 0.5)}
     s4d = cpu_results.select_cells(runs, ["s4d/*/0.5", "lstm/poly/0.25"])
@@ -272,3 +272,16 @@ def test_load_sweep_errors_name_the_path(tmp_path):
         with pytest.raises(ValueError, match="path") as info:
             load_sweep(p)
         assert text in str(info.value)
+
+
+def test_the_sweeps_are_package_data_read_by_name():
+    """The configs the library reads live inside its packages (a wheel has them), found by importlib.resources."""
+    import numerics.memory_functions.bench as bench
+    from numerics.anticollapse.gated.sweep import SWEEP_DIR, load_gated_sweep
+    from numerics.memory_functions.bench.sweep import load_sweep
+
+    assert SWEEPS.parent == Path(bench.__file__).parent and SWEEP_DIR.parent.name == "gated"
+    for name in ("quick", "cpu", "full"):
+        assert load_sweep(name) == json.loads((SWEEPS / f"{name}.json").read_text())
+    assert load_gated_sweep("quick").name == json.loads((SWEEP_DIR / "quick.json").read_text())["name"]
+    assert not (ROOT / "benchmarks" / "memory_arch" / "quick.json").exists()          # one copy

@@ -55,6 +55,10 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
 
+``theory._data``, ``theory._extras``
+    (private) the packaged run-time data found with ``importlib.resources`` (``package_path``); the optional
+    extras and the modules they provide (``missing_extra``, ``needs_extra``).
+
 Conventions: precision is always an argument, ``method="float"`` (default) or ``method="mp"`` with
 ``dps`` digits (default: the ambient ``mpmath.mp.dps``, mpmath's convention) in a local mpmath context; bad input raises
 ``TypeError`` / ``ValueError`` naming the parameter; every closed form's docstring names its source and domain.

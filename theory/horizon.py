@@ -111,7 +111,7 @@ REAL_EXPANSION_SOURCE = "exact real Wick rows k <= 60, large-n expansion beyond 
 # --------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class HorizonScale:
-    """The answer of :func:`sigma_for_horizon` (see the module docstring for every quantity).
+    """The answer of sigma_for_horizon: the scale, its feasible interval, deviations (module docstring).
 
     ``sigma_low``/``sigma_high`` are None when ``feasible`` is False. ``se`` holds Monte Carlo standard
     errors (jackknife over independent batches) of the fields computed from estimated energies
@@ -586,7 +586,7 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
         raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
     what = ("the last exact real row; method='float' goes further with the large-n expansion" if method == "exact"
             else "the end of the real energies' domain (theory.real_expansion.max_depth); beyond, "
-                 "numerics.signal_propagation.horizon_mc.depth_for_scale(method='mc') (Monte Carlo)")
+                 "numerics.signal_propagation.horizon_mc.depth_with_se(method='mc') (Monte Carlo)")
     raise ValueError(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
 
 

@@ -156,13 +156,25 @@ class Check:
                 if not isinstance(out, Outcome):
                     raise TypeError(f"check {self.name} returned {type(out).__name__}, not Outcome")
             except Exception as exc:  # a crashing check is reported, never swallowed
-                out = Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
+                out = _missing_extra(exc) or Outcome(ERROR, f"{type(exc).__name__}: {exc}", details="```\n" + traceback.format_exc() + "```")
         if ctx.profile == "quick":          # a trained-model claim (one with a committed cpu answer): a smoke test
             from .committed import load
 
             if self.name in load():
                 out = smoke_test(self.name, out, ctx.profile)
         return Result(self, out, time.perf_counter() - t0)
+
+
+def _missing_extra(exc: Exception) -> Outcome | None:
+    """*not run*, naming the extra, when ``exc`` comes from importing an optional extra's module (torch,
+    python-flint, dask) that is not installed; None for any other exception (an ``error``)."""
+    from theory._extras import missing_extra, needs_extra
+
+    hit = missing_extra(exc)
+    if hit is None:
+        return None
+    module, extra = hit
+    return Outcome(NOT_RUN, f"not run ({needs_extra(extra)}; {module} is not installed)")
 
 
 def smoke_test(name: str, out: Outcome, profile: str = "quick") -> Outcome:

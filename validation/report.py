@@ -98,20 +98,32 @@ def remove_stale_figures(results: list[Result], report_dir: Path) -> list[str]:
 
 
 def run_metadata(ctx: Context) -> dict:
-    """Provenance of a run: profile, seed, git commit (None outside a checkout), versions, time."""
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
-                                cwd=Path(__file__).resolve().parent).stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        commit = None
+    """Provenance of a run: profile, seed, git commit (None outside a checkout of this project), versions, time,
+    and ``source``: ``commit X`` in a checkout, else ``installed version V`` (a wheel)."""
+    commit = checkout_commit()
     versions = {"python": platform.python_version()}
     for dist in ("seqtheory", "numpy", "scipy", "sympy", "mpmath", "numba", "torch", "python-flint"):
         try:
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             versions[dist] = None
-    return {"profile": ctx.profile, "seed": ctx.seed, "commit": commit, "versions": versions,
+    source = f"commit `{commit}`" if commit else f"installed version {versions['seqtheory'] or 'unknown'}"
+    return {"profile": ctx.profile, "seed": ctx.seed, "commit": commit, "source": source, "versions": versions,
             "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def checkout_commit() -> str | None:
+    """The git commit of the checkout these packages run from; None for an installed wheel (its folder is no
+    checkout of this project, even inside some other repository)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel", "HEAD"], capture_output=True, text=True,
+                             timeout=10, cwd=root).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if len(out) != 2 or Path(out[0]).resolve() != root or not (root / "pyproject.toml").is_file():
+        return None
+    return out[1]
 
 
 def budget_section(results: list[Result]) -> list[str]:
@@ -147,7 +159,7 @@ def write_report(results: list[Result], ctx: Context, *, only: str | None = None
         f"**{counts_line(results)}.**",
         "",
         f"Profile: `{ctx.profile}`.{scope} Generated {meta['time']} with Python "
-        f"{platform.python_version()} on {platform.machine()}, commit `{meta['commit']}`. Base seed {ctx.seed}.",
+        f"{platform.python_version()} on {platform.machine()}, {meta['source']}. Base seed {ctx.seed}.",
         "",
         "Verdicts: *pass* (numerics agree with the closed form / the claim holds under the toolkit's "
         "conventions), *fail* (a toolkit bug), *not reproduced* (a paper's claim does not hold under our "

@@ -4,7 +4,7 @@
     python benchmarks/gated_rnn/calibrate_phase.py --draws 20 --out /tmp/cal   # a small trial
 
 Synthetic spectra (``numerics.anticollapse.synthetic_spectra``: H = 128 units, tau_min = 2, gate noise 0.3,
-4 sequences) go through the cpu sweep's long-horizon pipeline (``benchmarks/gated_rnn/cpu.json``,
+4 sequences) go through the cpu sweep's long-horizon pipeline (``numerics/anticollapse/gated/sweeps/cpu.json``,
 ``long_diagnosis``: T = 8192, rate lags 416..2464, every 64th window end) and the decision with every
 threshold but ``beta_hi_max`` fixed. Then:
 

@@ -15,7 +15,7 @@ def load_rows(description: str):
     from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
     p = argparse.ArgumentParser(description=description)
-    p.add_argument("sweep", help="sweep file, e.g. benchmarks/memory_arch/quick.json")
+    p.add_argument("sweep", help="sweep file, e.g. numerics/memory_functions/bench/sweeps/quick.json")
     p.add_argument("store", help="SQLite store filled by `seqtheory sweep run`")
     p.add_argument("--study", default="main", help="study of the sweep to plot (default: %(default)s)")
     p.add_argument("--out", default="figures", help="output folder (default: %(default)s)")

@@ -36,7 +36,7 @@ def reach(model: str, kind: str, alpha: float, seed: int, f64_iters: int, lm_ite
     from numerics.memory_functions.bench.runs import execute_run
     from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
-    runs = expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / "cpu.json"), studies=["main"])
+    runs = expand_sweep(load_sweep("cpu"), studies=["main"])
     match = [r for r in runs if r.model == model and r.config.target.kind == kind
              and r.config.target.alpha == alpha and r.config.train.seed == seed]
     if not match:

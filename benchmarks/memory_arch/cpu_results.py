@@ -13,7 +13,7 @@ worker count and machine to ``FILE.provenance.json``; ``--no-train`` makes the r
 training (the provenance file of the store, if present, goes into ``results.json``).
 
 Runs every ``architectures.*`` check of ``python -m validation --cpu`` (training the cpu sweep
-``benchmarks/memory_arch/cpu.json`` into the resumable store ``--store`` (default ``STORE_DIR/architectures-cpu.sqlite``) first:
+``numerics/memory_functions/bench/sweeps/cpu.json`` into the resumable store ``--store`` (default ``STORE_DIR/architectures-cpu.sqlite``) first:
 about 40 min on 2 cores; an interrupted run resumes where it stopped), writes ``report.md``, the figures
 and ``results.json`` to ``--out`` (the default folder's ``results.json`` is also copied to
 ``numerics/memory_functions/data/cpu_architectures_results.json``, the package's default for ``memory_report``), and adds
@@ -25,7 +25,7 @@ JSON lines) to the store, so that a profile trained in parts resumes on a fresh 
 ``docs/results/cpu-architectures/runs/part*.jsonl.gz``; ``--export FILE`` writes the selected runs that are in
 the store (with ``--train-only``: those of the part / studies / cells trained) after the command.
 The decision rule's seed extension (``docs/papers/memory-functions.md``, "Power"): ``--plan-extension`` reads
-the report in ``--out`` and adds to ``benchmarks/memory_arch/SWEEP_extension.json`` every claim whose 3-seed
+the report in ``--out`` and adds to ``numerics/memory_functions/bench/sweeps/SWEEP_extension.json`` (package data) every claim whose 3-seed
 statistic is complete and lacks power (with its 3-seed answer and cells; a planned claim is never replanned);
 ``--train-only --part ext`` trains seeds 3 and 4 on those cells; the next report answers those claims with 5
 seeds (``validation.checks.architectures.profile_rows``).
@@ -69,7 +69,7 @@ def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = 
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             versions[dist] = None
-    wanted = {r.run_id for r in expand_sweep(load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{sweep}.json"))}
+    wanted = {r.run_id for r in expand_sweep(load_sweep(sweep))}
     with ResultStore(store) as st:
         recs = [r for r in st.records() if r["run_id"] in wanted]
     cpu = sum(r["result"].get("cpu_seconds") or 0.0 for r in recs)
@@ -151,7 +151,7 @@ def selected_runs(a) -> list:
 
     from validation.checks.architectures import _dedup, extension_runs, load_extension
 
-    doc = load_sweep(ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json")
+    doc = load_sweep(a.sweep)
     if a.part == "ext":                      # the seed extension's runs (every planned claim's), then the filters
         runs = _dedup([r for rs in extension_runs(doc, load_extension(a.sweep)).values() for r in rs])
         runs = [r for r in runs if a.study is None or r.study in a.study]
@@ -254,7 +254,7 @@ def main(argv=None) -> int:
                    "results.json is also copied to the package's numerics/<DATA>/)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
-    p.add_argument("--sweep", default="cpu", help="sweep file benchmarks/memory_arch/SWEEP.json run under the cpu "
+    p.add_argument("--sweep", default="cpu", help="packaged sweep numerics/memory_functions/bench/sweeps/SWEEP.json run under the cpu "
                                                    "profile's rules (e.g. cpu_T256: the longer-sequence runs)")
     p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default every one)")
     p.add_argument("--store", help="the result store (default: STORE_DIR/architectures-SWEEP.sqlite)")
@@ -276,8 +276,10 @@ def main(argv=None) -> int:
     p.add_argument("--group", type=int, default=1, help="seeds per vmapped Adam group (1: every run alone, the "
                                                          "shortest jobs, least lost at a wall-clock cut)")
     a = p.parse_args(argv)
-    if not (ROOT / "benchmarks" / "memory_arch" / f"{a.sweep}.json").is_file():
-        p.error(f"--sweep {a.sweep!r}: no file benchmarks/memory_arch/{a.sweep}.json")
+    from numerics.memory_functions.bench.sweep import SWEEPS
+
+    if not (SWEEPS / f"{a.sweep}.json").is_file():
+        p.error(f"--sweep {a.sweep!r}: no packaged sweep {SWEEPS / (a.sweep + '.json')}")
     if a.no_train and a.train_only:
         p.error("--no-train and --train-only exclude each other")
     if a.workers < 1 or a.group < 1:

@@ -1,7 +1,7 @@
 """Summary heatmap: mean over alpha of log10 median RelMSE for each (architecture, memory type), plus the
 learning curves of every run (optimisation dynamics, spread over seeds).
 
-    python benchmarks/memory_arch/plot_heatmap.py benchmarks/memory_arch/quick.json quick.sqlite
+    python benchmarks/memory_arch/plot_heatmap.py numerics/memory_functions/bench/sweeps/quick.json quick.sqlite
 """
 
 from _common import load_rows

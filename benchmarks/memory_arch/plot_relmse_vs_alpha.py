@@ -1,8 +1,8 @@
 """The paper's main plot: final training RelMSE against alpha, one panel per memory type, one line per
 architecture (median over seeds, min-max bars).
 
-    seqtheory sweep run benchmarks/memory_arch/quick.json --store quick.sqlite --workers 2
-    python benchmarks/memory_arch/plot_relmse_vs_alpha.py benchmarks/memory_arch/quick.json quick.sqlite
+    seqtheory sweep run numerics/memory_functions/bench/sweeps/quick.json --store quick.sqlite --workers 2
+    python benchmarks/memory_arch/plot_relmse_vs_alpha.py numerics/memory_functions/bench/sweeps/quick.json quick.sqlite
 """
 
 from _common import load_rows

@@ -412,7 +412,7 @@ def _lag_window(l: Any, f: Any, window: Any) -> tuple[Any, Any]:
 
 def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 0.05,
                  window: tuple[float, float] | None = None) -> EnvelopeFit:
-    r"""Our whole-grid envelope test (exact runs test); the author's gate is :func:`window_gate`.
+    r"""Our whole-grid envelope test (exact runs test); the author's gate is ``window_gate``.
 
     Models (least squares on ``y = log f``): exponential ``a + b l``, power ``c + d log l``, tempered
     ``a + d log l + b l``. ``AIC = n log(RSS/n) + 2 (p + 1)`` (Gaussian errors, ``p`` coefficients); RSS is
@@ -511,7 +511,7 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
 # phase rule
 # ----------------------------------------------------------------------------------------------------
 def phase_rule(ci: tuple[float, float], window_ok: bool, r2: float | None = None, *, r2_min: float = 0.90) -> str:
-    r"""The phase rule (the author's steps, in order; labels from :data:`theory.levy.PHASES`):
+    r"""The phase rule (the author's steps, in order; labels from ``theory.levy.PHASES``):
 
     1. "collapsed" unless the power-law window passes (``window_ok``);
     2. "unresolved" if the tail fit's ``r2`` is given and is below ``r2_min`` (0.90) or not finite (the

@@ -69,11 +69,12 @@ from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array
 from theory.complexity import effective_rank, effective_support, tail_energy
 from theory.memory import KINDS, default_area_max, exp_tau, lag_weights, memory_function, poly_exponent
 from theory.prony import select_order
+from theory._data import package_path
 
 __all__ = ["DEFAULT_RESULTS", "FAR_THRESHOLD", "MemoryReport", "BenchCell", "BenchmarkNotFound", "mismatch",
            "nearest_families", "load_benchmark", "best_on_cell", "memory_report", "as_memory_function"]
 
-DEFAULT_RESULTS = Path(__file__).resolve().parent / "data" / "cpu_architectures_results.json"
+DEFAULT_RESULTS = package_path("numerics.memory_functions", "data", "cpu_architectures_results.json")
 FAR_THRESHOLD = 0.1
 PRONY_TOL = 1e-3
 MIN_T = 8                       # the smooth families need A_max = T/4 > 1

@@ -41,7 +41,7 @@ from theory.horizon import HorizonScale, scale_from_energies
 from theory.real_rows import real_energies as _real_energies
 from theory.real_rows import real_rows_max_k
 
-__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_for_scale",
+__all__ = ["EXACT_REAL_MAX_K", "real_energies", "mc_energies", "sigma_for_horizon", "depth_with_se",
            "simulate_energies"]
 
 EXACT_REAL_MAX_K = real_rows_max_k()   # the committed exact rows (theory.real_rows), 60
@@ -136,7 +136,8 @@ def _from_batches(exact_prefix: list, batch_means: np.ndarray, tol, quantity, n,
 def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
                       dps: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
                       exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> HorizonScale:
-    r""":func:`theory.horizon.sigma_for_horizon` for complex **and real** weights.
+    r"""The weight scale ``sigma`` that keeps the energies within ``tol`` of 1 up to depth ``t``, for complex
+    **and real** weights (:func:`theory.horizon.sigma_for_horizon` extended).
 
     * ``weights="complex"``, ``method`` "float"/"mp": the closed forms (delegated to theory);
       ``method="mc"``: Monte Carlo energies for every ``k >= 1`` (a check of the MC path).
@@ -146,8 +147,46 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
       ``result.se`` holds jackknife standard errors.
     * ``progress``: the Monte Carlo's bar (:func:`mc_energies`; ``None``: only for long runs).
 
-    Domain: as theory's, plus ``0 <= exact_max_k <= 60``, ``samples >= 2 batches``.
+    Domain: as theory's, plus ``0 <= exact_max_k <= 60``, ``samples >= 2 batches``. With ``method="mc"`` and
+    real weights at ``t <= exact_max_k`` the exact rows cover the horizon: no Monte Carlo runs, and the
+    answer's ``method`` is ``"exact"`` with a source that says so.
 
+    Parameters
+    ----------
+    n : int
+        Width (>= 1).
+    t : int
+        Horizon: the depth to reach (>= 1).
+    tol : float
+        Tolerance on ``|p_j(sigma) - 1|`` for every ``j <= t``, in (0, 1).
+    quantity : {"Q", "S"}, default "Q"
+        Free recurrence (Q) or driven (S).
+    weights : {"complex", "real"}, default "complex"
+        Gaussian weight field.
+    method : {"float", "mp", "mc"}, default "float"
+        Closed forms / exact rows in float64, in mpmath (``dps`` digits), or Monte Carlo.
+    dps : int, optional
+        Digits of ``method="mp"`` (None: the ambient mpmath precision).
+    samples, batches, seed : int
+        Monte Carlo draws, independent batches (the jackknife's), seed.
+    exact_max_k : int, default 60
+        Real weights, ``method="mc"``: exact rows up to this depth, Monte Carlo beyond.
+    progress : bool or None
+        The Monte Carlo's progress bar (None: only for long runs).
+
+    Returns
+    -------
+    HorizonScale
+        ``sigma``, ``deviation``, the feasible interval ``sigma_low..sigma_high`` (None when infeasible),
+        ``glorot_deviation``, ``method``, ``source`` and Monte Carlo standard errors ``se``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument (named, with its allowed range), or a horizon past the real expansion's domain.
+
+    Examples
+    --------
     >>> r = sigma_for_horizon(16, 6, 0.05, weights="real")          # exact rows: no Monte Carlo, no se
     >>> r.source.startswith("exact real Wick rows"), r.se
     (True, {})
@@ -166,10 +205,15 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     if dps is not None:
         raise ValueError("dps applies only to method 'mp'")
     prefix = real_energies(n, min(exact_max_k, t)) if weights == "real" else [Fraction(1)]
+    if len(prefix) > t:          # the exact rows cover the whole horizon: no Monte Carlo, and the answer says so
+        src = (f"exact real Wick rows k <= {t} (method 'mc' asked; no Monte Carlo needed: the exact rows reach "
+               f"k = {exact_max_k} >= t)")
+        return dataclasses.replace(scale_from_energies(prefix, tol, quantity=quantity, n=n, weights=weights,
+                                                       source=src), method="exact")
     means = mc_energies(n, t, samples, field=weights, seed=seed, batches=batches, progress=progress)
     src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if weights == "real"
            else "Monte Carlo (complex)") + f" ({samples // batches * batches} draws, {batches} batches, seed {seed})"
-    return _from_batches(prefix, means, tol, quantity, n, weights, src)
+    return dataclasses.replace(_from_batches(prefix, means, tol, quantity, n, weights, src), method="mc")
 
 
 def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
@@ -179,10 +223,12 @@ def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> 
     return int(bad[0]) if bad.size else None
 
 
-def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
                     max_t: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
                     exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
-    r""":func:`theory.horizon.depth_for_scale` for complex and real weights, as a dict.
+    r"""The depth reachable at scale ``sigma``, with its standard error and source, for complex and real
+    weights: a dict (:func:`theory.horizon.depth_for_scale` returns the depth alone, an int; one name, one
+    return type).
 
     ``{"depth", "se", "source"}`` (Monte Carlo adds ``replicate_range``, the leave-one-batch-out depths): the
     largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
@@ -191,9 +237,40 @@ def depth_for_scale(n, sigma, tol, *, quantity: str = "Q", weights: str = "compl
     check): exact Wick rows while the violation occurs at ``k <= exact_max_k`` (``se`` 0); otherwise Monte
     Carlo energies up to ``max_t`` (default: twice the complex depth at the same scale, plus 4; cost
     ``samples * max_t`` products of n x n matrices) and a jackknife ``se`` of the depth over batches;
-    ``progress`` as in :func:`mc_energies`. Raises ValueError if no violation occurs up to ``max_t``.
+    ``progress`` as in :func:`mc_energies`.
 
-    >>> depth_for_scale(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
+    Parameters
+    ----------
+    n : int
+        Width (>= 1).
+    sigma : float
+        Weight scale (> 0; 1 is Glorot).
+    tol : float
+        Tolerance on ``|p_j(sigma) - 1|``, in (0, 1).
+    quantity : {"Q", "S"}, default "Q"
+        Free recurrence (Q) or driven (S).
+    weights : {"complex", "real"}, default "complex"
+        Gaussian weight field.
+    method : {"float", "mc"}, default "float"
+        Real weights: exact rows and the large-n expansion, or Monte Carlo beyond the exact rows.
+    max_t : int, optional
+        Deepest depth searched.
+    samples, batches, seed, exact_max_k, progress
+        The Monte Carlo's settings, as in :func:`sigma_for_horizon`.
+
+    Returns
+    -------
+    dict
+        ``{"depth": int, "se": float, "source": str}`` (Monte Carlo adds ``replicate_range``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument, or no violation of ``tol`` up to ``max_t``.
+
+    Examples
+    --------
+    >>> depth_with_se(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
     {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (theory.real_rows)'}
     """
     weights = as_choice("weights", weights, ("complex", "real"))

@@ -69,6 +69,7 @@ from numba import njit, prange, types
 from numba.typed import Dict
 
 from theory._args import as_choice, as_int
+from theory._data import package_path
 
 __all__ = ["real_wick_polynomial", "real_work_items", "real_counts", "K_MAX"]
 
@@ -502,8 +503,9 @@ def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> 
 # --------------------------------------------------------------------------------------------------
 # the published rows and their structure
 # --------------------------------------------------------------------------------------------------
-DATA_FILE = __import__("pathlib").Path(__file__).resolve().parents[2] / "theory" / "data" / "real_wick_rows.json"
-# (the rows are theory's package data, read by theory.real_rows; the benchmark rewrites them through this path)
+# the rows are theory's package data (found through importlib.resources), read by theory.real_rows; the
+# benchmark rewrites them through this path
+DATA_FILE = package_path("theory", "data", "real_wick_rows.json")
 
 
 def published_rows() -> dict[int, list[int]]:
@@ -529,7 +531,7 @@ def row_identities(k: int, coeffs) -> list[tuple[str, str, bool]]:
       and ``N = k + 1`` cycles.
     * leading coefficient 1: N cycles means ``mu = c mu c^-1``, i.e. mu is rotation invariant; with
       ``{0, N}`` in mu that forces ``mu = {x, x + N}``, a single matching.
-    * coefficient-wise ``>= `` the complex (Hultman) row: the ``k!`` matchings that pair every letter of
+    * coefficient-wise ``>=`` the complex (Hultman) row: the ``k!`` matchings that pair every letter of
       ``G^k`` with one of ``(G^T)^k`` are exactly the complex Wick pairings, the others add ``n^j`` terms.
 
     Observed on every computed row, k <= 30 (not proved here):

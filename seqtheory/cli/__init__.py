@@ -15,9 +15,6 @@ import sys
 
 from ._parser import OneLineParser
 
-_TORCH_HINT = "needs PyTorch: pip install 'seqtheory[models]' (CPU wheels: see the README's install section)"
-
-
 # name -> (one-line help, module of seqtheory.cli); a command's module is imported only when it runs
 COMMANDS: dict[str, tuple[str, str]] = {
     "energy": ("exact signal energies Q_{n,t}, S_{n,t}, c = t/sqrt(n) and the regime", "energy"),
@@ -55,10 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     prog = f"seqtheory {name}"
     try:
         return importlib.import_module(f"{__name__}.{COMMANDS[name][1]}").main(rest, prog=prog)
-    except ModuleNotFoundError as exc:
-        if exc.name != "torch":
+    except ImportError as exc:                # an optional extra's module: name the extra (theory._extras)
+        from theory._extras import missing_extra, needs_extra
+
+        hit = missing_extra(exc)
+        if hit is None:
             raise
-        print(f"{prog}: error: {_TORCH_HINT}", file=sys.stderr)
+        print(f"{prog}: error: {hit[0]} is not installed; this {needs_extra(hit[1])}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)

@@ -36,8 +36,8 @@ def _parser(prog: str) -> OneLineParser:
     e.add_argument("--n", required=True, type=int_arg(1), help="width n (integer >= 1; 1e18 and 10**18 accepted)")
     e.add_argument("--t", required=True, type=int_arg(0), help="depth / time t (integer >= 0)")
     e.add_argument("--dps", type=int_arg(MIN_DPS, MAX_DPS), default=None,
-                   help=f"decimal digits, {MIN_DPS}..{MAX_DPS} (method mp/ball; default 30 = theory._args.DEFAULT_DPS; "
-                        "float prints 17 significant digits)")
+                   help=f"decimal digits, {MIN_DPS}..{MAX_DPS} (method mp/ball; default: the API's, the ambient mpmath "
+                        "precision, 15 digits; float prints 17 significant digits)")
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
     e.add_argument("--json", action="store_true", help="print one JSON object (inputs, values, c, regime, method, dps)")
@@ -116,13 +116,19 @@ def _value(fn, log_fn, n: int, t: int, method: str, dps: int | None) -> dict:
 
 def _energy(args) -> dict:
     from theory.regimes import regime
-    from theory.signal_energy import DEFAULT_DPS, S, Q, log_Q, log_S
+    from theory._args import as_dps
+    from theory.signal_energy import S, Q, log_Q, log_S
+    from theory.signal_energy._checks import _check_exact_cost
 
     method = args.method or ("mp" if args.dps is not None else "float")
     if method in ("float", "exact") and args.dps is not None:
         raise ValueError(f"--dps applies only to --method mp or ball, not {method}")
-    dps = (args.dps or DEFAULT_DPS) if method in ("mp", "ball") else None
+    # the API's default: dps=None is the ambient mpmath precision (mpmath's 15 digits in a fresh process)
+    dps = as_dps(args.dps, name="--dps") if method in ("mp", "ball") else None
     n, t = args.n, args.t
+    if method == "exact":          # refuse what the exact path refuses before announcing a long computation
+        _check_exact_cost(n, t, "Q")
+        _check_exact_cost(n, t, "S")
     notice = _notice(method, n, t, dps)
     if notice:
         print(notice, file=sys.stderr, flush=True)

@@ -1,7 +1,7 @@
 """``seqtheory sweep {run,status,plot,export} SWEEP.json --store FILE``: run, inspect, plot or export a sweep.
 
-A sweep file is either an architecture sweep (``benchmarks/memory_arch/*.json``, a ``"studies"`` object:
-:mod:`numerics.memory_functions.bench.sweep`) or a gated-RNN sweep (``benchmarks/gated_rnn/*.json``, a ``"runs"``
+A sweep file is either an architecture sweep (``numerics/memory_functions/bench/sweeps/*.json``, a ``"studies"`` object:
+:mod:`numerics.memory_functions.bench.sweep`) or a gated-RNN sweep (``numerics/anticollapse/gated/sweeps/*.json``, a ``"runs"``
 object: :mod:`numerics.anticollapse.gated.sweep`, training then the re-diagnoses of the stored weights). Both run
 through the experiment engine (:mod:`numerics.experiments.engine`): content-addressed runs in a SQLite store,
 resumable, kill-safe, on a local process pool or Dask (``--dask local`` or a scheduler address)::
@@ -51,8 +51,7 @@ def _parser(prog: str) -> OneLineParser:
             q.add_argument("--stop-after", type=positive, metavar="SECONDS",
                            help="start no new job after this many seconds (in-flight jobs finish; rerun resumes)")
             q.add_argument("--no-progress", action="store_true", help="no progress bar")
-        if name in ("run", "status"):
-            q.add_argument("--json", action="store_true", help="print JSON")
+        q.add_argument("--json", action="store_true", help="print JSON (every subcommand)")
         if name == "plot":
             q.add_argument("--out", default="figures", help="output directory for PNGs")
         if name == "export":
@@ -126,15 +125,15 @@ def _command(args, sweep, store, prog: str) -> int:
     elif args.cmd == "status":
         sweep.status(store, args.json)
     elif args.cmd == "export":
-        return _write_csv(sweep.rows(store), sweep.HEADER, args.csv, prog)
+        return _write_csv(sweep.rows(store), sweep.HEADER, args.csv, prog, args.json)
     else:
         out = Path(args.out)
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return fail(prog, f"cannot create the output folder {str(out)!r}: {exc.strerror or exc}")
-        for path in sweep.plot(store, out):
-            print(f"wrote {path}")
+        paths = [str(path) for path in sweep.plot(store, out)]
+        print(json.dumps({"figures": paths}) if args.json else "\n".join(f"wrote {path}" for path in paths))
     return 0
 
 
@@ -259,8 +258,11 @@ def _print_status(counts: dict[str, dict[str, int]], as_json: bool) -> None:
         print(f"{name:<20} {c['done']:>5}/{c['total']} done")
 
 
-def _write_csv(rows: list[dict], header: tuple[str, ...], dest: str, prog: str) -> int:
-    """The rows as CSV (``header``: the columns of an empty export)."""
+def _write_csv(rows: list[dict], header: tuple[str, ...], dest: str, prog: str, as_json: bool = False) -> int:
+    """The rows as CSV (``header``: the columns of an empty export); ``as_json``: the summary line as JSON (to
+    standard output, the CSV itself then needs a file)."""
+    if as_json and dest == "-":
+        return fail(prog, "--json prints the export's summary: give --csv a file, not '-'")
     import csv
 
     fields = list(dict.fromkeys(k for row in rows for k in row)) or list(header)
@@ -284,7 +286,9 @@ def _write_csv(rows: list[dict], header: tuple[str, ...], dest: str, prog: str) 
                 fh.close()
             except OSError:
                 pass
-    if dest != "-":
+    if as_json:
+        print(json.dumps({"rows": len(rows), "csv": dest}))
+    elif dest != "-":
         print(f"wrote {len(rows)} rows to {dest}")
     return 0
 

@@ -62,10 +62,6 @@ def _linear_lags(name: str, v) -> np.ndarray:
 
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -> int:
     """The command line; a bad value is one line on stderr naming it, exit status 2. Needs PyTorch."""
-    from numerics.anticollapse.gated.gated_rnn import GatedRNN
-    from numerics.anticollapse.gated.rnn_timescales import MIN_T, as_rnn, rnn_timescales, working_bytes
-    from theory._args import MAX_MEMORY_BYTES, as_int, check_budget
-
     ap = OneLineParser(prog=prog, description="Time scales, tail beta, envelope gate and phase of a trained RNN.")
     ap.add_argument("model", help="state dict saved with torch.save(model.state_dict(), path): nn.GRU, nn.LSTM "
                                   "or a toolkit gated RNN")
@@ -80,8 +76,12 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -
     ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples of the tail beta (default 2000)")
     ap.add_argument("--level", type=float, default=0.90, help="level of the bootstrap interval, in (0, 1) (default 0.90)")
     ap.add_argument("--window-stride", type=int, default=1, help="stride of the envelope's sliding windows (default 1)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar on stderr (a layer takes seconds)")
     ap.add_argument("--json", action="store_true", help="print JSON")
-    args = ap.parse_args(argv)
+    args = ap.parse_args(argv)           # --help works without PyTorch: torch is imported below
+    from numerics.anticollapse.gated.gated_rnn import GatedRNN
+    from numerics.anticollapse.gated.rnn_timescales import MIN_T, as_rnn, rnn_timescales, working_bytes
+    from theory._args import MAX_MEMORY_BYTES, as_int, check_budget
     try:
         net = as_rnn(args.model, prefix=args.prefix)
         if args.inputs is not None:
@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -
         lags = {k: None if v is None else _linear_lags(f"--{k.replace('_', '-')}", v)
                 for k, v in (("rate_lags", args.rate_lags), ("envelope_lags", args.envelope_lags))}
         res = rnn_timescales(net, x, layer=args.layer, n_boot=args.n_boot,
-                             level=args.level, window_stride=args.window_stride, **lags)
+                             level=args.level, window_stride=args.window_stride,
+                             progress=not args.no_progress, **lags)
     except (ValueError, TypeError) as exc:       # one line, exit 2 (no usage block)
         print(f"{ap.prog}: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

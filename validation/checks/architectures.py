@@ -1,7 +1,7 @@
 """Architecture benchmark on controllable memory functions (LSTM, S4D, TCN, Transformer, compositions).
 
 Seed claims of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678 (``docs/papers/memory-functions.md``), tested on
-the sweeps ``benchmarks/memory_arch/{quick,cpu,full}.json``: ``quick`` is a CI smoke test (200 Adam steps at
+the packaged sweeps ``numerics/memory_functions/bench/sweeps/{quick,cpu,full}.json``: ``quick`` is a CI smoke test (200 Adam steps at
 toy scale: it decides nothing, ``validation.registry.smoke_test``, and shows the committed cpu answer beside
 each claim), ``cpu`` runs every claim at CPU scale (reference results in
 ``docs/results/cpu-architectures/``), ``full`` is GPU-scale. All runs of a profile are trained once into the store
@@ -51,11 +51,12 @@ import numpy as np
 from numerics.memory_functions.bench.aggregate import collect, convergence, log10_or_inf as log10, median_by
 from validation.checks._arch_budgets import polished_rows, two_budgets
 from numerics.stats import LEVEL, bootstrap, mwu, paired
+from numerics.memory_functions.bench.sweep import SWEEPS
 from validation.registry import FAIL, INCONCLUSIVE, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.report import markdown_table
 
 PAPER = "Jiang, Bao, Wang, Li (2025), arXiv:2506.05678"
-SWEEP_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "memory_arch"
+SWEEP_DIR = SWEEPS          # the packaged sweep files (numerics.memory_functions.bench.sweep.SWEEPS)
 FLAT_DECADES = 1.0          # "flat": max/min of the medians over alpha <= 10
 SMOOTH_FACTOR_DECADES = math.log10(2.0)   # "one layer suffices": within a factor 2 of the deeper model
 ORDER_DECADES = math.log10(2.0)           # "order matters": a factor 2 either way
@@ -130,7 +131,7 @@ def _dedup(runs: list) -> list:
 # the rule's seed extension: claims that lack power at 3 seeds get seeds 3 and 4 on their cells, once
 # ----------------------------------------------------------------------------------------------------
 def extension_path(sweep: str) -> Path:
-    """The seed-extension plan of a sweep (``benchmarks/memory_arch/<sweep>_extension.json``)."""
+    """The seed-extension plan of a sweep (``<sweep>_extension.json`` beside the packaged sweep files)."""
     return SWEEP_DIR / f"{sweep}_extension.json"
 
 

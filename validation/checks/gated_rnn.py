@@ -5,7 +5,7 @@ Networks", arXiv:2606.29519 (2026), experiments 1 (structural negative control) 
 Conventions: ``docs/papers/anti-collapse.md`` as implemented in ``numerics.anticollapse`` (the author's
 envelope observable, window gate and phase rule: ``numerics.anticollapse.envelope_gate``).
 
-Sweeps (``benchmarks/gated_rnn/*.json``): the quick profile trains ``quick.json`` with its first seed (CI: far
+Sweeps (``numerics/anticollapse/gated/sweeps/*.json``): the quick profile trains ``quick.json`` with its first seed (CI: far
 from converged), the cpu and full profiles train ``cpu.json`` with every seed (about 25 minutes of 2 cores);
 ``reference.json`` (H = 512, T = 1280, 1400 epochs, 10 seeds, about 5,900 core-hours on CPU) runs only
 in the full profile on a machine with an accelerator. The sweep runs through the experiment engine
@@ -393,7 +393,7 @@ def verdict_reference(data: dict) -> Outcome:
        closed_form="numerics.anticollapse.estimators.phase_rule, numerics.anticollapse.estimators.tail_beta, "
                    "numerics.anticollapse.envelope_gate.calibrated_comparison",
        numerics=NUMERICS,
-       statistic="benchmarks/gated_rnn/reference.json on CUDA; the decision rules of the three checks above "
+       statistic="numerics/anticollapse/gated/sweeps/reference.json on CUDA; the decision rules of the three checks above "
                  "(verdict_constgate, verdict_diag_vs_shared, verdict_tail_envelope), every seed",
        profiles=("full",))
 def _reference(ctx: Context) -> Outcome:
@@ -401,5 +401,5 @@ def _reference(ctx: Context) -> Outcome:
 
     if not torch.cuda.is_available():
         return Outcome(NOT_RUN, "needs an accelerator: 40 runs of ~29,400 AdamW steps at H = 512, T = 1280, about "
-                                "5,900 core-hours on CPU; see benchmarks/gated_rnn/reference.json")
+                                "5,900 core-hours on CPU; see numerics/anticollapse/gated/sweeps/reference.json")
     return verdict_reference(collect(gated_records(ctx, gated_sweep(ctx, "reference"), device="cuda")))

@@ -61,11 +61,13 @@ import dataclasses
 import math
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 import numpy as np
 import torch
+from tqdm.auto import tqdm
 from torch import nn
 
 from theory._args import MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_real, check_budget
@@ -229,7 +231,7 @@ def load_state_dict(path: str | os.PathLike, *, prefix: str = "") -> RNNWeights 
 
 
 def as_rnn(model: Any, *, prefix: str = "") -> RNNWeights | GatedRNN:
-    """An ``nn.GRU``, ``nn.LSTM``, toolkit :class:`GatedRNN`, state dict or path, as weights or a gated model."""
+    """An ``nn.GRU``, ``nn.LSTM``, toolkit ``GatedRNN``, state dict or path, as weights or a gated model."""
     if isinstance(model, (RNNWeights, GatedRNN)):
         return model
     if isinstance(model, (nn.GRU, nn.LSTM)):
@@ -392,7 +394,8 @@ class RNNTimescales:
 
 def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str = "", rate_lags=None,
                    envelope_lags=None, envelope: str = "mu0", n_boot: int = 2000, level: float = 0.90,
-                   seed: int = 0, batch: int = 64, window_stride: int = 1) -> RNNTimescales:
+                   seed: int = 0, batch: int = 64, window_stride: int = 1,
+                   progress: bool = False) -> RNNTimescales:
     """Time scales, tail beta, envelope gate, resolution and phase of a trained RNN on inputs ``x``.
 
     ``model``: ``nn.GRU``, ``nn.LSTM`` (unidirectional, no projection), a toolkit :class:`GatedRNN`, a state
@@ -400,7 +403,8 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
     finite, ``T >= 16``. ``layer``: None (every layer) or one index. ``rate_lags``/``envelope_lags``: integer
     lag grids below T (default: the reference grids scaled to T). The rest as in
     :func:`~numerics.anticollapse.gated.diagnostics.diagnose` (bootstrap size and seed, interval level, window
-    stride; ``envelope="mu0"`` is the author's observable). Everything is float64.
+    stride; ``envelope="mu0"`` is the author's observable). Everything is float64. ``progress``: a bar per
+    layer on stderr (the command line shows it: a diagnosis takes seconds per layer).
 
     >>> gru = nn.GRU(3, 20)
     >>> with torch.no_grad():
@@ -428,17 +432,22 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     kw = dict(n_boot=n_boot, level=level, seed=seed)
     out = {}
+    bar = tqdm(total=1 if gated else len(layers), desc=f"diagnosing {net.arch if gated else net.cell} layers",
+               unit="layer", disable=not progress, leave=False, file=sys.stderr)
     if gated:
         m = build_gated_rnn(net.arch, net.d_in, net.hidden, net.d_out).double()
         m.load_state_dict(net.state_dict())             # a float64 copy: the caller's model is left alone
         out[0] = diagnose(m, xt, rate_lags=rl, envelope_lags=el, envelope=envelope, batch=batch,
                           window_stride=window_stride, **kw)
+        bar.update()
     for k in ([] if gated else layers):
         rates, env = rates_and_envelope_from_leaks(leak_traces(net, xt, k, batch=batch), T=T, hidden=H,
                                                    rate_lags=rl, envelope_lags=el, envelope=envelope,
                                                    window_stride=window_stride)
         out[k] = diagnose_rates(rates, env, arch=f"nn.{net.cell.upper()} layer {k}", base_rate=np.ones(H),
                                 base_rate_method="uniform (no optimiser)", **kw)
+        bar.update()
+    bar.close()
     cell = net.arch if gated else net.cell
     return RNNTimescales(cell=cell, input_size=d_in, hidden=H, num_layers=n_layers, T=T, n_sequences=B,
                          layers=out, leak=_LEAK["gated" if gated else cell])

@@ -1,6 +1,6 @@
 """Gated-RNN sweeps through the experiment engine: train every run of a sweep file, then re-diagnose the stored weights.
 
-A sweep file (``benchmarks/gated_rnn/{quick,cpu,reference}.json``, :func:`load_gated_sweep`) holds ``defaults``
+A sweep file (the packaged ``numerics/anticollapse/gated/sweeps/{quick,cpu,reference}.json``, :func:`load_gated_sweep`) holds ``defaults``
 per config section (task, model, train, diagnostics), named ``runs`` overriding them, ``seeds`` and, optionally,
 a ``long_diagnosis``. :func:`run_gated_sweep` executes it with :mod:`numerics.experiments.engine` into a
 :class:`~numerics.experiments.store.ResultStore`, in two stages:
@@ -38,9 +38,11 @@ from numerics.anticollapse.spectra import LongDiagnosisSpec, diagnosis_record, l
 from numerics.experiments.engine import RunOutput, SweepSummary, pending_runs, run_jobs
 from numerics.experiments.ids import content_id
 from numerics.experiments.store import ResultStore
+from theory._data import package_path
 from theory._args import as_choice, as_instance, as_int, as_path
 
-SWEEP_DIR = Path(__file__).resolve().parents[3] / "benchmarks" / "gated_rnn"
+# the packaged sweep files (package data, read through importlib.resources: a wheel has them)
+SWEEP_DIR = package_path("numerics.anticollapse.gated", "sweeps")
 TRAIN_SCHEMA = "gated_rnn.train/1"
 DIAGNOSIS_SCHEMA = "gated_rnn.diagnosis/1"
 KEEP = ("all", "final")          # checkpoint weights stored with a training run
@@ -69,9 +71,9 @@ class GatedSweep:
 
 
 def load_gated_sweep(name_or_path: str | Path) -> GatedSweep:
-    """Read ``benchmarks/gated_rnn/<name>.json`` (or a path): ``{"name", "description", "defaults": {section:
+    """Read the packaged sweep ``<name>`` (:data:`SWEEP_DIR`, e.g. ``"quick"``) or a ``.json`` path: ``{"name", "description", "defaults": {section:
     {...}}, "runs": {run: {section: {...overrides}}}, "seeds": [...], "long_diagnosis": {...}}`` with the
-    sections task, model, train, diagnostics (the layout of ``benchmarks/memory_arch/*.json``: defaults +
+    sections task, model, train, diagnostics (the layout of the architecture sweeps: defaults +
     named runs)."""
     from .train import GatedConfig, merge_sections
 

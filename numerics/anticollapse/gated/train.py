@@ -31,9 +31,9 @@ task. Same config, seed and thread count: identical run.
 
 Configs (:class:`GatedConfig`) have four sections, ``task`` (:class:`TaskSpec`), ``model``
 (:class:`ModelSpec`), ``train`` (:class:`GatedTrainSpec`) and ``diagnostics`` (:class:`DiagnosticsSpec`); a
-sweep file (``benchmarks/gated_rnn/*.json``, :func:`numerics.anticollapse.gated.sweep.load_gated_sweep`) holds
+sweep file (``numerics/anticollapse/gated/sweeps/*.json``, :func:`numerics.anticollapse.gated.sweep.load_gated_sweep`) holds
 ``defaults`` per section and named ``runs`` overriding them (:func:`merge_sections`), the layout of
-``benchmarks/memory_arch/*.json``; :mod:`numerics.anticollapse.gated.sweep` runs it through the experiment engine.
+``numerics/memory_functions/bench/sweeps/*.json``; :mod:`numerics.anticollapse.gated.sweep` runs it through the experiment engine.
 """
 
 from __future__ import annotations

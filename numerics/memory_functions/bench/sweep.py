@@ -1,6 +1,6 @@
 """Sweeps: plain lists of run configs, executed into a resumable SQLite store, locally or distributed.
 
-A sweep file (JSON, zoology / mad-lab style; see ``benchmarks/memory_arch/quick.json``) is a set of named
+A sweep file (JSON, zoology / mad-lab style; see the packaged ``numerics/memory_functions/bench/sweeps/quick.json``, :data:`SWEEPS`) is a set of named
 *studies*, each a grid expanded into plain run configs::
 
     {"name": "...", "defaults": {"target": {"T": 64, ...}, "train": {"steps": 300, ...}},
@@ -36,8 +36,11 @@ from typing import Any, Iterable
 from numerics.experiments.engine import MAX_WORKERS, SweepSummary, pending_runs, run_jobs
 from numerics.experiments.store import ResultStore
 from theory._args import as_int, as_path
+from theory._data import package_path
 
 from .runs import RunConfig, execute_run
+# the packaged sweep files quick / cpu / full (package data: a wheel has them; the validation profiles read them)
+SWEEPS = package_path("numerics.memory_functions.bench", "sweeps")
 GROUP = 10       # seeds x targets of one model: vmap's gain levels off beyond ~10 members (bench_training.py)
 _STUDY_FIELDS = ("models", "kinds", "alphas", "seeds", "target", "train", "trains", "mix", "lams", "description",
                  "polish")
@@ -75,10 +78,20 @@ def check_study_name(name: Any, where: str = "study name") -> str:
     return name
 
 
+def _sweep_file(name_or_path: str | Path) -> Path:
+    """The file of a packaged sweep given by name (``"quick"``, ``"cpu"``, ``"full"``: :data:`SWEEPS`), or
+    ``name_or_path`` itself when it names a ``.json`` file or a path."""
+    path = Path(as_path("path", name_or_path))
+    if path.suffix == ".json" or len(path.parts) > 1:
+        return path
+    return SWEEPS / f"{path.name}.json"
+
+
 def load_sweep(path: str | Path) -> dict:
-    """Read a sweep file; every problem is a ``ValueError`` whose message names the file (and the field).
-    ``path`` is a ``str`` or ``os.PathLike`` (anything else, e.g. a file descriptor, is a ``TypeError``)."""
-    path = as_path("path", path)
+    """Read a sweep file, or a packaged sweep by name (:func:`_sweep_file`); every problem is a ``ValueError``
+    whose message names the file (and the field). ``path`` is a ``str`` or ``os.PathLike`` (anything else,
+    e.g. a file descriptor, is a ``TypeError``)."""
+    path = _sweep_file(path)
     where = f"sweep file path={path!r}"
     try:
         with open(path, encoding="utf-8") as fh:

@@ -21,6 +21,35 @@ from ._lstm_scan import lstm_layer
 
 
 class LSTM(SeqModel):
+    """LSTM baseline (Hochreiter & Schmidhuber 1997): a causal map (B, T, d_in) -> (B, T, d_out), a stacked
+    ``torch.nn.LSTM`` read out linearly at every step (module docstring: initialisation, forget-gate bias +1).
+
+    Parameters
+    ----------
+    width : int, default 16
+        Cells per layer (>= 1).
+    layers : int, default 1
+        Stacked LSTM layers (>= 1).
+    d_in, d_out : int, default 1
+        Input and output features per time step.
+
+    Returns
+    -------
+    LSTM
+        A ``torch.nn.Module``; calling it on a float tensor (B, T, d_in) returns (B, T, d_out).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A size that is not a positive integer, or a model above ``theory._args.MAX_PARAMETERS`` parameters.
+
+    Examples
+    --------
+    >>> import torch
+    >>> LSTM(width=8)(torch.zeros(2, 5, 1)).shape
+    torch.Size([2, 5, 1])
+    """
+
     def __init__(self, width: int = 16, layers: int = 1, *, d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
         self.width = as_int("width", width, minimum=1)

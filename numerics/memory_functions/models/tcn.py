@@ -63,6 +63,39 @@ class TemporalBlock(nn.Module):
 
 
 class TCN(SeqModel):
+    """Temporal convolutional network (Bai, Kolter, Koltun 2018): a causal map (B, T, d_in) -> (B, T, d_out)
+    of ``levels`` residual blocks with dilations 1, 2, 4, ...; receptive field
+    ``R = 1 + 2 (kernel_size - 1) (2**levels - 1)`` (module docstring, :meth:`receptive_field`).
+
+    Parameters
+    ----------
+    channels : int, default 16
+        Channels of every block (>= 1).
+    levels : int, default 6
+        Residual blocks (dilation ``2**i`` at level i).
+    kernel_size : int, default 2
+        Taps of each causal convolution.
+    d_in, d_out : int, default 1
+        Input and output features per time step.
+
+    Returns
+    -------
+    TCN
+        A ``torch.nn.Module``; calling it on a float tensor (B, T, d_in) returns (B, T, d_out).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A size that is not a positive integer, or above its stated maximum (levels, kernel, parameters).
+
+    Examples
+    --------
+    >>> import torch
+    >>> m = TCN(channels=4, levels=3)
+    >>> m(torch.zeros(2, 9, 1)).shape, m.receptive_field()
+    (torch.Size([2, 9, 1]), 15)
+    """
+
     def __init__(self, channels: int = 16, levels: int = 6, kernel_size: int = 2, *, d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
         self.channels = as_int("channels", channels, minimum=1)

@@ -37,6 +37,43 @@ def sinusoidal_encoding(T: int, d: int) -> torch.Tensor:
 
 
 class Transformer(SeqModel):
+    """Causal pre-norm Transformer encoder (Vaswani et al. 2017): a map (B, T, d_in) -> (B, T, d_out) in which
+    position t attends to positions <= t only (module docstring: the layer equations, positional encodings).
+
+    Parameters
+    ----------
+    d_model : int, default 16
+        Model width, split over the heads.
+    heads : int, default 2
+        Attention heads; must divide ``d_model``.
+    layers : int, default 1
+        Encoder layers.
+    pos : {"sinusoidal", "learned"}, default "sinusoidal"
+        Positional encoding.
+    max_len : int, default 1024
+        Longest sequence of a learned encoding.
+    ffn_mult : int, default 2
+        Feed-forward width as a multiple of ``d_model``.
+    d_in, d_out : int, default 1
+        Input and output features per time step.
+
+    Returns
+    -------
+    Transformer
+        A ``torch.nn.Module``; calling it on a float tensor (B, T, d_in) returns (B, T, d_out).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad size, ``heads`` not dividing ``d_model``, an unknown ``pos``, or too many parameters.
+
+    Examples
+    --------
+    >>> import torch
+    >>> Transformer(d_model=8, heads=2)(torch.zeros(2, 5, 1)).shape
+    torch.Size([2, 5, 1])
+    """
+
     def __init__(self, d_model: int = 16, heads: int = 2, layers: int = 1, *, pos: str = "sinusoidal",
                  max_len: int = 1024, ffn_mult: int = 2, d_in: int = 1, d_out: int = 1):
         super().__init__(d_in, d_out)
