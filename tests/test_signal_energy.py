@@ -216,6 +216,50 @@ def test_mp_precision_ladder_S(n, t):
     assert mp_rel(vals[120], ref_S(n, t), 300) <= mpmath.mpf(10) ** -119
 
 
+# --- torture ladder: digits delivered = digits asked at every (n, k) ------------------------------------
+TORTURE_K = (10, 10**3, 10**6, 10**9, 10**12, 10**15, 10**20, 10**25, 10**30)
+TORTURE_N = (12, 10**3, 10**6, 10**9, 10**12, 10**18)
+
+
+def arb_Q(n: int, k: int, bits: int):
+    """Q_{n,k} as a certified python-flint ball with at least ``bits`` bits of relative accuracy, written out
+    here from Theorem 2.1 (log-gamma form; arb's own error propagation, precision doubled until accurate):
+    the independent reference of the ladder."""
+    import flint
+    m, prec = k + 2, 2 * bits
+    while True:
+        with flint.ctx.workprec(prec):
+            N = flint.arb(n)
+            a = flint.arb(n + m).lgamma() - N.lgamma() - m * N.log()
+            q = N * a.exp() / ((k + 1) * m)
+            if m <= n:
+                b = flint.arb(n + 1).lgamma() - flint.arb(n - m + 1).lgamma() - m * N.log()
+                q = q * -((b - a).expm1())
+        if q.rel_accuracy_bits() >= bits:
+            return q
+        prec *= 2
+
+
+def arb_to_mpf(b):
+    """The ball's midpoint as an mpf, exactly (the caller's working precision must hold its mantissa)."""
+    man, exp = b.mid().man_exp()
+    return mpmath.mpf((int(man), int(exp)))
+
+
+@pytest.mark.parametrize("n", TORTURE_N)
+def test_mp_torture_ladder_Q(n):
+    """Q mp at 15/25/50 digits within 10^(1-dps) of a ball at 200 bits more, k up to 1e30 (issue 33: the
+    amplification by exp of a large logarithm cost up to 106 bits at n = 12, k = 1e30)."""
+    for k in TORTURE_K:
+        ball = arb_Q(n, k, 400)
+        for dps in (15, 25, 50):
+            q = Q(n, k, method="mp", dps=dps)
+            with mpmath.workprec(800):
+                ref = arb_to_mpf(ball)
+                err = abs(q - ref) / ref
+            assert err <= mpmath.mpf(10) ** (1 - dps), (n, k, dps, err)
+
+
 def test_mp_does_not_touch_global_precision():
     before = mpmath.mp.prec
     Q(10**12, 10**6, method="mp", dps=200)

@@ -20,14 +20,25 @@ def _a_lower_bound(n: int, m: int) -> float:
 
 
 def _guard_bits(n: int, m: int) -> int:
-    """Bits lost when a is formed as a difference of log-gamma values of size ~ (n+m) log(n+m)."""
+    """Guard bits for a working precision that gives ``e^a`` and ``1 - e^(-d)`` to the target's relative accuracy.
+
+    ``a`` and ``d`` are differences of log-gamma values of size ``L ~ (n+m) log(n+m)``, so their *absolute*
+    error is ``~ L 2^-p`` at working precision p. Two needs follow:
+
+    * ``e^a`` (and ``e^(-d)``): its relative error *is* the absolute error of ``a``: ``log2 L`` bits (the
+      amplification by exp of a large logarithm: at n = 12, k = 1e30, ``L ~ 7e31``, 106 bits);
+    * ``1 - e^(-d) ~ d`` when ``d`` is small: the relative error of ``d >= a >= a_lower`` is
+      ``L / a_lower 2^-p``: ``log2(1 / a_lower)`` bits more when ``a_lower < 1``.
+    """
     if n + m < 2**900:
-        big = (n + m) * max(1.0, math.log(n + m)) + 2.0
-        return int(math.log2(big) - math.log2(_a_lower_bound(n, m))) + 24
-    # past float64 (n ~ 1e1000 from the command line): the same bound in logs, from exact ints (+1 bit
-    # bounds the +2.0 above)
-    log2_big = math.log2(n + m) + math.log2(math.log(n + m)) + 1.0
-    return int(log2_big - (math.log2(m * (m - 1)) - math.log2(2 * (n + m)))) + 24
+        log2_big = math.log2((n + m) * max(1.0, math.log(n + m)) + 2.0)
+        log2_a_lower = math.log2(_a_lower_bound(n, m))
+    else:
+        # past float64 (n ~ 1e1000 from the command line): the same bounds in logs, from exact ints (+1 bit
+        # bounds the +2.0 above)
+        log2_big = math.log2(n + m) + math.log2(math.log(n + m)) + 1.0
+        log2_a_lower = math.log2(m * (m - 1)) - math.log2(2 * (n + m))
+    return int(log2_big + max(0.0, -log2_a_lower)) + 24
 
 
 def _ab_mp(n: int, m: int):
