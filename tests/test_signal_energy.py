@@ -260,6 +260,19 @@ def test_mp_torture_ladder_Q(n):
             assert err <= mpmath.mpf(10) ** (1 - dps), (n, k, dps, err)
 
 
+@pytest.mark.parametrize("n,t", [(10**10, 10**8), (10**15, 10**6), (10**6, 10**5)])
+def test_S_mp_long_sums_match_the_mpmath_only_path(n, t, monkeypatch):
+    """Long S sums take the ball's midpoint (O(1) in t) when python-flint is there: the same digits as the
+    mpmath-only path (top-down sum / sumem, forced here), an independent evaluation."""
+    from theory.signal_energy import _mp
+    assert _mp._S_via_ball(n, t, 40) is not None            # the routed path is the one under test
+    fast = S(n, t, method="mp", dps=40)
+    monkeypatch.setattr(_mp, "_S_MP_VIA_BALL_MIN_TERMS", math.inf)
+    native = S(n, t, method="mp", dps=50)
+    with mpmath.workdps(60):
+        assert abs(fast - native) <= mpmath.mpf(10) ** -39 * native
+
+
 def test_mp_does_not_touch_global_precision():
     before = mpmath.mp.prec
     Q(10**12, 10**6, method="mp", dps=200)

@@ -205,7 +205,11 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
       1e-18 of it, after ~ ``45 n/t`` terms in the supercritical range); for ``t > 4.2e6``,
       ``t <= n/64`` and more than ``3.3e7`` terms needed, the Euler-Maclaurin formula on the analytic
       summand (mpmath ``sumem``) replaces the direct sum;
-    * "mp": ``dps`` digits (direct sum with guard digits; Euler-Maclaurin for long sums with ``t <= n/64``);
+    * "mp": ``dps`` digits. Where more than 2000 top terms matter and python-flint is installed, the
+      midpoint of the certified ball below (O(1) in t: under 0.2 s at t = 1e8 for every n,
+      ``benchmarks/bench_S_mp.py``); otherwise a direct top-down sum with guard digits, or mpmath's
+      Euler-Maclaurin for long sums with ``t <= n/64`` (without the extra, 1-20+ s between the critical and
+      the supercritical regime at t = 1e8);
     * "ball": certified arb ball. For ``t > 2000`` in the subcritical and critical range (``c = t/sqrt(n)``
       up to about 30 at 40 digits: at most ``_S_BALL_SERIES_MAX_G`` = 400 series terms), the exact 1/n^2
       series truncated after G terms plus a proved remainder bound, O(G^2) big-integer work independent

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 
 import mpmath
@@ -12,6 +13,7 @@ from ._factorial_logs import _ab_mp, _guard_bits
 
 _S_MP_DIRECT_MAX_T = 100_000
 _S_EM_MAX_RATIO = 1.0 / 64.0    # Euler-Maclaurin for S when t <= n/64 (smooth summand)
+_S_MP_VIA_BALL_MIN_TERMS = 2_000    # more top terms than this: the ball's O(1)-in-t methods, if installed
 
 
 def _Q_mp(n: int, k: int, dps: int):
@@ -62,12 +64,35 @@ def _S_mp(n: int, t: int, dps: int):
     prec = int(dps * 3.33) + 10
     # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
     needed = t + 1 if t == 0 else min(t + 1, int(n / t * (prec + 20) * 0.7) + 2)
+    if needed > _S_MP_VIA_BALL_MIN_TERMS:
+        mid = _S_via_ball(n, t, dps)
+        if mid is not None:
+            with mpmath.mp.workprec(prec):
+                return mpmath.mpf(mid)                 # the midpoint rounded once, to the target precision
     if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO:
         s = _S_em(n, t, dps)
     else:
         s = _S_mp_top_down(n, t, prec)
     with mpmath.mp.workprec(prec):
         return +s
+
+
+def _S_via_ball(n: int, t: int, dps: int) -> tuple[int, int] | None:
+    """``S`` as the certified ball's midpoint ``(mantissa, exponent)`` where the ball is O(1) in t (1/n^2
+    series, supercritical top terms, Euler-Maclaurin on the top window) and python-flint is installed; else None.
+
+    The ball has at least ``3.33 (dps + 3)`` bits of relative accuracy, so its midpoint is correct to ``dps``
+    digits: 0.001-0.1 s at t = 1e8, where mpmath's ``sumem`` over the whole range takes 20 s or more
+    (``benchmarks/bench_S_mp.py``).
+    """
+    if importlib.util.find_spec("flint") is None:
+        return None
+    from . import _ball
+
+    if _ball._S_ball_is_direct(n, t, dps + 3):
+        return None
+    man, exp = _ball._S_ball(n, t, dps + 3).mid().man_exp()
+    return int(man), int(exp)
 
 
 def _S_mp_top_down(n: int, t: int, prec: int):
