@@ -291,6 +291,11 @@ def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
     check_budget("x (its size)", 4 * 8.0 * n * n, MAX_MEMORY_BYTES, value=n)
     if n <= k:
         return 0.0, np.arange(n)
+    # the partition is invariant under shifts and scalings: cluster (x / 2^e) - median, exact powers of two,
+    # so that the squares neither overflow (x ~ 1e160) nor underflow, and a large offset does not cancel
+    scale = 2.0 ** math.frexp(float(np.max(np.abs(x))) or 1.0)[1]
+    x = x / scale
+    x = x - float(np.median(x))
     C = _segment_cost(x)
     D = C[0].copy()                                     # D[j]: best cost of x[0..j] in c + 1 clusters
     starts = []
@@ -306,4 +311,8 @@ def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
         i = int(starts[c - 1][j])
         labels[i:j + 1] = c
         j = i - 1
-    return float(D[-1]), labels
+    wcss = float(D[-1]) * scale * scale
+    if not math.isfinite(wcss):
+        raise ValueError(f"x spans too large a range: its within-cluster sum of squares ({float(D[-1]):.3g} * "
+                         f"{scale:.3g}^2) exceeds float64")
+    return wcss, labels

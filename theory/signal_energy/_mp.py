@@ -128,6 +128,16 @@ def _S_mp_top_down(n: int, t: int, prec: int):
 
 
 def _S_em(n: int, t: int, dps: int):
+    """``S`` where the direct sum is too long (``t <= n/64``): the certified ball's midpoint when python-flint is
+    installed (O(1) in t), else mpmath's Euler-Maclaurin (:func:`_S_em_mpmath`; seconds to minutes)."""
+    mid = _S_via_ball(n, t, dps)
+    if mid is None:
+        return _S_em_mpmath(n, t, dps)
+    with mpmath.mp.workprec(int(dps * 3.33) + 10):
+        return mpmath.mpf(mid)
+
+
+def _S_em_mpmath(n: int, t: int, dps: int):
     """Euler-Maclaurin summation of the analytic summand Q(n, k) over k = 0..t (needs t << n)."""
     m_max = t + 2
     mp = mpmath.mp

@@ -38,7 +38,7 @@ from numerics.anticollapse.spectra import LongDiagnosisSpec, diagnosis_record, l
 from numerics.experiments.engine import RunOutput, SweepSummary, pending_runs, run_jobs
 from numerics.experiments.ids import content_id
 from numerics.experiments.store import ResultStore
-from theory._args import as_choice, as_instance, as_int, as_path
+from theory._args import as_choice, as_instance, as_int, as_path, as_seed_int
 
 SWEEP_DIR = Path(__file__).resolve().parents[3] / "benchmarks" / "gated_rnn"
 TRAIN_SCHEMA = "gated_rnn.train/1"
@@ -64,7 +64,7 @@ class GatedSweep:
 
     def with_seeds(self, seeds) -> "GatedSweep":
         """The same sweep restricted to (or extended by) ``seeds``."""
-        seeds = tuple(as_int("seed", s, minimum=0) for s in seeds)
+        seeds = tuple(as_seed_int(s) for s in seeds)
         return dataclasses.replace(self, seeds=seeds)
 
 
@@ -87,7 +87,7 @@ def load_gated_sweep(name_or_path: str | Path) -> GatedSweep:
             raise ValueError(f"gated sweep {p}: missing key {key!r}")
     configs = {run: GatedConfig.from_dict(merge_sections(raw["defaults"], over, f"runs.{run}"))
                for run, over in raw["runs"].items()}
-    seeds = tuple(as_int("seed", s, minimum=0) for s in raw["seeds"])
+    seeds = tuple(as_seed_int(s) for s in raw["seeds"])
     long = long_spec(raw["long_diagnosis"]) if raw.get("long_diagnosis") is not None else None
     return GatedSweep(raw["name"], raw.get("description", ""), configs, seeds, long)
 
@@ -98,7 +98,7 @@ def train_config(config, seed: int, keep: str = "final") -> dict:
     from .train import GatedConfig
 
     cfg = GatedConfig.from_dict(config)
-    return {"config": cfg.to_dict(), "seed": as_int("seed", seed, minimum=0), "keep": as_choice("keep", keep, KEEP)}
+    return {"config": cfg.to_dict(), "seed": as_seed_int(seed), "keep": as_choice("keep", keep, KEEP)}
 
 
 def diagnosis_configs(train: dict, long: LongDiagnosisSpec) -> dict[str, dict]:

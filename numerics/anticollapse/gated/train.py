@@ -52,7 +52,7 @@ from tqdm import tqdm
 from numerics._config import dataclass_from_dict, setter
 from numerics._torch import as_device
 from numerics.anticollapse.spectra import (ENVELOPES, GatedDiagnostics, _lag_triple, _pair_or_triple)
-from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array, as_seed_int
 
 from .delayed_task import DelayedTask, _as_exponent, make_delayed_task, scaled_lag_range
 from .diagnostics import diagnose
@@ -419,7 +419,7 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
     """
     cfg = GatedConfig.from_dict(config)
     progress, keep_states = as_bool("progress", progress), as_bool("keep_states", keep_states)
-    st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(as_device(device)))
+    st = _setup(cfg, as_seed_int(seed), torch.device(as_device(device)))
     t0 = time.perf_counter()
     step_loss: list[float] = []
     epoch_loss: list[float] = []
