@@ -27,11 +27,13 @@ A new public function without an entry in ``BASELINES`` fails ``test_every_funct
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import importlib
 import inspect
 import math
 import multiprocessing as mp
 import numbers
+import operator
 import os
 import pkgutil
 import sys
@@ -246,9 +248,19 @@ def baselines() -> dict[str, Case]:
                                        raises=OVF),
         "theory.signal_energy.S": Case(dict(n=8, t=3, method="float", dps=None), kinds={**_NT_ARRAY, "dps": "int?"},
                                        raises=OVF),
+        # the other precision paths of the energies (each accepted call is checked by fuzz_oracle)
+        "theory.signal_energy.Q#mp": Case(dict(n=8, k=3, method="mp", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.Q#exact": Case(dict(n=8, k=3, method="exact", dps=None), kinds={"dps": "int?"}),
+        "theory.signal_energy.Q#ball": Case(dict(n=8, k=3, method="ball", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.S#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.S#exact": Case(dict(n=8, t=3, method="exact", dps=None), kinds={"dps": "int?"}),
+        "theory.signal_energy.S#ball": Case(dict(n=8, t=3, method="ball", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.Q_all": Case(dict(n=8, t=3), allow_inf=True),
+        "theory.signal_energy.Q_all#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.log_Q": Case(dict(n=8, k=3), kinds=_NK_ARRAY),
+        "theory.signal_energy.log_Q#mp": Case(dict(n=8, k=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.log_S": Case(dict(n=8, t=3), kinds=_NT_ARRAY),
+        "theory.signal_energy.log_S#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.trace_moment": Case(dict(n=8, k=3)),
         "theory.signal_energy.S_ball_is_direct": Case(dict(n=100, t=50, dps=20)),
         "theory.signal_energy.hultman_row": Case(dict(k=5)),
@@ -542,7 +554,20 @@ def _is_int(v) -> bool:
         return False
     if isinstance(v, (numbers.Integral, np.integer)):
         return True
-    return isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu"
+    if isinstance(v, np.ndarray):
+        return v.ndim == 0 and v.dtype.kind in "iu"
+    return _index_only(v)
+
+
+def _index_only(v) -> bool:
+    """An int-like known through ``__index__`` only (documented: the integer checkers take it)."""
+    if isinstance(v, (float, complex, str, bytes, np.generic, np.ndarray)) or not hasattr(type(v), "__index__"):
+        return False
+    try:
+        operator.index(v)
+    except TypeError:
+        return False
+    return True
 
 
 def _is_real(v) -> bool:
@@ -551,6 +576,8 @@ def _is_real(v) -> bool:
     if isinstance(v, np.ndarray):
         ok = v.ndim == 0 and v.dtype.kind in "iuf"
         return ok and bool(np.isfinite(v))
+    if isinstance(v, decimal.Decimal) or _index_only(v):      # a real number too (exact, or an int)
+        return _index_only(v) or v.is_finite()
     return isinstance(v, (numbers.Real, np.integer, np.floating)) and math.isfinite(float(v))
 
 
@@ -755,7 +782,11 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
         _STATE["base"][qual] = _call(fn, case.kwargs)     # must succeed: a failing baseline is a table error
     base = _STATE["base"][qual]
     if param is None:
-        return ("clean" if case.allow_nan or finite(base, case.allow_inf) else "silent"), "baseline"
+        if not (case.allow_nan or finite(base, case.allow_inf)):
+            return "silent", "baseline"
+        return _oracle(qual, case.kwargs, base, "baseline")
+    if param == MANY:                     # several arguments replaced at once (valid values, for the oracle)
+        return _run_many(fn, case, qual, value)
     kwargs = dict(case.kwargs)
     kwargs[param] = value
     before = _global_state()
@@ -783,7 +814,44 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     if case.comparable and equivalent(value, case.kwargs[param]) and \
             not (res == base if case.keeps_type else same_except(res, base, case.volatile)):
         return "silent", f"{param}={value!r} (== baseline {case.kwargs[param]!r}) gave {res!r:.80} != {base!r:.80}"
-    return "clean", ""
+    return _oracle(qual, kwargs, res, "")
+
+
+MANY = "*"    # run_case(qual, MANY, {param: value, ...}): replace several arguments of the baseline call
+
+
+def _run_many(fn, case: Case, qual: str, values: dict) -> tuple[str, str]:
+    """A call with several arguments replaced (fuzz_oracle's valid draws): a clean error naming one of them,
+    or a finite result that the oracle then checks."""
+    kwargs = {**case.kwargs, **values}
+    try:
+        res = _call(fn, kwargs)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        ok = any(n in msg for p in values for n in (p,) + tuple(case.names.get(p, ())))
+        return ("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}"
+    except case.raises as exc:
+        return "clean", f"documented {type(exc).__name__}"
+    except Exception as exc:
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return "crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}"
+    if not case.allow_nan and not finite(res, case.allow_inf):
+        return "silent", f"non-finite result {res!r:.120}"
+    return _oracle(qual, kwargs, res, "accepted, not checked")
+
+
+ORACLE_TAG = "oracle: "     # the detail of a clean call that was checked against an independent reference
+
+
+def _oracle(qual: str, kwargs: dict, res, detail: str) -> tuple[str, str]:
+    """The outside oracle (tests/fuzz_oracle.py) on an accepted call: "silent" on a wrong value."""
+    import fuzz_oracle
+
+    verdict = fuzz_oracle.check(qual, kwargs, res)
+    if verdict is None:
+        return "clean", detail
+    ok, what = verdict
+    return ("clean", ORACLE_TAG + what) if ok else ("silent", f"wrong value against the reference: {what}")
 
 
 def _worker_main(conn):
@@ -794,6 +862,10 @@ def _worker_main(conn):
     # fuzzed paths ("bogus", "") are relative: write them in a scratch directory, never in the checkout
     sys.path[:] = [os.path.abspath(p) if p in ("", ".") else p for p in sys.path]
     os.chdir(_tmpdir())
+    from fuzz_values import CORRUPT_FILE, EMPTY_FILE
+    open(EMPTY_FILE, "wb").close()                       # the fuzzed file names exist: empty, and not a .npy
+    with open(CORRUPT_FILE, "wb") as fh:
+        fh.write(b"\x93NUMPY\x01\x00garbage")
     while True:
         try:
             msg = conn.recv()

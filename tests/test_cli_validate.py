@@ -113,3 +113,9 @@ def test_doctests():
     import validation.report as rep
 
     assert doctest.testmod(rep, raise_on_error=False).failed == 0
+
+
+def test_empty_only_pattern_is_an_error_not_everything(fake_registry, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--report", str(tmp_path), "--no-progress", "--only", ""])
+    assert e.value.code == 2 and "--only" in capsys.readouterr().err and not fake_registry

@@ -550,3 +550,10 @@ def test_falling_factorial_boundary_against_wick(n):
         assert Q(n, k, method="exact") == q
         assert abs(Q(n, k) - float(q)) <= 4e-16 * float(q)
         assert abs(float(Q(n, k, method="mp", dps=30)) - float(q)) <= 4e-16 * float(q)
+
+
+@pytest.mark.parametrize("n", [1, 12, 64, 10**18])
+def test_S_ball_at_t_0_is_one(n):
+    """S(12, 0, method="ball") raised ZeroDivisionError (issue 33); S_{n,0} = Q_{n,0} = 1."""
+    b = S(n, 0, method="ball", dps=20)
+    assert abs(frac_of_arb(b.mid()) - 1) <= frac_of_arb(b.rad()) and frac_of_arb(b.rad()) < Fraction(1, 10**20)
