@@ -790,20 +790,10 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     kwargs = dict(case.kwargs)
     kwargs[param] = value
     before = _global_state()
-    try:
-        res = _call(fn, kwargs)
-    except (TypeError, ValueError) as exc:
-        msg = str(exc)
-        names = (param,) + tuple(case.names.get(param, ()))
-        ok = any(n in msg for n in names)
-        return ("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}"
-    except case.raises as exc:
-        return "clean", f"documented {type(exc).__name__}"
-    except Exception as exc:
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return "crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}"
-    finally:
-        after = _global_state()
+    returned, res = _attempt(fn, kwargs, case, (param,))
+    after = _global_state()
+    if not returned:
+        return res
     if after != before:
         return "silent", f"global state changed: {before} -> {after}"
     kind = kind_of(case, param)
@@ -817,6 +807,22 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     return _oracle(qual, kwargs, res, "")
 
 
+def _attempt(fn, kwargs: dict, case: Case, params: tuple) -> tuple[bool, Any]:
+    """``(True, result)`` of the call, or ``(False, (outcome, detail))`` for an exception: clean if it is a
+    TypeError/ValueError naming one of ``params`` (or a documented ArithmeticError), else unnamed / crash."""
+    try:
+        return True, _call(fn, kwargs)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        ok = any(n in msg for p in params for n in (p,) + tuple(case.names.get(p, ())))
+        return False, (("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}")
+    except case.raises as exc:
+        return False, ("clean", f"documented {type(exc).__name__}")
+    except Exception as exc:
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return False, ("crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}")
+
+
 MANY = "*"    # run_case(qual, MANY, {param: value, ...}): replace several arguments of the baseline call
 
 
@@ -824,17 +830,9 @@ def _run_many(fn, case: Case, qual: str, values: dict) -> tuple[str, str]:
     """A call with several arguments replaced (fuzz_oracle's valid draws): a clean error naming one of them,
     or a finite result that the oracle then checks."""
     kwargs = {**case.kwargs, **values}
-    try:
-        res = _call(fn, kwargs)
-    except (TypeError, ValueError) as exc:
-        msg = str(exc)
-        ok = any(n in msg for p in values for n in (p,) + tuple(case.names.get(p, ())))
-        return ("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}"
-    except case.raises as exc:
-        return "clean", f"documented {type(exc).__name__}"
-    except Exception as exc:
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return "crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}"
+    returned, res = _attempt(fn, kwargs, case, tuple(values))
+    if not returned:
+        return res
     if not case.allow_nan and not finite(res, case.allow_inf):
         return "silent", f"non-finite result {res!r:.120}"
     return _oracle(qual, kwargs, res, "accepted, not checked")

@@ -26,6 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from fuzz_values import IndexOnly
+
 ORACLE_QUALS = ("theory.signal_energy.Q", "theory.signal_energy.S", "theory.signal_energy.log_Q",
                 "theory.signal_energy.log_S", "theory.signal_energy.Q_all")
 MAX_ELEMENTS = 16            # array results: every element checked up to this many, else not checked
@@ -158,3 +160,50 @@ def check(qual: str, kwargs: dict, result) -> tuple[bool, str] | None:
     if nk is None:
         return None
     return _scalar(quantity, nk[0], nk[1], result, method, dps, log)
+
+
+# --- valid draws for the oracle: every energy path, every integer type ---------------------------------------
+ORACLE_CASES = ["theory.signal_energy.Q", "theory.signal_energy.Q#mp", "theory.signal_energy.Q#exact",
+                "theory.signal_energy.Q#ball", "theory.signal_energy.S", "theory.signal_energy.S#mp",
+                "theory.signal_energy.S#exact", "theory.signal_energy.S#ball", "theory.signal_energy.log_Q",
+                "theory.signal_energy.log_Q#mp", "theory.signal_energy.log_S", "theory.signal_energy.log_S#mp",
+                "theory.signal_energy.Q_all", "theory.signal_energy.Q_all#mp"]
+_WIDTHS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+def _int_forms(v: int) -> list:
+    """``v`` as a Python int, an ``__index__`` object and every numpy integer type that holds it."""
+    out = [v, IndexOnly(v)]
+    for t in _WIDTHS:
+        info = np.iinfo(t)
+        if info.min <= v <= info.max:
+            out.append(t(v))
+    return out
+
+
+def valid_args(qual: str):
+    """A strategy of valid (n, depth[, dps]) replacements for one energy path: widths up to 1e18, depths up to
+    1e30 (Q) / 1e12 (S), in every integer type."""
+    import flint  # noqa: F401  (the ball paths and the oracle's reference need the certified extra)
+    from theory.signal_energy import S_ball_is_direct
+
+    from hypothesis import strategies as st
+
+    name = qual.split("#", 1)[0].rsplit(".", 1)[1]
+    depth = "k" if "Q" in name and name != "Q_all" else "t"
+    big = (3, 6, 9, 12, 15, 20, 25, 30) if depth == "k" else (3, 6, 9, 12)
+    ns = st.one_of(st.integers(1, 64), st.sampled_from([10**e for e in (3, 6, 9, 12, 15, 18)] + [2**31 - 1]))
+    ks = st.integers(0, 15) if name == "Q_all" else st.one_of(st.integers(0, 300), st.sampled_from([10**e for e in big]))
+    method = "mp" if qual.endswith("#mp") else "ball" if qual.endswith("#ball") else None
+
+    @st.composite
+    def args(draw):
+        n, k = draw(ns), draw(ks)
+        dps = draw(st.sampled_from([15, 25, 50])) if method else None
+        if method == "ball" and depth == "t" and k > 10**5 and S_ball_is_direct(n, k, dps):
+            k = 10**5                     # an O(t) certified sum (its reference would be as long): out of scope
+        out = {"n": draw(st.sampled_from(_int_forms(n))), depth: draw(st.sampled_from(_int_forms(k)))}
+        if dps is not None:
+            out["dps"] = dps
+        return out
+    return args()

@@ -20,6 +20,7 @@ from sympy.functions.combinatorial.numbers import stirling
 import theory.signal_energy as se
 from theory.signal_energy import _ball as se_ball
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q, log_S, trace_moment
+from fuzz_oracle import arb_Q   # Q as an arb ball written out from Theorem 2.1 (tests/ is on sys.path)
 
 
 def ref_Q(n: int, k: int) -> Fraction:
@@ -219,25 +220,6 @@ def test_mp_precision_ladder_S(n, t):
 # --- torture ladder: digits delivered = digits asked at every (n, k) ------------------------------------
 TORTURE_K = (10, 10**3, 10**6, 10**9, 10**12, 10**15, 10**20, 10**25, 10**30)
 TORTURE_N = (12, 10**3, 10**6, 10**9, 10**12, 10**18)
-
-
-def arb_Q(n: int, k: int, bits: int):
-    """Q_{n,k} as a certified python-flint ball with at least ``bits`` bits of relative accuracy, written out
-    here from Theorem 2.1 (log-gamma form; arb's own error propagation, precision doubled until accurate):
-    the independent reference of the ladder."""
-    import flint
-    m, prec = k + 2, 2 * bits
-    while True:
-        with flint.ctx.workprec(prec):
-            N = flint.arb(n)
-            a = flint.arb(n + m).lgamma() - N.lgamma() - m * N.log()
-            q = N * a.exp() / ((k + 1) * m)
-            if m <= n:
-                b = flint.arb(n + 1).lgamma() - flint.arb(n - m + 1).lgamma() - m * N.log()
-                q = q * -((b - a).expm1())
-        if q.rel_accuracy_bits() >= bits:
-            return q
-        prec *= 2
 
 
 def arb_to_mpf(b):
