@@ -58,8 +58,9 @@ def z_for_false_alarm(p: float = FALSE_ALARM, m: int = 1) -> float:
     True
     """
     p = as_probability("p", p, open_min=True, open_max=True)
-    m = as_int("m", m, minimum=1)
-    return max(Z_MIN, float(ndtri(1.0 - p / (2.0 * m))))
+    m = as_int("m", m, minimum=1, maximum=10**18)
+    # the upper tail directly: 1 - p/(2m) rounds to 1 (z = inf) once p/(2m) < 1e-16, e.g. m = 1e12
+    return max(Z_MIN, float(-ndtri(p / (2.0 * m))))
 
 
 @dataclasses.dataclass

@@ -285,3 +285,9 @@ def test_measurement_allows_nan_names_non_numbers():
     assert math.isnan(args.as_measurement("r2", float("nan")))
     with pytest.raises(TypeError, match="r2 must be a real number"):
         args.as_measurement("r2", "bogus")
+
+
+def test_boolean_arrays_are_not_real_numbers():
+    """A bool .npy (or array) was read as 1.0 / 0.0 (issue 33)."""
+    with pytest.raises(TypeError, match="c must be real numbers, not booleans"):
+        args.as_real_array("c", np.array([True, False]))

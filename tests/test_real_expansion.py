@@ -325,3 +325,10 @@ def test_verdicts_can_fail():
     assert chk.verdict_breakdown(law, at).verdict == PASS
     assert chk.verdict_breakdown([(10**4, 203, 200.5, 207, 206.3)], at).verdict == FAIL
     assert chk.verdict_breakdown(law, [at[0][:4] + (2.5,) + at[0][5:]]).verdict == FAIL
+
+
+def test_real_breakdown_depth_refuses_an_unreachable_scan_up_front():
+    """n = 1e18 scanned for over a minute before failing (issue 33 fuzz): refused before the scan, naming n and
+    the predicted crossing c0 sqrt(n) (c0: sinh(y)/y = 1 + tol at y = c0^2/2, about 1.04 at tol = 0.05)."""
+    with pytest.raises(ValueError, match=r"n=1000000000000000000 is too large .*crossing lies near depth 1.04e\+09"):
+        rx.real_breakdown_depth(10**18, 0.05)

@@ -147,3 +147,10 @@ def test_kmeans_1d_offset_does_not_cancel():
 def test_kmeans_1d_overflowing_sum_of_squares_is_an_error():
     with pytest.raises(ValueError, match="x spans too large a range"):
         kmeans_1d(np.array([1.0, 1.1, 5.0, 9.0]) * 1e160, 2)
+
+
+@pytest.mark.parametrize("m", [10**9, 10**12, 10**18])
+def test_z_for_false_alarm_finite_for_many_comparisons(m):
+    """1 - p/(2m) rounded to 1 and gave z = inf at m = 1e12 (issue 33 fuzz): the tail probability is kept."""
+    z = z_for_false_alarm(1e-6, m)
+    assert math.isfinite(z) and abs(norm.sf(z) / (1e-6 / (2 * m)) - 1) < 1e-9

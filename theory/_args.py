@@ -178,6 +178,8 @@ def as_float64(name: str, value: Any, what: str = "real numbers") -> np.ndarray:
     parameter: numpy would drop the imaginary part with only a ComplexWarning. The one conversion of real
     array arguments (``what``: what the TypeError says ``name`` must be, for values that are not numbers)."""
     complex_values = np.iscomplexobj(value) and not isinstance(value, (str, bytes))
+    if isinstance(value, np.ndarray) and value.dtype.kind == "b":      # True is not a number here (bool .npy)
+        raise TypeError(f"{name} must be real numbers, not booleans, got {value!r:.80}")
     if not complex_values:
         try:
             with warnings.catch_warnings():

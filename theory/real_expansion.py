@@ -685,6 +685,12 @@ def real_breakdown_depth(n, tol) -> int:
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     domain = max(real_rows_max_k(), _max_depth(n, "Q"))
     cap = min(domain, MAX_T_LINEAR)
+    if cap < domain and _critical_c(tol) * math.sqrt(n) - 100 > cap:
+        # up front: the crossing lies at c0 sqrt(n) + O(1) (c0 of the critical curve, the same for both weight
+        # laws; the shift delta of breakdown_law is a few units), past the scan's end: a minute of scanning
+        # would end in the error below
+        raise ValueError(f"n={n} is too large for the O(t) scan (the crossing lies near depth "
+                         f"{_critical_c(tol) * math.sqrt(n):.3g} > {cap}, MAX_T_LINEAR): use breakdown_law(tol) there")
     T = 64
     while True:
         T = min(T, cap)
@@ -699,6 +705,17 @@ def real_breakdown_depth(n, tol) -> int:
             raise ValueError(f"tol={tol} is not exceeded up to depth {cap} at n={n}, the end of the real energies' "
                              f"domain (theory.real_expansion.max_depth): choose a smaller tol")
         T *= 2
+
+
+def _critical_c(tol: float) -> float:
+    """``c0`` with ``f(c0) = sinh(y)/y = 1 + tol``, ``y = c0^2/2`` (bisection; 0 < tol < 1)."""
+    lo, hi = 0.0, 4.0                                  # f(4) = sinh(8)/8 > 186
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        y = mid * mid / 2
+        f = 1.0 + y * y / 6.0 if y < 1e-4 else math.sinh(y) / y
+        lo, hi = (mid, hi) if f <= 1.0 + tol else (lo, mid)
+    return hi
 
 
 def breakdown_law(tol) -> dict:

@@ -602,8 +602,9 @@ def record_summary(record: dict) -> dict:
     as_instance("record", record, dict, "dict (diagnosis_record)")
     out = dict(record["summary"])
     if record.get("beta_hi_max") != BETA_HI_MAX:
-        tau = np.asarray(record["tau"], dtype=np.float64)
+        tau = as_real_array("record['tau']", record["tau"], finite=False)        # inf: a non-decaying unit
         halves = record.get("tau_halves")
-        halves = np.full((2, tau.size), np.nan) if halves is None else np.asarray(halves, dtype=np.float64)
+        halves = np.full((2, tau.size), np.nan) if halves is None else as_real_array("record['tau_halves']", halves,
+                                                                                      finite=False)
         out.update(calibrated_phase(tau, halves, seed=0, envelope_agree=out.get("tail_envelope_agree")).summary())
     return out
