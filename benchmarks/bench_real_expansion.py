@@ -57,7 +57,7 @@ def main() -> None:
     args = p.parse_args()
 
     if not args.no_rows:
-        from numerics import real_wick_pfaffian as pf
+        from numerics.signal_propagation import real_wick_pfaffian as pf
         pf._rows.__wrapped__(3)                                   # compile / load the numba cache
         rows, cpu = _cpu(pf._rows.__wrapped__, 60, "numba")
         same = all(list(rows[k]) == list(real_row(k)) for k in range(61))

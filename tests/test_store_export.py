@@ -97,3 +97,84 @@ def test_cpu_results_exports_the_part_it_selects_and_imports_it(tmp_path, capsys
     assert "3 runs added" in capsys.readouterr().out
     with ResultStore(tmp_path / "b.sqlite") as st:
         assert st.done_ids() == {r.run_id for r in mine}           # the part's runs, not the other part's
+
+
+def test_plan_extension_plans_each_claim_once_as_its_answer_comes_in(tmp_path, monkeypatch, capsys):
+    """The rule's 5-seed step per claim: a claim lacking power at 3 seeds is added when its runs are complete
+    (it has cells); an unfinished claim waits; a planned claim is never replanned."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    from validation.checks import architectures as arch
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    plan_path = tmp_path / "cpu_extension.json"
+    monkeypatch.setattr(arch, "extension_path", lambda sweep: plan_path)
+    monkeypatch.setattr(cpu_results, "ROOT", tmp_path)
+    cell = [["optimizer", "tcn", "adam", "sparse", 0.5, None]]
+
+    def report(results, commit):
+        out = tmp_path / commit
+        out.mkdir()
+        (out / "results.json").write_text(json.dumps({"provenance": {"commit": commit, "date": "d"},
+                                                      "results": results}))
+        return argparse.Namespace(sweep="cpu", out=str(out))
+
+    weak = {"name": "architectures.a", "verdict": "inconclusive", "summary": "lacks power",
+            "data": {"lacks_power": True, "cells": cell, "budgets": {"adam": {"verdict": "inconclusive"}}}}
+    waiting = {"name": "architectures.b", "verdict": "inconclusive", "summary": "not finished", "data": {}}
+    assert cpu_results.plan(report([weak, waiting], "c1")) == 0
+    first = json.loads(plan_path.read_text())
+    assert list(first["claims"]) == ["architectures.a"] and first["seeds"] == [3, 4]
+    assert first["claims"]["architectures.a"]["planned_from"]["commit"] == "c1"
+    # later: b is complete and lacks power; a, now answered at 5 seeds and still lacking power, is not replanned
+    b_done = dict(waiting, data={"lacks_power": True, "cells": cell})
+    a_again = dict(weak, summary="5 seeds, still lacks power")
+    assert cpu_results.plan(report([a_again, b_done], "c2")) == 0
+    second = json.loads(plan_path.read_text())
+    assert second["claims"]["architectures.a"] == first["claims"]["architectures.a"]
+    assert second["claims"]["architectures.b"]["planned_from"]["commit"] == "c2"
+
+
+def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
+    """``cpu_results.py --status``: per part, the stored runs out of its runs and their CPU hours."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    import argparse
+
+    part6 = cpu_results.selected_runs(argparse.Namespace(sweep="cpu", study=None, part="6", cell=None))
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        for r in part6[:2]:
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 1800.0})
+    assert cpu_results.main(["--status", "--store", str(tmp_path / "s.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert f"| 6 | 2 / {len(part6)} | 1.0 |" in out and "| 1 | 0 / " in out
+    assert "| the 3-seed profile | 2 / " in out
+
+
+def test_cpu_results_reports_an_unfinished_store(tmp_path):
+    """The report half (``--no-train``) on a store without the claim's runs: the claim says which runs are
+    missing (inconclusive), and results.json carries the provenance."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    cpu_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpu_results)
+    out = tmp_path / "report"
+    assert cpu_results.main(["--no-train", "--checks", "architectures.tcn_optimizer", "--out", str(out),
+                             "--store", str(tmp_path / "empty.sqlite")]) == 0
+    data = json.loads((out / "results.json").read_text())
+    (res,) = data["results"]
+    assert res["verdict"] == "inconclusive" and "has not finished" in res["summary"]
+    assert {"commit", "wall_seconds", "training_cpu_seconds"} <= set(data["provenance"])

@@ -96,9 +96,11 @@ class Context:
 
     @property
     def small_sizes(self) -> bool:
-        """Whether the theory and Monte Carlo checks run at their small sizes: in the quick and the cpu profiles
-        alike (the cpu profile scales up the trained-model experiments only; those checks read ``profile``);
-        the full profile runs them at their large sizes."""
+        """Whether the theory and Monte Carlo checks run at their small sizes.
+
+        True in the quick and the cpu profiles alike (the cpu profile scales up the trained-model experiments
+        only; those checks read ``profile``); the full profile runs them at their large sizes.
+        """
         return self.profile in ("quick", "cpu")
 
     def figure_path(self, name: str) -> Path:

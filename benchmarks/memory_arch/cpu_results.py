@@ -25,9 +25,10 @@ JSON lines) to the store, so that a profile trained in parts resumes on a fresh 
 ``docs/results/cpu-architectures/runs/part*.jsonl.gz``; ``--export FILE`` writes the selected runs that are in
 the store (with ``--train-only``: those of the part / studies / cells trained) after the command.
 The decision rule's seed extension (``docs/papers/memory-functions.md``, "Power"): ``--plan-extension`` reads
-the 3-seed report in ``--out`` and writes ``benchmarks/memory_arch/SWEEP_extension.json`` (the claims whose
-statistic lacks power, with their 3-seed answers and cells); ``--train-only --part ext`` trains seeds 3 and 4 on
-those cells; the next report answers those claims with 5 seeds (``validation.checks.architectures.profile_rows``).
+the report in ``--out`` and adds to ``benchmarks/memory_arch/SWEEP_extension.json`` every claim whose 3-seed
+statistic is complete and lacks power (with its 3-seed answer and cells; a planned claim is never replanned);
+``--train-only --part ext`` trains seeds 3 and 4 on those cells; the next report answers those claims with 5
+seeds (``validation.checks.architectures.profile_rows``).
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
 T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
 """
@@ -191,27 +192,47 @@ def train(a, store: Path) -> int:
     return 0
 
 
+def status(a, store: Path) -> int:
+    """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds
+    and the CPU seconds they took; nothing is trained."""
+    from numerics.experiments.store import ResultStore
+
+    rows, every, cpu_of = [], set(), {}
+    with ResultStore(store) as st:
+        done = st.done_ids()
+        for part in [*sorted(PARTS), "ext"]:
+            ids = {r.run_id for r in selected_runs(argparse.Namespace(sweep=a.sweep, study=None, part=part, cell=None))}
+            for i in ids & done:
+                cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
+            rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} |")
+            every |= ids if part != "ext" else set()
+    have = every & done                       # parts share runs (composition reuses main's): count each once
+    print("| part | runs stored | CPU hours |\n|---|---|---|\n" + "\n".join(rows)
+          + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cpu_of[i] for i in have) / 3600:.1f} |")
+    return 0
+
+
 def plan(a) -> int:
-    """``--plan-extension``: the rule's seed-extension plan from the 3-seed report in ``--out``."""
+    """``--plan-extension``: the rule's seed extension from the report in ``--out``, planned per claim as soon as
+    that claim's 3-seed answer is in (all its runs stored; an unfinished claim has no cells and is left for a
+    later call). A claim already in the plan is never replanned: seeds 3 and 4 once, no further seeds after
+    looking."""
     from validation.checks.architectures import extension_path, plan_extension
 
     path = extension_path(a.sweep)
-    if path.exists():                        # once: no further seeds after looking
-        print(f"{path.relative_to(ROOT)} exists: the extension is planned once (the rule), not replanned", file=sys.stderr)
-        return 2
+    doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
+        "rule": "docs/papers/memory-functions.md, 'The decision rule', Power: claims whose statistic lacks power "
+                "at 3 seeds get seeds 3 and 4 on every cell it read, once; the 5-seed statistic is the answer",
+        "seeds": [3, 4], "claims": {}}
     report = json.loads((Path(a.out) / "results.json").read_text(encoding="utf-8"))
     prov = report.get("provenance") or {}
-    if not prov.get("complete"):
-        print(f"{a.out}/results.json is not a complete 3-seed report (provenance complete = "
-              f"{prov.get('complete')}): plan the extension from the finished profile", file=sys.stderr)
-        return 2
-    doc = {"rule": "docs/papers/memory-functions.md, 'The decision rule', Power: claims whose statistic lacks power "
-                   "at 3 seeds get seeds 3 and 4 on every cell it read, once; the 5-seed statistic is the answer",
-           "planned_from": {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")},
-           **plan_extension(report["results"])}
+    stamp = {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")}
+    fresh = plan_extension(report["results"], seeds=tuple(doc["seeds"]))["claims"]
+    added = {name: {**c, "planned_from": stamp} for name, c in fresh.items() if name not in doc["claims"]}
+    doc["claims"].update(added)
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    n = len(doc["claims"])
-    print(f"wrote {path.relative_to(ROOT)}: {n} claim(s) lack power at 3 seeds: {', '.join(doc['claims']) or '-'}")
+    print(f"{path.relative_to(ROOT)}: {len(added)} claim(s) added (lacking power at 3 seeds): "
+          f"{', '.join(added) or '-'}; {len(doc['claims'])} planned in all")
     return 0
 
 
@@ -225,7 +246,8 @@ def _previous_provenance(path: Path) -> dict:
 def main(argv=None) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
     from validation.registry import Context, discover, select
-    from validation.report import any_failed, print_table, run_checks, write_report
+    from seqtheory.cli.validate import print_table
+    from validation.report import any_failed, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
@@ -243,6 +265,8 @@ def main(argv=None) -> int:
                    "profile (ext: the seed extension planned by --plan-extension)")
     p.add_argument("--plan-extension", action="store_true", help="write the seed-extension plan from the report "
                    "in --out (the claims whose statistic lacks power at 3 seeds) and stop")
+    p.add_argument("--status", action="store_true", help="print how many runs of each part the store holds "
+                   "(after --import) and stop")
     p.add_argument("--cell", action="append", help="with --train-only: only the runs whose MODEL/KIND/ALPHA "
                    "matches this pattern (repeatable; e.g. 'lstm/exp/0.5', 's4d/*/0.5')")
     p.add_argument("--stop-after", type=float, help="with --train-only: start no new run after this many seconds")
@@ -263,6 +287,9 @@ def main(argv=None) -> int:
         p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
     if a.plan_extension:
         return plan(a)
+    if a.status:
+        exchange(a, store, "before")
+        return status(a, store)
     exchange(a, store, "before")
     if a.train_only:
         rc = train(a, store)

@@ -20,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # run from a checkout without installing
 
-from numerics import real_wick_pfaffian as pf  # noqa: E402
+from numerics.signal_propagation import real_wick_pfaffian as pf  # noqa: E402
 from theory.real_rows import VERIFICATION_FILE, real_row, real_rows_max_k  # noqa: E402
 
 K = 80
