@@ -264,7 +264,8 @@ def as_seed_sequence(value: Any, *, name: str = "seed") -> np.random.SeedSequenc
 def as_same_shape(names: tuple[str, str], a: Any, b: Any, *, ndim: int, shape: str) -> tuple[np.ndarray, np.ndarray]:
     """``a`` and ``b`` as float64 arrays of ``ndim`` dimensions and one shape (``shape`` names the axes in
     the message, e.g. ``"(n_seq, T)"``); values are not checked."""
-    x, y = as_float64(names[0], a, f"an array of real numbers {shape}"), as_float64(names[1], b, f"an array of real numbers {shape}")
+    what = f"an array of real numbers {shape} (as {names[0]} and {names[1]} both must be)"
+    x, y = as_float64(names[0], a, what), as_float64(names[1], b, what)
     if x.ndim != ndim or x.shape != y.shape:
         raise ValueError(f"{names[0]} and {names[1]} must be arrays of the same shape {shape}; got {x.shape} "
                          f"and {y.shape}")

@@ -1,5 +1,5 @@
 """(private) The logs of the two factorial ratios of ``Q_{n,k}`` (Seleznova 2026, Theorem 2.1), shared by the float,
-mp and ball paths of :mod:`theory.signal_energy`: ``a = log(n^(m) / n^m)``, ``d = a - log(n_(m) / n^m)`` (``d = inf``
+mp and ball paths of :mod:`theory.signal_energy` (and ``log Q`` from them, :func:`_log_Q`): ``a = log(n^(m) / n^m)``, ``d = a - log(n_(m) / n^m)`` (``d = inf``
 if ``m > n``), ``m = k + 2``."""
 
 from __future__ import annotations
@@ -69,3 +69,21 @@ def _ab_float(n: int, m: int) -> tuple[float, float]:
 
 def _use_float_direct(n: int, m: int) -> bool:
     return m <= _FLOAT_DIRECT_MAX_M and n < 2**1000 and m * m / (2.0 * n) <= _FLOAT_DIRECT_MAX_A
+
+
+def _log_Q(n: int, k: int, dps: int | None = None):
+    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
+        return 0.0 if dps is None else mpmath.mpf(0)
+    m = k + 2
+    prec = 90 if dps is None else int(dps * 3.33) + 10
+    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
+    # keep the relative accuracy of the small result of a cancelling sum
+    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
+    with mpmath.mp.workprec(prec + guard):
+        a, d = _ab_mp(n, m)
+        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
+        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
+    if dps is None:
+        return float(value)
+    with mpmath.mp.workprec(prec):
+        return +value

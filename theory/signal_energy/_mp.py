@@ -1,5 +1,6 @@
 """(private) Arbitrary-precision arithmetic of :mod:`theory.signal_energy` (mpmath, ``dps`` digits in local contexts):
-``Q`` from log-gamma differences, ``log Q``, ``Q_{n,0..t}``, ``S`` by a top-down sum or Euler-Maclaurin."""
+``Q`` from log-gamma differences, ``Q_{n,0..t}``, ``S`` by a top-down sum, Euler-Maclaurin or (long sums, python-flint
+installed) the certified ball's midpoint; ``log Q`` is :func:`theory.signal_energy._factorial_logs._log_Q`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import math
 
 import mpmath
 
-from ._factorial_logs import _ab_mp, _guard_bits
+from . import _ball
+from ._factorial_logs import _ab_mp, _guard_bits, _log_Q  # noqa: F401 (_log_Q: re-exported for the float path)
 
 
 _S_MP_DIRECT_MAX_T = 100_000
@@ -24,24 +26,6 @@ def _Q_mp(n: int, k: int, dps: int):
         q = mpmath.mp.mpf(n) / ((k + 1) * (k + 2)) * mpmath.exp(a) * -mpmath.expm1(-d)
     with mpmath.mp.workprec(prec):
         return +q
-
-
-def _log_Q(n: int, k: int, dps: int | None = None):
-    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
-        return 0.0 if dps is None else mpmath.mpf(0)
-    m = k + 2
-    prec = 90 if dps is None else int(dps * 3.33) + 10
-    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
-    # keep the relative accuracy of the small result of a cancelling sum
-    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
-    with mpmath.mp.workprec(prec + guard):
-        a, d = _ab_mp(n, m)
-        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
-        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
-    if dps is None:
-        return float(value)
-    with mpmath.mp.workprec(prec):
-        return +value
 
 
 def _Q_all_mp(n: int, t: int, dps: int) -> list:
@@ -87,8 +71,6 @@ def _S_via_ball(n: int, t: int, dps: int) -> tuple[int, int] | None:
     """
     if importlib.util.find_spec("flint") is None:
         return None
-    from . import _ball
-
     if _ball._S_ball_is_direct(n, t, dps + 3):
         return None
     man, exp = _ball._S_ball(n, t, dps + 3).mid().man_exp()
