@@ -332,3 +332,10 @@ def test_real_breakdown_depth_refuses_an_unreachable_scan_up_front():
     the predicted crossing c0 sqrt(n) (c0: sinh(y)/y = 1 + tol at y = c0^2/2, about 1.04 at tol = 0.05)."""
     with pytest.raises(ValueError, match=r"n=1000000000000000000 is too large .*crossing lies near depth 1.04e\+09"):
         rx.real_breakdown_depth(10**18, 0.05)
+
+
+def test_real_energy_mc_overflow_is_an_error_naming_t():
+    """n = 8, t = 1000 returned NaN energies (issue 33 fuzz): a ValueError naming t instead."""
+    from numerics.signal_propagation.real_energy_mc import real_energy_mc
+    with pytest.raises(ValueError, match="t=1000 is too deep at n=8"):
+        real_energy_mc(8, 1000, 16, probes=2)
