@@ -209,7 +209,10 @@ def _f(v: float) -> str:
 
 
 def paired(d, level: float = LEVEL) -> Paired:
-    """Sign test + order-statistic median interval of the differences ``d`` (NaN = inf - inf dropped)."""
+    """Sign test + order-statistic median interval of the differences ``d`` (NaN = inf - inf dropped).
+
+    No difference left (a cell missing from a partial sweep): ``n = 0``, both p-values 1, ``median`` NaN and the
+    interval ``(-inf, inf)``, i.e. no information (documented NaN, the architecture checks read it so)."""
     from scipy.stats import binom
 
     d = as_real_array("d", d, finite=False).ravel()

@@ -154,3 +154,12 @@ def test_z_for_false_alarm_finite_for_many_comparisons(m):
     """1 - p/(2m) rounded to 1 and gave z = inf at m = 1e12 (issue 33 fuzz): the tail probability is kept."""
     z = z_for_false_alarm(1e-6, m)
     assert math.isfinite(z) and abs(norm.sf(z) / (1e-6 / (2 * m)) - 1) < 1e-9
+
+
+
+def test_paired_without_any_difference_says_no_information():
+    """paired([]): the documented no-information record (the fuzz's NaN finding is documented, not a defect)."""
+    from numerics.stats import paired
+    for d in ([], [float("nan")]):
+        r = paired(d)
+        assert (r.n, r.p_greater, r.p_less, r.lo, r.hi) == (0, 1.0, 1.0, -math.inf, math.inf) and math.isnan(r.median)

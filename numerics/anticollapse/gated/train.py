@@ -279,7 +279,7 @@ def slow_units(tau: np.ndarray, n_slow: int) -> np.ndarray:
         raise ValueError("tau must hold time scales (> 0, inf for a non-decaying unit), got NaN")
     if tau.ndim != 1:
         raise ValueError(f"tau must be a 1-d array of time scales, got shape {tau.shape}")
-    n_slow = as_int("n_slow", n_slow, minimum=0, maximum=tau.size)
+    n_slow = as_int(f"n_slow (at most len(tau) = {tau.size})", n_slow, minimum=0, maximum=tau.size)
     order = np.lexsort((np.arange(tau.size), -np.nan_to_num(tau, posinf=np.finfo(float).max)))
     return np.sort(order[:n_slow])
 
@@ -295,6 +295,8 @@ def apply_forcing(model: GatedRNN, before: dict[str, torch.Tensor], rows: torch.
     as_instance("before", before, dict, "dict of tensors")
     as_instance("rows", rows, torch.Tensor, "torch.Tensor of row indices")
     scale, clip = as_real("scale", scale, minimum=0.0), as_real("clip", clip, minimum=0.0, open_min=True)
+    # up front (the draw checks it too, but only for rows that moved: a complex alpha passed unnoticed)
+    alpha = as_real("alpha", alpha, minimum=0.0, maximum=2.0, open_min=True)
     as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     from numerics.anticollapse.levy_sampling import symmetric_stable
 
