@@ -339,3 +339,12 @@ def test_real_energy_mc_overflow_is_an_error_naming_t():
     from numerics.signal_propagation.real_energy_mc import real_energy_mc
     with pytest.raises(ValueError, match="t=1000 is too deep at n=8"):
         real_energy_mc(8, 1000, 16, probes=2)
+
+
+def test_partial_sum_checks_m_before_its_cache():
+    """partial_sum(0.0) returned the cached partial_sum(0) (0.0 == 0 as a cache key; issue 33 fuzz)."""
+    rx.partial_sum(0)
+    with pytest.raises(TypeError, match="m must be an integer"):
+        rx.partial_sum(0.0)
+    with pytest.raises(TypeError, match="m must be an integer"):
+        rx.partial_sum(True)

@@ -539,3 +539,9 @@ def test_S_ball_at_t_0_is_one(n):
     """S(12, 0, method="ball") raised ZeroDivisionError (issue 33); S_{n,0} = Q_{n,0} = 1."""
     b = S(n, 0, method="ball", dps=20)
     assert abs(frac_of_arb(b.mid()) - 1) <= frac_of_arb(b.rad()) and frac_of_arb(b.rad()) < Fraction(1, 10**20)
+
+
+def test_Q_all_mp_has_a_stated_maximum():
+    """Q_all(8, 3.5e6, method="mp") ran for minutes (issue 33 fuzz): refused past MAX_QALL_MP_T, naming t."""
+    with pytest.raises(ValueError, match="t must be an integer <= 100000"):
+        Q_all(8, se.MAX_QALL_MP_T + 1, method="mp", dps=30)
