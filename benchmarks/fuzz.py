@@ -6,7 +6,9 @@ Cases are generated with hypothesis (the strategies of ``tests/fuzz_values.py``,
 at a time in the baseline calls of ``tests/fuzz_harness.py``), spread evenly over the functions, then run
 in worker processes with a time limit. Prints tried / clean / unnamed / crash / silent wrong / hang / slow
 (over the limit, clean on a rerun with 6x the limit) and every non-clean case; exits 1 if any is not
-clean or slow.
+clean or slow. Every accepted call of an energy path is also compared with an independent reference
+(``tests/fuzz_oracle.py``), plus ``--oracle`` valid draws per path (every integer type, depths to 1e30); the
+summary says how many calls were checked so.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import fuzz_harness as fh  # noqa: E402
+import fuzz_oracle  # noqa: E402
 import fuzz_torch  # noqa: E402
 from fuzz_values import values  # noqa: E402
 
@@ -49,6 +52,21 @@ def generate(qual: str, n: int, seed: int) -> list:
     return out[:n]
 
 
+def generate_valid(qual: str, n: int, seed: int) -> list:
+    """n valid argument sets for one energy path (``fuzz_oracle.valid_args``), drawn by hypothesis."""
+    out = []
+
+    @settings(max_examples=n, database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck))
+    @given(fuzz_oracle.valid_args(qual))
+    def draw(args):
+        out.append(args)
+
+    draw._hypothesis_internal_use_seed = seed
+    draw()
+    return out[:n]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=int, default=int(os.environ.get("SEQTHEORY_FUZZ_EXAMPLES", "10000")))
@@ -57,6 +75,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default="", help="substring filter on function names")
     ap.add_argument("--no-cli", action="store_true", help="skip the command-line cases")
+    ap.add_argument("--oracle", type=int, default=50,
+                    help="valid draws per energy path checked against an independent reference (tests/fuzz_oracle.py)")
     args = ap.parse_args(argv)
     found = fh.discover()
     covered = {fh.base_qual(k) for k in fh.BASELINE_QUALS()}
@@ -74,6 +94,8 @@ def main(argv=None) -> int:
     t0 = time.time()
     jobs = [(q, p, v) for i, q in enumerate(funcs)
             for p, v in generate(q, max(1, per // 10) if q in heavy else per, args.seed + i)]
+    jobs += [(q, fh.MANY, v) for i, q in enumerate(fuzz_oracle.ORACLE_CASES) if args.only in q
+             for v in generate_valid(q, args.oracle, args.seed + 7919 + i)]
     print(f"{len(jobs)} cases over {len(funcs)} functions, generated in {time.time() - t0:.1f} s", flush=True)
     counts = collections.Counter()
     bad = []
@@ -91,6 +113,7 @@ def main(argv=None) -> int:
                 outcome, detail = runner.run(q, p, v)
                 with lock:
                     counts[outcome] += 1
+                    counts["checked"] += outcome == "clean" and detail.startswith(fh.ORACLE_TAG)
                     if outcome != "clean":
                         bad.append(f"{outcome:8s} {q}({p}={v!r:.50}): {detail[:300]}".replace("\n", " "))
                         print(bad[-1], flush=True)
@@ -105,12 +128,14 @@ def main(argv=None) -> int:
         t.start()
     for t in threads:
         t.join()
+    checked = counts.pop("checked", 0)
     tried = sum(counts.values())
     modules = {q.rsplit(".", 1)[0] for q in map(fh.base_qual, funcs)}
     print(f"tried {tried} calls over {len(funcs)} functions in {len(modules)} modules / clean {counts['clean']} "
           f"({100.0 * counts['clean'] / max(tried, 1):.2f}%) / unnamed {counts['unnamed']} / crash {counts['crash']} / "
           f"silent wrong {counts['silent']} / hang {counts['hang']} / slow but clean {counts['slow']} / "
-          f"harness error {counts['error']} ({time.time() - t0:.0f} s)")
+          f"harness error {counts['error']} ({time.time() - t0:.0f} s); {checked} accepted energy calls checked against "
+          "an independent reference")
     cli = {} if args.no_cli else run_cli(args.jobs)
     if cli:
         print(f"command lines: {sum(cli.values())} cases / " + " / ".join(f"{k} {v}" for k, v in sorted(cli.items())))

@@ -132,10 +132,17 @@ def save_figure(fig, path: str | Path) -> Path:
     ------
     TypeError
         ``fig`` is not a ``matplotlib.figure.Figure`` or ``path`` is not a non-empty path.
+    ValueError
+        ``path``'s extension is not an image format matplotlib writes.
     """
     _check_figure(fig)
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise TypeError(f"path must be a non-empty str or os.PathLike, got {path!r}")
+    suffix = Path(path).suffix.lower().lstrip(".")
+    supported = fig.canvas.get_supported_filetypes()
+    if suffix and suffix not in supported:        # matplotlib's own message does not name the argument
+        raise ValueError(f"path must end in an image format matplotlib writes ({', '.join(sorted(supported))}), "
+                         f"got {str(path)!r:.80}")
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     return Path(path)

@@ -58,8 +58,9 @@ def z_for_false_alarm(p: float = FALSE_ALARM, m: int = 1) -> float:
     True
     """
     p = as_probability("p", p, open_min=True, open_max=True)
-    m = as_int("m", m, minimum=1)
-    return max(Z_MIN, float(ndtri(1.0 - p / (2.0 * m))))
+    m = as_int("m", m, minimum=1, maximum=10**18)
+    # the upper tail directly: 1 - p/(2m) rounds to 1 (z = inf) once p/(2m) < 1e-16, e.g. m = 1e12
+    return max(Z_MIN, float(-ndtri(p / (2.0 * m))))
 
 
 @dataclasses.dataclass
@@ -208,7 +209,10 @@ def _f(v: float) -> str:
 
 
 def paired(d, level: float = LEVEL) -> Paired:
-    """Sign test + order-statistic median interval of the differences ``d`` (NaN = inf - inf dropped)."""
+    """Sign test + order-statistic median interval of the differences ``d`` (NaN = inf - inf dropped).
+
+    No difference left (a cell missing from a partial sweep): ``n = 0``, both p-values 1, ``median`` NaN and the
+    interval ``(-inf, inf)``, i.e. no information (documented NaN, the architecture checks read it so)."""
     from scipy.stats import binom
 
     d = as_real_array("d", d, finite=False).ravel()
@@ -291,6 +295,11 @@ def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
     check_budget("x (its size)", 4 * 8.0 * n * n, MAX_MEMORY_BYTES, value=n)
     if n <= k:
         return 0.0, np.arange(n)
+    # the partition is invariant under shifts and scalings: cluster (x / 2^e) - median, exact powers of two,
+    # so that the squares neither overflow (x ~ 1e160) nor underflow, and a large offset does not cancel
+    scale = 2.0 ** math.frexp(float(np.max(np.abs(x))) or 1.0)[1]
+    x = x / scale
+    x = x - float(np.median(x))
     C = _segment_cost(x)
     D = C[0].copy()                                     # D[j]: best cost of x[0..j] in c + 1 clusters
     starts = []
@@ -306,4 +315,8 @@ def kmeans_1d(x: Any, k: int) -> tuple[float, np.ndarray]:
         i = int(starts[c - 1][j])
         labels[i:j + 1] = c
         j = i - 1
-    return float(D[-1]), labels
+    wcss = float(D[-1]) * scale * scale
+    if not math.isfinite(wcss):
+        raise ValueError(f"x spans too large a range: its within-cluster sum of squares ({float(D[-1]):.3g} * "
+                         f"{scale:.3g}^2) exceeds float64")
+    return wcss, labels

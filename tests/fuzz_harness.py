@@ -27,11 +27,13 @@ A new public function without an entry in ``BASELINES`` fails ``test_every_funct
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import importlib
 import inspect
 import math
 import multiprocessing as mp
 import numbers
+import operator
 import os
 import pkgutil
 import sys
@@ -246,9 +248,19 @@ def baselines() -> dict[str, Case]:
                                        raises=OVF),
         "theory.signal_energy.S": Case(dict(n=8, t=3, method="float", dps=None), kinds={**_NT_ARRAY, "dps": "int?"},
                                        raises=OVF),
+        # the other precision paths of the energies (each accepted call is checked by fuzz_oracle)
+        "theory.signal_energy.Q#mp": Case(dict(n=8, k=3, method="mp", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.Q#exact": Case(dict(n=8, k=3, method="exact", dps=None), kinds={"dps": "int?"}),
+        "theory.signal_energy.Q#ball": Case(dict(n=8, k=3, method="ball", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.S#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.S#exact": Case(dict(n=8, t=3, method="exact", dps=None), kinds={"dps": "int?"}),
+        "theory.signal_energy.S#ball": Case(dict(n=8, t=3, method="ball", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.Q_all": Case(dict(n=8, t=3), allow_inf=True),
+        "theory.signal_energy.Q_all#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.log_Q": Case(dict(n=8, k=3), kinds=_NK_ARRAY),
+        "theory.signal_energy.log_Q#mp": Case(dict(n=8, k=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.log_S": Case(dict(n=8, t=3), kinds=_NT_ARRAY),
+        "theory.signal_energy.log_S#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.trace_moment": Case(dict(n=8, k=3)),
         "theory.signal_energy.S_ball_is_direct": Case(dict(n=100, t=50, dps=20)),
         "theory.signal_energy.hultman_row": Case(dict(k=5)),
@@ -291,7 +303,8 @@ def baselines() -> dict[str, Case]:
         "numerics.stats.z_for_false_alarm": Case(dict(p=1e-6, m=3)),
         "numerics.stats.agreement": Case(dict(estimate=np.array([1.0, 2.0]), se=np.array([0.1, 0.1]),
                                               exact=np.array([1.0, 2.1]), z=4.5)),
-        "numerics.stats.paired": Case(dict(d=np.array([0.5, 0.2, -0.1, 0.7, np.inf]), level=0.01), allow_inf=True),
+        "numerics.stats.paired": Case(dict(d=np.array([0.5, 0.2, -0.1, 0.7, np.inf]), level=0.01), allow_inf=True,
+                                        allow_nan=True),   # documented: no difference left -> median NaN
         "numerics.stats.mwu": Case(dict(x=np.array([1.0, 2.0, 3.0]), y=np.array([0.5, 0.7]))),
         "numerics.stats.bootstrap": Case(dict(cells={"a": [1.0, 2.0, 3.0], "b": [0.5, 0.6]}, stat=_spread, level=0.01,
                                               B=50, seed=0), kinds={"cells": "any", "stat": "callable"}),
@@ -542,7 +555,20 @@ def _is_int(v) -> bool:
         return False
     if isinstance(v, (numbers.Integral, np.integer)):
         return True
-    return isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu"
+    if isinstance(v, np.ndarray):
+        return v.ndim == 0 and v.dtype.kind in "iu"
+    return _index_only(v)
+
+
+def _index_only(v) -> bool:
+    """An int-like known through ``__index__`` only (documented: the integer checkers take it)."""
+    if isinstance(v, (float, complex, str, bytes, np.generic, np.ndarray)) or not hasattr(type(v), "__index__"):
+        return False
+    try:
+        operator.index(v)
+    except TypeError:
+        return False
+    return True
 
 
 def _is_real(v) -> bool:
@@ -551,6 +577,8 @@ def _is_real(v) -> bool:
     if isinstance(v, np.ndarray):
         ok = v.ndim == 0 and v.dtype.kind in "iuf"
         return ok and bool(np.isfinite(v))
+    if isinstance(v, decimal.Decimal) or _index_only(v):      # a real number too (exact, or an int)
+        return _index_only(v) or v.is_finite()
     return isinstance(v, (numbers.Real, np.integer, np.floating)) and math.isfinite(float(v))
 
 
@@ -671,6 +699,8 @@ def same(a, b) -> bool:
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
+    if type(a).__name__ == "arb":                          # a ball equals only itself: compare its two ends
+        return a.mid().man_exp() == b.mid().man_exp() and a.rad().man_exp() == b.rad().man_exp()
     if type(a).__module__.startswith("matplotlib."):      # a new figure per call: the same if laid out alike
         return repr(a) == repr(b)
     try:
@@ -755,24 +785,18 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
         _STATE["base"][qual] = _call(fn, case.kwargs)     # must succeed: a failing baseline is a table error
     base = _STATE["base"][qual]
     if param is None:
-        return ("clean" if case.allow_nan or finite(base, case.allow_inf) else "silent"), "baseline"
+        if not (case.allow_nan or finite(base, case.allow_inf)):
+            return "silent", "baseline"
+        return _oracle(qual, case.kwargs, base, "baseline")
+    if param == MANY:                     # several arguments replaced at once (valid values, for the oracle)
+        return _run_many(fn, case, qual, value)
     kwargs = dict(case.kwargs)
     kwargs[param] = value
     before = _global_state()
-    try:
-        res = _call(fn, kwargs)
-    except (TypeError, ValueError) as exc:
-        msg = str(exc)
-        names = (param,) + tuple(case.names.get(param, ()))
-        ok = any(n in msg for n in names)
-        return ("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}"
-    except case.raises as exc:
-        return "clean", f"documented {type(exc).__name__}"
-    except Exception as exc:
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return "crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}"
-    finally:
-        after = _global_state()
+    returned, res = _attempt(fn, kwargs, case, (param,))
+    after = _global_state()
+    if not returned:
+        return res
     if after != before:
         return "silent", f"global state changed: {before} -> {after}"
     kind = kind_of(case, param)
@@ -783,7 +807,52 @@ def run_case(qual: str, param: str | None, value: Any) -> tuple[str, str]:
     if case.comparable and equivalent(value, case.kwargs[param]) and \
             not (res == base if case.keeps_type else same_except(res, base, case.volatile)):
         return "silent", f"{param}={value!r} (== baseline {case.kwargs[param]!r}) gave {res!r:.80} != {base!r:.80}"
-    return "clean", ""
+    return _oracle(qual, kwargs, res, "")
+
+
+def _attempt(fn, kwargs: dict, case: Case, params: tuple) -> tuple[bool, Any]:
+    """``(True, result)`` of the call, or ``(False, (outcome, detail))`` for an exception: clean if it is a
+    TypeError/ValueError naming one of ``params`` (or a documented ArithmeticError), else unnamed / crash."""
+    try:
+        return True, _call(fn, kwargs)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        ok = any(n in msg for p in params for n in (p,) + tuple(case.names.get(p, ())))
+        return False, (("clean" if ok else "unnamed"), f"{type(exc).__name__}: {msg[:200]}")
+    except case.raises as exc:
+        return False, ("clean", f"documented {type(exc).__name__}")
+    except Exception as exc:
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return False, ("crash", f"{type(exc).__name__}: {str(exc)[:200]} at {where.filename}:{where.lineno}")
+
+
+MANY = "*"    # run_case(qual, MANY, {param: value, ...}): replace several arguments of the baseline call
+
+
+def _run_many(fn, case: Case, qual: str, values: dict) -> tuple[str, str]:
+    """A call with several arguments replaced (fuzz_oracle's valid draws): a clean error naming one of them,
+    or a finite result that the oracle then checks."""
+    kwargs = {**case.kwargs, **values}
+    returned, res = _attempt(fn, kwargs, case, tuple(values))
+    if not returned:
+        return res
+    if not case.allow_nan and not finite(res, case.allow_inf):
+        return "silent", f"non-finite result {res!r:.120}"
+    return _oracle(qual, kwargs, res, "accepted, not checked")
+
+
+ORACLE_TAG = "oracle: "     # the detail of a clean call that was checked against an independent reference
+
+
+def _oracle(qual: str, kwargs: dict, res, detail: str) -> tuple[str, str]:
+    """The outside oracle (tests/fuzz_oracle.py) on an accepted call: "silent" on a wrong value."""
+    import fuzz_oracle
+
+    verdict = fuzz_oracle.check(qual, kwargs, res)
+    if verdict is None:
+        return "clean", detail
+    ok, what = verdict
+    return ("clean", ORACLE_TAG + what) if ok else ("silent", f"wrong value against the reference: {what}")
 
 
 def _worker_main(conn):
@@ -794,6 +863,10 @@ def _worker_main(conn):
     # fuzzed paths ("bogus", "") are relative: write them in a scratch directory, never in the checkout
     sys.path[:] = [os.path.abspath(p) if p in ("", ".") else p for p in sys.path]
     os.chdir(_tmpdir())
+    from fuzz_values import CORRUPT_FILE, EMPTY_FILE
+    open(EMPTY_FILE, "wb").close()                       # the fuzzed file names exist: empty, and not a .npy
+    with open(CORRUPT_FILE, "wb") as fh:
+        fh.write(b"\x93NUMPY\x01\x00garbage")
     while True:
         try:
             msg = conn.recv()

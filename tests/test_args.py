@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import math
+import warnings
 
 import numpy as np
 import pytest
@@ -236,3 +238,56 @@ def test_as_real_array_may_keep_nonfinite():
         as_real_array("x", [1.0, np.nan])
     with pytest.raises(TypeError, match="x"):
         as_real_array("x", "1.0", finite=False)
+
+
+# --- issue 33: complex, subnormal, exact reals, seeds -------------------------------------------------------
+@pytest.mark.parametrize("value", [np.array([1 + 2j]), [1.0, 2j], 1j, np.complex64(1), np.array([1.0], dtype=complex)])
+def test_complex_is_refused_naming_the_parameter(value):
+    """numpy dropped the imaginary part with only a ComplexWarning (issue 33)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match="rho must be real, got complex"):
+            args.as_real_array("rho", value)
+        with pytest.raises(TypeError, match="x must be real"):
+            args.as_same_shape(("x", "y"), value, value, ndim=1, shape="(T,)")
+
+
+@pytest.mark.parametrize("value", [5e-324, -1e-310, np.float64(2e-308)])
+def test_subnormal_parameters_are_refused(value):
+    with pytest.raises(ValueError, match="dt must not be subnormal"):
+        args.as_real("dt", value)
+    assert args.as_real("dt", 0.0) == 0.0 and args.as_real("dt", 2.2250738585072014e-308) > 0
+
+
+def test_as_mp_real_takes_exact_values_exactly():
+    import decimal
+    from fractions import Fraction
+
+    import mpmath
+    with mpmath.workdps(50):
+        assert args.as_mp_real("tau", Fraction(1, 3)) == mpmath.mpf(1) / 3
+        assert args.as_mp_real("tau", decimal.Decimal("0.1")) == mpmath.mpf("0.1")
+        assert args.as_mp_real("tau", np.int8(3)) == 3
+        assert args.as_mp_real("tau", float("inf"), allow_inf=True) == mpmath.inf
+    for bad, exc in [("1", TypeError), (True, TypeError), (1j, TypeError), (float("nan"), ValueError),
+                     (float("inf"), ValueError)]:
+        with pytest.raises(exc, match="tau"):
+            args.as_mp_real("tau", bad)
+
+
+def test_seed_bound_is_what_torch_accepts():
+    assert args.as_seed_int(args.SEED_MAX) == 2**63 - 1
+    with pytest.raises(ValueError, match="seed must be an integer <="):
+        args.as_seed_int(10**30)
+
+
+def test_measurement_allows_nan_names_non_numbers():
+    assert math.isnan(args.as_measurement("r2", float("nan")))
+    with pytest.raises(TypeError, match="r2 must be a real number"):
+        args.as_measurement("r2", "bogus")
+
+
+def test_boolean_arrays_are_not_real_numbers():
+    """A bool .npy (or array) was read as 1.0 / 0.0 (issue 33)."""
+    with pytest.raises(TypeError, match="c must be real numbers, not booleans"):
+        args.as_real_array("c", np.array([True, False]))

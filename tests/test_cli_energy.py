@@ -112,7 +112,8 @@ def test_integer_literals(text, value):
     assert parse_int(text) == value
 
 
-@pytest.mark.parametrize("text", ["1.5", "1e-3", "nan", "inf", "x", "10**99999", "1e99999", "2**"])
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "nan", "inf", "x", "10**99999", "1e99999", "2**", "1__0", "_10", "10_",
+                                  "1_e3"])
 def test_integer_literals_rejected(text):
     with pytest.raises(ValueError):
         parse_int(text)
@@ -219,3 +220,31 @@ def test_the_mp_default_is_the_apis(capsys):
     main(["--n", "1024", "--t", "64", "--method", "mp", "--json"])
     obj = json.loads(capsys.readouterr().out)
     assert obj["dps"] == mpmath.mp.dps and obj["Q"] == mpmath.nstr(Q(1024, 64, method="mp"), mpmath.mp.dps)
+
+
+def test_costly_computations_are_refused_up_front(capsys):
+    """--dps 100000 took 61 s (issue 33): refused before any work, naming --dps and the limit; the override
+    flag lifts it (checked on a cheap case: the limit, not the work)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "12", "--t", "10", "--dps", "100000"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--dps 100000" in err and "--max-seconds 60" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["--n", "12", "--t", "10", "--dps", "30000", "--max-seconds", "1"])
+    assert "--max-seconds 1" in capsys.readouterr().err
+    assert main(["--n", "12", "--t", "10", "--dps", "50", "--max-seconds", "1"]) == 0
+
+
+def test_mp_prints_correct_digits_at_huge_t(capsys):
+    """`energy --n 12 --t 10**30 --method mp --dps 20` printed 20 digits of a value 4% wrong (issue 33)."""
+    main(["--n", "12", "--t", "10**30", "--method", "mp", "--dps", "20", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    import flint
+    with flint.ctx.workprec(400):
+        n, m = flint.arb(12), 10**30 + 2
+        ref = n * (flint.arb(12 + m).lgamma() - n.lgamma() - m * n.log()).exp() / ((m - 1) * m)
+    with mpmath.workdps(60):
+        q = mpmath.mpf(out["Q"])
+        man, e = ref.mid().man_exp()
+        r = mpmath.mpf((int(man), int(e)))
+        assert abs(q - r) <= mpmath.mpf(10) ** -19 * r

@@ -25,13 +25,54 @@ def test_cli_json_kind_and_file(tmp_path, capsys):
     np.save(tmp_path / "rho.npy", rho)
     np.savetxt(tmp_path / "rho.csv", rho[None, :], delimiter=",")
     for f in ("rho.npy", "rho.csv"):
-        assert main(["--file", str(tmp_path / f), "--no-prony", "--results", str(tmp_path / "none.json"),
-                        "--json"]) == 0
+        assert main(["--file", str(tmp_path / f), "--no-prony", "--results", str(res), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["T"] == 40 and out["nearest"]["kind"] == "exp" and out["prony"] is None
-        assert out["benchmark"]["available"] is False and "no benchmark results found" in out["benchmark"]["message"]
-    assert main(["--file", str(tmp_path / "rho.npy"), "--no-prony", "--results", str(tmp_path / "none.json")]) == 0
+    assert main(["--file", str(tmp_path / "rho.npy"), "--no-prony", "--results", str(res)]) == 0
     assert "nearest family: exp" in capsys.readouterr().out
+
+
+def _bad_files(d):
+    """(file name, word of the error) for every kind of bad --file (issue 33)."""
+    (d / "empty.npy").write_bytes(b"")
+    (d / "garbage.npy").write_bytes(b"not a numpy file at all")
+    np.save(d / "bool.npy", np.array([True, False] * 8))
+    np.save(d / "complex.npy", np.ones(16) * (1 + 1j))
+    np.save(d / "matrix.npy", np.ones((4, 4)))
+    np.save(d / "zero_length.npy", np.zeros(0))
+    (d / "text.csv").write_text("1.0,abc,3\n")
+    return [("empty.npy", "not a readable"), ("garbage.npy", "not a readable"), ("bool.npy", "bool"),
+            ("complex.npy", "complex"), ("matrix.npy", "1-d"), ("zero_length.npy", "non-empty"),
+            ("text.csv", "not a readable")]
+
+
+def test_cli_bad_files_are_one_line_errors(tmp_path, capsys):
+    for name, word in _bad_files(tmp_path):
+        with pytest.raises(SystemExit) as e:
+            main(["--file", str(tmp_path / name), "--no-prony"])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.count("\n") == 1 and name in err and word in err, (name, err)
+
+
+@pytest.mark.parametrize("content", [None, "", "{not json", "[1, 2, 3]", '{"results": [{"data": {"medians": [{"model": 1}]}}]}',
+                                     '{"results": 7}', "model,kind\n", '{"results": [{"data": null}]}'])
+def test_cli_bad_results_files_exit_2(tmp_path, capsys, content):
+    res = tmp_path / "results.json"
+    if content is not None:
+        res.write_text(content)
+    with pytest.raises(SystemExit) as e:
+        main(["--kind", "exp", "--alpha", "0.5", "--no-prony", "--results", str(res)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--results" in err and err.count("\n") == 1
+
+
+def test_cli_refuses_a_long_report_up_front(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--kind", "poly", "--alpha", "0.999999", "--T", "4096", "--no-prony"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--max-seconds" in err and "T = 4096" in err
+    with pytest.raises(SystemExit):
+        main(["--kind", "poly", "--alpha", "0.5", "--max-seconds", "nan"])
 
 
 @pytest.mark.parametrize("argv,word", [

@@ -51,6 +51,12 @@ def test_missing_file(tmp_path, capsys):
     assert not (tmp_path / "s.sqlite").exists()
 
 
+@pytest.mark.parametrize("cmd", ["run", "status", "export"])
+def test_empty_store_path_is_one_line(sweep_file, capsys, cmd):
+    assert main([cmd, str(sweep_file), "--store", ""] + (["--csv", "-"] if cmd == "export" else [])) == 2
+    _one_line_error(capsys, "--store")
+
+
 def test_invalid_json(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"studies": {\n  "a": [1, 2,,]}}')

@@ -124,3 +124,9 @@ def test_a_checkout_reports_its_commit():
     root = Path(__file__).resolve().parents[1]
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
     assert checkout_commit() == head           # an installed wheel says "installed version X" (tests/test_wheel.py)
+
+
+def test_empty_only_pattern_is_an_error_not_everything(fake_registry, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--report", str(tmp_path), "--no-progress", "--only", ""])
+    assert e.value.code == 2 and "--only" in capsys.readouterr().err and not fake_registry

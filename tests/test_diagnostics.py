@@ -174,3 +174,33 @@ def test_author_label_text_takes_the_phase_labels():
                                                       "anti-collapsed (unresolved beta)" for p in PHASES]
     with pytest.raises(ValueError, match="label"):
         author_label_text("bogus")
+
+
+def _bound_by_subsets(e, alpha):
+    """R = sum over subsets S of the steps with |S| >= 2 of prod_S e prod_(not S) alpha, written out (Fractions)."""
+    import itertools
+    from fractions import Fraction
+    H, total = len(e), Fraction(0)
+    for r in range(2, H + 1):
+        for S in itertools.combinations(range(H), r):
+            term = Fraction(1)
+            for p in range(H):
+                term *= Fraction(e[p]) if p in S else Fraction(alpha[p])
+            total += term
+    return total
+
+
+@pytest.mark.parametrize("e,alpha", [([0.5, 0.3], [1e300, 1e300]), ([1e-20, 1e-20, 3e-20], None),
+                                     ([0.1, 0.2, 0.3], [1e-200, 0.5, 1e200]), ([0.25] * 5, [0.5] * 5)])
+def test_second_order_bound_against_the_subset_sum(e, alpha):
+    """alpha ~ 1e300 gave nan and tiny e/alpha gave 0 (issue 33): the bound against its definition."""
+    ref = _bound_by_subsets(e, alpha or [1.0] * len(e))
+    got = sp.second_order_bound(np.array(e), None if alpha is None else np.array(alpha))
+    assert abs(got - float(ref)) <= 1e-13 * float(ref)
+
+
+def test_scaled_lag_grid_bounds_and_diagnose_rates_arguments():
+    with pytest.raises(ValueError, match="lo must be an integer <="):
+        sp.scaled_lag_grid(640, 10**30, 300, 10, geometric=True)
+    g = sp.scaled_lag_grid(64, 5000, 6000, 4)
+    assert g.max() < 64 and g.min() >= 1

@@ -396,3 +396,21 @@ def test_bootstrap_and_horizon_bounds():
         envelope_beta_bootstrap(np.ones((4, 3)), [1, 2, 3], n_boot=10**30)
     with pytest.raises(ValueError, match="t must"):
         sigma_for_horizon(64, 10**7, 0.05)
+
+
+def test_phase_rule_names_bad_values():
+    with pytest.raises(TypeError, match="r2 must be a real number"):
+        phase_rule((0.1, 0.2), True, "bogus")
+    with pytest.raises(TypeError, match=r"ci\[0\] must be a real number"):
+        phase_rule(("a", 0.2), True)
+    assert phase_rule((0.3, 0.7), True, r2=float("nan")) == "unresolved"
+
+
+def test_envelope_gate_names_bad_values():
+    from numerics.anticollapse.envelope_gate import resolution_check, tempered_beta
+    with pytest.raises(TypeError, match="log_f"):
+        tempered_beta(np.arange(1, 5), "bogus")
+    with pytest.raises(ValueError, match="lags must be a nonempty"):
+        resolution_check(np.geomspace(1, 100, 64), np.array([]))
+    with pytest.raises(TypeError, match="tau must be real"):
+        spectrum_envelope_fit(np.ones(64) * (1 + 1j), np.geomspace(4, 40, 12))

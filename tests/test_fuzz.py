@@ -15,11 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz_harness import BASELINE_QUALS, Runner, base_qual, baseline_value, discover, param_names
+from fuzz_harness import BASELINE_QUALS, MANY, ORACLE_TAG, Runner, base_qual, baseline_value, discover, param_names
 from fuzz_torch import HEAVY
+from fuzz_oracle import ORACLE_CASES, valid_args
 from fuzz_values import values
 
 PER_FUNCTION = int(os.environ.get("SEQTHEORY_FUZZ_PER_FUNCTION", "4"))
+ORACLE_PER_PATH = int(os.environ.get("SEQTHEORY_FUZZ_ORACLE_PER_PATH", "6"))
 FUNCTIONS = discover()
 # a function with two precision paths has a second baseline ("qual#mp"): both are fuzzed
 CASES = FUNCTIONS + sorted(k for k in BASELINE_QUALS() if k not in FUNCTIONS and base_qual(k) in FUNCTIONS)
@@ -62,3 +64,30 @@ def test_fuzz(qual, runner):
         assert outcome in ("clean", "slow"), f"{qual}({param}={value!r:.60}): {outcome}: {detail}"
 
     one()
+
+
+# --- the outside oracle: valid calls of every energy path, every integer type, checked against a reference --
+def test_fuzz_oracle(runner, capsys):
+    """Every accepted call of a Q/S path (float, mp, exact, ball; log and Q_all too) is checked against an
+    independent reference (tests/fuzz_oracle.py): 100% clean, and every accepted call checked."""
+    counts = {"calls": 0, "accepted": 0, "checked": 0}
+    bad = []
+    for qual in ORACLE_CASES:
+        @settings(max_examples=ORACLE_PER_PATH, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(args=valid_args(qual))
+        def one(args):
+            outcome, detail = runner.run(qual, MANY, args)
+            counts["calls"] += 1
+            if outcome not in ("clean", "slow"):
+                bad.append(f"{qual}({args!r:.80}): {outcome}: {detail}")
+            elif not detail.startswith(("TypeError", "ValueError", "documented")):
+                counts["accepted"] += 1
+                counts["checked"] += detail.startswith(ORACLE_TAG)
+                if not detail.startswith(ORACLE_TAG):
+                    bad.append(f"{qual}({args!r:.80}): accepted but not checked ({detail})")
+        one()
+    with capsys.disabled():
+        print(f"\nfuzz oracle: {counts['calls']} calls, {counts['accepted']} accepted, {counts['checked']} checked "
+              "against an independent reference")
+    assert not bad, bad[:5]
+    assert counts["checked"] == counts["accepted"] > len(ORACLE_CASES)

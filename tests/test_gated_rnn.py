@@ -414,3 +414,15 @@ def test_delayed_task_draws_in_blocks_the_stream_of_one_draw():
     for lag, c in zip(task.lags, task.coeffs):
         y0[:, lag:] += c * proj[:, :700 - lag]
     assert np.array_equal(x, x0.astype(np.float32)) and np.array_equal(y[..., 0], y0.astype(np.float32))
+
+
+def test_forcing_checks_alpha_up_front_and_slow_units_names_its_bound():
+    """A complex alpha passed when no row had moved (issue 33 fuzz); slow_units(tau=[]) named n_slow's bound
+    without saying it is len(tau)."""
+    m = build_gated_rnn("diag", D, 10)
+    rows = torch.tensor([2, 7])
+    before = {k: p.detach()[rows].clone() for k, p in m.unit_row_parameters().items()}      # no step: rms 0
+    with pytest.raises(TypeError, match="alpha must be a real number"):
+        apply_forcing(m, before, rows, scale=1.0, alpha=1 + 0j, clip=100.0, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"n_slow \(at most len\(tau\) = 0\)"):
+        slow_units(np.array([]), 1)

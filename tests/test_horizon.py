@@ -292,3 +292,13 @@ def test_theory_real_depth_beyond_the_rows_and_bad_input():
         depth_for_scale(10**6, 1.0, 0.3, weights="real", max_t=5)
     with pytest.raises(ValueError, match="weights"):
         depth_for_scale(64, 1.0, 0.05, weights="quaternion")
+
+
+def test_monte_carlo_sizes_take_numpy_integers():
+    """batches=np.int8(16) overflowed in samples // batches (issue 33)."""
+    import numpy as np
+    from numerics.signal_propagation import horizon_mc as hm
+    r = hm.sigma_for_horizon(8, 4, 0.1, weights="real", method="mc", samples=np.int16(4096), batches=np.int8(16))
+    assert "4096 draws, 16 batches" in r.source
+    d = hm.depth_for_scale(8, 1.0, 0.1, weights="real", method="mc", samples=4096, batches=np.int8(16), exact_max_k=0)
+    assert "4096 draws, 16 batches" in d["source"]

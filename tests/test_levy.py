@@ -406,3 +406,14 @@ def test_characteristic_root_small_alpha_float_and_mp():
     b = characteristic_root(**p, method="mp", dps=60)
     assert abs(characteristic_root(**p) - float(b)) <= 1e-12
     assert abs(characteristic_root(**p, method="mp", dps=30) - b) <= mpmath.mpf(10) ** -28
+
+
+def test_subnormal_parameters_are_refused_by_name():
+    """Subnormal inputs gave nan/inf (issue 33): refused, naming the parameter."""
+    from numerics.anticollapse.levy_sampling import cts_params
+    with pytest.raises(ValueError, match="kappa must not be subnormal"):
+        critical_eta_J(1.0, kappa=5e-324, alpha=1.5, lam=1.0)
+    with pytest.raises(ValueError, match="eta_G must not be subnormal"):
+        critical_kappa(eta_G=5e-324, eta_J=1.0, alpha=1.5, lam=1.0)
+    with pytest.raises(ValueError, match="dt must not be subnormal"):
+        cts_params(5e-324, eta_J=1.0, alpha=1.5, lam=1.0)

@@ -85,7 +85,7 @@ def test_small_T_default_budget_degenerates_to_delta():
 
 
 # --- impulse and Airy -------------------------------------------------------------------------------
-@given(T=st.integers(2, 5000), alpha=st.floats(0.0, 1.0))
+@given(T=st.integers(2, 5000), alpha=st.floats(0.0, 1.0, allow_subnormal=False))   # subnormal parameters are refused (theory._args.as_real)
 def test_impulse_sits_at_m(T, alpha):
     rho = memory_function("impulse", alpha, T)
     m = impulse_lag(alpha, T)
@@ -202,3 +202,19 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="dps"):
         exp_tau(0.5, 10, dps=5)
     assert area_target(1.0, 40) == 10.0
+
+
+def test_exp_area_takes_fractions_and_decimals_exactly():
+    """exp_area(Fraction(3), 48, method="mp") rejected a valid value (issue 33)."""
+    import decimal
+    from fractions import Fraction
+
+    import mpmath
+    from theory.memory import exp_area
+    with mpmath.workdps(60):
+        ref = sum(mpmath.exp(-mpmath.mpf(s) * 3 / 7) for s in range(48))     # tau = 7/3, summed term by term
+        assert abs(exp_area(Fraction(7, 3), 48, method="mp", dps=50) - ref) <= mpmath.mpf(10) ** -48 * ref
+        ref2 = sum(mpmath.exp(-mpmath.mpf(s) / mpmath.mpf("2.5")) for s in range(10))
+        assert abs(exp_area(decimal.Decimal("2.5"), 10, method="mp", dps=50) - ref2) <= mpmath.mpf(10) ** -48 * ref2
+    with pytest.raises(TypeError, match="tau must be a real number"):
+        exp_area("3", 48, method="mp")

@@ -304,3 +304,29 @@ def _committed_best_models() -> dict:
             if "best_model" in d:
                 return d["best_model"]
     raise AssertionError("no committed cpu results with trained linear S4Ds (architectures.s4d_prony_bound)")
+
+
+# --- issue 33 --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200])
+def test_best_mterm_fit_is_scale_free(scale):
+    """At rho ~ 1e-300 the residual was nan with success True (issue 33): the fit of c rho is c times the fit."""
+    rho = 0.8 ** np.arange(32) + 0.5 * 0.3 ** np.arange(32)
+    ref = best_mterm_fit(rho, 1)
+    fit = best_mterm_fit(scale * rho, 1)
+    assert np.isfinite(fit.residual) and abs(fit.residual - ref.residual) <= 1e-12 * ref.residual
+    assert np.allclose(fit.poles, ref.poles, rtol=1e-12) and np.allclose(fit.coeffs / scale, ref.coeffs, rtol=1e-12)
+    scan = mterm_scan(scale * rho, 2)
+    assert all(np.isfinite(f.residual) for f in scan) and scan[-1].residual < 1e-20
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_exp_sum_refuses_non_finite_coefficients(bad):
+    with pytest.raises(ValueError, match="coeffs must be finite"):
+        exp_sum([0.5, 0.2], [1.0, bad], 4)
+
+
+def test_prony_mp_names_bad_samples():
+    with pytest.raises(TypeError, match="h must be a sequence"):
+        prony("bogus", 2, method="mp")
+    with pytest.raises(TypeError, match=r"h\[1\] must be a number"):
+        prony([1.0, "x", 0.25, 0.125], 2, method="mp")

@@ -325,3 +325,26 @@ def test_verdicts_can_fail():
     assert chk.verdict_breakdown(law, at).verdict == PASS
     assert chk.verdict_breakdown([(10**4, 203, 200.5, 207, 206.3)], at).verdict == FAIL
     assert chk.verdict_breakdown(law, [at[0][:4] + (2.5,) + at[0][5:]]).verdict == FAIL
+
+
+def test_real_breakdown_depth_refuses_an_unreachable_scan_up_front():
+    """n = 1e18 scanned for over a minute before failing (issue 33 fuzz): refused before the scan, naming n and
+    the predicted crossing c0 sqrt(n) (c0: sinh(y)/y = 1 + tol at y = c0^2/2, about 1.04 at tol = 0.05)."""
+    with pytest.raises(ValueError, match=r"n=1000000000000000000 is too large .*crossing lies near depth 1.04e\+09"):
+        rx.real_breakdown_depth(10**18, 0.05)
+
+
+def test_real_energy_mc_overflow_is_an_error_naming_t():
+    """n = 8, t = 1000 returned NaN energies (issue 33 fuzz): a ValueError naming t instead."""
+    from numerics.signal_propagation.real_energy_mc import real_energy_mc
+    with pytest.raises(ValueError, match="t=1000 is too deep at n=8"):
+        real_energy_mc(8, 1000, 16, probes=2)
+
+
+def test_partial_sum_checks_m_before_its_cache():
+    """partial_sum(0.0) returned the cached partial_sum(0) (0.0 == 0 as a cache key; issue 33 fuzz)."""
+    rx.partial_sum(0)
+    with pytest.raises(TypeError, match="m must be an integer"):
+        rx.partial_sum(0.0)
+    with pytest.raises(TypeError, match="m must be an integer"):
+        rx.partial_sum(True)

@@ -81,6 +81,38 @@ def test_S_curve_float_matches_mp_closed_form(c):
     assert abs(critical_S_curve(c) - ref) <= (16 + c * c) * EPS * ref
 
 
+def asymptotic_F(c: int, dps: int):
+    """F(c) = e^y/c^3 sum_m (2m+1)!!/c^(2m) + sqrt(pi/2) erf(c/sqrt 2) for an integer c >> 1 (terms summed until
+    they fall below 10^-dps; y = c^2/2 exact): the large-c series, independent of the erfi closed form."""
+    with mpmath.workdps(dps + 2 * len(str(c)) + 20):      # y exact, e^y's amplification covered
+        y = mpmath.mpf(c * c) / 2
+        inv, term, acc, m = mpmath.mpf(1) / (c * c), mpmath.mpf(1), mpmath.mpf(1), 0
+        while term > mpmath.mpf(10) ** -(dps + 5):
+            term *= (2 * m + 3) * inv
+            acc += term
+            m += 1
+        return mpmath.exp(y) / mpmath.mpf(c) ** 3 * acc + mpmath.sqrt(mpmath.pi / 2) * mpmath.erf(c / mpmath.sqrt(2))
+
+
+@pytest.mark.parametrize("c", [10**3, 10**8, 10**15, 10**30])
+def test_mp_curves_at_huge_c(c):
+    """The mp curves keep their digits where exp(c^2/2) amplifies the rounding of c^2/2 by c^2 (issue 33:
+    F(1e30) at 25 digits came out negative)."""
+    for dps in (15, 25, 50):
+        F, f = critical_S_curve(c, dps=dps), critical_curve(c, dps=dps)
+        ref_F = asymptotic_F(c, dps + 10)
+        with mpmath.workdps(dps + 2 * len(str(c)) + 20):
+            y = mpmath.mpf(c * c) / 2
+            ref_f = mpmath.exp(y) / (2 * y) * -mpmath.expm1(-2 * y)
+            assert abs(F - ref_F) <= mpmath.mpf(10) ** (1 - dps) * ref_F, (c, dps)
+            assert abs(f - ref_f) <= mpmath.mpf(10) ** (1 - dps) * ref_f, (c, dps)
+
+
+def test_mp_curves_refuse_astronomical_c():
+    with pytest.raises(ValueError, match="c must satisfy"):
+        critical_S_curve(mpmath.mpf("1e2000"), dps=20)
+
+
 def test_S_curve_odd_and_derivative():
     c = np.linspace(0.1, 9.0, 25)
     assert np.array_equal(critical_S_curve(-c), -critical_S_curve(c))

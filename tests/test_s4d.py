@@ -86,3 +86,12 @@ def test_range_pairs_name_both_ends():
         with pytest.raises(ValueError, match="dt_min=1000.0"):
             build()
     assert S4DKernel(2, 4, dt_min=0.1, dt_max=0.1) is not None          # a single dt is a range too
+
+
+def test_layer_takes_numpy_integer_sizes_and_probe_bounds_seed():
+    """S4DLayer(np.array(2)) failed with 'iteration over a 0-d array'; seed 10**30 with an unnamed overflow."""
+    from numerics.memory_functions.models.s4d import S4DLayer
+    layer = S4DLayer(np.array(2), np.int16(4), seq_len=16)
+    assert layer.D.shape == (2,)
+    with pytest.raises(ValueError, match="seed must be an integer <="):
+        memory_probe(torch.nn.Identity(), 8, seed=10**30)

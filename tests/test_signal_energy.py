@@ -20,6 +20,7 @@ from sympy.functions.combinatorial.numbers import stirling
 import theory.signal_energy as se
 from theory.signal_energy import _ball as se_ball
 from theory.signal_energy import Q, Q_all, S, hultman_row, log_Q, log_S, trace_moment
+from fuzz_oracle import arb_Q   # Q as an arb ball written out from Theorem 2.1 (tests/ is on sys.path)
 
 
 def ref_Q(n: int, k: int) -> Fraction:
@@ -214,6 +215,44 @@ def test_mp_precision_ladder_S(n, t):
         for lo, hi in zip(LADDER, LADDER[1:]):
             assert abs(vals[lo] - vals[hi]) <= mpmath.mpf(10) ** (1 - lo) * abs(vals[hi])
     assert mp_rel(vals[120], ref_S(n, t), 300) <= mpmath.mpf(10) ** -119
+
+
+# --- torture ladder: digits delivered = digits asked at every (n, k) ------------------------------------
+TORTURE_K = (10, 10**3, 10**6, 10**9, 10**12, 10**15, 10**20, 10**25, 10**30)
+TORTURE_N = (12, 10**3, 10**6, 10**9, 10**12, 10**18)
+
+
+def arb_to_mpf(b):
+    """The ball's midpoint as an mpf, exactly (the caller's working precision must hold its mantissa)."""
+    man, exp = b.mid().man_exp()
+    return mpmath.mpf((int(man), int(exp)))
+
+
+@pytest.mark.parametrize("n", TORTURE_N)
+def test_mp_torture_ladder_Q(n):
+    """Q mp at 15/25/50 digits within 10^(1-dps) of a ball at 200 bits more, k up to 1e30 (issue 33: the
+    amplification by exp of a large logarithm cost up to 106 bits at n = 12, k = 1e30)."""
+    for k in TORTURE_K:
+        ball = arb_Q(n, k, 400)
+        for dps in (15, 25, 50):
+            q = Q(n, k, method="mp", dps=dps)
+            with mpmath.workprec(800):
+                ref = arb_to_mpf(ball)
+                err = abs(q - ref) / ref
+            assert err <= mpmath.mpf(10) ** (1 - dps), (n, k, dps, err)
+
+
+@pytest.mark.parametrize("n,t", [(10**10, 10**8), (10**15, 10**6), (10**6, 10**5)])
+def test_S_mp_long_sums_match_the_mpmath_only_path(n, t, monkeypatch):
+    """Long S sums take the ball's midpoint (O(1) in t) when python-flint is there: the same digits as the
+    mpmath-only path (top-down sum / sumem, forced here), an independent evaluation."""
+    from theory.signal_energy import _mp
+    assert _mp._S_via_ball(n, t, 40) is not None            # the routed path is the one under test
+    fast = S(n, t, method="mp", dps=40)
+    monkeypatch.setattr(_mp, "_S_via_ball", lambda *_: None)   # the mpmath-only paths, as without python-flint
+    native = S(n, t, method="mp", dps=50)
+    with mpmath.workdps(60):
+        assert abs(fast - native) <= mpmath.mpf(10) ** -39 * native
 
 
 def test_mp_does_not_touch_global_precision():
@@ -493,3 +532,16 @@ def test_falling_factorial_boundary_against_wick(n):
         assert Q(n, k, method="exact") == q
         assert abs(Q(n, k) - float(q)) <= 4e-16 * float(q)
         assert abs(float(Q(n, k, method="mp", dps=30)) - float(q)) <= 4e-16 * float(q)
+
+
+@pytest.mark.parametrize("n", [1, 12, 64, 10**18])
+def test_S_ball_at_t_0_is_one(n):
+    """S(12, 0, method="ball") raised ZeroDivisionError (issue 33); S_{n,0} = Q_{n,0} = 1."""
+    b = S(n, 0, method="ball", dps=20)
+    assert abs(frac_of_arb(b.mid()) - 1) <= frac_of_arb(b.rad()) and frac_of_arb(b.rad()) < Fraction(1, 10**20)
+
+
+def test_Q_all_mp_has_a_stated_maximum():
+    """Q_all(8, 3.5e6, method="mp") ran for minutes (issue 33 fuzz): refused past MAX_QALL_MP_T, naming t."""
+    with pytest.raises(ValueError, match="t must be an integer <= 100000"):
+        Q_all(8, se.MAX_QALL_MP_T + 1, method="mp", dps=30)

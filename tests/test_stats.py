@@ -127,3 +127,39 @@ def _bad_calls():
 @pytest.mark.parametrize("i", range(len(_bad_calls())))
 def test_bad_argument_is_named(i):
     tiny.assert_named(*_bad_calls()[i])
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1e150])
+def test_kmeans_1d_is_scale_free(scale):
+    """At 1e160 the squares overflowed: nan and wrong clusters (issue 33)."""
+    x = np.array([1.0, 1.1, 5.0, 5.2, 9.0, 9.05])
+    w, lab = kmeans_1d(x, 3)
+    ws, labs = kmeans_1d(x * scale, 3)
+    assert labs.tolist() == lab.tolist() == [0, 0, 1, 1, 2, 2]
+    assert abs(ws - w * scale * scale) <= 1e-12 * w * scale * scale
+
+
+def test_kmeans_1d_offset_does_not_cancel():
+    x = np.array([0.0, 1e-8, 1.0, 1.0 + 1e-8])
+    assert kmeans_1d(1e8 + x, 2)[1].tolist() == [0, 0, 1, 1]
+
+
+def test_kmeans_1d_overflowing_sum_of_squares_is_an_error():
+    with pytest.raises(ValueError, match="x spans too large a range"):
+        kmeans_1d(np.array([1.0, 1.1, 5.0, 9.0]) * 1e160, 2)
+
+
+@pytest.mark.parametrize("m", [10**9, 10**12, 10**18])
+def test_z_for_false_alarm_finite_for_many_comparisons(m):
+    """1 - p/(2m) rounded to 1 and gave z = inf at m = 1e12 (issue 33 fuzz): the tail probability is kept."""
+    z = z_for_false_alarm(1e-6, m)
+    assert math.isfinite(z) and abs(norm.sf(z) / (1e-6 / (2 * m)) - 1) < 1e-9
+
+
+
+def test_paired_without_any_difference_says_no_information():
+    """paired([]): the documented no-information record (the fuzz's NaN finding is documented, not a defect)."""
+    from numerics.stats import paired
+    for d in ([], [float("nan")]):
+        r = paired(d)
+        assert (r.n, r.p_greater, r.p_less, r.lo, r.hi) == (0, 1.0, 1.0, -math.inf, math.inf) and math.isnan(r.median)

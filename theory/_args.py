@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import warnings
 from typing import Any, Iterable, Literal
 
 import numpy as np
@@ -93,6 +94,9 @@ def as_dps(value: Any = None, *, name: str = "dps") -> int:
     return as_int(name, value, minimum=MIN_DPS, maximum=MAX_DPS)
 
 
+_FLOAT_TINY = float(np.finfo(np.float64).tiny)      # the smallest normal float64, 2.2250738585072014e-308
+
+
 def as_real(
     name: str,
     value: Any,
@@ -110,10 +114,46 @@ def as_real(
     out = float(value)
     if not (math.isfinite(out) or (allow_inf and out == math.inf)):
         raise ValueError(f"{name} must be {'finite or +inf' if allow_inf else 'finite'}, got {value!r}")
+    if 0.0 < abs(out) < _FLOAT_TINY:
+        # a subnormal parameter loses its digits and turns the closed forms' products and logs into 0, inf
+        # or nan (1/x overflows, x*y underflows): refused up front
+        raise ValueError(f"{name} must not be subnormal (a nonzero magnitude below {_FLOAT_TINY:.17g}, the "
+                         f"smallest normal float64, has lost its digits), got {value!r}")
     if minimum is not None and (out < minimum or (open_min and out == minimum)):
         raise ValueError(f"{name} must be {'>' if open_min else '>='} {minimum}, got {value!r}")
     if maximum is not None and (out > maximum or (open_max and out == maximum)):
         raise ValueError(f"{name} must be {'<' if open_max else '<='} {maximum}, got {value!r}")
+    return out
+
+
+def as_measurement(name: str, value: Any) -> float:
+    """Return a real scalar as a float, NaN and infinities included (a measurement that may be missing or
+    unbounded; the caller decides what they mean); non-real values are a TypeError naming the parameter."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.60}")
+    return float(value)
+
+
+def as_mp_real(name: str, value: Any, *, allow_inf: bool = False):
+    """Return a real scalar as an ``mpmath.mpf`` at the current working precision, taken exactly where it
+    can be: ints, Fractions (divided at the working precision), Decimals, floats, numpy reals and mpf
+    (``+-inf`` only with ``allow_inf``; NaN, bools, complex and strings are refused, naming ``name``)."""
+    import decimal
+    from fractions import Fraction
+
+    import mpmath
+
+    if (isinstance(value, (bool, np.bool_)) or
+            not isinstance(value, (numbers.Real, decimal.Decimal, mpmath.mpf))):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.60}")
+    if isinstance(value, Fraction):
+        out = mpmath.mpf(value.numerator) / value.denominator
+    elif isinstance(value, decimal.Decimal):
+        out = mpmath.mpf(str(value)) if value.is_finite() else mpmath.mpf(float(value))
+    else:
+        out = mpmath.mpf(value.item() if isinstance(value, np.generic) else value)
+    if mpmath.isnan(out) or (mpmath.isinf(out) and not allow_inf):
+        raise ValueError(f"{name} must be {'a number (inf allowed)' if allow_inf else 'finite'}, got {value!r:.60}")
     return out
 
 
@@ -125,15 +165,34 @@ def as_real_array(name: str, value: Any, *, minimum: float | None = None, finite
     # numpy would parse the string "1.0" into a number: a string here is always a caller's mistake
     if isinstance(value, (str, bytes)) or (isinstance(value, np.ndarray) and value.dtype.kind in "US"):
         raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}")
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
+    arr = as_float64(name, value, "a real number or an array of real numbers")
     if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
     if minimum is not None and np.any(arr < minimum):
         raise ValueError(f"{name} must be >= {minimum}")
     return arr
+
+
+def as_float64(name: str, value: Any, what: str = "real numbers") -> np.ndarray:
+    """``value`` as a float64 array (values unchecked), refusing complex input with a TypeError naming the
+    parameter: numpy would drop the imaginary part with only a ComplexWarning. The one conversion of real
+    array arguments (``what``: what the TypeError says ``name`` must be, for values that are not numbers)."""
+    complex_values = np.iscomplexobj(value) and not isinstance(value, (str, bytes))
+    if isinstance(value, np.ndarray) and value.dtype.kind == "b":      # True is not a number here (bool .npy)
+        raise TypeError(f"{name} must be real numbers, not booleans, got {value!r:.80}")
+    if not complex_values:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", np.exceptions.ComplexWarning)   # complex objects inside a list
+                return np.asarray(value, dtype=np.float64)
+        except np.exceptions.ComplexWarning:
+            complex_values = True
+        except (TypeError, ValueError, OverflowError):
+            pass
+    if complex_values:
+        raise TypeError(f"{name} must be real, got complex values (the imaginary part would be lost): "
+                        f"{value!r:.80}")
+    raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
 
 
 def check_ordered(lo_name: str, lo: float, hi_name: str, hi: float, *, strict: bool = False) -> None:
@@ -177,6 +236,16 @@ def as_seed(value: Any, *, name: str = "seed") -> np.random.Generator:
     return np.random.default_rng(as_int(name, value, minimum=0))
 
 
+# Seeds that reach torch (``torch.manual_seed``, ``torch.Generator().manual_seed``) must fit its signed 64-bit
+# state: larger ints fail deep inside with "Overflow when unpacking long long". One bound for every seed.
+SEED_MAX = 2**63 - 1
+
+
+def as_seed_int(value: Any, *, name: str = "seed") -> int:
+    """Return an integer seed in ``[0, SEED_MAX]`` (what both numpy and torch accept)."""
+    return as_int(name, value, minimum=0, maximum=SEED_MAX)
+
+
 def as_seed_sequence(value: Any, *, name: str = "seed") -> np.random.SeedSequence:
     """Return a ``numpy.random.SeedSequence`` from the same seeds as :func:`as_seed`.
 
@@ -195,11 +264,8 @@ def as_seed_sequence(value: Any, *, name: str = "seed") -> np.random.SeedSequenc
 def as_same_shape(names: tuple[str, str], a: Any, b: Any, *, ndim: int, shape: str) -> tuple[np.ndarray, np.ndarray]:
     """``a`` and ``b`` as float64 arrays of ``ndim`` dimensions and one shape (``shape`` names the axes in
     the message, e.g. ``"(n_seq, T)"``); values are not checked."""
-    try:
-        x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{names[0]} and {names[1]} must be arrays of real numbers {shape}; got "
-                        f"{type(a).__name__} and {type(b).__name__}") from None
+    what = f"an array of real numbers {shape} (as {names[0]} and {names[1]} both must be)"
+    x, y = as_float64(names[0], a, what), as_float64(names[1], b, what)
     if x.ndim != ndim or x.shape != y.shape:
         raise ValueError(f"{names[0]} and {names[1]} must be arrays of the same shape {shape}; got {x.shape} "
                          f"and {y.shape}")

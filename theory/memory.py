@@ -38,7 +38,6 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-import numbers
 from typing import Any
 
 import mpmath
@@ -47,7 +46,7 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import airy
 
-from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_real, as_real_array
+from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_mp_real, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
 
 #: The four memory-function families of :func:`memory_function`.
@@ -111,10 +110,8 @@ def exp_area(tau, T: int, *, method: FloatOrMp = "float", dps: int | None = None
     """
     T = as_int("T", T, minimum=1)
     method, dps = as_method_dps(method, dps)
-    if isinstance(tau, (bool, np.bool_)) or not isinstance(tau, (numbers.Real, mpmath.mpf)) or tau != tau:
-        raise TypeError(f"tau must be a real number >= 0 (inf allowed), got {type(tau).__name__} {tau!r}")
     with mpmath.workdps(dps or DEFAULT_DPS):
-        tau = mpmath.mpf(tau.item() if isinstance(tau, np.generic) else tau)
+        tau = as_mp_real("tau", tau, allow_inf=True)        # a Fraction or a Decimal exactly, not via float
         if tau < 0:
             raise ValueError(f"tau must be >= 0, got {tau}")
         if tau == 0:

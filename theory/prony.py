@@ -147,6 +147,8 @@ def exp_sum(poles, coeffs, T: int) -> np.ndarray:
         c = np.asarray(coeffs, dtype=complex).ravel()
     except (TypeError, ValueError):
         raise TypeError(f"coeffs must be numbers or an array of numbers, got {coeffs!r}") from None
+    if not np.all(np.isfinite(c)):          # one NaN or inf coefficient would make every lag NaN
+        raise ValueError(f"coeffs must be finite (no NaN or infinity), got {coeffs!r:.80}")
     if lam.shape != c.shape:
         raise ValueError(f"poles and coeffs must have the same length, got {lam.size} and {c.size}")
     return np.real(vandermonde(lam, T) @ c)
@@ -273,12 +275,17 @@ def _as_samples(h, dps: int | None):
         if not np.any(arr):
             raise ValueError("h must not be identically zero (no poles to fit)")
         return arr
+    if isinstance(h, (str, bytes)) or not isinstance(h, Iterable):
+        raise TypeError(f"h must be a sequence of samples (numbers, mpf or decimal strings), got {h!r:.60}")
     out = []
     with mpmath.workdps(dps):
-        for v in h:
-            x = mpmath.mpmathify(v)
+        for i, v in enumerate(h):
+            try:
+                x = mpmath.mpmathify(v)
+            except (TypeError, ValueError):
+                raise TypeError(f"h[{i}] must be a number, an mpf or a decimal string, got {v!r:.60}") from None
             if not mpmath.isfinite(x):
-                raise ValueError("h must be finite")
+                raise ValueError(f"h must be finite, got h[{i}] = {v!r:.60}")
             out.append(x)
     return out
 
@@ -663,13 +670,14 @@ def best_mterm_fit(rho, m: int, *, weights: Any = "lag", poles: str = "complex",
     (True, 0.9, 1.0)
     """
     r, opts = _fit_options(rho, weights, poles, skip, method, dps, max_nfev)
+    r, scale = _unit_scale(r)
     m = as_int("m", m, minimum=1, maximum=max(1, r.size // 2))
     if starts is not None and (isinstance(starts, (str, bytes)) or not isinstance(starts, Iterable)):
         raise TypeError(f"starts must be a list of pole sets, got {starts!r}")
     user = {m: _user_starts(starts, m, r.size)}
     for search in _continuation(r, opts, user):
         if search.order == m:
-            return _finish(r, opts.weights, search, opts.dps)
+            return _rescaled(_finish(r, opts.weights, search, opts.dps), scale)
     raise AssertionError("unreachable: the continuation yields every order")
 
 
@@ -682,6 +690,20 @@ class _Options:
     skip: bool
     dps: int | None
     max_nfev: int | None
+
+
+def _unit_scale(r: np.ndarray) -> tuple[np.ndarray, float]:
+    """``r`` divided by the power of two nearest its largest magnitude (exact), and that power: the fit is
+    scale-free, but at rho ~ 1e-300 its squares underflow (residual 0/0 = nan) and at 1e+200 they overflow."""
+    scale = 2.0 ** math.frexp(float(np.max(np.abs(r))))[1]
+    return r / scale, scale
+
+
+def _rescaled(fit: ExpSumFit, scale: float) -> ExpSumFit:
+    """The fit of ``rho / scale`` as the fit of ``rho`` (coefficients and the skip term times ``scale``)."""
+    if scale == 1.0:
+        return fit
+    return dataclasses.replace(fit, coeffs=fit.coeffs * scale, skip=fit.skip * scale)
 
 
 def _fit_options(rho, weights, poles, skip, method, dps, max_nfev) -> tuple[np.ndarray, _Options]:
@@ -999,6 +1021,7 @@ def mterm_scan(rho, m_max: int, *, tol: float | None = None, weights: Any = "lag
     order equal to its length; the other keywords are those of :func:`best_mterm_fit`.
     """
     r, opts = _fit_options(rho, weights, poles, skip, method, dps, max_nfev)
+    r, scale = _unit_scale(r)
     m_max = as_int("m_max", m_max, minimum=1)
     if m_max > max(1, r.size // 2):
         raise ValueError(f"m_max must be <= len(rho) // 2 = {max(1, r.size // 2)}, got {m_max}")
@@ -1010,7 +1033,7 @@ def mterm_scan(rho, m_max: int, *, tol: float | None = None, weights: Any = "lag
     user = {k: _user_starts([st for st in extra if st.size == k], k, r.size) for k in range(1, m_max + 1)}
     fits: list[ExpSumFit] = []
     for search in _continuation(r, opts, user):
-        fits.append(_finish(r, opts.weights, search, opts.dps))
+        fits.append(_rescaled(_finish(r, opts.weights, search, opts.dps), scale))
         if search.order == m_max or (tol is not None and fits[-1].residual <= tol):
             return fits
     raise AssertionError("unreachable: the continuation yields every order")

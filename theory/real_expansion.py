@@ -284,7 +284,6 @@ def _alternating_sum(p: int) -> tuple[tuple[Fraction, ...], Fraction]:
     return tuple(u), (1 if p == 0 else 0) - u[0]
 
 
-@lru_cache(maxsize=None)
 def partial_sum(m) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     """``(C_m, D_m)`` with ``b_m(t) = sum_{k=0}^t a_m(k) = C_m(t) + (-1)^t D_m(t)`` exactly, ``0 <= m <= M_MAX``
     (monomial coefficients; ``deg C_m = deg A_m + 1``, ``deg D_m = deg B_m``), so that
@@ -295,6 +294,12 @@ def partial_sum(m) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     ...     d * 7**i for i, d in enumerate(D))
     True
     """
+    # checked before the cache: a cached key equal to m (0.0 == 0, True == 1) would skip the check
+    return _partial_sum(as_int("m", m, minimum=0, maximum=M_MAX))
+
+
+@lru_cache(maxsize=None)
+def _partial_sum(m: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     A, B = coefficient(m)
     C = [Fraction(0)] * (len(A) + 1)
     D = [Fraction(0)] * len(B)
@@ -319,7 +324,7 @@ def _terms_exact(n: int, t: int, quantity: str, base: int) -> list[Fraction]:
         if quantity == "Q":
             v = _quasi(*coefficient(m), t)
         else:
-            v = _quasi(*partial_sum(m), t) - _quasi(*partial_sum(m), base)
+            v = _quasi(*_partial_sum(m), t) - _quasi(*_partial_sum(m), base)
         out.append(v / Fraction(n) ** m)
     return out
 
@@ -353,7 +358,7 @@ def _terms_float(n: np.ndarray, t: np.ndarray, quantity: str, base: int,
         if quantity == "Q":
             v, a = _scaled_quasi(*coefficient(m), m, c, nf, sign)
         else:
-            C, D = partial_sum(m)
+            C, D = _partial_sum(m)
             at_base = float(_quasi(C, D, base)) * nf ** (-float(m))
             v, a = _scaled_quasi(C, D, m, c, nf, sign)
             v, a = v - at_base, a + np.abs(at_base)
@@ -685,6 +690,12 @@ def real_breakdown_depth(n, tol) -> int:
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     domain = max(real_rows_max_k(), _max_depth(n, "Q"))
     cap = min(domain, MAX_T_LINEAR)
+    if cap < domain and _critical_c(tol) * math.sqrt(n) - 100 > cap:
+        # up front: the crossing lies at c0 sqrt(n) + O(1) (c0 of the critical curve, the same for both weight
+        # laws; the shift delta of breakdown_law is a few units), past the scan's end: a minute of scanning
+        # would end in the error below
+        raise ValueError(f"n={n} is too large for the O(t) scan (the crossing lies near depth "
+                         f"{_critical_c(tol) * math.sqrt(n):.3g} > {cap}, MAX_T_LINEAR): use breakdown_law(tol) there")
     T = 64
     while True:
         T = min(T, cap)
@@ -699,6 +710,17 @@ def real_breakdown_depth(n, tol) -> int:
             raise ValueError(f"tol={tol} is not exceeded up to depth {cap} at n={n}, the end of the real energies' "
                              f"domain (theory.real_expansion.max_depth): choose a smaller tol")
         T *= 2
+
+
+def _critical_c(tol: float) -> float:
+    """``c0`` with ``f(c0) = sinh(y)/y = 1 + tol``, ``y = c0^2/2`` (bisection; 0 < tol < 1)."""
+    lo, hi = 0.0, 4.0                                  # f(4) = sinh(8)/8 > 186
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        y = mid * mid / 2
+        f = 1.0 + y * y / 6.0 if y < 1e-4 else math.sinh(y) / y
+        lo, hi = (mid, hi) if f <= 1.0 + tol else (lo, mid)
+    return hi
 
 
 def breakdown_law(tol) -> dict:

@@ -48,6 +48,7 @@ C_SUPERCRITICAL = 3.0    # above: Q_{n,t} ~ f(3) = 10, finite-width growth domin
 
 _SERIES_Y = 1e-3     # below this y = c^2/2, sinh(y)/y from its series (c = 0 and underflow of c^2)
 _LARGE_Y = 20.0      # above, sinh(y)/y = exp(y - log 2y) (1 - e^{-2y}): finite past sinh's overflow
+_MP_MAX_LOG10_C = 1000   # mp paths: |c| <= 1e1000 (guard digits ~ 2 log10 |c|, up to ~ 4000 for F)
 
 
 def _elementwise(fn, dtype, **arrays):
@@ -55,9 +56,21 @@ def _elementwise(fn, dtype, **arrays):
     return elementwise(fn, dtype, arrays, lambda k, v: as_int_array(k, v, minimum=1 if k == "n" else 0))
 
 
+def _amplification_digits(c) -> int:
+    """Guard digits for ``e^(c^2/2)``: its relative error is the absolute error of ``y = c^2/2``, i.e. ``y``
+    times the working precision's unit: ``log10(y)`` digits more (the amplification by exp of a large
+    argument), with ``2 log10(1 + |c|)`` as the bound."""
+    with mpmath.workdps(15):
+        digits = int(2 * mpmath.log10(1 + abs(_to_mpf(c)))) + 1
+    if digits > 2 * _MP_MAX_LOG10_C + 1:       # the guard's cost grows with log |c|: a stated maximum
+        raise ValueError(f"c must satisfy |c| <= 1e{_MP_MAX_LOG10_C} on the mp path (guard digits ~ 2 log10 |c|), "
+                         f"got {mpmath.nstr(_to_mpf(c), 5)}")
+    return digits
+
+
 def _mp_curve(c, dps):
-    """sinh(y)/y at ``dps`` digits, local precision (y = c^2/2)."""
-    with mpmath.workdps(dps + 10):
+    """sinh(y)/y at ``dps`` digits, local precision (y = c^2/2; guard digits for exp's amplification)."""
+    with mpmath.workdps(dps + 10 + _amplification_digits(c)):
         y = _to_mpf(c) ** 2 / 2
         out = mpmath.mpf(1) if y == 0 else mpmath.sinh(y) / y
     with mpmath.workdps(dps):
@@ -254,9 +267,10 @@ def _F_asymptotic(c: np.ndarray) -> np.ndarray:
 
 
 def _mp_S_curve(c, dps):
-    with mpmath.workdps(dps + 10):
-        x = abs(_to_mpf(c))
-        guard = int(2 * mpmath.log10(1 + x)) + 5          # erfi + erf and 2 sinh(y)/c cancel to ~ 1/c^2
+    # erfi + erf and 2 sinh(y)/c cancel to ~ 1/c^2 (2 log10 c digits), and exp(c^2/2) inside both amplifies
+    # the rounding of c^2/2 by c^2 (2 log10 c digits more): at c = 1e30 the guard of the cancellation alone
+    # gave a negative F
+    guard = 2 * _amplification_digits(c) + 5
     with mpmath.workdps(dps + 10 + guard):
         x = _to_mpf(c)
         if x == 0:

@@ -68,7 +68,7 @@ import mpmath
 import numpy as np
 from scipy import integrate, special
 
-from theory._args import PARAM_MAX, as_method_dps, as_real, as_real_array, scalar_or_array
+from theory._args import PARAM_MAX, as_method_dps, as_real, as_real_array, scalar_or_array, as_float64
 from theory._args import FloatOrMp   # the Literal type of the method argument
 
 # Tail exponents are O(1); beyond 100, Gamma(beta) overflows float64 at 171 and inf * 0 gives nan.
@@ -99,10 +99,7 @@ def envelope_from_spectrum(lags: Any, tau: Any, *, weights: Any = None) -> np.nd
     [1.0, 0.367879441171]
     """
     l = as_real_array("lags", lags, minimum=0.0)
-    try:
-        t = np.asarray(tau, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise TypeError("tau must be an array of real numbers") from None
+    t = as_float64("tau", tau, "an array of real numbers").ravel()
     if t.size == 0 or np.any(np.isnan(t)) or np.any(t <= 0):
         raise ValueError("tau must be a nonempty array of values > 0 (inf allowed for non-decaying units)")
     w = np.ones(t.size) if weights is None else as_real_array("weights", weights, minimum=0.0).ravel()

@@ -196,7 +196,10 @@ def resolution_check(tau: Any, lags: Any, *, q_hi: float = 0.995, min_tail: int 
     t, _ = as_time_scales("tau", tau)
     q_hi = as_real("q_hi", q_hi, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     min_tail = as_int("min_tail", min_tail, minimum=1)
-    lag_max = float(np.max(as_real_array("lags", lags)))
+    lags = as_real_array("lags", lags)
+    if lags.size == 0:
+        raise ValueError("lags must be a nonempty array of lags")
+    lag_max = float(np.max(lags))
     if t.size < min_tail:
         return Resolution(False, f"tail sample {t.size} < {min_tail} finite time scales", int(t.size),
                           math.nan, lag_max)
@@ -226,7 +229,7 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
 def tempered_beta(lags: Any, log_f: np.ndarray) -> np.ndarray:
     """``max(0, -d)`` of the tempered fit of each column (or the vector) ``log_f`` over ``lags``."""
     l = as_real_array("lags", lags).ravel()
-    y = np.asarray(log_f, dtype=np.float64)
+    y = as_real_array("log_f", log_f, finite=False)
     if l.size < 3 or y.ndim not in (1, 2) or y.shape[0] != l.size:
         raise ValueError(f"lags (>= 3 of them) and the rows of log_f must match; got {l.size} lags, log_f {y.shape}")
     pinv = np.linalg.pinv(_design("tempered", l))

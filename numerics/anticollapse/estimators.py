@@ -45,7 +45,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from numerics.stats import MAX_BOOT, runs_test
-from theory._args import as_int, as_real, as_real_array
+from theory._args import as_float64, as_int, as_measurement, as_real, as_real_array
 from theory.tauberian import envelope_from_spectrum
 
 __all__ = [
@@ -477,10 +477,7 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
     """
     if isinstance(tau, (bool, np.bool_, str, bytes)) or np.asarray(tau).dtype.kind in "bUSO":
         raise TypeError(f"tau must be an array of real numbers, got {tau!r:.60}")
-    try:
-        tau_arr = np.asarray(tau, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise TypeError("tau must be an array of real numbers") from None
+    tau_arr = as_float64("tau", tau, "an array of real numbers").ravel()
     if np.any(np.isnan(tau_arr)) or np.any(tau_arr <= 0):
         raise ValueError("tau must be > 0 (inf allowed for non-decaying units)")
     n_boot = as_int("n_boot", n_boot, minimum=1, maximum=MAX_BOOT)
@@ -531,12 +528,13 @@ def phase_rule(ci: tuple[float, float], window_ok: bool, r2: float | None = None
     except (TypeError, ValueError):
         raise TypeError(f"ci must be a pair (lo, hi), got {ci!r}") from None
     r2_min = as_real("r2_min", r2_min, minimum=0.0, maximum=1.0)
-    lo, hi = float(lo), float(hi)
+    lo, hi = as_measurement("ci[0]", lo), as_measurement("ci[1]", hi)
+    r2 = None if r2 is None else as_measurement("r2", r2)
     if math.isfinite(lo) and math.isfinite(hi) and lo > hi:
         raise ValueError(f"ci must satisfy lo <= hi, got {ci!r}")
     if not window_ok:
         return "collapsed"
-    if r2 is not None and not (math.isfinite(float(r2)) and float(r2) >= r2_min):
+    if r2 is not None and not (math.isfinite(r2) and r2 >= r2_min):
         return "unresolved"
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return "unresolved"

@@ -78,11 +78,11 @@ def scaled_lag_grid(T: int, lo: int, hi: int, n: int, *, geometric: bool = False
     [13, 77]
     """
     T = as_int("T", T, minimum=2, maximum=MAX_LENGTH)
-    lo, hi = as_int("lo", lo, minimum=1), as_int("hi", hi, minimum=1)
+    lo, hi = as_int("lo", lo, minimum=1, maximum=MAX_LENGTH), as_int("hi", hi, minimum=1, maximum=MAX_LENGTH)
     n = as_int("n", n, minimum=2, maximum=MAX_LENGTH)
     geometric = as_bool("geometric", geometric)
     f = T / as_int("reference_T", reference_T, minimum=2)
-    a = max(1, int(round(lo * f)))
+    a = min(T - 1, max(1, int(round(lo * f))))     # below T, as the docstring says, even for lo > reference_T
     b = min(T - 1, max(a + 1, int(round(hi * f))))
     grid = np.geomspace(a, b, n) if geometric else np.linspace(a, b, n)
     return np.unique(np.round(grid).astype(np.int64))
@@ -190,8 +190,11 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
         R = prod_p (alpha_p + e_p) - prod_p alpha_p - sum_p e_p prod_{p' != p} alpha_p'
           = prod_p alpha_p * [prod_p (1 + e_p/alpha_p) - 1 - sum_p e_p/alpha_p].
 
-    ``alpha=None`` uses ``alpha_p = 1`` (valid since every leak is <= 1, looser). Computed with
-    ``expm1``/``log1p`` to keep the small difference accurate.
+    ``alpha=None`` uses ``alpha_p = 1`` (valid since every leak is <= 1, looser). Computed without any
+    difference: the sums ``E_0, E_1, E_(>=2)`` of the terms with 0, 1 and at least 2 E factors are carried
+    through the product step by step (``E_(>=2) <- E_(>=2) (alpha_p + e_p) + E_1 e_p``, all terms
+    non-negative) in logs, so tiny ``e/alpha`` (the bracket above rounds to 0) and
+    huge ``alpha`` (``prod alpha`` overflows while R does not) keep their digits.
 
     >>> second_order_bound(np.array([0.1, 0.2]))   # = e1 e2
     0.02
@@ -204,11 +207,16 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
     alpha = np.ones_like(e) if alpha is None else as_real_array("alpha", alpha)
     if alpha.shape != e.shape or np.any(alpha <= 0):
         raise ValueError("alpha must be positive and have the shape of e")
-    u = e / alpha
-    log_growth = float(np.sum(np.log1p(u)))
-    if not log_growth < LOG_FLOAT_MAX:     # prod (1 + e_p / alpha_p) past float64: the bound is no bound
-        raise ValueError(f"e is too large for alpha: prod(1 + e/alpha) = exp({log_growth:.4g}) overflows float64")
-    return float(round(float(np.prod(alpha)) * (math.expm1(log_growth) - float(np.sum(u))), 15))
+    with np.errstate(divide="ignore"):             # log 0 = -inf: a term that is exactly 0
+        la, le, lae = np.log(alpha).tolist(), np.log(e).tolist(), np.log(alpha + e).tolist()
+    l0, l1, l2 = 0.0, -math.inf, -math.inf         # logs of E_0, E_1, E_(>=2)
+    for a_p, e_p, ae_p in zip(la, le, lae):
+        l0, l1, l2 = l0 + a_p, float(np.logaddexp(l1 + a_p, l0 + e_p)), float(np.logaddexp(l2 + ae_p, l1 + e_p))
+    if l2 == -math.inf:
+        return 0.0
+    if l2 >= LOG_FLOAT_MAX:                        # R past float64: the bound is no bound
+        raise ValueError(f"e is too large for alpha: the remainder bound exp({l2:.4g}) overflows float64")
+    return float(f"{math.exp(l2):.15g}")           # 15 significant digits: the doctests' 0.02 is 0.02
 
 
 @dataclasses.dataclass
@@ -449,7 +457,7 @@ def rates_and_envelope_from_leaks(leaks: Iterable[tuple[np.ndarray, np.ndarray]]
     envelope = as_choice("envelope", envelope, ENVELOPES)
     stride = as_int("window_stride", window_stride, minimum=1, maximum=MAX_LENGTH)
     variant = as_choice("variant", variant, VARIANTS)
-    w = np.ones(H) if base_rate is None else np.asarray(base_rate, dtype=np.float64)
+    w = np.ones(H) if base_rate is None else as_real_array("base_rate", base_rate, finite=False)
     if w.shape != (H,) or not np.all(np.isfinite(w) & (w > 0)):
         raise ValueError(f"base_rate must be {H} positive finite numbers")
     sums = _Sums.zeros(rl.size, el.size, H)
@@ -533,6 +541,11 @@ def diagnose_rates(rates: RateFit, env: Envelope, *, arch: str, base_rate: np.nd
     variant = as_choice("variant", variant, VARIANTS)
     window, seed = _check_window(window), as_int("seed", seed, minimum=0)
     epoch, step = as_int("epoch", epoch, minimum=0), as_int("step", step, minimum=0)
+    arch = as_instance("arch", arch, str, "str (the architecture's label)")
+    base_rate_method = as_instance("base_rate_method", base_rate_method, str, "str (how base_rate was measured)")
+    base_rate = as_real_array("base_rate", base_rate, minimum=0.0)
+    if base_rate.shape != rates.tau.shape:
+        raise ValueError(f"base_rate must have one entry per unit, shape {rates.tau.shape}; got {base_rate.shape}")
     out = GatedDiagnostics(epoch=epoch, step=step, arch=arch, rates=rates, base_rate=base_rate,
                            base_rate_method=base_rate_method, envelope=env,
                            gate=_gate_or_none(env.lags, env.measured, variant),
@@ -589,8 +602,9 @@ def record_summary(record: dict) -> dict:
     as_instance("record", record, dict, "dict (diagnosis_record)")
     out = dict(record["summary"])
     if record.get("beta_hi_max") != BETA_HI_MAX:
-        tau = np.asarray(record["tau"], dtype=np.float64)
+        tau = as_real_array("record['tau']", record["tau"], finite=False)        # inf: a non-decaying unit
         halves = record.get("tau_halves")
-        halves = np.full((2, tau.size), np.nan) if halves is None else np.asarray(halves, dtype=np.float64)
+        halves = np.full((2, tau.size), np.nan) if halves is None else as_real_array("record['tau_halves']", halves,
+                                                                                      finite=False)
         out.update(calibrated_phase(tau, halves, seed=0, envelope_agree=out.get("tail_envelope_agree")).summary())
     return out

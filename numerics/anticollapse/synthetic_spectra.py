@@ -122,7 +122,9 @@ def gate_pass_rates(lags, *, draws: int = 200, H: int = 128, seed: int = 0, vari
     """
     from .envelope_gate import window_gate
 
-    lags = np.asarray(lags, dtype=np.float64)
+    lags = as_real_array("lags", lags, minimum=0.0)
+    if lags.size == 0:
+        raise ValueError("lags must be a nonempty array")
     draws = as_int("draws", draws, minimum=1)
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     lo, hi = float(lags.min()), float(lags.max())

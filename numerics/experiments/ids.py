@@ -40,5 +40,6 @@ def content_id(config: dict, schema: Any) -> str:
     True
     """
     as_instance("config", config, dict, "dict (a normalised run config)")
+    _canonical("schema", schema)             # a bad schema (nan, an object) named as such, not as the config
     blob = _canonical("config", {"schema": schema, "config": config})
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -103,7 +103,8 @@ class MCEstimate:
 
     def zscores(self, exact) -> np.ndarray:
         """``(mean - exact) / se`` elementwise (``nan`` where se = 0)."""
-        exact = np.asarray(exact, dtype=float)
+        from theory._args import as_real_array
+        exact = as_real_array("exact", exact)
         with np.errstate(divide="ignore", invalid="ignore"):
             return (self.mean - exact) / self.se
 

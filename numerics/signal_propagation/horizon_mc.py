@@ -194,6 +194,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     weights = as_choice("weights", weights, ("complex", "real"))
     method = as_choice("method", method, _METHODS)
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
+    samples, batches = _mc_sizes(samples, batches)
     if weights == "complex" and method != "mc":
         return _th.sigma_for_horizon(n, t, tol, quantity=quantity, method=method, dps=dps)
     n = as_int("n", n, minimum=1)
@@ -214,6 +215,13 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
     src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if weights == "real"
            else "Monte Carlo (complex)") + f" ({samples // batches * batches} draws, {batches} batches, seed {seed})"
     return dataclasses.replace(_from_batches(prefix, means, tol, quantity, n, weights, src), method="mc")
+
+
+def _mc_sizes(samples, batches) -> tuple[int, int]:
+    """``samples`` and ``batches`` as Python ints (a numpy int8 would overflow in ``samples // batches``);
+    their ranges are :func:`mc_energies`'s."""
+    return (as_int("samples", samples, minimum=4, maximum=MAX_SAMPLES),
+            as_int("batches", batches, minimum=2))
 
 
 def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
@@ -280,6 +288,7 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
     method = as_choice("method", method, ("float", "mc"))
+    samples, batches = _mc_sizes(samples, batches)
     if weights == "complex":
         return {"depth": _th.depth_for_scale(n, sigma, tol, quantity=quantity), "se": 0.0,
                 "source": "closed form (Seleznova 2026, Thm 2.1)"}

@@ -79,7 +79,8 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
     TypeError
         A non-integer argument.
     ValueError
-        A value out of range, or more than ``MAX_WORK`` flops.
+        A value out of range, more than ``MAX_WORK`` flops, or a depth ``t`` where the energies overflow
+        float64.
 
     Examples
     --------
@@ -111,10 +112,17 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
             q[k] = float(np.einsum("ij,ij->", Y, Y)) / (n * probes)
             if k < t:
                 Y = (G @ Y) * scale
-        x = np.stack([q, np.cumsum(q)])
-        delta = x - mean
-        mean += delta / (i + 1)
-        m2 += delta * (x - mean)
-    se = np.sqrt(m2 / (samples - 1) / samples)
+        with np.errstate(over="ignore", invalid="ignore"):     # an overflow is reported once, below
+            x = np.stack([q, np.cumsum(q)])
+            delta = x - mean
+            mean += delta / (i + 1)
+            m2 += delta * (x - mean)
+    with np.errstate(invalid="ignore", over="ignore"):
+        se = np.sqrt(m2 / (samples - 1) / samples)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(se))):
+        # the energies grow like exp(t^2/2n): deep enough, a draw (or its square) overflows float64
+        raise ValueError(f"t={t} is too deep at n={n}: the energies or their spread overflow float64 "
+                         f"(first at depth {int(np.argmin(np.all(np.isfinite(np.vstack([mean, se])), axis=0)))}); "
+                         "lower t")
     qm, sm, qs, ss = mean[0], mean[1], se[0], se[1]
     return RealEnergyMC(n=n, t=t, samples=samples, probes=probes, seed=seed, Q_mean=qm, Q_se=qs, S_mean=sm, S_se=ss)

@@ -45,6 +45,10 @@ def parse_int(text: str) -> int:
     Traceback (most recent call last):
     ...
     ValueError: '1.5' is not an integer
+    >>> parse_int("1__0")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1__0' is not an integer
     """
     m = _POWER.match(text)
     if m:
@@ -53,8 +57,10 @@ def parse_int(text: str) -> int:
             raise ValueError(f"{text!r} has more than {_MAX_LITERAL_DIGITS} digits")
         return base**exp
     try:
+        if "_" in text:
+            float(text)             # Python's own rule: one underscore between digits ("1__0", "_1" are typos)
         d = decimal.Decimal(text.strip().replace("_", ""))
-    except decimal.InvalidOperation:
+    except (decimal.InvalidOperation, ValueError):
         raise ValueError(f"{text!r} is not an integer") from None
     if not d.is_finite():
         raise ValueError(f"{text!r} is not an integer")

@@ -1,4 +1,4 @@
-"""``seqtheory energy --n N --t T [--dps D] [--method M] [--json]``: exact finite-width signal energies.
+"""``seqtheory energy --n N --t T [--dps D] [--method M] [--max-seconds S] [--json]``: exact finite-width signal energies.
 
 Prints ``Q_{n,t}`` (free recurrence after t steps), ``S_{n,t} = sum_{k<=t} Q_{n,k}`` (driven recurrence,
 t + 1 inputs), their infinite-width values (1 and t + 1), ``c = t/sqrt(n)`` and the regime
@@ -40,6 +40,9 @@ def _parser(prog: str) -> OneLineParser:
                         "precision, 15 digits; float prints 17 significant digits)")
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
+    e.add_argument("--max-seconds", type=float, default=60.0,
+                   help="refuse up front a computation estimated to take longer (high --dps, long exact or ball "
+                        "sums; default 60)")
     e.add_argument("--json", action="store_true", help="print one JSON object (inputs, values, c, regime, method, dps)")
     return e
 
@@ -75,6 +78,32 @@ def _exact_text(v) -> tuple[str | None, str | None]:
                       f"{MAX_EXACT_DIGITS} digits: not printed; use --method mp --dps D for D digits")
     with _long_int_str():
         return (str(num) if den == 1 else f"{num}/{den}"), None
+
+
+# the mp / ball paths' cost at high precision (log-gamma at dps digits), measured on the development machine:
+# about 1 s at 10,000 digits, 60 s at 100,000 (~ dps^1.8)
+_MP_SECONDS_AT_1E4 = 1.0
+_DPS_EXPONENT = 1.8
+
+
+def _check_cost(method: str, n: int, t: int, dps: int | None, max_seconds: float) -> None:
+    """Refuse up front (one line naming the argument and the limit) a computation estimated to take longer
+    than ``--max-seconds``: the precision (mp/ball) and the O(t) sums (ball's direct sum, exact fractions)."""
+    from theory.signal_energy import S_ball_is_direct
+
+    estimates = []
+    if method in ("mp", "ball") and dps is not None:
+        estimates.append((_MP_SECONDS_AT_1E4 * (dps / 1e4) ** _DPS_EXPONENT, f"--dps {dps}"))
+    if method == "ball" and dps is not None and t + 1 > _NOTICE_TERMS and S_ball_is_direct(n, t, dps):
+        estimates.append(((t + 1) / _BALL_TERMS_PER_S, f"--t {t} (a direct sum of t + 1 certified terms)"))
+    if method == "exact":
+        # binary splitting of a fraction of ~ t log10(n) digits: ~ 1 s per 3e6 digits (quasi-linear)
+        estimates.append(((t + 1) * max(1.0, math.log10(n + 1)) / 3e6, f"--t {t} (an exact fraction of ~ t log10 n digits)"))
+    for sec, what in estimates:
+        if sec > max_seconds:
+            raise ValueError(f"{what}: about {sec:.3g} s estimated, over the limit of --max-seconds {max_seconds:g}; "
+                             "raise --max-seconds to run it anyway" + ("" if method != "ball" else
+                                                                      ", or use --method mp"))
 
 
 def _notice(method: str, n: int, t: int, dps: int | None) -> str | None:
@@ -129,6 +158,7 @@ def _energy(args) -> dict:
     if method == "exact":          # refuse what the exact path refuses before announcing a long computation
         _check_exact_cost(n, t, "Q")
         _check_exact_cost(n, t, "S")
+    _check_cost(method, n, t, dps, args.max_seconds)
     notice = _notice(method, n, t, dps)
     if notice:
         print(notice, file=sys.stderr, flush=True)
@@ -166,6 +196,8 @@ def _as_json(r: dict) -> str:
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory energy") -> int:
     parser = _parser(prog)
     args = parser.parse_args(argv)
+    if not args.max_seconds > 0:            # also nan
+        parser.error(f"--max-seconds must be > 0, got {args.max_seconds}")
     try:
         result = _energy(args)
     except (ValueError, TypeError, ImportError, ArithmeticError) as exc:

@@ -1,4 +1,4 @@
-"""``seqtheory memory-report (--kind K --alpha A [--T T] | --file F) [--results PATH] [--json]``: the memory
+"""``seqtheory memory-report (--kind K --alpha A [--T T] | --file F) [--results PATH] [--max-seconds S] [--json]``: the memory
 report of a target (:func:`numerics.memory_functions.memory_report.memory_report`): tail-energy complexity,
 effective rank, exponential-sum order, nearest benchmarked family and the architectures that did best there.
 """
@@ -13,13 +13,62 @@ import numpy as np
 from ._parser import OneLineParser
 
 
+# the report's cost grows like T^3 (the SVD of the T x T Toeplitz coupling for the effective rank): measured on
+# one core of the development machine, about 2e-9 T^3 s (T = 1024: 2-5 s, T = 4096: 74 s); the rest is O(T)
+_SECONDS_PER_T3 = 2e-9
+_SECONDS_PER_T = 2e-3
+_MAX_FILE_BYTES = 1 << 30          # a memory function file is read whole: at most 1 GiB
+
+
+def _estimated_seconds(T: int) -> float:
+    """A rough up-front estimate of the report's run time at length T (see the constants above)."""
+    return _SECONDS_PER_T3 * float(T) ** 3 + _SECONDS_PER_T * T
+
+
 def _load_file(path: str) -> np.ndarray:
+    """The memory function of ``--file``: a non-empty 1-d array of finite real numbers; an empty, corrupt,
+    boolean, complex, object or multi-dimensional file is a ValueError naming the file."""
+    from theory._args import as_real_array
+
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"--file {path}: no such file")
-    if p.suffix.lower() == ".npy":
-        return np.load(p, allow_pickle=False)
-    return np.loadtxt(p, delimiter="," if p.suffix.lower() == ".csv" else None, ndmin=1)
+    if p.stat().st_size > _MAX_FILE_BYTES:
+        raise ValueError(f"--file {path}: {p.stat().st_size / 2**30:.3g} GiB, more than the limit of "
+                         f"{_MAX_FILE_BYTES / 2**30:.3g} GiB")
+    try:
+        if p.suffix.lower() == ".npy":
+            raw = np.load(p, allow_pickle=False)
+        else:
+            raw = np.loadtxt(p, delimiter="," if p.suffix.lower() == ".csv" else None, ndmin=1)
+    except (EOFError, ValueError, OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"--file {path}: not a readable {p.suffix or 'text'} file of numbers ({exc})") from None
+    if not isinstance(raw, np.ndarray) or raw.dtype.kind not in "iuf":
+        kind = getattr(getattr(raw, "dtype", None), "name", type(raw).__name__)
+        raise ValueError(f"--file {path}: the values must be real numbers (integer or float), got {kind}")
+    rho = as_real_array(f"--file {path}", raw)
+    if rho.ndim != 1 or rho.size == 0:
+        raise ValueError(f"--file {path}: must hold a non-empty 1-d array (lags 0..T-1), got shape {rho.shape}")
+    return rho
+
+
+def _check_cost(rho: np.ndarray, source: str, max_seconds: float) -> None:
+    """Refuse up front a report that would take longer than ``max_seconds`` (one line naming the argument)."""
+    est = _estimated_seconds(rho.size)
+    if est > max_seconds:
+        raise ValueError(f"{source} gives T = {rho.size}: the report would take about {est:.3g} s (~ T^3, the "
+                         f"effective rank's SVD), over the limit of --max-seconds {max_seconds:g}; raise "
+                         "--max-seconds to run it anyway")
+
+
+def _check_results(path: str) -> None:
+    """A ``--results`` file the user named must load (the library notes a missing default in the report)."""
+    from numerics.memory_functions.memory_report import load_benchmark
+
+    try:
+        load_benchmark(path)
+    except (ValueError, TypeError, KeyError, OSError, AttributeError) as exc:
+        raise ValueError(f"--results {path}: {exc}") from None
 
 
 def _summary(p) -> str:
@@ -71,8 +120,12 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report"
     ap.add_argument("--far-threshold", type=float, default=FAR_THRESHOLD,
                     help=f"mismatch beyond which the target counts as far and no architecture is ranked, in (0, 1) "
                          f"(default {FAR_THRESHOLD:g})")
+    ap.add_argument("--max-seconds", type=float, default=60.0,
+                    help="refuse up front a report estimated to take longer (~ 2e-9 T^3 s; default 60)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     args = ap.parse_args(argv)
+    if not args.max_seconds > 0:            # also nan
+        ap.error(f"--max-seconds must be > 0, got {args.max_seconds}")
     try:
         if args.kind is not None:
             if args.alpha is None:
@@ -82,6 +135,9 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report"
             if args.alpha is not None or args.T is not None:
                 raise ValueError("--alpha and --T apply only to --kind (a file sets T = its length)")
             rho = _load_file(args.file)
+        _check_cost(np.asarray(rho), "--file" if args.file else "--T", args.max_seconds)
+        if args.results is not None:
+            _check_results(args.results)
         p = memory_report(rho, prony_tol=args.prony_tol, m_max=args.m_max, prony=not args.no_prony,
                            results=args.results, far_threshold=args.far_threshold)
     except (ValueError, TypeError, OSError) as exc:

@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int
         store = ResultStore(args.store, create=args.cmd == "run")
     except StoreError as exc:
         return fail(prog, str(exc))
+    except (TypeError, ValueError) as exc:     # --store "": not a path at all
+        return fail(prog, f"--store {args.store!r}: {exc}")
     try:
         with store:
             return _command(args, sweep, store, prog)

@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
     p.add_argument("--json", action="store_true", help="print JSON (the catalogue with --list, else the verdicts)")
     args = p.parse_args(argv)
     profile = args.profile or "quick"
+    if args.only is not None and not args.only.strip():      # --only "" (an empty shell variable) is not "all"
+        p.error(f"--only needs a pattern (a glob such as 'signal.*' or a substring), got {args.only!r}")
 
     checks = select(discover(), args.only)
     if args.list and args.json:

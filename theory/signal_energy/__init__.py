@@ -93,7 +93,7 @@ __all__ = [
     "Q", "S", "Q_all", "log_Q", "log_S", "trace_moment", "hultman_row", "stirling1_row", "Q_series",
     "S_series", "trace_moment_symbolic", "Q_symbolic", "S_symbolic", "generating_function", "METHODS",
     "DEFAULT_DPS",            # the default digits of the float paths through mpmath (theory._args)
-    "MAX_SERIES_K", "MAX_SERIES_T", "MAX_EXACT_BITS", "MAX_EXACT_DEN_BITS", "S_ball_is_direct",
+    "MAX_SERIES_K", "MAX_SERIES_T", "MAX_EXACT_BITS", "MAX_EXACT_DEN_BITS", "MAX_QALL_MP_T", "S_ball_is_direct",
 ]
 
 
@@ -105,6 +105,9 @@ _PATHS: dict[str, dict[str, Callable[..., Any]]] = {
     "ball": {"Q": _ball._Q_ball, "S": _ball._S_ball},
 }
 _VECTORS = {"Q": _float._Q_float_vector, "S": _float._S_float_vector}
+
+
+MAX_QALL_MP_T = 10**5     # Q_all(method="mp"): about 1-3 s for 1e5 depths at 30 digits (measured)
 
 
 def _energy(quantity: str, n, k, method, dps):
@@ -205,7 +208,11 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
       1e-18 of it, after ~ ``45 n/t`` terms in the supercritical range); for ``t > 4.2e6``,
       ``t <= n/64`` and more than ``3.3e7`` terms needed, the Euler-Maclaurin formula on the analytic
       summand (mpmath ``sumem``) replaces the direct sum;
-    * "mp": ``dps`` digits (direct sum with guard digits; Euler-Maclaurin for long sums with ``t <= n/64``);
+    * "mp": ``dps`` digits. Where more than 2000 top terms matter and python-flint is installed, the
+      midpoint of the certified ball below (O(1) in t: under 0.2 s at t = 1e8 for every n,
+      ``benchmarks/bench_S_mp.py``); otherwise a direct top-down sum with guard digits, or mpmath's
+      Euler-Maclaurin for long sums with ``t <= n/64`` (without the extra, 1-20+ s between the critical and
+      the supercritical regime at t = 1e8);
     * "ball": certified arb ball. For ``t > 2000`` in the subcritical and critical range (``c = t/sqrt(n)``
       up to about 30 at 40 digits: at most ``_S_BALL_SERIES_MAX_G`` = 400 series terms), the exact 1/n^2
       series truncated after G terms plus a proved remainder bound, O(G^2) big-integer work independent
@@ -359,7 +366,8 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     n : int
         Width, ``n >= 1``.
     t : int
-        Last depth, ``0 <= t <= MAX_LENGTH - 2`` (the array has ``t + 1`` entries).
+        Last depth, ``0 <= t <= MAX_LENGTH - 2`` (the array has ``t + 1`` entries); ``t <= MAX_QALL_MP_T``
+        (1e5) for "mp", an O(t) loop of mpf products.
     method : {"float", "mp"}
         A float64 array, or a list of ``mpmath.mpf``.
     dps : int, optional
@@ -383,8 +391,9 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     ['1.0', '1.0', '1.0625', '1.3125']
     """
     n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
-    t = as_int("t", t, minimum=0, maximum=MAX_LENGTH - 2)
     method, dps = _check_log_method(method, dps)
+    # mp: an O(t) loop of mpf products (1-3 s for 1e5 depths at 30 digits): a stated maximum
+    t = as_int("t", t, minimum=0, maximum=(MAX_QALL_MP_T if method == "mp" else MAX_LENGTH - 2))
     if method == "mp":
         return _mp._Q_all_mp(n, t, dps)
     return _float._Q_all_float(n, t)

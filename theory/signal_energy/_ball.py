@@ -9,8 +9,7 @@ from __future__ import annotations
 import math
 
 from . import _ball_em, _ball_super
-from ._factorial_logs import _guard_bits
-from ._mp import _log_Q
+from ._factorial_logs import _guard_bits, _log_Q
 
 
 def _flint():

@@ -31,7 +31,9 @@ def steps_needed(n: int, t: int, bits: int) -> float:
 
 def applies(n: int, t: int, bits: int) -> bool:
     """Supercritical enough: the stop comes within ``_MAX_STEPS`` steps and the falling part is negligible
-    over them (``(K+1)(K+2)/n`` beyond the target bits at the lowest summed K)."""
+    over them (``(K+1)(K+2)/n`` beyond the target bits at the lowest summed K). Never at ``t = 0`` (one term)."""
+    if t < 1:
+        return False
     K = t - steps_needed(n, t, bits)
     steps = steps_needed(n, t, bits)
     return K > 2 and steps < min(_MAX_STEPS, t / 2) and K * K / n > (bits + 8) * math.log(2)

@@ -1,5 +1,5 @@
 """(private) The logs of the two factorial ratios of ``Q_{n,k}`` (Seleznova 2026, Theorem 2.1), shared by the float,
-mp and ball paths of :mod:`theory.signal_energy`: ``a = log(n^(m) / n^m)``, ``d = a - log(n_(m) / n^m)`` (``d = inf``
+mp and ball paths of :mod:`theory.signal_energy` (and ``log Q`` from them, :func:`_log_Q`): ``a = log(n^(m) / n^m)``, ``d = a - log(n_(m) / n^m)`` (``d = inf``
 if ``m > n``), ``m = k + 2``."""
 
 from __future__ import annotations
@@ -20,14 +20,25 @@ def _a_lower_bound(n: int, m: int) -> float:
 
 
 def _guard_bits(n: int, m: int) -> int:
-    """Bits lost when a is formed as a difference of log-gamma values of size ~ (n+m) log(n+m)."""
+    """Guard bits for a working precision that gives ``e^a`` and ``1 - e^(-d)`` to the target's relative accuracy.
+
+    ``a`` and ``d`` are differences of log-gamma values of size ``L ~ (n+m) log(n+m)``, so their *absolute*
+    error is ``~ L 2^-p`` at working precision p. Two needs follow:
+
+    * ``e^a`` (and ``e^(-d)``): its relative error *is* the absolute error of ``a``: ``log2 L`` bits (the
+      amplification by exp of a large logarithm: at n = 12, k = 1e30, ``L ~ 7e31``, 106 bits);
+    * ``1 - e^(-d) ~ d`` when ``d`` is small: the relative error of ``d >= a >= a_lower`` is
+      ``L / a_lower 2^-p``: ``log2(1 / a_lower)`` bits more when ``a_lower < 1``.
+    """
     if n + m < 2**900:
-        big = (n + m) * max(1.0, math.log(n + m)) + 2.0
-        return int(math.log2(big) - math.log2(_a_lower_bound(n, m))) + 24
-    # past float64 (n ~ 1e1000 from the command line): the same bound in logs, from exact ints (+1 bit
-    # bounds the +2.0 above)
-    log2_big = math.log2(n + m) + math.log2(math.log(n + m)) + 1.0
-    return int(log2_big - (math.log2(m * (m - 1)) - math.log2(2 * (n + m)))) + 24
+        log2_big = math.log2((n + m) * max(1.0, math.log(n + m)) + 2.0)
+        log2_a_lower = math.log2(_a_lower_bound(n, m))
+    else:
+        # past float64 (n ~ 1e1000 from the command line): the same bounds in logs, from exact ints (+1 bit
+        # bounds the +2.0 above)
+        log2_big = math.log2(n + m) + math.log2(math.log(n + m)) + 1.0
+        log2_a_lower = math.log2(m * (m - 1)) - math.log2(2 * (n + m))
+    return int(log2_big + max(0.0, -log2_a_lower)) + 24
 
 
 def _ab_mp(n: int, m: int):
@@ -58,3 +69,21 @@ def _ab_float(n: int, m: int) -> tuple[float, float]:
 
 def _use_float_direct(n: int, m: int) -> bool:
     return m <= _FLOAT_DIRECT_MAX_M and n < 2**1000 and m * m / (2.0 * n) <= _FLOAT_DIRECT_MAX_A
+
+
+def _log_Q(n: int, k: int, dps: int | None = None):
+    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
+        return 0.0 if dps is None else mpmath.mpf(0)
+    m = k + 2
+    prec = 90 if dps is None else int(dps * 3.33) + 10
+    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
+    # keep the relative accuracy of the small result of a cancelling sum
+    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
+    with mpmath.mp.workprec(prec + guard):
+        a, d = _ab_mp(n, m)
+        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
+        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
+    if dps is None:
+        return float(value)
+    with mpmath.mp.workprec(prec):
+        return +value

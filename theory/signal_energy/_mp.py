@@ -1,17 +1,21 @@
 """(private) Arbitrary-precision arithmetic of :mod:`theory.signal_energy` (mpmath, ``dps`` digits in local contexts):
-``Q`` from log-gamma differences, ``log Q``, ``Q_{n,0..t}``, ``S`` by a top-down sum or Euler-Maclaurin."""
+``Q`` from log-gamma differences, ``Q_{n,0..t}``, ``S`` by a top-down sum, Euler-Maclaurin or (long sums, python-flint
+installed) the certified ball's midpoint; ``log Q`` is :func:`theory.signal_energy._factorial_logs._log_Q`."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 
 import mpmath
 
-from ._factorial_logs import _ab_mp, _guard_bits
+from . import _ball
+from ._factorial_logs import _ab_mp, _guard_bits, _log_Q  # noqa: F401 (_log_Q: re-exported for the float path)
 
 
 _S_MP_DIRECT_MAX_T = 100_000
 _S_EM_MAX_RATIO = 1.0 / 64.0    # Euler-Maclaurin for S when t <= n/64 (smooth summand)
+_S_MP_VIA_BALL_MIN_TERMS = 2_000    # more top terms than this: the ball's O(1)-in-t methods, if installed
 
 
 def _Q_mp(n: int, k: int, dps: int):
@@ -22,24 +26,6 @@ def _Q_mp(n: int, k: int, dps: int):
         q = mpmath.mp.mpf(n) / ((k + 1) * (k + 2)) * mpmath.exp(a) * -mpmath.expm1(-d)
     with mpmath.mp.workprec(prec):
         return +q
-
-
-def _log_Q(n: int, k: int, dps: int | None = None):
-    if k <= 1:                  # Q_{n,0} = Q_{n,1} = 1 exactly: log Q = 0, not the rounding of a cancelling sum
-        return 0.0 if dps is None else mpmath.mpf(0)
-    m = k + 2
-    prec = 90 if dps is None else int(dps * 3.33) + 10
-    # log Q >= log(1 + C(k+2, 4)/n^2) >= 1/(2 n^2) for k >= 2 (Q_{n,0} = Q_{n,1} = 1): 2 log2 n more bits
-    # keep the relative accuracy of the small result of a cancelling sum
-    guard = _guard_bits(n, m) + (2 * n.bit_length() + 8 if dps is not None else 0)
-    with mpmath.mp.workprec(prec + guard):
-        a, d = _ab_mp(n, m)
-        # log Q can be near 0 (Q ~ 1 + k^4/(24 n^2)): the guard bits keep its relative accuracy
-        value = mpmath.log(mpmath.mp.mpf(n) / ((k + 1) * (k + 2))) + a + mpmath.log(-mpmath.expm1(-d))
-    if dps is None:
-        return float(value)
-    with mpmath.mp.workprec(prec):
-        return +value
 
 
 def _Q_all_mp(n: int, t: int, dps: int) -> list:
@@ -62,12 +48,33 @@ def _S_mp(n: int, t: int, dps: int):
     prec = int(dps * 3.33) + 10
     # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
     needed = t + 1 if t == 0 else min(t + 1, int(n / t * (prec + 20) * 0.7) + 2)
+    if needed > _S_MP_VIA_BALL_MIN_TERMS:
+        mid = _S_via_ball(n, t, dps)
+        if mid is not None:
+            with mpmath.mp.workprec(prec):
+                return mpmath.mpf(mid)                 # the midpoint rounded once, to the target precision
     if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO:
         s = _S_em(n, t, dps)
     else:
         s = _S_mp_top_down(n, t, prec)
     with mpmath.mp.workprec(prec):
         return +s
+
+
+def _S_via_ball(n: int, t: int, dps: int) -> tuple[int, int] | None:
+    """``S`` as the certified ball's midpoint ``(mantissa, exponent)`` where the ball is O(1) in t (1/n^2
+    series, supercritical top terms, Euler-Maclaurin on the top window) and python-flint is installed; else None.
+
+    The ball has at least ``3.33 (dps + 3)`` bits of relative accuracy, so its midpoint is correct to ``dps``
+    digits: 0.001-0.1 s at t = 1e8, where mpmath's ``sumem`` over the whole range takes 20 s or more
+    (``benchmarks/bench_S_mp.py``).
+    """
+    if importlib.util.find_spec("flint") is None:
+        return None
+    if _ball._S_ball_is_direct(n, t, dps + 3):
+        return None
+    man, exp = _ball._S_ball(n, t, dps + 3).mid().man_exp()
+    return int(man), int(exp)
 
 
 def _S_mp_top_down(n: int, t: int, prec: int):
@@ -103,6 +110,16 @@ def _S_mp_top_down(n: int, t: int, prec: int):
 
 
 def _S_em(n: int, t: int, dps: int):
+    """``S`` where the direct sum is too long (``t <= n/64``): the certified ball's midpoint when python-flint is
+    installed (O(1) in t), else mpmath's Euler-Maclaurin (:func:`_S_em_mpmath`; seconds to minutes)."""
+    mid = _S_via_ball(n, t, dps)
+    if mid is None:
+        return _S_em_mpmath(n, t, dps)
+    with mpmath.mp.workprec(int(dps * 3.33) + 10):
+        return mpmath.mpf(mid)
+
+
+def _S_em_mpmath(n: int, t: int, dps: int):
     """Euler-Maclaurin summation of the analytic summand Q(n, k) over k = 0..t (needs t << n)."""
     m_max = t + 2
     mp = mpmath.mp

@@ -39,7 +39,7 @@ from numerics.experiments.engine import RunOutput, SweepSummary, pending_runs, r
 from numerics.experiments.ids import content_id
 from numerics.experiments.store import ResultStore
 from theory._data import package_path
-from theory._args import as_choice, as_instance, as_int, as_path
+from theory._args import as_choice, as_instance, as_int, as_path, as_seed_int
 
 # the packaged sweep files (package data, read through importlib.resources: a wheel has them)
 SWEEP_DIR = package_path("numerics.anticollapse.gated", "sweeps")
@@ -66,7 +66,7 @@ class GatedSweep:
 
     def with_seeds(self, seeds) -> "GatedSweep":
         """The same sweep restricted to (or extended by) ``seeds``."""
-        seeds = tuple(as_int("seed", s, minimum=0) for s in seeds)
+        seeds = tuple(as_seed_int(s) for s in seeds)
         return dataclasses.replace(self, seeds=seeds)
 
 
@@ -89,7 +89,7 @@ def load_gated_sweep(name_or_path: str | Path) -> GatedSweep:
             raise ValueError(f"gated sweep {p}: missing key {key!r}")
     configs = {run: GatedConfig.from_dict(merge_sections(raw["defaults"], over, f"runs.{run}"))
                for run, over in raw["runs"].items()}
-    seeds = tuple(as_int("seed", s, minimum=0) for s in raw["seeds"])
+    seeds = tuple(as_seed_int(s) for s in raw["seeds"])
     long = long_spec(raw["long_diagnosis"]) if raw.get("long_diagnosis") is not None else None
     return GatedSweep(raw["name"], raw.get("description", ""), configs, seeds, long)
 
@@ -100,7 +100,7 @@ def train_config(config, seed: int, keep: str = "final") -> dict:
     from .train import GatedConfig
 
     cfg = GatedConfig.from_dict(config)
-    return {"config": cfg.to_dict(), "seed": as_int("seed", seed, minimum=0), "keep": as_choice("keep", keep, KEEP)}
+    return {"config": cfg.to_dict(), "seed": as_seed_int(seed), "keep": as_choice("keep", keep, KEEP)}
 
 
 def diagnosis_configs(train: dict, long: LongDiagnosisSpec) -> dict[str, dict]:

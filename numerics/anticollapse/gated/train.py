@@ -52,7 +52,7 @@ from tqdm import tqdm
 from numerics._config import dataclass_from_dict, setter
 from numerics._torch import as_device
 from numerics.anticollapse.spectra import (ENVELOPES, GatedDiagnostics, _lag_triple, _pair_or_triple)
-from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array, as_seed_int
 
 from .delayed_task import DelayedTask, _as_exponent, make_delayed_task, scaled_lag_range
 from .diagnostics import diagnose
@@ -279,7 +279,7 @@ def slow_units(tau: np.ndarray, n_slow: int) -> np.ndarray:
         raise ValueError("tau must hold time scales (> 0, inf for a non-decaying unit), got NaN")
     if tau.ndim != 1:
         raise ValueError(f"tau must be a 1-d array of time scales, got shape {tau.shape}")
-    n_slow = as_int("n_slow", n_slow, minimum=0, maximum=tau.size)
+    n_slow = as_int(f"n_slow (at most len(tau) = {tau.size})", n_slow, minimum=0, maximum=tau.size)
     order = np.lexsort((np.arange(tau.size), -np.nan_to_num(tau, posinf=np.finfo(float).max)))
     return np.sort(order[:n_slow])
 
@@ -295,6 +295,8 @@ def apply_forcing(model: GatedRNN, before: dict[str, torch.Tensor], rows: torch.
     as_instance("before", before, dict, "dict of tensors")
     as_instance("rows", rows, torch.Tensor, "torch.Tensor of row indices")
     scale, clip = as_real("scale", scale, minimum=0.0), as_real("clip", clip, minimum=0.0, open_min=True)
+    # up front (the draw checks it too, but only for rows that moved: a complex alpha passed unnoticed)
+    alpha = as_real("alpha", alpha, minimum=0.0, maximum=2.0, open_min=True)
     as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
     from numerics.anticollapse.levy_sampling import symmetric_stable
 
@@ -419,7 +421,7 @@ def train_gated(config: GatedConfig | dict, *, seed: int = 0, progress: bool = F
     """
     cfg = GatedConfig.from_dict(config)
     progress, keep_states = as_bool("progress", progress), as_bool("keep_states", keep_states)
-    st = _setup(cfg, as_int("seed", seed, minimum=0), torch.device(as_device(device)))
+    st = _setup(cfg, as_seed_int(seed), torch.device(as_device(device)))
     t0 = time.perf_counter()
     step_loss: list[float] = []
     epoch_loss: list[float] = []

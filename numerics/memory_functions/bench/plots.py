@@ -119,7 +119,7 @@ def plot_convergence(rows: list[dict], conv: dict, keys: tuple[str, ...], path: 
             if r.get("curve_steps"):
                 ax.semilogy(r["curve_steps"], r["curve_loss"], lw=0.6, alpha=0.7)
         v = conv[c]
-        steps = max((r["half_step"] or 0 for r in sel), default=0)
+        steps = max((r.get("half_step") or 0 for r in sel), default=0)   # rows without it (as the siblings accept)
         for x, y in ((steps, v["half"]), (2 * steps, v["full"])):
             if 0 < y < math.inf:
                 ax.semilogy([x], [y], "k_", ms=12, mew=2)

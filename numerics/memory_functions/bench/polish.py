@@ -105,7 +105,7 @@ def _as_curve(name: str, value) -> list[float]:
         raise TypeError(f"{name} must be a sequence of real numbers (one per iteration), got {value!r:.60}")
     try:
         arr = np.asarray(value)
-        if arr.dtype.kind == "b":             # True is not a gradient norm
+        if arr.dtype.kind in "bc":            # True is not a gradient norm; a complex one is not either
             raise TypeError
         arr = arr.astype(np.float64)
     except (TypeError, ValueError):

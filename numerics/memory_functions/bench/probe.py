@@ -18,7 +18,7 @@ import time
 import numpy as np
 import torch
 
-from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_length, check_budget
+from theory._args import MAX_LENGTH, MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_length, as_seed_int, check_budget
 
 
 # Time estimate of a long probe: above _TIMED_ABOVE_T steps the probe is first timed at _TIMING_T steps (a
@@ -36,7 +36,7 @@ def memory_probe(model: torch.nn.Module, T: int, *, method: str = "jacobian", n:
     as_instance("model", model, torch.nn.Module, "torch.nn.Module")
     T = as_length("T", T)
     method = as_choice("method", method, ("jacobian", "impulse"))
-    n, seed = as_int("n", n, minimum=1, maximum=MAX_LENGTH), as_int("seed", seed)
+    n, seed = as_int("n", n, minimum=1, maximum=MAX_LENGTH), as_seed_int(seed)
     batch = 2 if method == "impulse" else n
     check_budget("T", _probe_bytes(model, T, batch, grad=method == "jacobian"), MAX_MEMORY_BYTES, value=T)
     if T > _TIMED_ABOVE_T:

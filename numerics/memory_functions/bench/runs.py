@@ -96,6 +96,10 @@ class RunConfig:
         as_instance("model", self.model, dict, "model spec dict")
         as_instance("target", self.target, TargetSpec, "TargetSpec")
         as_instance("train", self.train, TrainSpec, "numerics.memory_functions.bench.trainer.TrainSpec")
+        if self.polish is not None:
+            from .polish import PolishSpec
+
+            as_instance("polish", self.polish, PolishSpec, "numerics.memory_functions.bench.polish.PolishSpec or None")
 
     @classmethod
     def from_dict(cls, d: Any) -> "RunConfig":

@@ -40,7 +40,7 @@ from tqdm import tqdm
 
 from numerics._config import dataclass_from_dict, setter
 from numerics._torch import as_device
-from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array, as_same_shape
+from theory._args import as_bool, as_choice, as_instance, as_int, as_real, as_real_array, as_same_shape, as_seed_int
 
 OPTIMIZERS = ("adam", "adamw")
 SCHEDULES = ("cosine", "constant", "cosine2")
@@ -77,7 +77,7 @@ class TrainSpec:
         f("weight_decay", as_real("train.weight_decay", wd, minimum=0.0))
         f("schedule", as_choice("train.schedule", self.schedule, SCHEDULES))
         f("clip", as_real("train.clip", self.clip, minimum=0.0))
-        f("seed", as_int("train.seed", self.seed, minimum=0))
+        f("seed", as_seed_int(self.seed, name="train.seed"))
         f("log_every", as_int("train.log_every", self.log_every, minimum=1))
         if not isinstance(self.ssm_group, bool):
             raise TypeError(f"train.ssm_group must be a bool, got {self.ssm_group!r}")
@@ -161,10 +161,10 @@ def _batched_predict(model: torch.nn.Module, x: torch.Tensor, chunk: int = EVAL_
 
 def batch_denominator(y: np.ndarray, batch: int) -> float:
     """``(B / n) sum_all y^2``: the minibatch loss divided by it estimates the full-data RelMSE (module doc)."""
-    if as_real_array("y", y).ndim != 2:
+    y = as_real_array("y", y)
+    if y.ndim != 2:
         raise ValueError("y must be a 2-d array (n_seq, T)")
     batch = as_int("batch", batch, minimum=1)
-    y = np.asarray(y, dtype=float)
     return max(float(np.sum(y * y)) * batch / y.shape[-2], 1e-30)
 
 

@@ -166,8 +166,9 @@ class S4DLayer(nn.Module):
     def __init__(self, H: int, N: int = 64, *, init: str = "lin", dt_range: str = "task", seq_len: int | None = None,
                  dt_min: float | None = None, dt_max: float | None = None, linear: bool = False, skip: bool = True):
         super().__init__()
-        h = as_int("H", H, minimum=1)
-        check_parameters({"H": H, "N": N}, 2 * h * h + 2 * h * as_int("N", N, minimum=2) + 2 * h)
+        # the checked ints from here on (a 0-d numpy array passes as_int but not torch's constructors)
+        H, N = as_int("H", H, minimum=1), as_int("N", N, minimum=2)
+        check_parameters({"H": H, "N": N}, 2 * H * H + 2 * H * N + 2 * H)
         self.kernel = S4DKernel(H, N, init=init, dt_range=dt_range, seq_len=seq_len, dt_min=dt_min, dt_max=dt_max)
         self.D = nn.Parameter(torch.randn(H)) if as_bool("skip", skip) else None
         self.linear = as_bool("linear", linear)
