@@ -298,7 +298,8 @@ def test_monte_carlo_sizes_take_numpy_integers():
     """batches=np.int8(16) overflowed in samples // batches (issue 33)."""
     import numpy as np
     from numerics.signal_propagation import horizon_mc as hm
-    r = hm.sigma_for_horizon(8, 4, 0.1, weights="real", method="mc", samples=np.int16(4096), batches=np.int8(16))
+    # t = 64 lies beyond the exact real rows (k <= 60): the Monte Carlo runs (within them it is not needed)
+    r = hm.sigma_for_horizon(8, 64, 0.5, weights="real", method="mc", samples=np.int16(4096), batches=np.int8(16))
     assert "4096 draws, 16 batches" in r.source
-    d = hm.depth_for_scale(8, 1.0, 0.1, weights="real", method="mc", samples=4096, batches=np.int8(16), exact_max_k=0)
+    d = hm.depth_with_se(8, 1.0, 0.1, weights="real", method="mc", samples=4096, batches=np.int8(16), exact_max_k=0)
     assert "4096 draws, 16 batches" in d["source"]
