@@ -26,6 +26,18 @@ def _filled(path, n=3) -> list[RunConfig]:
     return cfgs
 
 
+def _cpu_results():
+    """The benchmark script ``benchmarks/memory_arch/cpu_results.py`` as a module (it is not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_export_import_round_trip(tmp_path):
     cfgs = _filled(tmp_path / "a.sqlite")
     with ResultStore(tmp_path / "a.sqlite") as st:
@@ -76,13 +88,8 @@ def test_import_refuses_a_tampered_or_foreign_file(tmp_path):
 
 def test_cpu_results_exports_the_part_it_selects_and_imports_it(tmp_path, capsys):
     import argparse
-    import importlib.util
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
-    cpu_results = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpu_results)
+    cpu_results = _cpu_results()
     a = argparse.Namespace(sweep="cpu", study=None, part="1", cell=["lstm/exp/0.5"], import_runs=None,
                            export=str(tmp_path / "part.jsonl.gz"))
     mine = cpu_results.selected_runs(a)
@@ -103,15 +110,10 @@ def test_plan_extension_plans_each_claim_once_as_its_answer_comes_in(tmp_path, m
     """The rule's 5-seed step per claim: a claim lacking power at 3 seeds is added when its runs are complete
     (it has cells); an unfinished claim waits; a planned claim is never replanned."""
     import argparse
-    import importlib.util
-    from pathlib import Path
 
     from validation.checks import architectures as arch
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
-    cpu_results = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpu_results)
+    cpu_results = _cpu_results()
     plan_path = tmp_path / "cpu_extension.json"
     monkeypatch.setattr(arch, "extension_path", lambda sweep: plan_path)
     monkeypatch.setattr(cpu_results, "ROOT", tmp_path)
@@ -142,13 +144,8 @@ def test_plan_extension_plans_each_claim_once_as_its_answer_comes_in(tmp_path, m
 
 def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
     """``cpu_results.py --status``: per part, the stored runs out of its runs and their CPU hours."""
-    import importlib.util
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
-    cpu_results = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpu_results)
+    cpu_results = _cpu_results()
     import argparse
 
     part6 = cpu_results.selected_runs(argparse.Namespace(sweep="cpu", study=None, part="6", cell=None))
@@ -164,13 +161,8 @@ def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
 def test_cpu_results_reports_an_unfinished_store(tmp_path):
     """The report half (``--no-train``) on a store without the claim's runs: the claim says which runs are
     missing (inconclusive), and results.json carries the provenance."""
-    import importlib.util
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
-    cpu_results = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpu_results)
+    cpu_results = _cpu_results()
     out = tmp_path / "report"
     assert cpu_results.main(["--no-train", "--checks", "architectures.tcn_optimizer", "--out", str(out),
                              "--store", str(tmp_path / "empty.sqlite")]) == 0
