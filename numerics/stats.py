@@ -50,10 +50,39 @@ Z_MIN = 4.5
 
 
 def z_for_false_alarm(p: float = FALSE_ALARM, m: int = 1) -> float:
-    """Two-sided Bonferroni critical value for ``m`` comparisons at family false-alarm rate ``p``.
+    """The z threshold of a Monte Carlo check: how many standard errors a correct estimate may stray.
 
+    The two-sided Bonferroni critical value for ``m`` comparisons at family false-alarm rate ``p`` (the
+    probability that a *correct* closed form is flagged): ``z = Phi^{-1}(1 - p / (2 m))``, never below
+    ``Z_MIN = 4.5`` (the toolkit's rule for every Monte Carlo check, module docstring). Computed from the
+    upper tail directly, so it stays finite for tiny ``p / m``.
+
+    Parameters
+    ----------
+    p : float, default 1e-6
+        Family false-alarm rate, in (0, 1).
+    m : int, default 1
+        Number of simultaneous comparisons, ``1 <= m <= 10**18``.
+
+    Returns
+    -------
+    float
+        ``z >= 4.5``.
+
+    Raises
+    ------
+    TypeError
+        ``p`` not a real number, ``m`` not an integer.
+    ValueError
+        ``p`` outside (0, 1), ``m`` out of range.
+
+    Examples
+    --------
     >>> round(z_for_false_alarm(1e-6), 3)
     4.892
+    >>> from scipy.stats import norm                   # the standard normal's upper tail
+    >>> bool(np.isclose(z_for_false_alarm(1e-6, m=10), norm.isf(1e-6 / (2 * 10))))
+    True
     >>> z_for_false_alarm(0.05) == Z_MIN   # never below 4.5
     True
     """
@@ -86,10 +115,48 @@ class Agreement:
 
 
 def agreement(estimate, se, exact, *, z: float) -> Agreement:
-    """Compare arrays elementwise: ``|estimate - exact| <= z se``.
+    """Compare Monte Carlo estimates with exact values: does each lie within ``z`` standard errors?
 
-    Raises if any standard error is not strictly positive and finite, since a zero standard error would
-    make the comparison vacuous (or impossible to pass) rather than statistical.
+    Elementwise ``|estimate - exact| <= z se`` (the form of every Monte Carlo check of the toolkit, module
+    docstring), with ``z`` from a stated false-alarm rate (:func:`z_for_false_alarm`). A standard error that
+    is not strictly positive and finite is refused, since it would make the comparison vacuous (or
+    impossible to pass) rather than statistical.
+
+    Parameters
+    ----------
+    estimate : array_like of float
+        Estimates (finite).
+    se : array_like of float
+        Their standard errors from the same run (finite, > 0), of the same shape.
+    exact : array_like of float
+        The exact values, of the same shape.
+    z : float
+        Critical value, ``>= Z_MIN`` (4.5).
+
+    Returns
+    -------
+    Agreement
+        The flattened arrays and ``z``; ``ok`` (every element within ``z se``), ``zscores`` and
+        ``max_abs_z``.
+
+    Raises
+    ------
+    TypeError
+        An argument that is not a real number or an array of them.
+    ValueError
+        Different shapes, ``z < 4.5``, a standard error that is not finite and > 0, a non-finite estimate.
+
+    Examples
+    --------
+    >>> a = agreement([1.0, 2.1], [0.1, 0.1], [1.0, 2.0], z=4.5)      # z-scores 0 and 1
+    >>> a.ok, round(a.max_abs_z, 9)
+    (True, 1.0)
+    >>> agreement([3.0], [0.1], [2.0], z=4.5).ok                       # 10 standard errors off
+    False
+    >>> agreement([1.0], [0.0], [1.0], z=4.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: every standard error must be finite and > 0
     """
     est = as_real_array("estimate", estimate, finite=False).ravel()
     s = as_real_array("se", se, finite=False).ravel()

@@ -214,7 +214,56 @@ def check(
     statistic: str,
     profiles: tuple[str, ...] = PROFILES,
 ) -> Callable[[Callable[[Context], Outcome]], Callable[[Context], Outcome]]:
-    """Register ``func(ctx) -> Outcome`` as a check. ``name`` is dotted, e.g. ``signal.float_vs_exact``."""
+    """Register a function as the check of one paper claim: a decorator for ``func(ctx) -> Outcome``.
+
+    The decorated function is returned unchanged and recorded, with the texts that describe the claim, under
+    ``name`` in the registry that :func:`discover` returns and ``python -m validation`` runs (module
+    docstring: verdicts). A check module in ``validation/checks/`` is discovered automatically.
+
+    Parameters
+    ----------
+    name : str
+        Dotted name, e.g. ``signal.float_vs_exact`` (unique: the pattern of ``--only`` selects by it).
+    paper : str
+        The paper (and section) the claim comes from.
+    claim : str
+        The claim, in words.
+    closed_form : str
+        The closed form that encodes it (a ``theory`` function).
+    numerics : str
+        The independent numerics that test it (exact enumeration, another precision, Monte Carlo, ...).
+    statistic : str
+        The statistic that decides, with its threshold.
+    profiles : tuple of str, default ("quick", "cpu", "full")
+        The profiles the check runs in; in any other it reports *not run*.
+
+    Returns
+    -------
+    callable
+        The decorator: ``deco(func) -> func``.
+
+    Raises
+    ------
+    ValueError
+        A profile not in ``PROFILES`` (when called), or a ``name`` already registered by another function
+        (when decorating).
+
+    Examples
+    --------
+    >>> @check("example.sum", paper="none", claim="1 + 1 = 2", closed_form="2", numerics="1 + 1",
+    ...        statistic="equality", profiles=("quick",))
+    ... def _sum(ctx):
+    ...     return Outcome(PASS if 1 + 1 == 2 else FAIL, "1 + 1 = 2")
+    >>> _REGISTRY["example.sum"].func is _sum, _REGISTRY["example.sum"].run(Context("quick", Path("."))).outcome.verdict
+    (True, 'pass')
+    >>> _REGISTRY["example.sum"].run(Context("full", Path("."))).outcome.verdict      # not one of its profiles
+    'not run'
+    >>> del _REGISTRY["example.sum"]                    # leave the registry as it was
+    >>> check("example.gpu", paper="", claim="", closed_form="", numerics="", statistic="", profiles=("gpu",))
+    Traceback (most recent call last):
+    ...
+    ValueError: profiles must be drawn from ('quick', 'cpu', 'full'), got 'gpu'
+    """
     for p in profiles:
         if p not in PROFILES:
             raise ValueError(f"profiles must be drawn from {PROFILES}, got {p!r}")

@@ -195,7 +195,8 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
               level: float = 0.90) -> TailFit:
     r"""Tail exponent of a time-scale sample from the slope of its empirical CCDF.
 
-    The estimator of docs/papers/anti-collapse.md ("Estimating beta from data").
+    The estimator of Livi (2026), arXiv:2606.29519, as fixed in ``docs/papers/anti-collapse.md``
+    ("Estimating beta from data"): for ``P(tau > x) ~ A x^(-beta)``, ``beta`` is minus the log-log slope.
 
     ``log P(tau > x) ~ c - beta log x`` is fitted by least squares on the sample values between the
     empirical ``window`` quantiles (numpy linear interpolation); ``beta = max(0, -slope)``. The interval is
@@ -211,10 +212,47 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
     upward by about 0.2 standard deviations at n = 300 and the bootstrap replicates by as much again), so
     read intervals from small samples as slightly optimistic.
 
+    Parameters
+    ----------
+    tau : array_like of float
+        Time scales, one per unit (> 0; ``+inf`` marks a non-decaying unit and is left out); at least
+        ``MIN_TAIL_SAMPLE`` (16) finite values.
+    window : (float, float), default (0.75, 0.995)
+        Quantile window ``(q_lo, q_hi)``, ``0 <= q_lo < q_hi < 1``.
+    n_boot : int, default 2000
+        Bootstrap resamples over units, ``1 <= n_boot <= MAX_BOOT``.
+    seed : int, default 0
+        Seed (>= 0) of the bootstrap.
+    level : float, default 0.90
+        Level of the percentile interval, in (0, 1).
+
+    Returns
+    -------
+    TailFit
+        ``beta``, the interval ``ci``, ``r2``, ``p_below_1``, the window in tau units and in quantiles, the
+        counts (``n``, ``n_tail``, ``n_dropped``) and the bootstrap replicates.
+
+    Raises
+    ------
+    TypeError
+        ``tau`` not an array of real numbers, ``window`` not a pair, an argument of the wrong type.
+    DegenerateTail
+        Fewer than 3 distinct values in the quantile window (a ``ValueError``).
+    ValueError
+        NaN, -inf or values <= 0 in ``tau``, fewer than 16 finite time scales, an argument out of range.
+
+    Examples
+    --------
     >>> x = (1.0 - (np.arange(4000) + 0.5) / 4000) ** (-1 / 0.8)      # Pareto(beta = 0.8) quantiles
     >>> r = tail_beta(x, n_boot=200)
     >>> round(r.beta, 2), r.r2 > 0.999, r.ci[0] < 0.8 < r.ci[1]
     (0.8, True, True)
+    >>> r.ci == tail_beta(x, n_boot=200, seed=0).ci, r.n, r.boot.shape    # seeded bootstrap
+    (True, 4000, (200,))
+    >>> tail_beta(np.full(20, 3.0))                                    # one value: no slope
+    Traceback (most recent call last):
+    ...
+    numerics.anticollapse.estimators.DegenerateTail: tau has fewer than 3 distinct values in the quantile window (0.75, 0.995)
     """
     t, n_inf = as_time_scales("tau", tau)
     window = _check_window(window)
@@ -412,9 +450,11 @@ def _lag_window(l: Any, f: Any, window: Any) -> tuple[Any, Any]:
 
 def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 0.05,
                  window: tuple[float, float] | None = None) -> EnvelopeFit:
-    r"""Our whole-grid envelope test (exact runs test); the author's gate is ``window_gate``.
+    r"""Fit an envelope by exponential, power and tempered laws, and test the power-law window.
 
-    Models (least squares on ``y = log f``): exponential ``a + b l``, power ``c + d log l``, tempered
+    Our whole-grid envelope test (exact runs test); the author's gate is ``window_gate``. Source: the
+    envelope fits of Livi (2026), arXiv:2606.29519, as fixed in ``docs/papers/anti-collapse.md``
+    ("Estimating beta from data"). Models (least squares on ``y = log f``): exponential ``a + b l``, power ``c + d log l``, tempered
     ``a + d log l + b l``. ``AIC = n log(RSS/n) + 2 (p + 1)`` (Gaussian errors, ``p`` coefficients); RSS is
     floored at ``n (1e-9 s)^2`` with ``s = max(1, max |y|)`` so that exact fits tie and the simpler model
     wins. ``beta`` is ``-d`` of the tempered fit when it is best, else ``-d`` of the power fit; ``ci`` is
@@ -431,12 +471,44 @@ def envelope_fit(lags: Any, f: Any, *, level: float = 0.90, runs_alpha: float = 
     The levy.* checks use this test; the gated-RNN phase labels use :func:`window_gate`.
     ``window=(l_lo, l_hi)`` restricts everything to lags in that closed range. At least 5 points.
 
+    Parameters
+    ----------
+    lags : array_like of float
+        Distinct lags ``l > 0`` (any order).
+    f : array_like of float
+        Envelope values ``f(l) > 0``, one per lag (``log f`` is fitted).
+    level : float, default 0.90
+        Level of the t interval of ``beta``, in (0, 1).
+    runs_alpha : float, default 0.05
+        Significance of the runs test, in [0, 1).
+    window : (float, float), optional
+        ``(l_lo, l_hi)``: fit only the lags in that closed range (None: every lag).
+
+    Returns
+    -------
+    EnvelopeFit
+        ``beta`` and its interval ``ci``, the ``best`` model, the ``aic``, ``params`` and ``rss`` of every
+        model, ``window_ok``, the runs test's ``runs_p``, the sorted ``lags`` fitted and the ``level``.
+
+    Raises
+    ------
+    TypeError
+        ``lags`` or ``f`` not arrays of real numbers, ``window`` not a pair.
+    ValueError
+        Lags not > 0 or not distinct, ``f`` not > 0, different lengths, fewer than 5 lags (in the window),
+        ``level`` or ``runs_alpha`` out of range.
+
+    Examples
+    --------
     >>> l = np.geomspace(8, 640, 24)
     >>> r = envelope_fit(l, 3.0 * l ** -0.6)
     >>> r.best, round(r.beta, 12), r.window_ok
     ('power', 0.6, True)
     >>> envelope_fit(l, np.exp(-l / 50.0)).best
     'exponential'
+    >>> r = envelope_fit(l, l ** -0.5 * np.exp(-l / 200.0))          # a tempered power law, exactly
+    >>> r.best, round(r.beta, 9), bool(np.allclose(r.params["tempered"], (0.0, -0.5, -1 / 200.0)))   # (a, d, b)
+    ('tempered', 0.5, True)
     """
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     runs_alpha = as_real("runs_alpha", runs_alpha, minimum=0.0, maximum=1.0, open_max=True)
@@ -508,7 +580,10 @@ def spectrum_envelope_fit(tau: Any, lags: Any, *, weights: Any = None, n_boot: i
 # phase rule
 # ----------------------------------------------------------------------------------------------------
 def phase_rule(ci: tuple[float, float], window_ok: bool, r2: float | None = None, *, r2_min: float = 0.90) -> str:
-    r"""The phase rule (the author's steps, in order; labels from ``theory.levy.PHASES``):
+    r"""The phase label of a model from the interval of its tail exponent and its power-law window test.
+
+    The phase rule of Livi (2026), arXiv:2606.29519, as fixed in ``docs/papers/anti-collapse.md``
+    ("Estimating beta from data"): the author's steps, in order, with labels from ``theory.levy.PHASES``:
 
     1. "collapsed" unless the power-law window passes (``window_ok``);
     2. "unresolved" if the tail fit's ``r2`` is given and is below ``r2_min`` (0.90) or not finite (the
@@ -517,6 +592,32 @@ def phase_rule(ci: tuple[float, float], window_ok: bool, r2: float | None = None
     3. "concentrated" if the beta interval lies above 1, "extended" if below 1, "boundary" if it contains 1
        (an endpoint equal to 1 counts as containing 1); a non-finite interval is "unresolved".
 
+    Parameters
+    ----------
+    ci : (float, float)
+        Interval ``(lo, hi)`` of beta, ``lo <= hi`` (NaN or inf: not resolved).
+    window_ok : bool
+        Whether the power-law window test passed (:func:`envelope_fit`'s ``window_ok`` or the author's
+        ``window_gate``).
+    r2 : float, optional
+        R^2 of the tail fit (:func:`tail_beta`); None skips step 2.
+    r2_min : float, default 0.90
+        Smallest acceptable ``r2``, in [0, 1].
+
+    Returns
+    -------
+    str
+        One of "collapsed", "unresolved", "concentrated", "extended", "boundary".
+
+    Raises
+    ------
+    TypeError
+        ``window_ok`` not a bool, ``ci`` not a pair, a bound that is not a real number.
+    ValueError
+        ``lo > hi``, ``r2_min`` outside [0, 1].
+
+    Examples
+    --------
     >>> [phase_rule((1.2, 1.8), True), phase_rule((0.3, 0.7), True), phase_rule((0.8, 1.3), True),
     ...  phase_rule((0.3, 0.7), False), phase_rule((0.3, 0.7), True, r2=0.881)]
     ['concentrated', 'extended', 'boundary', 'collapsed', 'unresolved']

@@ -63,17 +63,58 @@ _DEFAULT_PARAMS = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.
 
 @dataclasses.dataclass(frozen=True)
 class SDEConfig:
-    """Parameters of ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` and of the scheme.
+    r"""The settings of one log-rate SDE simulation: the SDE's parameters, its drift and the Euler scheme.
 
-    ``params``: the SDE's :class:`theory.levy.LevyParams` (kappa > 0 the saturation level of the drift,
-    eta_G >= 0, eta_J >= 0, alpha in (0, 2), lam > 0, C > 0: the Levy measure
-    ``eta_J C exp(-lam |y|) |y|^(-1-alpha)``; stored as floats, readable as ``cfg.kappa`` etc.);
-    w > 0 (the drift's width), zeta_0 (equilibrium), dt > 0, ``drift`` in ``theory.levy.DRIFTS``,
-    ``jumps`` in ("none", "cp", "exact"), eps > 0 (cut-off of ``jumps="cp"``).
+    The SDE is ``d zeta = F(zeta) dt + sqrt(2 eta_G) dW + dJ`` of Livi (2026), arXiv:2606.29519, as
+    restated in ``docs/papers/anti-collapse.md`` ("Coarse-grained SDE for the log-rate"); the drifts,
+    the jump samplers and the scheme are those of the module docstring. A frozen dataclass: change a
+    field with ``dataclasses.replace``. The parameters of :attr:`params` are readable as ``cfg.kappa``,
+    ``cfg.eta_G``, ``cfg.eta_J``, ``cfg.alpha``, ``cfg.lam``, ``cfg.C``.
 
+    Parameters
+    ----------
+    params : theory.levy.LevyParams
+        ``eta_G >= 0`` (Gaussian intensity), ``kappa > 0`` (saturation level of the drift), ``eta_J >= 0``,
+        ``0 < alpha < 2``, ``lam > 0``, ``C > 0`` (the Levy measure ``eta_J C exp(-lam |y|) |y|^(-1-alpha)``);
+        the same object the closed forms of :mod:`theory.levy` take. Stored as floats (the kernel's type):
+        exact values are rounded once. Default: ``eta_G=0.25, kappa=1, eta_J=0, alpha=1.5, lam=3, C=1``.
+    w : float, default 0.1
+        Width of the drift (> 0): ``F = -kappa tanh((zeta - zeta_0) / w)``.
+    zeta_0 : float, default 0.0
+        The drift's equilibrium.
+    dt : float, default 0.02
+        Euler step (> 0).
+    drift : {"saturating", "linear"}, default "saturating"
+        ``theory.levy.DRIFTS``: the saturating drift (power-law tail) or the linear (OU) control.
+    jumps : {"cp", "exact", "none"}, default "cp"
+        Jump sampler: compound Poisson above ``eps`` plus Gaussian small jumps, exact tempered-stable
+        increments, or none (ignored when ``eta_J = 0``).
+    eps : float, default 0.1
+        Small-jump cut-off of ``jumps="cp"`` (> 0).
+
+    Returns
+    -------
+    SDEConfig
+        The checked, frozen configuration that :func:`simulate` takes.
+
+    Raises
+    ------
+    TypeError
+        ``params`` not a ``LevyParams``, or a field of the wrong type (named).
+    ValueError
+        ``w``, ``dt`` or ``eps`` not > 0, a non-finite ``zeta_0``, an unknown ``drift`` or ``jumps``.
+
+    Examples
+    --------
     >>> cfg = SDEConfig(LevyParams(eta_G=0.5, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0), dt=0.1)
     >>> cfg.kappa, cfg.drift
     (1.0, 'saturating')
+    >>> from fractions import Fraction
+    >>> SDEConfig(LevyParams(eta_G=Fraction(1, 4), kappa=1, eta_J=0, alpha=1.5, lam=3)).eta_G   # floats
+    0.25
+    >>> from theory.levy import characteristic_root
+    >>> characteristic_root(cfg.params)        # the tail exponent of what simulate samples: kappa / eta_G
+    2.0
     """
 
     params: LevyParams = _DEFAULT_PARAMS
@@ -214,17 +255,64 @@ def _check_run_args(n_particles, burn_in, n_samples, thin, seed, zeta_init, cfg)
 
 def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int = 1, thin: int = 1,
              seed: int = 0, zeta_init: Any = None, progress: bool = False) -> np.ndarray:
-    """Simulate ``n_particles`` independent paths; return the ``(n_particles, n_samples)`` snapshots.
+    r"""Simulate independent paths of the log-rate SDE and return snapshots of each, seeded and reproducible.
 
-    Snapshot j of a particle is ``zeta`` after ``burn_in + j * thin`` steps. Particle i uses random
-    stream i of ``seed`` (module docstring): the result is bit-identical for any thread count, and the
-    first k particles do not depend on ``n_particles``. ``progress=True`` shows a tqdm bar over chunks
-    of particles.
+    The scheme of the module docstring (Euler-Maruyama with exact Levy increments, numba, parallel over
+    particles) for the SDE of ``cfg`` (Livi (2026), arXiv:2606.29519, ``docs/papers/anti-collapse.md``).
+    Snapshot j of a particle is ``zeta`` after ``burn_in + j * thin`` steps from ``zeta_init``. Particle i
+    uses random stream i of ``seed``: the result is bit-identical for any thread count, and the first k
+    particles do not depend on ``n_particles``. At most ``MAX_STEPS`` (10**7) Euler steps per particle:
+    ``burn_in + (n_samples - 1) * thin <= MAX_STEPS``.
 
+    Parameters
+    ----------
+    cfg : SDEConfig
+        The SDE and the scheme.
+    n_particles : int
+        Independent paths, ``1 <= n_particles <= MAX_LENGTH`` (2**24).
+    burn_in : int
+        Steps before the first snapshot (>= 0).
+    n_samples : int, default 1
+        Snapshots per particle (>= 1).
+    thin : int, default 1
+        Steps between snapshots (>= 1).
+    seed : int, default 0
+        Seed (>= 0) of the per-particle streams.
+    zeta_init : float or array of float, optional
+        Start, one value or one per particle (finite); None: ``cfg.zeta_0``.
+    progress : bool, default False
+        A tqdm bar over chunks of particles.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(n_particles, n_samples)``.
+
+    Raises
+    ------
+    TypeError
+        ``cfg`` not an ``SDEConfig``, ``progress`` not a bool, an argument of the wrong type (named).
+    ValueError
+        A size out of range (named), more than ``MAX_STEPS`` steps per particle, a ``zeta_init`` of the
+        wrong shape or not finite.
+
+    Examples
+    --------
     >>> cfg = SDEConfig(LevyParams(eta_G=0.5, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0), dt=0.1)
     >>> z = simulate(cfg, 3, burn_in=0, n_samples=2, thin=1, seed=1)
-    >>> z.shape, bool(np.all(z[:, 0] == cfg.zeta_0))
-    ((3, 2), True)
+    >>> z.shape, z.dtype, bool(np.all(z[:, 0] == cfg.zeta_0))       # snapshot 0 after 0 steps
+    ((3, 2), dtype('float64'), True)
+    >>> bool(np.array_equal(simulate(cfg, 5, burn_in=0, n_samples=2, seed=1)[:3], z))   # streams per particle
+    True
+
+    The linear drift without jumps is an AR(1) chain ``zeta' = (1 - dt kappa / w) zeta + sqrt(2 eta_G dt) N``,
+    whose stationary variance is ``2 eta_G dt / (1 - (1 - dt kappa / w)^2)`` = 0.1 / 0.19 here:
+
+    >>> ou = dataclasses.replace(cfg, drift="linear", w=1.0)
+    >>> x = simulate(ou, 4000, burn_in=200, seed=2)[:, 0] ** 2            # 0.9^200: the start is forgotten
+    >>> from numerics.stats import z_for_false_alarm
+    >>> bool(abs(x.mean() - 0.1 / 0.19) <= z_for_false_alarm() * x.std(ddof=1) / np.sqrt(x.size))
+    True
     """
     n, b, m, t, s, z0 = _check_run_args(n_particles, burn_in, n_samples, thin, seed, zeta_init, cfg)
     args = _kernel_args(cfg)

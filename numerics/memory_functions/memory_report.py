@@ -114,14 +114,39 @@ def as_memory_function(rho, T: int | None = None) -> np.ndarray:
 
 
 def mismatch(rho, phi) -> float:
-    r"""``D(rho, phi) = 1 - <rho, phi>_w^2 / (||rho||_w^2 ||phi||_w^2)``, ``w_s = T - s`` (module docstring).
+    r"""How far one memory function is from another, up to scale and sign: 0 (proportional) to 1 (orthogonal).
 
-    ``rho``, ``phi``: finite 1-d arrays of one length ``T >= 1``, neither identically zero (D is 0/0 there).
+    ``D(rho, phi) = 1 - <rho, phi>_w^2 / (||rho||_w^2 ||phi||_w^2)`` with the lag weights ``w_s = T - s`` of
+    the RelMSE (:func:`theory.memory.lag_weights`): the expected RelMSE on the target ``rho`` of the best
+    multiple of a perfect model of ``phi`` (the toolkit's definition, module docstring; after Jiang, Bao,
+    Wang, Li (2025), arXiv:2506.05678). Symmetric in its two arguments.
 
+    Parameters
+    ----------
+    rho, phi : array_like of float
+        Memory functions over lags ``0..T-1``: finite 1-d arrays of one length ``T >= 1``, neither
+        identically zero (D is 0/0 there).
+
+    Returns
+    -------
+    float
+        ``D`` in [0, 1].
+
+    Raises
+    ------
+    TypeError
+        ``rho`` or ``phi`` not arrays of real numbers.
+    ValueError
+        Not 1-d, different lengths, non-finite values, or identically zero.
+
+    Examples
+    --------
     >>> mismatch([1.0, 0.0, 0.0], [-2.0, 0.0, 0.0])        # scale and sign do not matter
     0.0
     >>> mismatch([1.0, 0.0, 0.0], [0.0, 1.0, 0.0])
     1.0
+    >>> round(mismatch([1.0, 1.0], [1.0, 0.0]), 12)         # w = (2, 1): 1 - 2^2 / (3 * 2) = 1/3
+    0.333333333333
     """
     r, p = _as_lags("rho", rho), _as_lags("phi", phi)
     if r.size != p.size:
@@ -184,16 +209,43 @@ def _shift_best(r: np.ndarray, kind: str) -> tuple[float, float]:
 
 
 def nearest_families(rho, *, kinds=KINDS) -> list[dict]:
-    r"""For each family kind, the alpha in [0, 1] minimising the mismatch D (module docstring); sorted by D.
+    r"""The benchmarked memory-function families nearest to a target: for each family, the closest member.
 
-    Returns ``[{"kind", "alpha", "mismatch"}, ...]`` (nearest first). Families at the user's length
-    ``T = len(rho)`` with the toolkit's conventions (:func:`theory.memory.memory_function`). ``kinds``: one
-    name or a non-empty sequence of names from :data:`theory.memory.KINDS`.
+    For each family kind, the alpha in [0, 1] minimising the mismatch D (:func:`mismatch`; the search of the
+    module docstring), families sorted by D, nearest first. Families at the user's length ``T = len(rho)``
+    with the toolkit's conventions (:func:`theory.memory.memory_function`; after Jiang, Bao, Wang, Li (2025),
+    arXiv:2506.05678, ``docs/papers/memory-functions.md``).
 
+    Parameters
+    ----------
+    rho : array_like of float
+        Memory function over lags ``0..T-1``, ``8 <= T <= MAX_LENGTH``, not identically zero.
+    kinds : str or sequence of str, default theory.memory.KINDS
+        One family name or a non-empty sequence of names from ``theory.memory.KINDS`` ("exp", "poly",
+        "impulse", "airy").
+
+    Returns
+    -------
+    list of dict
+        ``[{"kind": str, "alpha": float, "mismatch": float}, ...]``, one per kind, nearest first.
+
+    Raises
+    ------
+    TypeError
+        ``rho`` not an array of real numbers (a callable needs :func:`memory_report`'s ``T``), ``kinds`` not
+        a name or a sequence of names.
+    ValueError
+        ``rho`` shorter than 8 lags, not 1-d or identically zero; an empty ``kinds`` or an unknown name.
+
+    Examples
+    --------
     >>> from theory.memory import memory_function
     >>> best = nearest_families(memory_function("impulse", 0.5, 33))[0]
-    >>> best["kind"], best["alpha"], best["mismatch"]
+    >>> best["kind"], best["alpha"], best["mismatch"]       # a family member is its own nearest: D = 0
     ('impulse', 0.5, 0.0)
+    >>> fams = nearest_families(memory_function("exp", 0.5, 64))
+    >>> [f["kind"] for f in fams][0], len(fams), round(fams[0]["alpha"], 6)
+    ('exp', 4, 0.5)
     """
     r = as_memory_function(rho)
     if isinstance(kinds, str):
@@ -271,17 +323,47 @@ def _as_path(name: str, v):
 
 
 def load_benchmark(path=None) -> list[BenchCell]:
-    """Per-cell medians ``(model, kind, alpha, median RelMSE)`` from a results or rows file (module docstring).
+    r"""Read benchmark results: the median RelMSE of each architecture on each (kind, alpha) cell.
 
-    Raises :class:`BenchmarkNotFound` if the file is missing and ValueError if it holds no per-cell
-    medians (both messages name ``path`` and the command that writes the results).
+    Per-cell medians ``(model, kind, alpha, median RelMSE)`` from a validation report or a rows file, as the
+    module docstring says (section "Benchmark results"): per-seed rows are reduced to medians (a diverged
+    run counting as ``+inf``), rows of another study than ``main`` are left out. No number is invented.
 
-    >>> import tempfile, os
-    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "results.json")
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        A ``results.json`` of a validation report, or a rows file (JSON list or CSV with columns ``model,
+        kind, alpha`` and ``median_relmse`` or per-seed ``relmse``). None: :data:`DEFAULT_RESULTS`, the
+        committed cpu-profile results shipped with the package.
+
+    Returns
+    -------
+    list of BenchCell
+        One per (model, kind, alpha) record found, with its source.
+
+    Raises
+    ------
+    TypeError
+        ``path`` not a str or os.PathLike.
+    BenchmarkNotFound
+        No file at ``path`` (a ``FileNotFoundError``; the message says which files are accepted).
+    ValueError
+        A file that is not JSON/CSV, or holds no per-cell medians (the message names ``path``).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> tmp = tempfile.TemporaryDirectory(); p = os.path.join(tmp.name, "results.json")
     >>> _ = open(p, "w").write('{"results": [{"name": "x", "data": {"medians": ['
     ...     '{"model": "tcn", "kind": "poly", "alpha": 0.5, "median_relmse": 0.01}]}}]}')
     >>> load_benchmark(p)[0].median_relmse
     0.01
+    >>> q = os.path.join(tmp.name, "rows.csv")                    # per-seed rows: the median over seeds
+    >>> _ = open(q, "w").write("model,kind,alpha,seed,relmse\nlstm,exp,0.5,0,0.3\nlstm,exp,0.5,1,0.1\n"
+    ...                        "lstm,exp,0.5,2,0.2\n")
+    >>> [(c.model, c.kind, c.alpha, c.median_relmse) for c in load_benchmark(q)]
+    [('lstm', 'exp', 0.5, 0.2)]
+    >>> tmp.cleanup()
     """
     path = Path(DEFAULT_RESULTS if path is None else _as_path("path", path))
     if not path.is_file():
@@ -420,19 +502,57 @@ def _benchmark(results, kind: str, alpha: float, r: np.ndarray, far_threshold: f
 
 def memory_report(rho, *, T: int | None = None, prony_tol: float = PRONY_TOL, m_max: int | None = None,
                    prony: bool = True, results=None, far_threshold: float = FAR_THRESHOLD) -> MemoryReport:
-    r"""The memory report of a target (module docstring): complexity, Prony order, nearest family, benchmark.
+    r"""What a target's memory function says about how hard it is to learn, and which architectures did best.
 
-    ``rho``: array over lags ``0..T-1`` (``T >= 8``) or a callable with ``T``. ``prony_tol``: residual
-    the exponential-sum order must reach (weighted RelMSE, default 1e-3); ``m_max``: largest order tried
-    (default ``min(12, T // 2)``); ``prony=False`` skips the fits (they take seconds for hard targets).
-    ``results``: benchmark file (default :data:`DEFAULT_RESULTS`). ``far_threshold`` in (0, 1).
+    The memory report of the module docstring: the tail-energy complexity and effective ranks, the best
+    exponential-sum (Prony) order, the nearest benchmarked family (with its mismatch D) and, from the
+    benchmark results, the architectures that did best on the nearest benchmarked cell (no ranking for a
+    target farther than ``far_threshold``). Source: Jiang, Bao, Wang, Li (2025), arXiv:2506.05678
+    (``docs/papers/memory-functions.md``), with the toolkit's conventions.
 
+    Parameters
+    ----------
+    rho : array_like of float or callable
+        Memory function over lags ``0..T-1`` (``8 <= T <= MAX_LENGTH``), or a callable evaluated on
+        ``numpy.arange(T)`` (then ``T`` is required).
+    T : int, optional
+        Length, only with a callable ``rho``.
+    prony_tol : float, default 1e-3
+        Residual (weighted RelMSE) the exponential-sum order must reach, in (0, 1].
+    m_max : int, optional
+        Largest order tried, ``1 <= m_max <= T // 2`` (default ``min(12, T // 2)``).
+    prony : bool, default True
+        False skips the Prony fits (they take seconds for hard targets).
+    results : str or os.PathLike, optional
+        Benchmark file (:func:`load_benchmark`); default :data:`DEFAULT_RESULTS`. A missing file is
+        reported in ``benchmark["message"]``, not raised.
+    far_threshold : float, default 0.1
+        Mismatch above which the target is far from every family, in (0, 1).
+
+    Returns
+    -------
+    MemoryReport
+        ``T``, ``tail_energy``, ``effective_rank``, ``prony`` (None when skipped), ``families`` (nearest
+        first), ``nearest``, ``far``, ``far_threshold`` and ``benchmark``; ``to_dict()`` for JSON.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong type (named), a callable ``rho`` without ``T`` or an array with it.
+    ValueError
+        ``rho`` shorter than 8 lags, not 1-d, non-finite or identically zero; an argument out of range.
+
+    Examples
+    --------
     >>> from theory.memory import memory_function
     >>> p = memory_report(memory_function("exp", 0.5, 64), results="/nonexistent.json")
-    >>> p.nearest["kind"], p.far, p.prony["order"], p.benchmark["available"]
+    >>> p.nearest["kind"], p.far, p.prony["order"], p.benchmark["available"]   # one exponential: order 1
     ('exp', False, 1, False)
     >>> p.benchmark["message"].startswith("no benchmark results found at /nonexistent.json; give")
     True
+    >>> q = memory_report(lambda s: 0.9 ** s, T=32, prony=False)
+    >>> q.T, q.prony, q.nearest["kind"]
+    (32, None, 'exp')
     """
     r = as_memory_function(rho, T)
     if results is not None:

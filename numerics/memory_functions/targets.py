@@ -42,16 +42,46 @@ def _as_rho(rho, T: int) -> np.ndarray:
 
 
 def linear_target(x, rho, *, workers: int | None = None) -> np.ndarray:
-    """Causal convolution ``y(t) = sum_{s=0}^{t} rho(s) x(t-s)`` along the last axis, by real FFT.
+    """The linear target of a memory function: the causal convolution ``y(t) = sum_{s=0}^{t} rho(s) x(t-s)``.
 
-    ``x`` has shape ``(N, T)`` (a 1-d ``x`` is one sequence and gives a 1-d result); ``rho`` has any
-    length (lags ``>= T`` are ignored). Accuracy: absolute error ``~ 1e-16 ||x|| ||rho||`` (FFT
-    round-off), checked against the direct sum to 1e-10 in the tests. ``workers``: threads of
-    ``scipy.fft`` (rows are split between threads and each row is transformed by the same code, so the
-    result does not depend on the thread count; tested bit for bit).
+    The linear, causal, time-homogeneous target of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678, Sec. 2
+    (Theorem 2.1: such a target has a unique memory function ``rho``), as in
+    ``docs/papers/memory-functions.md``; computed along the last axis by a zero-padded real FFT (no
+    wrap-around), O(T log T) per sequence. Accuracy: absolute error ``~ 1e-16 ||x|| ||rho||`` (FFT
+    round-off), checked against the direct sum (:func:`linear_target_direct`) to 1e-10 in the tests.
 
-    >>> linear_target([1.0, 2.0, 3.0], [1.0, 0.5]).round(12).tolist()
+    Parameters
+    ----------
+    x : array_like of float
+        Input sequences, shape ``(N, T)`` (rows), or ``(T,)`` for one sequence.
+    rho : array_like of float
+        Memory function over lags ``0, 1, ...``, 1-d, any length (lags ``>= T`` never reach an output).
+    workers : int, optional
+        Threads of ``scipy.fft`` (1..1024); rows are split between threads and each row is transformed by
+        the same code, so the result does not depend on it (tested bit for bit).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 targets of the shape of ``x``.
+
+    Raises
+    ------
+    TypeError
+        ``x`` or ``rho`` not arrays of real numbers, ``workers`` not an integer.
+    ValueError
+        ``x`` not of shape ``(N, T)`` or ``(T,)``, an empty or non-1-d ``rho``, non-finite values,
+        ``workers`` out of range.
+
+    Examples
+    --------
+    >>> linear_target([1.0, 2.0, 3.0], [1.0, 0.5]).round(12).tolist()      # 1, 2 + 0.5, 3 + 1
     [1.0, 2.5, 4.0]
+    >>> linear_target([[1.0, 2.0, 3.0]], [0.0, 1.0]).round(12).tolist()    # rho = delta_1: a one-step delay
+    [[0.0, 1.0, 2.0]]
+    >>> x, rho = np.random.default_rng(0).standard_normal((2, 50))
+    >>> bool(np.allclose(linear_target(x, rho), np.convolve(x, rho)[:50]))
+    True
     """
     one = np.ndim(x) == 1
     xa = _as_inputs(x)
@@ -113,18 +143,62 @@ def make_dataset(rho, n_seq: int, T: int | None = None, *, nonlinear: bool = Fal
                  chunk: int = DEFAULT_CHUNK, inputs: str = "normal", sigma1: Callable = np.tanh,
                  sigma2: Callable = np.tanh, dtype=np.float64, workers: int | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Draw ``n_seq`` input sequences of length ``T`` and their targets: ``(x, y)``, shape ``(n_seq, T)``.
+    """Draw ``n_seq`` random input sequences of length ``T`` and their targets: ``(x, y)``, shape ``(n_seq, T)``.
 
-    Inputs iid with mean 0, variance 1 (``inputs``: "normal" (default), "rademacher", "uniform"),
-    drawn from ``numpy.random.default_rng(seed)`` row by row in one stream, so the data do not depend
-    on ``chunk`` (the number of rows convolved at a time, which only bounds the temporary memory).
-    ``T`` defaults to ``len(rho)``; a longer T pads rho with zeros. ``nonlinear=True`` uses
-    :func:`nonlinear_target` with ``sigma1``, ``sigma2``. ``dtype`` is the storage type of the result
-    (computation is float64). ``workers``: FFT threads (results independent of it).
+    The synthetic data of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678, Sec. 2, with the toolkit's
+    conventions (``docs/papers/memory-functions.md``): inputs iid with mean 0 and variance 1, targets by
+    :func:`linear_target` or, with ``nonlinear=True``, :func:`nonlinear_target`
+    (``y(t) = sigma2(sum_s rho(s) sigma1(x(t-s)))``). The inputs come from ``numpy.random.default_rng(seed)``
+    row by row in one stream, so the data do not depend on ``chunk`` (the number of rows convolved at a
+    time, which only bounds the temporary memory) nor on ``workers``.
 
+    Parameters
+    ----------
+    rho : array_like of float
+        Memory function over lags ``0, 1, ...`` (1-d, non-empty).
+    n_seq : int
+        Number of sequences (>= 1).
+    T : int, optional
+        Sequence length, ``1 <= T``, ``n_seq * T <= MAX_LENGTH`` (2**24); default ``len(rho)`` (a longer T
+        pads rho with zeros).
+    nonlinear : bool, default False
+        Nonlinear target with ``sigma1``, ``sigma2`` (elementwise callables, default ``numpy.tanh``).
+    seed : int, default 0
+        Seed (>= 0) of the inputs.
+    chunk : int, default 1024
+        Rows convolved at a time (>= 1).
+    inputs : {"normal", "rademacher", "uniform"}, default "normal"
+        Input law: ``N(0, 1)``, random signs, or uniform on ``[-sqrt(3), sqrt(3)]``.
+    sigma1, sigma2 : callable, default numpy.tanh
+        Activations of the nonlinear target.
+    dtype : numpy dtype, default numpy.float64
+        Storage type of the result (the computation is float64).
+    workers : int, optional
+        FFT threads (the result does not depend on it).
+
+    Returns
+    -------
+    x, y : numpy.ndarray
+        Inputs and targets, each of shape ``(n_seq, T)`` and type ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong type (named), ``nonlinear`` not a bool, activations that are not callable.
+    ValueError
+        An empty or non-1-d ``rho``, a size out of range (named), ``n_seq * T > MAX_LENGTH``, an unknown
+        ``inputs``.
+
+    Examples
+    --------
     >>> x, y = make_dataset([1.0, 0.5], 3, 4, seed=1)
-    >>> x.shape, bool(np.allclose(y, linear_target_direct(x, [1.0, 0.5])))
-    ((3, 4), True)
+    >>> x.shape, y.dtype, bool(np.allclose(y, linear_target_direct(x, [1.0, 0.5])))
+    ((3, 4), dtype('float64'), True)
+    >>> bool(np.array_equal(make_dataset([1.0, 0.5], 3, 4, seed=1, chunk=2)[0], x))   # chunk does not matter
+    True
+    >>> x, _ = make_dataset([1.0], 2, 5, inputs="rademacher", dtype=np.float32)
+    >>> x.dtype, sorted(set(x.ravel().tolist())) == [-1.0, 1.0]
+    (dtype('float32'), True)
     """
     n_seq = as_int("n_seq", n_seq, minimum=1)
     r = as_real_array("rho", rho)
@@ -151,10 +225,36 @@ def make_dataset(rho, n_seq: int, T: int | None = None, *, nonlinear: bool = Fal
 
 
 def relative_mse(yhat, y) -> float:
-    """``RelMSE = sum (yhat - y)^2 / sum y^2`` over all entries (normalises across output scales).
+    """The relative mean squared error of a prediction: ``sum (yhat - y)^2 / sum y^2`` over all entries.
 
-    >>> relative_mse([1.0, 1.0], [2.0, 0.0])
+    The error measure of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678 (``docs/papers/memory-functions.md``):
+    normalised by the target's energy, so that targets of different output scales compare.
+
+    Parameters
+    ----------
+    yhat : array_like of float
+        Prediction.
+    y : array_like of float
+        Target, of the shape of ``yhat``, not identically zero.
+
+    Returns
+    -------
+    float
+        ``RelMSE >= 0``; 0 for a perfect prediction, 1 for the prediction 0.
+
+    Raises
+    ------
+    TypeError
+        ``yhat`` or ``y`` not arrays of real numbers.
+    ValueError
+        Different shapes, non-finite values, or ``y`` identically zero (the ratio is undefined).
+
+    Examples
+    --------
+    >>> relative_mse([1.0, 1.0], [2.0, 0.0])               # (1 + 1) / 4
     0.5
+    >>> relative_mse([0.0, 0.0], [3.0, -4.0]), relative_mse([3.0, -4.0], [3.0, -4.0])
+    (1.0, 0.0)
     """
     yh = as_real_array("yhat", yhat)
     yy = as_real_array("y", y)

@@ -152,17 +152,51 @@ def _dtype(field: str):
 
 def sample_ginibre(n: int, count: int, *, field: str = "complex", seed=0,
                    normalised: bool = True) -> np.ndarray:
-    """``count`` independent n x n Ginibre matrices, shape ``(count, n, n)``.
+    r"""Draw ``count`` independent random Gaussian (Ginibre) n x n weight matrices, seeded.
 
-    ``normalised=True`` returns ``W = G / sqrt(n)`` (the toolkit's weights), else ``G`` with unit-variance
-    entries (complex: ``E|G_ij|^2 = 1``, ``E G_ij^2 = 0``; real: ``N(0, 1)``). Draw ``i`` comes from the
-    random stream of block ``i // BLOCK`` (:func:`block_rng`), as in the estimators. ``count * n * n``
-    entries at most ``MAX_LENGTH`` (2**24).
+    ``normalised=True`` returns ``W = G / sqrt(n)`` (the toolkit's weights, Seleznova (2026),
+    arXiv:2605.05113, Sec. 2), else ``G`` with unit-variance entries: ``field="complex"``, iid proper complex
+    Gaussians (``E|G_ij|^2 = 1``, ``E G_ij^2 = 0``); ``field="real"``, iid ``N(0, 1)``. Draw ``i`` comes from
+    the random stream of block ``i // BLOCK`` (:func:`block_rng`), as in the estimators: the first draws of
+    a longer call are those of a shorter one.
 
+    Parameters
+    ----------
+    n : int
+        Matrix size, ``1 <= n <= MAX_N`` (256).
+    count : int
+        Number of matrices, ``>= 0``, with ``count * n * n <= MAX_LENGTH`` (2**24 entries, one array).
+    field : {"complex", "real"}, default "complex"
+        Complex Ginibre or real Gaussian entries.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+        Seed of the block streams (an int >= 0; a Generator contributes 63 bits of entropy, drawn once).
+    normalised : bool, default True
+        Divide by ``sqrt(n)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(count, n, n)``, complex128 (complex) or float64 (real).
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong type (named).
+    ValueError
+        ``n``, ``count`` or ``seed`` out of range, an unknown ``field``.
+
+    Examples
+    --------
     >>> W = sample_ginibre(3, 2, seed=5)
-    >>> W.shape, W.dtype
-    ((2, 3, 3), dtype('complex128'))
+    >>> W.shape, W.dtype, sample_ginibre(3, 2, field="real").dtype
+    ((2, 3, 3), dtype('complex128'), dtype('float64'))
     >>> bool(np.array_equal(W, sample_ginibre(3, 40, seed=5)[:2]))    # prefixes agree
+    True
+    >>> bool(np.allclose(W, sample_ginibre(3, 2, seed=5, normalised=False) / np.sqrt(3)))
+    True
+    >>> from numerics.stats import z_for_false_alarm
+    >>> x = np.abs(sample_ginibre(4, 2000, seed=1, normalised=False)).ravel() ** 2
+    >>> bool(abs(x.mean() - 1.0) <= z_for_false_alarm() * x.std(ddof=1) / np.sqrt(x.size))   # E|G_ij|^2 = 1
     True
     """
     n = as_int("n", n, minimum=1, maximum=MAX_N)

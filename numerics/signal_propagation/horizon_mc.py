@@ -51,13 +51,42 @@ _EXACT_SOURCE = "exact real Wick rows (theory.real_rows)"
 
 
 def real_energies(n, kmax) -> list[Fraction]:
-    r"""Exact ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)``, k = 0..kmax, real Gaussian weights.
+    r"""The exact signal energies of a linear recurrence with real Gaussian weights, depths 0 to ``kmax``.
 
-    Domain: ``n >= 1``, ``0 <= kmax <= 60``. Source: Seleznova (2026), Sec. 2; the committed rows of
-    :mod:`theory.real_rows` (``n^3 + 2n`` at k = 2, so ``Q^R_{n,2} = 1 + 2/n^2``).
+    ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)`` for ``W = G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries,
+    as exact fractions. Source: Seleznova (2026), arXiv:2605.05113, Sec. 2 (the energies); no closed form is
+    known for real weights, so these are the committed exact rows ``P_k`` of :mod:`theory.real_rows`
+    (``Q^R_{n,k} = P_k(n) / n^(k+1)``; ``P_2 = n^3 + 2n``, so ``Q^R_{n,2} = 1 + 2/n^2``), computed by
+    :mod:`numerics.signal_propagation.real_wick_pfaffian`. Domain: ``n >= 1``, ``0 <= kmax <= 60`` (the
+    rows committed).
 
-    >>> real_energies(2, 2)
+    Parameters
+    ----------
+    n : int
+        Width (>= 1).
+    kmax : int
+        Deepest power, ``0 <= kmax <= 60``.
+
+    Returns
+    -------
+    list of fractions.Fraction
+        ``kmax + 1`` exact values ``Q^R_{n,0}, ..., Q^R_{n,kmax}`` (``Q^R_{n,0} = Q^R_{n,1} = 1``).
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``kmax`` not an integer.
+    ValueError
+        ``n < 1``, or ``kmax`` outside ``0..60``.
+
+    Examples
+    --------
+    >>> real_energies(2, 2)                                       # Q^R_{2,2} = 1 + 2/2^2
     [Fraction(1, 1), Fraction(1, 1), Fraction(3, 2)]
+    >>> real_energies(1, 5) == [1, 1, 3, 15, 105, 945]            # n = 1: E g^(2k) = (2k-1)!!
+    True
+    >>> real_energies(4, 3)[3] == Fraction(4**4 + 10 * 4**2 + 4 * 4, 4**4)   # P_3 = n^4 + 10n^2 + 4n
+    True
     """
     n = as_int("n", n, minimum=1)
     kmax = as_int("kmax", kmax, minimum=0, maximum=_WICK_MAX_K)
@@ -320,18 +349,57 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
 
 
 def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str = "complex", seed: int = 0):
-    r"""Monte Carlo of the scaled recurrence ``W = sigma G / sqrt(n)``: ``(mean, se)`` of ``p_j``, j = 0..t.
+    r"""Simulate the scaled linear recurrence: the mean signal energy at each depth, with its standard error.
 
-    ``quantity="Q"``: ``||W^j||_F^2 / n`` per draw (the full trace; ``E = sigma^{2j} Q_{n,j}``);
-    ``quantity="S"``: the driven recurrence ``h(j) = W h(j-1) + x(j)``, ``h(-1) = 0``, fresh standard
-    Gaussian inputs, ``||h(j)||^2 / (n (j+1))`` (``E = S^sigma_{n,j}/(j+1)``). One weight draw per sample;
-    ``se`` is the sample standard deviation over ``sqrt(samples)`` from the same run. Domain: ``1 <= n <=
-    MAX_N``, ``sigma > 0``, ``0 <= t <= MAX_KMAX``, ``2 <= samples <= min(MAX_SAMPLES, MAX_LENGTH / n^2)``
-    (:mod:`numerics.signal_propagation.ginibre`'s bounds; all weight draws are held at once).
+    Weights ``W = sigma G / sqrt(n)`` (``G`` complex Ginibre or real Gaussian, :func:`sample_ginibre`), one
+    weight draw per sample. ``quantity="Q"``: ``p_j = ||W^j||_F^2 / n`` per draw (the full trace;
+    ``E p_j = sigma^{2j} Q_{n,j}``); ``quantity="S"``: the driven recurrence ``h(j) = W h(j-1) + x(j)``,
+    ``h(-1) = 0``, fresh standard Gaussian inputs, ``p_j = ||h(j)||^2 / (n (j+1))``
+    (``E p_j = S^sigma_{n,j} / (j+1)``, the running mean of the energies). Source of the quantities:
+    Seleznova (2026), arXiv:2605.05113, Sec. 2 (``docs/papers/signal-propagation.md``). ``se`` is the sample
+    standard deviation over ``sqrt(samples)`` from the same run. The tests use it to check the ``sigma``
+    that :func:`sigma_for_horizon` recommends.
 
+    Parameters
+    ----------
+    n : int
+        Width, ``1 <= n <= MAX_N`` (256).
+    sigma : float
+        Weight scale (> 0; 1 is Glorot).
+    t : int
+        Deepest depth, ``0 <= t <= MAX_KMAX``.
+    samples : int
+        Weight draws, ``2 <= samples <= min(MAX_SAMPLES, MAX_LENGTH / n^2)`` (all draws are held at once).
+    quantity : {"Q", "S"}, default "Q"
+        Free recurrence (Q) or driven (S).
+    field : {"complex", "real"}, default "complex"
+        Gaussian weight field.
+    seed : int, default 0
+        Seed (>= 0); the same seed gives the same numbers.
+
+    Returns
+    -------
+    mean, se : numpy.ndarray
+        float64 arrays of shape ``(t + 1,)``: the sample mean of ``p_j`` and its standard error, j = 0..t.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument (named, with its allowed range), or a ``sigma`` whose energies overflow float64 by
+        depth ``t``.
+
+    Examples
+    --------
     >>> mean, se = simulate_energies(8, 0.9, 3, 64, seed=1)
-    >>> mean.shape, float(mean[0]), float(se[0])
-    ((4,), 1.0, 0.0)
+    >>> mean.shape, se.dtype, float(mean[0]), float(se[0])      # p_0 = ||I||_F^2 / n = 1 exactly
+    ((4,), dtype('float64'), 1.0, 0.0)
+    >>> again, _ = simulate_energies(8, 0.9, 3, 64, seed=1)
+    >>> bool(np.array_equal(mean, again))                          # seeded: reproducible
+    True
+    >>> from numerics.stats import z_for_false_alarm
+    >>> exact = 0.9**4 * (1 + 1 / 8**2)                             # sigma^4 Q_{8,2}, Q_{n,2} = 1 + 1/n^2
+    >>> bool(abs(mean[2] - exact) <= z_for_false_alarm() * se[2])
+    True
     """
     n = as_int("n", n, minimum=1, maximum=MAX_N)
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)

@@ -308,13 +308,52 @@ def _kernel_task(task):
 
 def count_pairings(k: int, field: str = "complex", *, progress: bool | None = None,
                    executor=None) -> np.ndarray:
-    """Per-work-item histograms (int64 array, one row per prefix, column j = pairings with j classes).
+    r"""Count the Wick pairings of ``E tr((G^k)^* G^k)`` by their number of index classes, one histogram row
+    per block of work.
 
-    The rows depend only on ``k`` and ``field`` (never on the thread count); their column sums are
-    :func:`wick_polynomial`. ``progress``: a tqdm bar over the work items (``None``: only beyond 1e8
-    pairings, i.e. complex k >= 12, real k >= 10). Exposed for diagnostics and the determinism test.
-    ``executor``: any ``concurrent.futures.Executor`` (Dask's ``Client.get_executor()`` included; recipe in
-    :mod:`numerics.signal_propagation.real_wick`): the prefixes are cut into 32 slices, one task each; same rows.
+    The pairings are those of the module docstring (Seleznova (2026), arXiv:2605.05113, Sec. 2): the ``k!``
+    permutations (``field="complex"``) or the ``(2k-1)!!`` perfect matchings (``field="real"``), split into
+    work items by a fixed prefix (the first two values of the permutation, or the partners of the first two
+    unmatched factors). Row i counts the pairings of work item i by their class count j (column j); each
+    pairing contributes ``n^j`` to the trace, so the column sums are :func:`wick_polynomial`'s coefficients.
+    The rows depend only on ``k`` and ``field``, never on the thread count or the executor: exposed for
+    diagnostics and the determinism test.
+
+    Parameters
+    ----------
+    k : int
+        The power, ``0 <= k <= 16`` (``K_MAX``; the cost grows as ``k!`` resp. ``(2k-1)!!``).
+    field : {"complex", "real"}, default "complex"
+        Complex Ginibre (permutations) or real Gaussian (perfect matchings) weights.
+    progress : bool or None, default None
+        A tqdm bar over the work items (None: only beyond 1e8 pairings, i.e. complex k >= 12, real k >= 10).
+    executor : concurrent.futures.Executor, optional
+        Runs the work in 32 slices, one task each (Dask's ``Client.get_executor()`` included; recipe in
+        :mod:`numerics.signal_propagation.real_wick`); the same rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 array of shape ``(work items, k + 2)``; ``[[0, 1]]`` at ``k = 0`` (the empty pairing:
+        ``tr I = n``).
+
+    Raises
+    ------
+    TypeError
+        ``k`` not an integer, ``progress`` not a bool or None, ``executor`` not an Executor.
+    ValueError
+        ``k`` outside ``0..16``, an unknown ``field``.
+
+    Examples
+    --------
+    >>> rows = count_pairings(4)                       # 4 * 3 prefixes of two permutation values
+    >>> rows.shape, rows.dtype, int(rows.sum()) == math.factorial(4)
+    ((12, 6), dtype('int64'), True)
+    >>> from theory.signal_energy import hultman_row  # the closed form: n^5 + 15 n^3 + 8 n
+    >>> rows.sum(axis=0).tolist() == hultman_row(4)
+    True
+    >>> int(count_pairings(3, "real").sum()) == 5 * 3 * 1     # (2k - 1)!! perfect matchings
+    True
     """
     k = as_int("k", k, minimum=0, maximum=K_MAX)
     field = as_choice("field", field, FIELDS)

@@ -2,7 +2,7 @@
 
 Source: L. Livi, "Anti-Collapse Dynamics and the Emergence of Multi-Time-Scale Learning in Recurrent Neural
 Networks", arXiv:2606.29519 (2026), experiments section, as restated in ``docs/papers/anti-collapse.md``. All
-three share the leaky-integrator update (elementwise)
+three share the leaky-integrator update (elementwise)::
 
     h_t = (1 - s_t) * h_{t-1} + s_t * tanh(W_x x_t + W_h h_{t-1} + b),        h_{-1} = 0,
 
@@ -79,17 +79,44 @@ def logit(p: float) -> float:
 class GatedRNN(nn.Module):
     """A single-layer gated leaky RNN, (B, T, d_in) -> (B, T, d_out); see the module docstring.
 
-    Parameters
-    ----------
-    arch : "const" | "shared" | "diag"
-    d_in, hidden, d_out : input width (16 in the experiments), number of units H, output width.
-    init_s : the constant gate of ConstGate, and the initial gate ``sigmoid(b_s)`` of the trained gates;
-        in (0, 1).
-    init : "orthogonal" (default: input, recurrent and readout weights orthogonal) | "uniform" (nn.Linear's).
-
     The forward pass precomputes the input projections for all steps and does one (H + G) x H matrix
     product per step (``W_h`` stacked on ``U_s``), which is what makes a Python-level time loop affordable
     on a CPU.
+
+    Parameters
+    ----------
+    arch : {"const", "shared", "diag"}
+        ConstGate, SharedGate or DiagGate.
+    d_in : int, default 16
+        Input width (16 in the experiments).
+    hidden : int, default 64
+        Number of units H, ``1 <= H <= MAX_HIDDEN``.
+    d_out : int, default 1
+        Output width.
+    init_s : float, default 0.005
+        The constant gate of ConstGate, and the initial gate ``sigmoid(b_s)`` of the trained gates; in (0, 1).
+    init : {"orthogonal", "uniform"}, default "orthogonal"
+        Input, recurrent and readout weights orthogonal, or ``nn.Linear``'s default initialisation.
+
+    Returns
+    -------
+    GatedRNN
+        A ``torch.nn.Module``; calling it on a float tensor (B, T, d_in) returns (B, T, d_out).
+
+    Raises
+    ------
+    TypeError, ValueError
+        An unknown ``arch`` or ``init``, a size that is not a positive integer, ``init_s`` outside (0, 1), or a
+        model above ``theory._args.MAX_PARAMETERS`` parameters.
+
+    Examples
+    --------
+    >>> m = GatedRNN("diag", d_in=3, hidden=8)
+    >>> m(torch.zeros(2, 5, 3)).shape
+    torch.Size([2, 5, 1])
+    >>> s = torch.sigmoid(m.W_s.bias)                     # every unit starts at the gate init_s
+    >>> bool(torch.allclose(s, torch.full((8,), 0.005)))
+    True
     """
 
     def __init__(self, arch: str, d_in: int = 16, hidden: int = 64, d_out: int = 1, *, init_s: float = 0.005,

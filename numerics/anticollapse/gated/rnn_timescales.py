@@ -231,7 +231,51 @@ def load_state_dict(path: str | os.PathLike, *, prefix: str = "") -> RNNWeights 
 
 
 def as_rnn(model: Any, *, prefix: str = "") -> RNNWeights | GatedRNN:
-    """An ``nn.GRU``, ``nn.LSTM``, toolkit ``GatedRNN``, state dict or path, as weights or a gated model."""
+    """Read a recurrent network in any of the accepted forms: a PyTorch GRU/LSTM, a toolkit gated RNN, a
+    state dict or a file.
+
+    ``nn.GRU`` and ``nn.LSTM`` (unidirectional, no projection), a state dict or a path to one become
+    :class:`RNNWeights` (float64 copies; the cell and the sizes are inferred from the weight shapes, module
+    docstring, section "Loading"); a toolkit :class:`~numerics.anticollapse.gated.gated_rnn.GatedRNN` and an
+    ``RNNWeights`` are returned as they are, and a state dict of a toolkit gated model becomes one.
+
+    Parameters
+    ----------
+    model : torch.nn.GRU, torch.nn.LSTM, GatedRNN, RNNWeights, Mapping or str or os.PathLike
+        The network, its state dict (or a checkpoint holding one under ``"model_state_dict"``,
+        ``"state_dict"`` or ``"model"``), or a file written by ``torch.save(model.state_dict(), path)``.
+    prefix : str, default ""
+        Selects a submodule's entries of a state dict or file (``"rnn."`` for ``model.rnn``).
+
+    Returns
+    -------
+    RNNWeights or GatedRNN
+        The weights of a GRU/LSTM stack, or the toolkit model.
+
+    Raises
+    ------
+    TypeError
+        Another kind of module or object, ``prefix`` not a str.
+    ValueError
+        A bidirectional RNN or an LSTM with a projection, a state dict that does not describe a supported
+        RNN (the message names the entry), a file that is missing or not readable with
+        ``torch.load(weights_only=True)``.
+
+    Examples
+    --------
+    >>> w = as_rnn(nn.LSTM(4, 6, num_layers=2))
+    >>> w.cell, w.input_size, w.hidden, w.num_layers, w.layers[1]["w_hh"].shape    # (4H, H) for an LSTM
+    ('lstm', 4, 6, 2, torch.Size([24, 6]))
+    >>> gru = nn.GRU(3, 5)
+    >>> sd = {"rnn." + k: v for k, v in gru.state_dict().items()}                 # a submodule's entries
+    >>> v = as_rnn(sd, prefix="rnn.")
+    >>> v.cell, bool(torch.equal(v.layers[0]["w_ih"], gru.weight_ih_l0.detach().double()))
+    ('gru', True)
+    >>> as_rnn(nn.GRU(3, 5, bidirectional=True))
+    Traceback (most recent call last):
+    ...
+    ValueError: bidirectional RNNs are not supported
+    """
     if isinstance(model, (RNNWeights, GatedRNN)):
         return model
     if isinstance(model, (nn.GRU, nn.LSTM)):
@@ -396,15 +440,63 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
                    envelope_lags=None, envelope: str = "mu0", n_boot: int = 2000, level: float = 0.90,
                    seed: int = 0, batch: int = 64, window_stride: int = 1,
                    progress: bool = False) -> RNNTimescales:
-    """Time scales, tail beta, envelope gate, resolution and phase of a trained RNN on inputs ``x``.
+    """Diagnose a trained recurrent network: per-unit time scales, tail exponent, envelope gate and phase.
 
-    ``model``: ``nn.GRU``, ``nn.LSTM`` (unidirectional, no projection), a toolkit :class:`GatedRNN`, a state
-    dict or a path to one (``prefix`` selects a submodule's entries); ``x``: (B, T, input_size), batch first,
-    finite, ``T >= 16``. ``layer``: None (every layer) or one index. ``rate_lags``/``envelope_lags``: integer
-    lag grids below T (default: the reference grids scaled to T). The rest as in
-    :func:`~numerics.anticollapse.gated.diagnostics.diagnose` (bootstrap size and seed, interval level, window
-    stride; ``envelope="mu0"`` is the author's observable). Everything is float64. ``progress``: a bar per
-    layer on stderr (the command line shows it: a diagnosis takes seconds per layer).
+    Per layer, the quantities and estimators of the gated-RNN validation checks (Livi (2026),
+    arXiv:2606.29519, as restated in ``docs/papers/anti-collapse.md``; module docstring: the gate -> leak
+    mapping of each cell and the time-scale definition ``tau_q = 1 / mubar_q``): per-unit time scales, the
+    tail exponent beta with its bootstrap interval, the envelope with the author's window gate, the
+    resolution check and the phase label. Everything is float64 and recomputed step by step from the
+    weights; only forward passes, no training.
+
+    Parameters
+    ----------
+    model : torch.nn.GRU, torch.nn.LSTM, GatedRNN, Mapping or str or os.PathLike
+        The network (unidirectional, no projection), a state dict or a path to one (:func:`as_rnn`).
+    x : array_like or torch.Tensor
+        Inputs ``(B, T, input_size)``, batch first, finite, ``T >= 16``.
+    layer : int, optional
+        The layer to diagnose (None: every layer).
+    prefix : str, default ""
+        Selects a submodule's entries of a state dict or file.
+    rate_lags, envelope_lags : array_like of int, optional
+        Lag grids below T (default: the reference grids scaled to T, module docstring).
+    envelope : {"mu0", "gelr"}, default "mu0"
+        The envelope observable (``"mu0"``: the author's, unweighted).
+    n_boot : int, default 2000
+        Bootstrap resamples of the tail and envelope intervals.
+    level : float, default 0.90
+        Interval level, in (0, 1).
+    seed : int, default 0
+        Seed of the bootstraps.
+    batch : int, default 64
+        Sequences run at a time (bounds the memory, :func:`working_bytes`).
+    window_stride : int, default 1
+        Stride of the windows of the rate estimate
+        (:func:`~numerics.anticollapse.gated.diagnostics.diagnose`).
+    progress : bool, default False
+        A bar per layer on stderr (a diagnosis takes seconds per layer).
+
+    Returns
+    -------
+    RNNTimescales
+        The sizes, the leak mapping, and per diagnosed layer a
+        :class:`~numerics.anticollapse.spectra.GatedDiagnostics` (``tau``, ``tail``, ``gate``, ``phase``...);
+        ``to_dict()`` for JSON.
+
+    Raises
+    ------
+    TypeError
+        ``model`` of an unsupported kind, an argument of the wrong type (named).
+    ValueError
+        Inputs of the wrong shape, too short or not finite, a layer out of range, an unsupported or
+        malformed network, or a working memory above ``theory._args.MAX_MEMORY_BYTES``.
+
+    Examples
+    --------
+    A GRU whose update gate is a constant ``z = sigmoid(b_iz)`` per unit (input and recurrent weights of
+    the gate zero) and whose first-order term vanishes (diagonals of the other recurrent blocks zero) has
+    the time scales ``tau = -1 / log z`` exactly:
 
     >>> gru = nn.GRU(3, 20)
     >>> with torch.no_grad():

@@ -189,14 +189,70 @@ class S4DLayer(nn.Module):
 
 
 class S4D(SeqModel):
-    """Stack of S4D layers between a linear encoder and decoder: (B, T, d_in) -> (B, T, d_out).
+    """S4D, a diagonal state-space sequence model: a causal map (B, T, d_in) -> (B, T, d_out).
 
-    ``dt_range``: ``"task"`` (default, ``[1/seq_len, 1]``; ``seq_len`` = the task's T, filled in by
-    ``numerics.memory_functions.bench.zoo.build_model``) or ``"reference"`` (``[1e-3, 1e-1]``); see :func:`dt_bounds`.
-    ``linear=True`` removes GELU/GLU/LayerNorm and the residual, so the whole model is a linear
-    time-invariant filter; with ``width=1, layers=1``, ``encoder`` and ``decoder`` are scalars and the model
-    is exactly one S4D channel with N real modes (plus the D skip unless ``skip=False``): its memory
-    function is an N-term exponential sum (:meth:`exp_sum`), the object of the Prony lower bound.
+    A stack of S4D layers (Gu, Gupta, Goel, Re 2022, arXiv:2206.11893; the module docstring gives the
+    kernel, the ZOH discretisation and the initialisations) between a linear encoder and decoder, as in the
+    architecture list of ``docs/papers/memory-functions.md``. ``linear=True`` removes GELU/GLU/LayerNorm and
+    the residual, so the whole model is a linear time-invariant filter; with ``width=1, layers=1``,
+    ``encoder`` and ``decoder`` are scalars and the model is exactly one S4D channel with N real modes (plus
+    the D skip unless ``skip=False``): its memory function is an N-term exponential sum (:meth:`exp_sum`),
+    the object of the Prony lower bound.
+
+    Parameters
+    ----------
+    width : int, default 16
+        Channels H per layer (>= 1).
+    state : int, default 32
+        State size N per channel (even, >= 2: N/2 complex-conjugate mode pairs).
+    layers : int, default 1
+        Stacked S4D layers (>= 1).
+    init : {"lin", "inv"}, default "lin"
+        S4D-Lin (``A_n = -1/2 + i pi n``) or S4D-Inv initialisation.
+    dt_range : {"task", "reference"}, default "task"
+        Range of the per-channel time step (:func:`dt_bounds`): ``"task"`` = ``[1/seq_len, 1]`` (``seq_len``
+        = the task's T, filled in by ``numerics.memory_functions.bench.zoo.build_model``), ``"reference"`` =
+        ``[1e-3, 1e-1]`` (the reference ``s4d.py``).
+    dt_min, dt_max : float, optional
+        Explicit time-step range (both or neither; ``0 < dt_min <= dt_max``): overrides ``dt_range``.
+    linear : bool, default False
+        A linear time-invariant model (no nonlinearity, no residual, no encoder/decoder bias).
+    skip : bool, default True
+        The D skip term ``D u``.
+    seq_len : int, optional
+        The task's sequence length; required by ``dt_range="task"`` without explicit ``dt_min``/``dt_max``.
+    d_in, d_out : int, default 1
+        Input and output features per time step.
+
+    Returns
+    -------
+    S4D
+        A ``torch.nn.Module``; calling it on a float tensor (B, T, d_in) returns (B, T, d_out).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A size that is not a positive integer, an odd ``state``, an unknown ``init`` or ``dt_range``,
+        ``dt_range="task"`` without ``seq_len``, only one of ``dt_min``/``dt_max``, or a model above
+        ``theory._args.MAX_PARAMETERS`` parameters.
+
+    Examples
+    --------
+    >>> S4D(width=8, seq_len=64)(torch.zeros(2, 5, 1)).shape
+    torch.Size([2, 5, 1])
+
+    A linear single-channel S4D is the exponential sum :meth:`exp_sum` returns: its response to a unit
+    impulse is ``sum_i coefs_i poles_i**s``, plus ``d0`` at ``s = 0``:
+
+    >>> _ = torch.manual_seed(0)
+    >>> m = S4D(width=1, state=8, linear=True, seq_len=16)
+    >>> poles, coefs, d0 = m.exp_sum()
+    >>> rho = (coefs[:, None] * poles[:, None] ** np.arange(16)).sum(axis=0).real
+    >>> rho[0] += d0
+    >>> impulse = torch.zeros(1, 16, 1); impulse[0, 0, 0] = 1.0
+    >>> y = m(impulse)[0, :, 0].detach().double().numpy()
+    >>> bool(np.abs(y - rho).max() <= 1e-4 * np.abs(rho).max())          # float32 model
+    True
     """
 
     def __init__(self, width: int = 16, state: int = 32, layers: int = 1, *, init: str = "lin",
