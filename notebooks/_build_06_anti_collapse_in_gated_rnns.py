@@ -28,6 +28,7 @@ with a fixed gate (**ConstGate**), one shared gate $s_t=\sigma(w_s\cdot x_t + u_
 
 nb.code(r"""
 import numpy as np, torch, matplotlib.pyplot as plt
+import seqtheory                    # the public API: rnn_timescales, tail_beta, ... (section 5)
 from numerics.anticollapse.gated.gated_rnn import build_gated_rnn
 from numerics.anticollapse.gated import diagnostics as gd
 from numerics.anticollapse import spectra as sp
@@ -197,6 +198,33 @@ for name in ("quick", "cpu", "reference"):
     print(f"{name:9s} H={c.model.hidden} T={c.task.T} init_s={c.model.init_s} lags {c.task.lag_range} "
           f"lr={c.train.lr} batch={c.train.batch} epochs={c.train.epochs} envelope lags up to "
           f"{c.lag_grid('envelope_lags')[-1]} seeds={len(sweep.seeds)}")
+""")
+
+
+nb.md(r"""
+## 5 · The same diagnosis on your own network, through `import seqtheory`
+
+The checks above call the diagnostics module directly. A user with a trained network of their own uses the
+public tool `seqtheory.rnn_timescales` (the command line: `seqtheory timescales`), which reads an `nn.GRU`,
+an `nn.LSTM`, one of these gated models or a saved state dict, and runs the same estimators in float64. On the
+DiagGate trained above, with fresh inputs from its task, it gives the per-unit time scales, $\beta$ and the
+phase label; `seqtheory.tail_beta` refits $\beta$ from the time scales alone (the same estimator, so the
+same number).
+""")
+
+nb.code(r"""
+run = runs["diag"]
+x_new = run.task.sample(32, 128, rng=np.random.default_rng(1))[0]         # inputs the model never saw
+res = seqtheory.rnn_timescales(run.model, x_new, rate_lags=run.config.lag_grid("rate_lags"),
+                               envelope_lags=run.config.lag_grid("envelope_lags"), n_boot=300)
+d = res.layers[0]
+s = d.summary()
+fit = seqtheory.tail_beta(d.tau, n_boot=300)
+print(f"{res.cell}: {res.hidden} units, T = {res.T}, {res.n_sequences} sequences")
+print(f"tau median {s['tau_median']:.1f} (training inputs: {run.final.summary()['tau_median']:.1f}), "
+      f"q90/q10 = {s['tau_spread_q90_q10']:.2f}")
+print(f"beta (tail) = {s['beta_tail']:.3f}; seqtheory.tail_beta on the same tau: {fit.beta:.3f}")
+print(f"author's label: {author_label_text(s['phase'])}; calibrated label: {s['phase_calibrated']}")
 """)
 
 nb.write()

@@ -125,15 +125,43 @@ def tail_energy_curve(rho, *, kind: str = "sorted") -> np.ndarray:
 
 
 def effective_support(rho, *, kind: str = "sorted") -> float:
-    """``sum_{s=0}^{T-1} C(rho, s) = sum_i i |rho|_(i)^2 / sum_i |rho|_(i)^2``: mean rank of the energy.
+    r"""How many lags carry the energy of a memory function: the area under its tail-energy curve.
 
-    A scalar summary of the tail-energy curve (1 for a single nonzero lag, ``(T+1)/2`` for a flat
-    kernel; with ``kind="positional"`` it is ``1 +`` the energy-weighted mean lag).
+    ``sum_{s=0}^{T-1} C(rho, s) = sum_i i |rho|_(i)^2 / sum_i |rho|_(i)^2`` (1-based ranks ``i`` of the
+    magnitudes sorted decreasingly, :func:`tail_energy`): the energy-weighted mean rank, a scalar summary of
+    the tail-energy curve. It is 1 for a single nonzero lag and ``(T+1)/2`` for a flat kernel of T lags; with
+    ``kind="positional"`` it is ``1 +`` the energy-weighted mean lag. The definition is the toolkit's
+    (``docs/papers/memory-functions.md``; the tail energy after Jiang, Bao, Wang, Li 2025).
 
+    Parameters
+    ----------
+    rho : array_like of float
+        The memory function ``rho(0), ..., rho(T-1)``: a non-empty 1-d array, not identically zero.
+    kind : {"sorted", "positional"}
+        Rank the lags by magnitude (default) or take them in lag order.
+
+    Returns
+    -------
+    float
+        The effective support, in ``[1, T]``.
+
+    Raises
+    ------
+    TypeError
+        ``rho`` not an array of reals, ``kind`` not a string.
+    ValueError
+        ``rho`` empty, not 1-d, non-finite or all zero; an unknown ``kind``.
+
+    Examples
+    --------
     >>> effective_support([0.0, 5.0, 0.0])
     1.0
-    >>> round(effective_support([1.0, 1.0, 1.0]), 12)
+    >>> round(effective_support([1.0, 1.0, 1.0]), 12)                      # (T + 1) / 2
     2.0
+    >>> round(effective_support([3.0, 4.0]), 12)                           # (1 * 16 + 2 * 9) / 25
+    1.36
+    >>> round(effective_support([3.0, 4.0], kind="positional"), 12)        # 1 + (0 * 9 + 1 * 16) / 25
+    1.64
     """
     prof = tail_energy_curve(rho, kind=kind)
     return float(np.sum(prof[:-1]))

@@ -111,12 +111,68 @@ REAL_EXPANSION_SOURCE = "exact real Wick rows k <= 60, large-n expansion beyond 
 # --------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class HorizonScale:
-    """The answer of sigma_for_horizon: the scale, its feasible interval, deviations (module docstring).
+    r"""The answer of the horizon problem: the weight scale that keeps a width-n recurrence near critical up to depth t.
 
-    ``sigma_low``/``sigma_high`` are None when ``feasible`` is False. ``se`` holds Monte Carlo standard
-    errors (jackknife over independent batches) of the fields computed from estimated energies
-    (:mod:`numerics.signal_propagation.horizon_mc`); it is empty for closed forms and exact rows. Values are floats
-    (``method="float"``) or ``mpmath.mpf`` (``method="mp"``).
+    Weights ``W = sigma G/sqrt(n)`` (complex Ginibre ``G``, or real), ``p_j(sigma)`` the energy at depth j
+    relative to the critical infinite-width value (``sigma^{2j} Q_{n,j}`` for ``quantity="Q"``, the running
+    mean of those for ``"S"``: :func:`gain_curve`) and ``dev(sigma) = max_{0<=j<=t} |p_j(sigma) - 1|``
+    (module docstring). The energies are exact (Seleznova 2026, Theorem 2.1, for complex weights); the
+    question is the toolkit's own. Returned by :func:`sigma_for_horizon` and :func:`scale_from_energies`
+    (and by :mod:`numerics.signal_propagation.horizon_mc` for estimated energies), not built by hand.
+    Values are floats (``method="float"``) or ``mpmath.mpf`` (``method="mp"``).
+
+    Parameters
+    ----------
+    n : int or None
+        Width, recorded only (None when the energies were given without one).
+    t : int
+        The horizon: the last depth constrained, ``t >= 1``.
+    tol : float
+        Tolerance on ``dev``, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free recurrence or driven recurrence (running mean).
+    weights : {"complex", "real"}
+        The weight law of the energies.
+    method : {"float", "mp"}
+        float64, or mpmath at ``dps`` digits.
+    source : str
+        Where the energies came from (closed form, exact real rows, large-n expansion, Monte Carlo).
+    sigma : float or mpmath.mpf
+        The minimax scale ``argmin_sigma dev(sigma)``.
+    deviation : float or mpmath.mpf
+        ``dev(sigma)`` at the minimax scale.
+    sigma_low, sigma_high : float, mpmath.mpf or None
+        The feasible interval ``{sigma : dev(sigma) <= tol}``; both None when it is empty.
+    sigma_endpoint : float or mpmath.mpf
+        The root of ``p_t(sigma) = 1`` (for Q: ``Q_{n,t}^(-1/(2t))``).
+    glorot_deviation : float or mpmath.mpf
+        The deviation of plain Glorot (``sigma = 1``), signed: ``max_j p_j(1) - 1`` when the energies
+        overshoot more than they undershoot, else ``-(1 - min_j p_j(1))``.
+    dps : int or None
+        Digits of the mp values; None for "float".
+    se : dict
+        Monte Carlo standard errors (jackknife over independent batches) of the fields computed from
+        estimated energies; empty for closed forms and exact rows.
+
+    Returns
+    -------
+    HorizonScale
+        A frozen record; ``feasible`` says whether the interval is non-empty, ``to_dict()`` gives
+        JSON-ready values (decimal strings of ``dps`` digits for mp values).
+
+    Examples
+    --------
+    ``Q_{4,0..3} = 1, 1, 17/16, 21/16``; with ``tol = 1/2`` each depth bounds ``sigma^2``: ``[1/2, 3/2]``
+    (j = 1), ``[(8/17)^(1/2), (24/17)^(1/2)]`` (j = 2), ``[(8/21)^(1/3), (24/21)^(1/3)]`` (j = 3), whose
+    intersection is the last one:
+
+    >>> r = sigma_for_horizon(4, 3, 0.5)
+    >>> r.feasible, abs(r.sigma_low - (8 / 21) ** (1 / 6)) < 1e-12, abs(r.sigma_high - (8 / 7) ** (1 / 6)) < 1e-12
+    (True, True, True)
+    >>> abs(r.sigma_endpoint - (16 / 21) ** (1 / 6)) < 1e-12, round(r.glorot_deviation, 12)    # Q_{4,3} - 1
+    (True, 0.3125)
+    >>> r.to_dict()["feasible"], r.se
+    (True, {})
     """
 
     n: int | None
@@ -187,14 +243,44 @@ def _log_curve(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
 
 
 def gain_curve(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
-    r"""``p_j(sigma)``, ``j = 0..t``: the energy at depth j relative to the critical infinite-width value.
+    r"""The energy at every depth up to t, relative to the critical infinite-width value: ``p_j(sigma)``, ``j = 0..t``.
 
-    ``quantity="Q"``: ``sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
-    ``quantity="S"``: ``(1/(j+1)) sum_{k<=j} sigma^{2k} Q_{n,k}`` (driven, ``E||h(j)||^2 / (n (j+1))``).
-    Complex Ginibre weights, ``W = sigma G/sqrt(n)``; ``inf`` past float64.
+    ``quantity="Q"``: ``p_j = sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
+    ``quantity="S"``: ``p_j = (1/(j+1)) sum_{k<=j} sigma^{2k} Q_{n,k}`` (driven recurrence,
+    ``E||h(j)||^2 / (n (j+1))``, the toolkit's t + 1 inputs). Weights ``W = sigma G/sqrt(n)``, ``G``
+    complex Ginibre; exact energies ``Q_{n,k}`` of Seleznova (2026), Theorem 2.1, through their float64
+    logs (:func:`log_energies`), so no overflow before the result itself leaves float64 (then ``inf``).
+    At infinite width and ``sigma = 1`` every ``p_j`` is 1.
 
+    Parameters
+    ----------
+    n : int
+        Width, ``n >= 1``.
+    t : int
+        Last depth, ``0 <= t <= 1e7``.
+    sigma : float
+        Scale of the weights, ``sigma > 0`` (1: Glorot).
+    quantity : {"Q", "S"}
+        Free recurrence (default) or driven recurrence.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``p_0, ..., p_t``, float64 (``p_0 = 1``); ``inf`` past float64's range.
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``t`` not an integer, ``sigma`` not real, ``quantity`` not a string.
+    ValueError
+        ``n < 1``, ``t`` outside ``0..1e7``, ``sigma <= 0`` or not finite, an unknown ``quantity``.
+
+    Examples
+    --------
     >>> gain_curve(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
     [1.0, 1.0, 1.0208333333333333]
+    >>> np.round(gain_curve(1, 3, 0.5), 12).tolist()            # n = 1: Q_{1,j} = j!, times 4^(-j)
+    [1.0, 0.25, 0.125, 0.09375]
     """
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
     quantity = as_choice("quantity", quantity, QUANTITIES)
@@ -591,14 +677,57 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
 
 
 def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
-    r"""The longest horizon any scale can reach, ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}``, and
-    the minimax sigma there. ``min_sigma dev`` is non-decreasing in t (more constraints), so galloping and
-    bisection on t find it. Float method; complex weights. Domain as :func:`sigma_for_horizon`, and
-    ``n <= MAX_HORIZON_N = 1e9`` (cost grows like sqrt(n): about 2 s at 1e9).
+    r"""The longest horizon that any weight scale can keep within ``tol`` of critical infinite width, and that scale.
 
-    >>> t, s = max_horizon(1024, 0.05)
-    >>> t > depth_for_scale(1024, 1.0, 0.05) and sigma_for_horizon(1024, t, 0.05).feasible
-    True
+    ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}`` with ``dev`` of the module docstring (uniform over
+    the depths ``0..t``), and the minimax sigma of :func:`sigma_for_horizon` at ``t_max``. ``min_sigma dev``
+    is non-decreasing in t (more constraints), so galloping and bisection on t find it. Exact energies of
+    Seleznova (2026), Theorem 2.1 (the question is the toolkit's own); complex Ginibre weights, float method.
+    A tuned scale extends Glorot's horizon by a constant factor only: both grow like ``sqrt(n)``
+    (:func:`glorot_table`). Cost grows like ``sqrt(n)``: about 2 s at ``n = 1e9``.
+
+    Parameters
+    ----------
+    n : int
+        Width, ``1 <= n <= MAX_HORIZON_N`` (1e9).
+    tol : float
+        Tolerance, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free recurrence (default) or driven recurrence.
+
+    Returns
+    -------
+    tuple of (int, float)
+        ``(t_max, sigma)``, ``t_max >= 1`` (depth 1 is always reachable).
+
+    Raises
+    ------
+    TypeError
+        ``n`` not an integer, ``tol`` not real, ``quantity`` not a string.
+    ValueError
+        ``n`` outside ``1..1e9``, ``tol`` outside ``(0, 1)``, an unknown ``quantity``, or a horizon beyond 1e7.
+
+    Examples
+    --------
+    By hand at ``n = 1`` (``Q_{1,j} = j!``), ``tol = 0.4``: depth j confines ``sigma^2`` to
+    ``[(0.6/j!)^(1/j), (1.4/j!)^(1/j)]``; for j = 1, 2, 3 these are ``[0.6, 1.4]``, ``[0.548, 0.837]``,
+    ``[0.464, 0.616]`` (common part ``[0.6, 0.616]``), and j = 4 gives ``[0.398, 0.491]``: empty.
+
+    >>> t, s = max_horizon(1, 0.4)
+    >>> t, 0.6 <= s * s <= (1.4 / 6) ** (1 / 3)
+    (3, True)
+
+    At ``n = 64`` against the explicit bounds of the module docstring, ``log sigma^2`` between
+    ``max_j (log(1-tol) - log Q_j)/j`` and ``min_j (log(1+tol) - log Q_j)/j``, with exact ``Q_j``:
+
+    >>> def bounds(n, t, tol):
+    ...     L = [math.log(trace_moment(n, j) / n ** (j + 1)) for j in range(1, t + 1)]
+    ...     return (max((math.log(1 - tol) - l) / j for j, l in enumerate(L, 1)),
+    ...             min((math.log(1 + tol) - l) / j for j, l in enumerate(L, 1)))
+    >>> t, s = max_horizon(64, 0.1)
+    >>> lo, hi = bounds(64, t, 0.1)
+    >>> lo <= 2 * math.log(s) <= hi, bounds(64, t + 1, 0.1)[0] > bounds(64, t + 1, 0.1)[1]
+    (True, True)
     """
     n = as_int("n", n, minimum=1, maximum=MAX_HORIZON_N)
     tol = _as_tol(tol)
@@ -621,14 +750,43 @@ def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
 
 
 def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
-    r"""Plain Glorot (sigma = 1) against the best scale, per width: the depth each keeps within ``tol``.
+    r"""How far plain Glorot (sigma = 1) and the best weight scale each stay near infinite width, per width.
 
     Rows: ``n``, ``t_glorot`` (:func:`depth_for_scale` at sigma = 1), ``t_best`` and ``sigma_best``
     (:func:`max_horizon`), ``gain = t_best / t_glorot`` (None if ``t_glorot = 0``) and
-    ``c_glorot = t_glorot / sqrt(n)``,
-    ``c_best = t_best / sqrt(n)`` (the sqrt(n) law: both ratios tend to constants as n grows).
-    ``ns``: one width or a sequence of widths, each ``1 <= n <= MAX_HORIZON_N`` (:func:`max_horizon`).
+    ``c_glorot = t_glorot / sqrt(n)``, ``c_best = t_best / sqrt(n)`` (the sqrt(n) law: both ratios tend to
+    constants as n grows, so a tuned scale gains a constant factor). Exact energies of Seleznova (2026),
+    Theorem 2.1; complex Ginibre weights ``W = sigma G/sqrt(n)``, float method.
 
+    Parameters
+    ----------
+    ns : int or sequence of int
+        One width or several, each ``1 <= n <= MAX_HORIZON_N`` (1e9; about 2 s each at the top).
+    tol : float
+        Tolerance, ``0 < tol < 1``.
+    quantity : {"Q", "S"}
+        Free recurrence (default) or driven recurrence.
+
+    Returns
+    -------
+    list of dict
+        One row per width, keys ``n, t_glorot, t_best, sigma_best, gain, c_glorot, c_best``.
+
+    Raises
+    ------
+    TypeError
+        ``ns`` not a width or a sequence of widths (integers), ``tol`` not real.
+    ValueError
+        A width outside ``1..1e9``, ``tol`` outside ``(0, 1)``, an unknown ``quantity``.
+
+    Examples
+    --------
+    At ``n = 1`` (``Q_{1,j} = j!``) Glorot keeps ``tol = 0.4`` up to depth 1 (``Q_{1,2} = 2``); the best scale
+    reaches depth 3 (:func:`max_horizon`'s example):
+
+    >>> row = glorot_table(1, 0.4)[0]
+    >>> row["t_glorot"], row["t_best"], row["gain"], row["c_best"]
+    (1, 3, 3.0, 3.0)
     >>> row = glorot_table([256], 0.1)[0]
     >>> row["t_best"] >= row["t_glorot"]
     True

@@ -152,13 +152,47 @@ _JUMP = ("eta_J", "alpha", "lam", "C")
 
 @dataclasses.dataclass(frozen=True)
 class LevyParams:
-    r"""The parameters of ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` (module docstring): Gaussian intensity
-    ``eta_G >= 0``, drift saturation ``kappa > 0``, jump intensity ``eta_J >= 0``, stability index
-    ``0 < alpha < 2``, tempering ``lam > 0`` and normalisation ``C > 0`` of the Levy measure
-    ``eta_J C exp(-lam |y|) |y|^(-1-alpha)``.
+    r"""The six parameters of the log-rate SDE, checked once: Gaussian and jump noise, drift, Levy measure.
 
-    Values are kept as given (ints, Fractions and mpf stay exact for ``method="mp"``) after a range check.
+    The SDE ``d zeta = F dt + sqrt(2 eta_G) dW + dJ`` with drift saturating at ``kappa`` and ``J`` a
+    symmetric tempered alpha-stable Levy process with Levy measure
+    ``nu(dy) = eta_J C exp(-lam |y|) |y|^(-1-alpha) dy`` (module docstring). Source: Livi (2026),
+    arXiv:2606.29519, the coarse-grained SDE of the log-rate, as re-derived in ``docs/papers/anti-collapse.md``;
+    the normalisation ``C`` (the paper's ``C_a``) is a free parameter, default 1 (the toolkit's convention:
+    only ``eta_J C`` enters). One object drives both theory (:func:`Phi`, :func:`characteristic_root`,
+    :func:`phase`, ...) and simulation (``numerics.anticollapse.sde.SDEConfig`` embeds it). Values are kept as
+    given (ints, Fractions and mpf stay exact for ``method="mp"``) after a range check at 50 digits;
+    ``jump()`` and ``as_dict()`` return them as keywords.
 
+    Parameters
+    ----------
+    eta_G : float
+        Gaussian noise intensity, ``eta_G >= 0``.
+    kappa : float
+        Drift saturation (the drift's limit on the left), ``kappa > 0``.
+    eta_J : float
+        Jump intensity, ``eta_J >= 0``.
+    alpha : float
+        Stability index, ``0 < alpha < 2``.
+    lam : float
+        Tempering rate, ``lam > 0``.
+    C : float
+        Normalisation of the Levy measure, ``C > 0`` (default 1).
+
+    Returns
+    -------
+    LevyParams
+        A frozen record of the six values.
+
+    Raises
+    ------
+    TypeError
+        A value that is not a real number (bools are rejected).
+    ValueError
+        A value outside its range, NaN or infinite.
+
+    Examples
+    --------
     >>> p = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.5, alpha=1.5, lam=3.0)
     >>> p.jump()
     {'eta_J': 0.5, 'alpha': 1.5, 'lam': 3.0, 'C': 1.0}
@@ -166,8 +200,13 @@ class LevyParams:
     Traceback (most recent call last):
     ...
     ValueError: alpha must be in (0, 2), got 2.0
-    """
 
+    Without jumps ``Phi(beta) = eta_G beta^2 - kappa beta``, whose root is ``kappa / eta_G``:
+
+    >>> q = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=10.0)
+    >>> float(Phi(2.0, q)), float(characteristic_root(q))          # 0.25 * 4 - 2, and 1 / 0.25
+    (-1.0, 4.0)
+    """
     eta_G: Any
     kappa: Any
     eta_J: Any

@@ -489,15 +489,46 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
 
 
 def mixed_memory_function(kind_a: str, kind_b: str, lam: float, alpha: float, T: int, **params) -> np.ndarray:
-    """Mixture ``(1-lam) rho_a/||rho_a||_2 + lam rho_b/||rho_b||_2`` of two families (same alpha, T).
+    r"""A memory function mixed from two families: ``(1-lam) rho_a/||rho_a||_2 + lam rho_b/||rho_b||_2``.
 
-    Seed: mixed targets such as exponential + impulse, swept over ``lam in [0, 1]``. Each keyword in
-    ``params`` goes to the families that accept it (e.g. ``area_max`` to exp/poly); a keyword that
-    neither accepts is a TypeError. The Euclidean norm over lags ``0..T-1`` is the toolkit's choice.
+    Both components use the same ``alpha`` and ``T`` (:func:`memory_function`) and are normalised to unit
+    Euclidean norm over the lags ``0..T-1`` before mixing, so ``lam`` weighs them on an equal footing.
+    Source: Jiang, Bao, Wang, Li (2025), mixed targets (exponential + impulse, swept over ``lam in [0, 1]``);
+    the normalisation is the toolkit's convention (``docs/papers/memory-functions.md``).
 
-    >>> import numpy as np
+    Parameters
+    ----------
+    kind_a, kind_b : {"exp", "poly", "impulse", "airy"}
+        The two families.
+    lam : float
+        Weight of ``rho_b``, ``0 <= lam <= 1`` (0: ``rho_a`` alone, normalised).
+    alpha : float
+        Temporal strength of both components, ``0 <= alpha <= 1``.
+    T : int
+        Number of lags, ``2 <= T <= MAX_LENGTH``.
+    **params
+        Family keywords (``area_max``, ``dps``, ``samples_per_period``): each goes to the families that
+        accept it (e.g. ``area_max`` to "exp" and "poly").
+
+    Returns
+    -------
+    numpy.ndarray
+        ``rho(0), ..., rho(T-1)``, float64.
+
+    Raises
+    ------
+    TypeError
+        A kind not a string, ``lam`` or ``alpha`` not real, ``T`` not an integer, or a keyword that neither
+        family accepts.
+    ValueError
+        An unknown kind, or a value outside its range.
+
+    Examples
+    --------
+    >>> mixed_memory_function("impulse", "exp", 0.0, 0.5, 5)      # lam = 0: the unit impulse at lag 2
+    array([0., 0., 1., 0., 0.])
     >>> ra = memory_function("exp", 1.0, 8)
-    >>> r = mixed_memory_function("exp", "impulse", 0.25, 1.0, 8)
+    >>> r = mixed_memory_function("exp", "impulse", 0.25, 1.0, 8)  # the impulse sits at lag T - 1 = 7
     >>> np.round(r - 0.75 * ra / np.linalg.norm(ra), 12)
     array([0.  , 0.  , 0.  , 0.  , 0.  , 0.  , 0.  , 0.25])
     """
@@ -518,10 +549,35 @@ def mixed_memory_function(kind_a: str, kind_b: str, lam: float, alpha: float, T:
 # risk of a linear model
 # ----------------------------------------------------------------------------------------------------
 def lag_weights(T: int) -> np.ndarray:
-    """``w_s = T - s``, ``s = 0..T-1``: the number of output positions at which lag s is seen.
+    """How often each lag is seen in a sequence of length T: ``w_s = T - s``, ``s = 0..T-1``.
 
+    Lag ``s`` links the input at ``t - s`` to the output at ``t`` for the ``T - s`` outputs ``t = s..T-1``;
+    these are the weights of :func:`expected_linear_relmse` (toolkit derivation,
+    ``docs/papers/memory-functions.md``) and of ``weights="lag"`` in :func:`theory.prony.best_mterm_fit`.
+
+    Parameters
+    ----------
+    T : int
+        Sequence length, ``1 <= T <= MAX_LENGTH``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``T, T-1, ..., 1`` as float64.
+
+    Raises
+    ------
+    TypeError
+        ``T`` is not an integer.
+    ValueError
+        ``T`` outside ``1..MAX_LENGTH``.
+
+    Examples
+    --------
     >>> lag_weights(4)
     array([4., 3., 2., 1.])
+    >>> float(lag_weights(100).sum()) == 100 * 101 / 2      # every (input, output) pair with s <= t once
+    True
     """
     T = as_int("T", T, minimum=1, maximum=MAX_LENGTH)
     return np.arange(T, 0, -1, dtype=float)
@@ -535,23 +591,50 @@ def _as_kernel(name: str, rho) -> np.ndarray:
 
 
 def expected_linear_relmse(rhohat, rho, *, T: int | None = None) -> float:
-    r"""Expected relative MSE of the linear model with memory ``rhohat`` on the target with memory ``rho``.
+    r"""The expected relative MSE of a linear model with memory ``rhohat`` on the target with memory ``rho``.
 
     Inputs iid with zero mean and unit variance, sequences of length ``T`` (default ``len(rho)``;
     kernels are zero beyond their length). With ``d = rhohat - rho``,
     ``E (yhat(t) - y(t))^2 = sum_{s<=t} d(s)^2`` and ``E y(t)^2 = sum_{s<=t} rho(s)^2``; summing over
-    ``t = 0..T-1`` counts lag ``s`` exactly ``T - s`` times:
+    ``t = 0..T-1`` counts lag ``s`` exactly ``T - s`` times (:func:`lag_weights`):
 
     .. math:: \mathcal{R}(\hat\rho) = \frac{\sum_{s} (T-s)(\hat\rho(s)-\rho(s))^2}{\sum_s (T-s)\rho(s)^2} .
 
     This is the ratio of expectations, i.e. the limit of the data RelMSE
     ``sum_{b,t}(yhat-y)^2 / sum_{b,t} y^2`` as the number of sequences grows (for N sequences the
-    expected ratio differs by O(1/N)). Source: ``docs/papers/memory-functions.md`` (toolkit derivation).
+    expected ratio differs by O(1/N)). Source: ``docs/papers/memory-functions.md`` (toolkit derivation for
+    the linear, causal, time-homogeneous targets of Jiang, Bao, Wang, Li 2025, Theorem 2.1). Valid for any
+    real kernels and iid unit-variance inputs (the distribution beyond the second moment does not enter).
 
+    Parameters
+    ----------
+    rhohat : array_like of float
+        The model's memory function, a non-empty 1-d array of lags.
+    rho : array_like of float
+        The target's memory function, a non-empty 1-d array of lags, not identically zero.
+    T : int, optional
+        Sequence length, at least the longer kernel's length (default: that length).
+
+    Returns
+    -------
+    float
+        The relative MSE, ``>= 0`` (1 for ``rhohat = 0``).
+
+    Raises
+    ------
+    TypeError
+        A kernel not an array of reals, ``T`` not an integer.
+    ValueError
+        A kernel empty, not 1-d or not finite; ``rho`` identically zero; ``T`` shorter than a kernel.
+
+    Examples
+    --------
     >>> expected_linear_relmse([0, 0, 0], [1, 0, 0])
     1.0
     >>> expected_linear_relmse([1, 0], [1, 1])   # (1 * 1) / (2 * 1 + 1 * 1)
     0.3333333333333333
+    >>> expected_linear_relmse([1, 0], [1, 1], T=4) == 3 / 7      # weights 4, 3: (3 * 1) / (4 + 3)
+    True
     """
     rh = _as_kernel("rhohat", rhohat)
     r = _as_kernel("rho", rho)

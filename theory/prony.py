@@ -83,14 +83,53 @@ def _is_real(lam) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass
 class ExpSumFit:
-    """An exponential sum ``sum_i coeffs[i] poles[i]**s (+ skip * delta_0)`` and how well it fits.
+    r"""An exponential sum fitted to a memory function, and how well it fits: ``sum_i c_i lambda_i^s (+ D delta_0)``.
 
-    ``residual``: weighted relative squared error ``sum_s w_s (rhohat - rho)^2 / sum_s w_s rho^2``
-    (with ``w_s = T - s`` it equals :func:`theory.memory.expected_linear_relmse`). ``condition``: 2-norm
-    condition number of the column-normalised Vandermonde matrix ``V_{s i} = lambda_i^s``,
-    ``s = 0..T-1`` (:func:`vandermonde_condition`). ``method`` names the algorithm and precision.
+    ``rhohat(s) = sum_i coeffs[i] poles[i]**s + skip * delta_0(s)``, ``s = 0..T-1`` (``0^0 = 1``; the pole set
+    closed under conjugation, a pair counting as two terms: module docstring). Returned by :func:`prony`,
+    :func:`matrix_pencil` and :func:`best_mterm_fit`. Its properties: ``m`` (number of terms),
+    ``timescales`` (``-1/log|lambda_i|``, decreasing), ``timescale_spread`` (largest over smallest), and
+    ``kernel(T)`` gives ``rhohat``. Source: de Prony (1795) for the model; the conventions are the toolkit's
+    (``docs/papers/memory-functions.md``).
+
+    Parameters
+    ----------
+    poles : numpy.ndarray
+        The poles ``lambda_i`` (complex128 from the fitters).
+    coeffs : numpy.ndarray
+        The coefficients ``c_i``, one per pole.
+    residual : float
+        Weighted relative squared error ``sum_s w_s (rhohat - rho)^2 / sum_s w_s rho^2`` of the returned sum
+        (with ``w_s = T - s`` it equals :func:`theory.memory.expected_linear_relmse`).
+    condition : float
+        2-norm condition number of the column-normalised Vandermonde matrix ``V_{s i} = lambda_i^s``,
+        ``s = 0..T-1`` (:func:`vandermonde_condition`).
+    method : str
+        The algorithm and precision that produced the fit.
+    T : int
+        Number of lags fitted.
+    skip : float
+        The coefficient ``D`` of the ``delta_0`` term (0 without one).
+    weights : {"lag", "uniform", "custom"}
+        The weights ``w_s`` of ``residual``.
+    success : bool
+        Whether the optimiser reported convergence.
+    info : dict
+        Diagnostics of the search (e.g. ``requested_m``).
+
+    Returns
+    -------
+    ExpSumFit
+        The record (a dataclass).
+
+    Examples
+    --------
+    >>> fit = ExpSumFit(np.array([0.5, 0.25]), np.array([2.0, 4.0]), 0.0, 1.0, "by hand", 4)
+    >>> fit.kernel().tolist()                # 2 (1/2)^s + 4 (1/4)^s
+    [6.0, 2.0, 0.75, 0.3125]
+    >>> fit.m, round(fit.timescale_spread, 12)        # tau = 1/ln 2 and 1/ln 4
+    (2, 2.0)
     """
-
     poles: np.ndarray
     coeffs: np.ndarray
     residual: float
@@ -396,16 +435,47 @@ def _sort_poles(lam, c):
 
 
 def matrix_pencil(h, K: int, *, L: int | None = None) -> ExpSumFit:
-    """Matrix-pencil estimate (Hua-Sarkar) of a K-term exponential sum from samples ``h`` (float64).
+    r"""Estimate a K-term exponential sum from its samples by the matrix-pencil method (float64).
 
-    The Hankel matrix ``Y_{ij} = h(i+j)`` (``N-L`` rows, ``L+1`` columns, default ``L = N//2``) is
-    truncated to its K dominant right singular vectors ``V``; the poles are the eigenvalues of
-    ``pinv(V[:-1]) V[1:]`` and the weights solve the Vandermonde least-squares problem. Robust to
-    round-off (the SVD truncation filters it) and the standard initial guess for :func:`best_mterm_fit`.
+    Source: Y. Hua and T. K. Sarkar, IEEE TASSP 38 (1990). The Hankel matrix ``Y_{ij} = h(i+j)``
+    (``N-L`` rows, ``L+1`` columns, default ``L = N//2``) is truncated to its K dominant right singular
+    vectors ``V``; the poles are the eigenvalues of ``pinv(V[:-1]) V[1:]`` and the coefficients solve the
+    Vandermonde least-squares problem. Exact (up to round-off) for a noise-free sum of K exponentials with
+    distinct poles; robust to round-off (the SVD truncation filters it) and the standard initial guess for
+    :func:`best_mterm_fit`. Model and conventions as :class:`ExpSumFit` (``0^0 = 1``).
 
+    Parameters
+    ----------
+    h : array_like of float
+        The samples ``h(0), ..., h(N-1)`` (flattened), ``N >= 2K``.
+    K : int
+        Number of terms, ``K >= 1``.
+    L : int, optional
+        Pencil parameter, ``K <= L <= N - K`` (default ``N // 2``).
+
+    Returns
+    -------
+    ExpSumFit
+        Poles and coefficients (complex), ``residual`` the uniform relative squared error
+        ``sum_s |rhohat - h|^2 / sum_s h^2`` (``weights="uniform"``), ``condition`` of the Vandermonde matrix.
+
+    Raises
+    ------
+    TypeError
+        ``h`` not an array of reals, ``K`` or ``L`` not an integer.
+    ValueError
+        ``h`` not finite or shorter than ``2K``, ``K < 1``, ``L`` outside ``K..N-K``.
+
+    Examples
+    --------
     >>> fit = matrix_pencil(0.5 * 0.8 ** np.arange(20) + 0.25 * 0.3 ** np.arange(20), 2)
     >>> fit.poles.real.round(10).tolist(), fit.coeffs.real.round(10).tolist()
     ([0.8, 0.3], [0.5, 0.25])
+    >>> s = np.arange(24)                    # 0.9^s cos(pi s/2) = (0.9i)^s / 2 + (-0.9i)^s / 2
+    >>> fit = matrix_pencil(0.9 ** s * np.cos(np.pi * s / 2), 2)
+    >>> lam = fit.poles[np.argsort(fit.poles.imag)]
+    >>> bool(np.abs(lam.real).max() < 1e-10), lam.imag.round(10).tolist(), fit.coeffs.real.round(10).tolist()
+    (True, [-0.9, 0.9], [0.5, 0.5])
     """
     K = as_int("K", K, minimum=1)
     x = as_real_array("h", h).ravel()
@@ -1040,16 +1110,49 @@ def mterm_scan(rho, m_max: int, *, tol: float | None = None, weights: Any = "lag
 
 
 def select_order(rho, tol: float, *, m_max: int | None = None, **kwargs) -> OrderSelection:
-    """Smallest m whose best m-term fit has weighted residual ``<= tol`` (automatic order choice).
+    r"""Choose the number of exponential terms: the smallest m whose best m-term fit reaches residual ``<= tol``.
 
-    Scans ``m = 1, 2, ...`` with warm starts (:func:`mterm_scan`) up to ``m_max`` (default
-    ``min(24, T//2)``); ``m`` is None in the
-    result if ``tol`` is not reached (then ``fit`` is the best fit found).
+    Scans ``m = 1, 2, ...`` with warm starts (:func:`mterm_scan`, the continuation of :func:`best_mterm_fit`,
+    so the residuals are non-increasing in m) up to ``m_max``. The residual is the weighted relative squared
+    error of :class:`ExpSumFit` (``w_s = T - s`` by default: the expected RelMSE of a linear diagonal SSM
+    with that memory function, :func:`theory.memory.expected_linear_relmse`). Each fit is a local optimum
+    from many starts, its residual exact for the returned sum: the chosen m is an upper bound on the true
+    smallest order. Source: the module docstring (Jiang, Bao, Wang, Li 2025; the method is the toolkit's).
 
-    >>> import numpy as np
+    Parameters
+    ----------
+    rho : array_like of float
+        The memory function, a 1-d array of ``T`` lags.
+    tol : float
+        Residual to reach, ``tol > 0``.
+    m_max : int, optional
+        Largest order tried, ``1 <= m_max <= T // 2`` (default ``min(24, T // 2)``).
+    **kwargs
+        ``weights``, ``poles``, ``skip``, ``method``, ``dps``, ``starts``, ``max_nfev`` of :func:`best_mterm_fit`.
+
+    Returns
+    -------
+    OrderSelection
+        ``m`` (None if ``tol`` is not reached within ``m_max``), ``fit`` (the fit of order m, else the best
+        one found), ``fits`` (the scan: ``fits[k]`` has ``k + 1`` terms), ``tol``; ``residuals`` and
+        ``conditions`` as arrays over the scan.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong kind, or a keyword :func:`best_mterm_fit` does not take.
+    ValueError
+        ``tol <= 0``, ``m_max`` out of range, or a value :func:`best_mterm_fit` rejects.
+
+    Examples
+    --------
+    A sum of two distinct exponentials needs exactly two terms, and one suffices for one:
+
     >>> sel = select_order(0.7 ** np.arange(40) + 0.5 ** np.arange(40), 1e-20)
-    >>> sel.m
-    2
+    >>> sel.m, sel.fit.poles.real.round(8).tolist(), sel.fit.coeffs.real.round(8).tolist()
+    (2, [0.7, 0.5], [1.0, 1.0])
+    >>> select_order(0.9 ** np.arange(32), 1e-20).m
+    1
     """
     tol = as_real("tol", tol, minimum=0.0, open_min=True)
     if m_max is None:

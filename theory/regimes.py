@@ -286,10 +286,12 @@ def _mp_S_curve(c, dps):
 # the first O(n^-1/2) correction in the critical regime
 # --------------------------------------------------------------------------------------------------
 def critical_correction(c):
-    r"""Coefficient ``g(c)`` of the first correction, ``Q_{n,k} = f(c) + g(c)/sqrt(n) + O(1/n)``, ``c = k/sqrt n``.
+    r"""The first finite-width correction to the critical free energy: ``g(c)`` in ``Q = f(c) + g(c)/sqrt(n)``.
 
-    Source: ``docs/papers/signal-propagation.md`` (critical regime, first correction, re-derived from Theorem 2.1
-    of Seleznova 2026): with ``y = c^2/2``,
+    In the critical regime ``Q_{n,k} = f(c) + g(c)/sqrt(n) + O(1/n)`` with ``c = k/sqrt(n)`` exactly (not
+    ``(k+1)/sqrt(n)``) and ``f`` the limit curve (:func:`critical_curve`). Source:
+    ``docs/papers/signal-propagation.md`` (critical regime, first correction, re-derived from Theorem 2.1 of
+    Seleznova 2026); complex Ginibre weights ``W = G/sqrt(n)``. With ``y = c^2/2``,
 
     .. math::
 
@@ -300,11 +302,47 @@ def critical_correction(c):
     ``cosh y - sinh(y)/y = sum_{j>=1} 2j y^(2j)/(2j+1)!`` is summed as a series for ``y < 1`` (it cancels
     there); ``g(c) = c^3/12 + O(c^7)`` at small c, matching ``C(k+2,4)/n^2 = k^4/(24n^2) + k^3/(12n^2) + ...``.
     For ``y > 20`` (``c > 6.3``), ``g = (e^y/2)(3/c - 6/c^3 - c/3)`` to within ``e^{-y}``, evaluated in log form
-    (``-inf`` past float64). Domain: real ``c >= 0`` or arrays; ``c = k/sqrt(n)`` exactly (not ``(k+1)/sqrt n``).
+    (``-inf`` past float64). Domain: real ``c >= 0``, or an array of them (vectorised).
 
+    Parameters
+    ----------
+    c : float or array of float
+        Depth in units of ``sqrt(n)``, ``c = k / sqrt(n)``; finite, ``c >= 0``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``g(c)`` (an array of the shape of ``c`` for an array); ``-inf`` past float64's range.
+
+    Raises
+    ------
+    TypeError
+        ``c`` is not real (or an array of reals).
+    ValueError
+        ``c`` is NaN, infinite or negative.
+
+    Examples
+    --------
     >>> critical_correction(0.0)
     0.0
-    >>> abs(critical_correction(1e-3) / 1e-9 - 1 / 12) < 1e-9
+    >>> abs(critical_correction(1e-3) / 1e-9 - 1 / 12) < 1e-9       # g = c^3/12 + O(c^7)
+    True
+
+    Against the exact energy at ``n = 10**12``, ``k = 10**6`` (``c = 1``): ``sqrt(n) (Q - f(1))`` is ``g(1)``
+    up to the ``O(1/n)`` term, i.e. to about ``1/sqrt(n) = 1e-6``:
+
+    >>> from theory.signal_energy import Q
+    >>> g1 = (Q(10**12, 10**6, method="mp", dps=30) - critical_curve(1.0)) * 10**6
+    >>> abs(g1 - critical_correction(1.0)) < 1e-5
+    True
+
+    Large ``c`` (the log form) against the closed form in 30-digit arithmetic:
+
+    >>> with mpmath.workdps(30):
+    ...     c = mpmath.mpf(7)
+    ...     y = c * c / 2
+    ...     g = 3 / c * (mpmath.cosh(y) - mpmath.sinh(y) / y) - c / 3 * mpmath.sinh(y)
+    ...     bool(abs(critical_correction(7.0) / g - 1) < 1e-13)
     True
     """
     arr = as_real_array("c", c)

@@ -89,14 +89,43 @@ _SPECTRUM_BLOCK = 1 << 22       # lags x time scales evaluated in blocks of abou
 # envelopes
 # ----------------------------------------------------------------------------------------------------
 def envelope_from_spectrum(lags: Any, tau: Any, *, weights: Any = None) -> np.ndarray:
-    r"""The envelope of a finite spectrum, ``f(l) = sum_q w_q exp(-l / tau_q) / sum_q w_q``.
+    r"""The envelope of a population of units with the given time scales: ``f(l) = sum_q w_q e^(-l/tau_q) / sum_q w_q``.
 
-    Source: arXiv:2606.29519, envelope ``||mu_{t,l}||_1 ~ (1/H) sum_q exp(-l/tau_q)`` (spec). ``tau_q > 0``,
-    ``+inf`` allowed (a non-decaying unit contributes ``w_q`` at every lag); ``lags >= 0``; weights
-    nonnegative, not all zero (default: equal). Returns a float64 array shaped like ``lags``.
+    A unit with time scale ``tau`` contributes ``exp(-l / tau)`` at lag ``l``; the envelope is their weighted
+    mean, the discrete form of the Laplace transform ``int exp(-l/tau) p(tau) dtau``
+    (:func:`envelope_from_density`). Source: Livi (2026), arXiv:2606.29519, envelope
+    ``||mu_{t,l}||_1 ~ (1/H) sum_q exp(-l/tau_q)`` (``docs/papers/anti-collapse.md``). ``f(0) = 1`` and ``f`` is
+    completely monotone. Evaluated in blocks of about 4M exponentials (memory stays bounded).
 
+    Parameters
+    ----------
+    lags : float or array of float
+        Lags ``l >= 0``, any shape.
+    tau : array_like of float
+        Time scales ``tau_q > 0``; ``inf`` allowed (a non-decaying unit contributes ``w_q`` at every lag).
+    weights : array_like of float, optional
+        One nonnegative weight per time scale, not all zero (default: equal weights).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``f(l)``, float64, shaped like ``lags`` (0-d for a scalar).
+
+    Raises
+    ------
+    TypeError
+        A non-real argument.
+    ValueError
+        ``lags`` negative or not finite, ``tau`` empty, NaN or ``<= 0``, ``weights`` negative, all zero or
+        not one per time scale.
+
+    Examples
+    --------
     >>> envelope_from_spectrum([0, 5], [5.0]).round(12).tolist()       # a single tau: exp(-l/tau)
     [1.0, 0.367879441171]
+    >>> f = envelope_from_spectrum([0.0, 10.0], [10.0, float("inf")], weights=[1, 3])
+    >>> float(f[0]), bool(abs(f[1] - (math.exp(-1) + 3) / 4) < 1e-15)       # (1 e^-1 + 3 e^0) / 4
+    (1.0, True)
     """
     l = as_real_array("lags", lags, minimum=0.0)
     t = as_float64("tau", tau, "an array of real numbers").ravel()
@@ -279,13 +308,45 @@ def _as_exact(name: str, v: Any):
 
 
 def tauberian_asymptote(lags: Any, *, A: float, beta: float):
-    r"""The large-lag envelope ``A Gamma(beta) l^(-beta)`` of a density with ``p(tau) ~ A tau^(-1-beta)``.
+    r"""The power law that the envelope follows at large lags when time scales have a power-law tail.
 
-    Source: Karamata's Abelian/Tauberian theorem (Feller vol. II, XIII.5), as stated in
-    ``docs/papers/anti-collapse.md`` ("Tauberian link"). Valid as ``l -> inf``; domain ``A > 0``,
-    ``beta > 0``, ``lags > 0``.
+    If the time-scale density has ``p(tau) ~ A tau^(-1-beta)`` as ``tau -> inf``, the envelope
+    ``f(l) = int exp(-l/tau) p(tau) dtau`` satisfies ``f(l) ~ A Gamma(beta) l^(-beta)`` as ``l -> inf``; this
+    function returns that asymptote. Source: Karamata's Abelian/Tauberian theorem (Feller, vol. II, XIII.5),
+    as stated in ``docs/papers/anti-collapse.md`` ("Tauberian link", after Livi 2026, arXiv:2606.29519).
+    Valid as ``l -> inf`` only (a ratio tending to 1, not a bound); domain ``A > 0``, ``0 < beta <= 100``,
+    ``lags > 0``.
 
-    >>> tauberian_asymptote(4.0, A=2.0, beta=0.5) == 2.0 * math.gamma(0.5) / 2.0
+    Parameters
+    ----------
+    lags : float or array of float
+        Lags ``l > 0``.
+    A : float
+        Tail amplitude of the density, ``A > 0``.
+    beta : float
+        Tail exponent, ``0 < beta <= 100``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``A Gamma(beta) l^(-beta)`` (a float for a scalar lag).
+
+    Raises
+    ------
+    TypeError
+        A non-real argument.
+    ValueError
+        ``A``, ``beta`` or a lag out of its domain, or not finite.
+
+    Examples
+    --------
+    >>> abs(tauberian_asymptote(4.0, A=2.0, beta=0.5) - math.sqrt(math.pi)) < 1e-15    # 2 Gamma(1/2) / 2
+    True
+
+    Against the exact envelope of the Pareto density ``beta tau^(-1-beta)`` on ``tau >= 1`` (``A = beta``),
+    whose deviation from the asymptote falls like ``e^(-l)``:
+
+    >>> bool(abs(pareto_envelope(50.0, beta=1.5) / tauberian_asymptote(50.0, A=1.5, beta=1.5) - 1) < 1e-12)
     True
     """
     A = as_real("A", A, minimum=0.0, open_min=True, maximum=PARAM_MAX)
@@ -363,11 +424,56 @@ def horizon_power(N: Any, *, beta: float, a: float, A: float = 1.0, c: float = 1
 
 
 def horizon(N: Any, lags: Any, f: Any, *, a: float, c: float = 1.0) -> np.ndarray:
-    r"""Largest tabulated lag ``l_i`` with ``samples_to_detect(f_i) <= N`` (``nan``-free: ``-inf`` when no lag
-    qualifies), for each ``N``. The envelope need not be monotone; every qualifying lag counts.
+    r"""The longest lag detectable with N samples, read off a tabulated envelope (the learnability horizon).
 
-    >>> horizon([10.0, 1e4], [1, 2, 3, 4], [0.5, 0.1, 0.05, 0.01], a=2.0).tolist()
+    Lag ``l_i`` is detectable once ``N >= samples_to_detect(f_i) = (c / f_i)^(a/(a-1))``: under gradient noise
+    in the domain of attraction of an ``a``-stable law the signal of a lag grows like ``N f(l)`` and the noise
+    like ``N^(1/a)`` (module docstring). Returns the largest qualifying ``l_i`` for each ``N`` (``-inf`` when
+    none qualifies: never NaN); the envelope need not be monotone, every qualifying lag counts. Source:
+    Livi, arXiv:2512.05790 (learnability window), as re-derived in ``docs/papers/anti-collapse.md``; closed
+    forms for exponential and power-law envelopes: :func:`horizon_exponential`, :func:`horizon_power`.
+    Exported by ``seqtheory`` as ``tauberian_horizon`` (``seqtheory.horizon`` is another tool).
+
+    Parameters
+    ----------
+    N : float or array of float
+        Sample counts, ``N >= 1``.
+    lags : array_like of float
+        The tabulated lags ``l_i``.
+    f : array_like of float
+        The envelope at those lags, ``f_i > 0``, one per lag.
+    a : float
+        Stability index of the gradient noise, ``1 < a <= 2`` (2: Gaussian).
+    c : float
+        Noise-to-signal constant, ``c > 0`` (default 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        The horizon for each ``N``, float64, shaped like ``N`` (0-d for a scalar); ``-inf`` where no lag
+        qualifies.
+
+    Raises
+    ------
+    TypeError
+        A non-real argument.
+    ValueError
+        ``N < 1``, ``f <= 0``, ``a`` outside ``(1, 2]``, ``c <= 0``, non-finite values, or ``lags`` and ``f``
+        of different lengths.
+
+    Examples
+    --------
+    >>> horizon([10.0, 1e4], [1, 2, 3, 4], [0.5, 0.1, 0.05, 0.01], a=2.0).tolist()   # needs (1/f)^2: 4, 100, 400, 1e4
     [1.0, 4.0]
+    >>> horizon(3.0, [1, 2], [0.5, 0.1], a=2.0)                                       # 4 > 3 samples: none
+    array(-inf)
+
+    A tabulated power law ``f = l^(-1/2)`` with Gaussian noise needs ``N = l`` samples per lag, as
+    :func:`horizon_power` says in closed form:
+
+    >>> l = np.arange(1.0, 10001.0)
+    >>> float(horizon(100.5, l, l ** -0.5, a=2.0)), round(horizon_power(100.5, beta=0.5, a=2.0), 12)
+    (100.0, 100.5)
     """
     l = as_real_array("lags", lags).ravel()
     need = np.asarray(samples_to_detect(f, a=a, c=c), dtype=np.float64).ravel()

@@ -256,7 +256,7 @@ def main(argv=None) -> int:
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="packaged sweep numerics/memory_functions/bench/sweeps/SWEEP.json run under the cpu "
                                                    "profile's rules (e.g. cpu_T256: the longer-sequence runs)")
-    p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default every one)")
+    p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default: every architecture claim)")
     p.add_argument("--store", help="the result store (default: STORE_DIR/architectures-SWEEP.sqlite)")
     p.add_argument("--train-only", action="store_true", help="train into the store, write no report")
     p.add_argument("--workers", type=int, default=2, help="worker processes, one torch thread each")

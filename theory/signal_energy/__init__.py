@@ -397,3 +397,13 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     if method == "mp":
         return _mp._Q_all_mp(n, t, dps)
     return _float._Q_all_float(n, t)
+
+
+# The public functions defined in the private submodules are this package's: the API site documents a module's
+# own members (autosummary, imported members off), so without this they would have no page at all. Doctests
+# still run in the defining file (doctest matches functions by their globals, not by __module__).
+for _name in __all__:
+    _obj = globals()[_name]
+    if callable(_obj) and getattr(_obj, "__module__", "").startswith(f"{__name__}._"):
+        _obj.__module__ = __name__
+del _name, _obj

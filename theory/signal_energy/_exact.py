@@ -20,14 +20,49 @@ def _prod_range(lo: int, hi: int) -> int:
 
 
 def trace_moment(n: int, k: int) -> int:
-    r"""``E tr((G^k)^* G^k)`` for an n x n complex Ginibre ``G`` (unit-variance entries), exactly.
+    r"""The expected squared Frobenius norm of the k-th power of an n x n complex Ginibre matrix, exactly.
 
-    Source: Seleznova (2026), Theorem 2.1: ``(n^(k+2) - n_(k+2)) / ((k+1)(k+2))``; an integer
-    polynomial in n whose coefficients are the Hultman numbers. Valid for integers n >= 1, k >= 0.
+    ``E tr((G^k)^* G^k)`` for ``G`` with iid proper complex Gaussian entries, ``E|G_ij|^2 = 1`` and
+    ``E G_ij^2 = 0`` (unit variance: ``G`` itself, not ``W = G/sqrt(n)``; ``Q_{n,k}`` is this value over
+    ``n^(k+1)``). With the rising factorial ``n^(m) = n(n+1)...(n+m-1)`` and the falling one
+    ``n_(m) = n(n-1)...(n-m+1)``:
 
-    >>> [trace_moment(3, k) for k in range(4)]
+    .. math:: E\,tr((G^k)^* G^k) = \frac{n^{(k+2)} - n_{(k+2)}}{(k+1)(k+2)} ,
+
+    an integer polynomial in n whose coefficients are the Hultman numbers (:func:`hultman_row`). Source:
+    Seleznova (2026), Theorem 2.1. Valid for every integer ``n >= 1`` and ``k >= 0`` (for ``k + 2 > n`` the
+    falling term vanishes). Computed in integers by binary splitting of the two factorial products.
+
+    Parameters
+    ----------
+    n : int
+        Matrix size, ``n >= 1``.
+    k : int
+        The power, ``k >= 0``; together with ``n`` at most ``MAX_EXACT_BITS`` bits of rising factorial,
+        ``(k+2) log2(n+k+2) <= 2**22`` (about 2 s).
+
+    Returns
+    -------
+    int
+        The exact expectation.
+
+    Raises
+    ------
+    TypeError
+        ``n`` or ``k`` is not an integer (bools and floats are rejected).
+    ValueError
+        ``n < 1``, ``k < 0``, or an integer too large to compute in seconds (``MAX_EXACT_BITS``; use
+        ``Q(n, k, method="mp")`` times ``n^(k+1)``).
+
+    Examples
+    --------
+    The Hultman row polynomials ``n``, ``n^2``, ``n^3 + n``, ``n^4 + 5n^2`` (k = 0..3) at ``n = 3``:
+
+    >>> [trace_moment(3, k) for k in range(4)]        # 3, 9, 27 + 3, 81 + 45
     [3, 9, 30, 126]
-    >>> trace_moment(1, 5) == math.factorial(5)   # n = 1: E|g|^(2k) = k!
+    >>> trace_moment(1, 5) == math.factorial(5)       # n = 1: E|g|^(2k) = k! for one complex Gaussian
+    True
+    >>> trace_moment(5, 1) == 5**2                    # E tr(G^* G) = sum_ij E|G_ij|^2 = n^2
     True
     """
     n = as_int("n", n, minimum=1)

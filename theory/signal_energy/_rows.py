@@ -82,14 +82,41 @@ def hultman_row(k: int) -> list[int]:
 
 
 def Q_series(k: int) -> list[int]:
-    r"""Coefficients ``q_g`` of ``Q_{n,k} = sum_g q_g n^(-2g)``, g = 0..floor((k+1)/2) (finite, exact).
+    r"""The exact expansion of the free energy in powers of 1/n^2: ``Q_{n,k} = sum_g q_g n^(-2g)``.
 
-    ``q_g = H_{k, k+1-2g}``; ``q_0 = 1`` and ``q_1 = C(k+2, 4)``, so ``Q = 1 + C(k+2,4)/n^2 + O(k^8/n^4)``.
-    Source: Seleznova (2026), Sec. 2 (only powers ``n^(k+1-2g)`` occur).
+    Only the powers ``n^(k+1-2g)`` occur in ``E tr((G^k)^* G^k)`` (:func:`trace_moment`), so ``Q_{n,k}``
+    is a polynomial in ``1/n^2`` with the integer coefficients ``q_g = H_{k, k+1-2g}`` (Hultman numbers,
+    :func:`hultman_row`), ``g = 0..floor((k+1)/2)``; ``q_0 = 1`` and ``q_1 = C(k+2, 4)``, so
+    ``Q = 1 + C(k+2,4)/n^2 + O(k^8/n^4)``. Source: Seleznova (2026), Theorem 2.1 and Sec. 2. Convention:
+    complex Ginibre weights ``W = G/sqrt(n)`` (as :func:`Q`). The expansion is finite, hence exact for
+    every ``n >= 1``.
 
-    >>> Q_series(4)
+    Parameters
+    ----------
+    k : int
+        The depth (power of ``W``), ``0 <= k <= MAX_SERIES_K`` (1000).
+
+    Returns
+    -------
+    list of int
+        ``[q_0, ..., q_G]``, ``G = floor((k+1)/2)``; their sum is ``k!`` (the value at ``n = 1``).
+
+    Raises
+    ------
+    TypeError
+        ``k`` is not an integer.
+    ValueError
+        ``k`` outside ``0..MAX_SERIES_K``.
+
+    Examples
+    --------
+    >>> Q_series(4)                      # k = 4: n^5 + 15 n^3 + 8 n, over n^5
     [1, 15, 8]
     >>> all(Q_series(k)[1] == math.comb(k + 2, 4) for k in range(2, 30))
+    True
+    >>> from fractions import Fraction
+    >>> from theory.signal_energy import Q    # the series against the factorial closed form, exactly
+    >>> sum(Fraction(q, 3 ** (2 * g)) for g, q in enumerate(Q_series(7))) == Q(3, 7, method="exact")
     True
     """
     row = hultman_row(k)
@@ -97,10 +124,41 @@ def Q_series(k: int) -> list[int]:
 
 
 def S_series(t: int) -> list[int]:
-    """Coefficients ``s_g`` of ``S_{n,t} = sum_g s_g n^(-2g)``; ``s_0 = t + 1``, ``s_1 = C(t+3, 5)``.
+    r"""The exact expansion of the driven energy in powers of 1/n^2: ``S_{n,t} = sum_g s_g n^(-2g)``.
 
-    >>> S_series(4)[:2], math.comb(7, 5)
-    ([5, 21], 21)
+    ``S_{n,t} = sum_{k=0}^{t} Q_{n,k}`` (**t + 1 terms**: the toolkit counts the input x(0); with inputs
+    from t = 1 use ``S_series(t - 1)``), so ``s_g`` is the sum of the coefficients ``q_g`` of
+    :func:`Q_series` over ``k = 0..t``: ``s_0 = t + 1``, ``s_1 = C(t+3, 5)``, hence
+    ``S = t + 1 + C(t+3,5)/n^2 + ...``. Source: Seleznova (2026), Theorem 2.1 and Sec. 2; complex
+    Ginibre weights (as :func:`S`). The expansion is finite, hence exact for every ``n >= 1``.
+
+    Parameters
+    ----------
+    t : int
+        The last time step, ``0 <= t <= MAX_SERIES_T`` (300; the work is O(t^3)).
+
+    Returns
+    -------
+    list of int
+        ``[s_0, ..., s_G]``, ``G = floor((t+1)/2)``.
+
+    Raises
+    ------
+    TypeError
+        ``t`` is not an integer.
+    ValueError
+        ``t`` outside ``0..MAX_SERIES_T``.
+
+    Examples
+    --------
+    >>> S_series(4)                      # [1] + [1] + [1, 1] + [1, 5] + [1, 15, 8]
+    [5, 21, 8]
+    >>> all(S_series(t)[1] == math.comb(t + 3, 5) for t in range(2, 30))
+    True
+    >>> from fractions import Fraction
+    >>> from theory.signal_energy import S    # the series against the binary-splitting sum, exactly
+    >>> sum(Fraction(s, 5 ** (2 * g)) for g, s in enumerate(S_series(9))) == S(5, 9, method="exact")
+    True
     """
     t = as_int("t", t, minimum=0, maximum=MAX_SERIES_T)
     out: list[int] = []

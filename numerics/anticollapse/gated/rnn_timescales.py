@@ -67,7 +67,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
+from tqdm import tqdm          # the plain bar on stderr, as elsewhere (tqdm.auto warns in a notebook without ipywidgets)
 from torch import nn
 
 from theory._args import MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_real, check_budget
