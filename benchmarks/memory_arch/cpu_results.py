@@ -284,11 +284,11 @@ def main(argv=None) -> int:
         p.error("--no-train and --train-only exclude each other")
     if a.workers < 1 or a.group < 1:
         p.error(f"--workers and --group must be >= 1, got {a.workers} and {a.group}")
+    if a.plan_extension:              # reads the report in --out only: no store needed
+        return plan(a)
     store = Path(a.store) if a.store else Path(a.store_dir) / f"architectures-{a.sweep}.sqlite"
     if not store.parent.is_dir():
         p.error(f"--store {str(store)!r}: folder {str(store.parent)!r} does not exist")
-    if a.plan_extension:
-        return plan(a)
     if a.status:
         exchange(a, store, "before")
         return status(a, store)
