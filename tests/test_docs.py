@@ -87,9 +87,10 @@ def test_sphinx_build_has_no_warnings(built_site):
         assert images and all((html / "papers" / src).resolve().is_file() for src in images), (paper, images)
 
 
-# reST / MyST markup that reaches the page as text: a directive, a role, display math delimiters
+# reST / MyST markup that reaches the page as text: a directive, a role, display math delimiters, a ``literal``
+# left unparsed (a numpydoc description in the type slot of a Parameters entry is shown verbatim)
 _RAW = re.compile(r"\.\. [a-z-]+::|:(?:py:)?(?:func|class|meth|mod|data|attr|exc|obj|math|ref|doc):`"
-                  r"|\{(?:func|class|meth|mod|data|attr|exc|py:[a-z]+|math|ref|doc)\}`|\$\$")
+                  r"|\{(?:func|class|meth|mod|data|attr|exc|py:[a-z]+|math|ref|doc)\}`|\$\$|``[^`\n]+``")
 # a cross-reference Sphinx could not resolve is left as <code class="xref ..."> outside any link
 _XREF = re.compile(r'(<a [^>]*>\s*)?<code class="xref [^"]*"><span class="pre">([^<]*)</span>')
 _SKIP = ("_modules/", "_sources/", "_static/", "search.html", "genindex.html", "py-modindex.html")
