@@ -493,6 +493,36 @@ def test_a_run_shared_by_two_studies_serves_both(tmp_path, monkeypatch):
     assert {r["study"] for r in rows} == {"composition"}
 
 
+def test_a_shared_run_carries_the_labels_of_the_study_asked_for(tmp_path, monkeypatch):
+    """The depth study's one-layer LSTM and S4D are the main study's runs (same ids), stored under main's labels
+    ("lstm", "s4d"): the depth claim must see them as "lstm_L1", "s4d_L1", or its statistic has no pairs at all
+    (the cpu report after part 1 said "lacks power" for that reason)."""
+    from numerics.experiments.store import ResultStore
+    from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
+    from validation.registry import Context
+
+    runs = expand_sweep(load_sweep(arch.SWEEP_DIR / "cpu.json"))
+    depth = [r for r in runs if r.study == "depth"]
+    main_ids = {r.run_id for r in runs if r.study == "main"}
+    assert {r.model for r in depth if r.run_id in main_ids} == {"lstm_L1", "s4d_L1"}
+    monkeypatch.setattr(arch, "load_extension", lambda sweep: None)
+    with ResultStore(tmp_path / "s.sqlite") as st:       # main first: the shared runs are collected as main's
+        for r in {r.run_id: r for r in runs if r.study in ("main", "depth")}.values():     # deep: 10x lower
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3 if r.config.model.get("layers", 1) == 1 else 1e-4})
+    ctx = Context("cpu", tmp_path, store=tmp_path / "s.sqlite", train=False)
+    rows = arch.profile_rows(ctx, ("depth",), lambda r: r["model"].endswith(("_L1", "_L3")))
+    assert sorted(r["run_id"] for r in rows) == sorted(r.run_id for r in depth)
+    assert {r["model"] for r in rows} == {"lstm_L1", "lstm_L3", "s4d_L1", "s4d_L3"}
+    out = arch.verdict_depth(rows)
+    assert all(row[2] > 0 for row in _depth_table(out)), out.details       # every part has its seed pairs
+
+
+def _depth_table(out):
+    """(family, kind, pairs, ...) rows of verdict_depth's markdown table."""
+    lines = [ln for ln in out.details.splitlines() if ln.startswith("| ") and not ln.startswith("| family")]
+    return [[c.strip() for c in ln.strip("|").split("|")][:2] + [int(ln.strip("|").split("|")[2])] for ln in lines]
+
+
 def test_the_report_lists_both_budgets_with_the_headline_first(tmp_path):
     from validation.checks._arch_budgets import two_budgets
     from validation.registry import Check, Context, Outcome, Result

@@ -104,15 +104,19 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
         rows = collect(runs, store)
     select = select or (lambda r: True)
     have = {r["run_id"] for r in rows}
-    # A run shared by several studies (e.g. the standalone LSTM of 'main' and 'composition') was trained and
-    # collected once, under its first study: select by id, and label each row with the study asked for.
-    wanted = {r.run_id: r.study for r in base + ext.get(claim, []) if r.study in studies and select(_labels(r))}
+    # A run shared by several studies (the standalone LSTM of 'main' and 'composition'; main's one-layer LSTM and
+    # S4D are the depth study's "lstm_L1", "s4d_L1") was trained and collected once, under its first study and
+    # that study's labels: select by id, and label each row as the study asked for names it.
+    wanted = {r.run_id: _labels(r) for r in base + ext.get(claim, []) if r.study in studies and select(_labels(r))}
     missing = wanted.keys() - have
     if missing and require:
         raise Incomplete(f"the {prof} profile has not finished: {len(missing)}/{len(wanted)} runs of this claim "
                          f"({', '.join(studies)}) are not in the store yet (python "
                          "benchmarks/memory_arch/cpu_results.py --train-only [--part N] trains them)")
-    return [dict(r, study=wanted[r["run_id"]]) for r in rows if r["run_id"] in wanted]
+    return [dict(r, **{k: wanted[r["run_id"]][k] for k in _STUDY_LABELS}) for r in rows if r["run_id"] in wanted]
+
+
+_STUDY_LABELS = ("study", "model", "train_variant")   # what a study names its runs (the rest is the config's)
 
 
 def _expand(doc: dict) -> list:
