@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # therefore the newest answer under the two-budget rule (an entry with budgets), else the earlier report's.
 REPORTS = {"docs/results/cpu-architectures": "cpu", "docs/results/cpu-gated": "cpu",
            "docs/results/cpu-architectures/runs/tcn_optimizer": "cpu",
-           "docs/results/cpu-architectures/runs/after-part1": "cpu"}
+           "docs/results/cpu-architectures/runs/after-part1": "cpu",
+           "docs/results/cpu-architectures/runs/after-ext1": "cpu"}
 DATA = "committed_verdicts.json"
 
 
