@@ -21,10 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # is long and committed part by part (docs/results/cpu-architectures/runs/): its interim reports answer the claims
 # whose runs are all in, and say "not finished" (no numbers) for the others. A claim's committed answer is
 # therefore the newest answer under the two-budget rule (an entry with budgets), else the earlier report's.
-REPORTS = {"docs/results/cpu-architectures": "cpu", "docs/results/cpu-gated": "cpu",
-           "docs/results/cpu-architectures/runs/tcn_optimizer": "cpu",
-           "docs/results/cpu-architectures/runs/after-part1": "cpu",
-           "docs/results/cpu-architectures/runs/after-ext1": "cpu"}
+# Every report folder committed under INTERIM counts, without being listed here.
+REPORTS = {"docs/results/cpu-architectures": "cpu", "docs/results/cpu-gated": "cpu"}
+INTERIM = "docs/results/cpu-architectures/runs"
 DATA = "committed_verdicts.json"
 
 
@@ -50,10 +49,11 @@ def extract(doc: dict, report: str, profile: str) -> dict[str, dict]:
 
 
 def collect(root: Path = ROOT) -> dict[str, dict]:
-    """The committed answer of every claim in the reports of :data:`REPORTS` under ``root`` (see there which
-    answer a claim keeps when several reports hold it)."""
+    """The committed answer of every claim in the reports of :data:`REPORTS` and under :data:`INTERIM` below
+    ``root`` (see there which answer a claim keeps when several reports hold it)."""
     out: dict[str, dict] = {}
-    for report, profile in REPORTS.items():
+    interim = sorted(p.parent.relative_to(root).as_posix() for p in (Path(root) / INTERIM).glob("*/results.json"))
+    for report, profile in {**REPORTS, **dict.fromkeys(interim, "cpu")}.items():
         path = Path(root) / report / "results.json"
         for name, ans in extract(json.loads(path.read_text(encoding="utf-8")), report, profile).items():
             if name not in out or (ans["budgets"] and _newer(ans, out[name])):
