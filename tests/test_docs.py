@@ -55,15 +55,30 @@ def test_paper_pages_exist_where_the_docstrings_point():
     assert missing == []
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The site, built once per module with warnings as errors (the build test and the browser test read it)."""
-    out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1"}
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                           "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-6000:]
+    """The site, built once per test session with warnings as errors (the build test and the browser test read it).
+
+    Once per session, not once per pytest-xdist worker: autosummary writes its stubs into the source tree
+    (docs/api/generated), so two workers building at once could read a stub while the other rewrites it (a CI
+    run saw the API page of ``theory.signal_energy`` come out empty that way). The first worker builds under an
+    exclusive lock in the folder that all workers of the session share; the others wait and read its site."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                      # pytest-N/: shared by the session's workers (popen-gwK below it)
+    out, done = base / "site", base / "site" / "built"
+    out.mkdir(exist_ok=True)
+    with open(base / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            env = {**os.environ, "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1"}
+            proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                                   "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
+                                  capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+            assert proc.returncode == 0, (proc.stdout + proc.stderr)[-6000:]
+            done.write_text("ok\n")
     return out / "html"
 
 
