@@ -105,6 +105,35 @@ def test_the_shipped_sweep_files_expand():
         assert {"main", "composition", "prony"} <= {r.study for r in runs}
 
 
+def test_the_T256_sweep_is_the_tcn_impulse_cells_with_the_fewest_levels_that_cover_T():
+    """cpu_T256 (asked for because tcn_impulse_flat does not reproduce at T = 64): the cpu profile's TCN impulse
+    cells, the same budgets, T = 256, and as many TCN levels as cover T (the cpu profile's rule: 6 at T = 64)."""
+    from numerics.memory_functions.models.tcn import TCN
+
+    cpu, t256 = (json.loads((SWEEPS / f"{n}.json").read_text()) for n in ("cpu", "cpu_T256"))
+    runs = expand_sweep(t256)
+    assert len(runs) == 9 and {(r.study, r.model, r.config.target.kind, r.config.target.T) for r in runs} == \
+        {("main", "tcn", "impulse", 256)}
+    assert {r.config.target.alpha for r in runs} == set(cpu["studies"]["main"]["alphas"])
+    assert t256["defaults"]["train"] == cpu["defaults"]["train"] and t256["defaults"]["polish"] == cpu["defaults"]["polish"]
+    for doc, T in ((cpu, 64), (t256, 256)):
+        spec = doc["studies"]["main"]["models"]["tcn"]
+        field = TCN(channels=spec["channels"], levels=spec["levels"], kernel_size=spec["kernel_size"]).receptive_field()
+        fewer = TCN(channels=spec["channels"], levels=spec["levels"] - 1, kernel_size=spec["kernel_size"]).receptive_field()
+        assert fewer < T <= field, (T, fewer, field)
+    cpu_ids = {r.run_id for r in expand_sweep(cpu)}
+    assert not cpu_ids & {r.run_id for r in runs}                     # new runs: they never mix in the cpu store
+
+
+def test_cpu_results_writes_another_sweeps_report_beside_the_committed_one(tmp_path):
+    """--sweep X without --out reports into docs/results/cpu-architectures-X, never over the cpu profile's
+    committed report (whose answers the package ships)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "memory_arch" / "cpu_results.py"), "--sweep",
+                           "cpu_T256", "--plan-extension"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 2 and "no report at" in proc.stderr, proc.stderr[-2000:]
+    assert str(ROOT / "docs" / "results" / "cpu-architectures-cpu_T256" / "results.json") in proc.stderr
+
+
 def test_cpu_results_selects_cells_by_pattern():
     import importlib.util
 

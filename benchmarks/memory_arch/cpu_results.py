@@ -219,12 +219,17 @@ def plan(a) -> int:
     looking."""
     from validation.checks.architectures import extension_path, plan_extension
 
+    results = Path(a.out) / "results.json"
+    if not results.is_file():
+        print(f"cpu_results.py --plan-extension: no report at {results} (write it first: --no-train --out "
+              f"{a.out})", file=sys.stderr)
+        return 2
     path = extension_path(a.sweep)
     doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
         "rule": "docs/papers/memory-functions.md, 'The decision rule', Power: claims whose statistic lacks power "
                 "at 3 seeds get seeds 3 and 4 on every cell it read, once; the 5-seed statistic is the answer",
         "seeds": [3, 4], "claims": {}}
-    report = json.loads((Path(a.out) / "results.json").read_text(encoding="utf-8"))
+    report = json.loads(results.read_text(encoding="utf-8"))
     prov = report.get("provenance") or {}
     stamp = {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")}
     fresh = plan_extension(report["results"], seeds=tuple(doc["seeds"]))["claims"]
@@ -250,8 +255,9 @@ def main(argv=None) -> int:
     from validation.report import any_failed, run_checks, write_report
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default=str(DEFAULT_OUT), help="report folder (default: the committed one, whose "
-                   "results.json is also copied to the package's numerics/<DATA>/)")
+    p.add_argument("--out", help="report folder (default for --sweep cpu: the committed one, whose results.json is "
+                   "also copied to the package's numerics/<DATA>/; for another sweep: docs/results/"
+                   "cpu-architectures-SWEEP, which the packaged answers do not read)")
     p.add_argument("--store-dir", default=str(ROOT / "validation-report"))
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="packaged sweep numerics/memory_functions/bench/sweeps/SWEEP.json run under the cpu "
@@ -280,6 +286,8 @@ def main(argv=None) -> int:
 
     if not (SWEEPS / f"{a.sweep}.json").is_file():
         p.error(f"--sweep {a.sweep!r}: no packaged sweep {SWEEPS / (a.sweep + '.json')}")
+    if a.out is None:                 # another sweep's report never overwrites the profile's committed one
+        a.out = str(DEFAULT_OUT if a.sweep == "cpu" else DEFAULT_OUT.with_name(f"cpu-architectures-{a.sweep}"))
     if a.no_train and a.train_only:
         p.error("--no-train and --train-only exclude each other")
     if a.workers < 1 or a.group < 1:
