@@ -110,10 +110,10 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
     wanted = {r.run_id: _labels(r) for r in base + ext.get(claim, []) if r.study in studies and select(_labels(r))}
     missing = wanted.keys() - have
     if missing and require:
+        sweep_arg = f" --sweep {ctx.sweep}" if ctx.sweep not in (None, "cpu") else ""   # cpu: the script's default
         raise Incomplete(f"the {prof} profile has not finished: {len(missing)}/{len(wanted)} runs of this claim "
                          f"({', '.join(studies)}) are not in the store yet (python "
-                         f"benchmarks/memory_arch/cpu_results.py{f' --sweep {ctx.sweep}' if ctx.sweep not in (None, 'cpu') else ''} "
-                         "--train-only [--part N] trains them)")
+                         f"benchmarks/memory_arch/cpu_results.py{sweep_arg} --train-only [--part N] trains them)")
     return [dict(r, **{k: wanted[r["run_id"]][k] for k in _STUDY_LABELS}) for r in rows if r["run_id"] in wanted]
 
 
