@@ -87,6 +87,8 @@ def main(argv=None) -> int:
     if missing:
         print("no baseline for:", missing)
         return 1
+    if not funcs:
+        ap.error(f"--only {args.only!r}: no public function's qualified name contains it")
     # functions that train a network get a tenth of the examples, the others share the rest
     heavy = [q for q in funcs if fh.base_qual(q) in fuzz_torch.HEAVY]
     light = len(funcs) - len(heavy)
