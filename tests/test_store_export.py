@@ -133,6 +133,7 @@ def test_plan_extension_plans_each_claim_once_as_its_answer_comes_in(tmp_path, m
     first = json.loads(plan_path.read_text())
     assert list(first["claims"]) == ["architectures.a"] and first["seeds"] == [3, 4]
     assert first["claims"]["architectures.a"]["planned_from"]["commit"] == "c1"
+    assert first["claims"]["architectures.a"]["planned_from"]["report"] == "c1"  # inside ROOT: the relative path
     # later: b is complete and lacks power; a, now answered at 5 seeds and still lacking power, is not replanned
     b_done = dict(waiting, data={"lacks_power": True, "cells": cell})
     a_again = dict(weak, summary="5 seeds, still lacks power")
@@ -170,3 +171,12 @@ def test_cpu_results_reports_an_unfinished_store(tmp_path):
     (res,) = data["results"]
     assert res["verdict"] == "inconclusive" and "has not finished" in res["summary"]
     assert {"commit", "wall_seconds", "training_cpu_seconds"} <= set(data["provenance"])
+
+
+def test_a_plan_names_a_committed_report_by_its_repository_path(tmp_path, monkeypatch):
+    """The plan's ``planned_from.report``: relative inside the repository (it is committed with the plan), the
+    given path for a report outside it (a machine-local interim report)."""
+    cpu_results = _cpu_results()
+    monkeypatch.setattr(cpu_results, "ROOT", tmp_path / "repo")
+    assert cpu_results._report_name(tmp_path / "repo" / "docs" / "after-part4") == "docs/after-part4"
+    assert cpu_results._report_name(tmp_path / "elsewhere") == str(tmp_path / "elsewhere")

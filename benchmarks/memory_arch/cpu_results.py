@@ -231,7 +231,7 @@ def plan(a) -> int:
         "seeds": [3, 4], "claims": {}}
     report = json.loads(results.read_text(encoding="utf-8"))
     prov = report.get("provenance") or {}
-    stamp = {"report": str(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")}
+    stamp = {"report": _report_name(Path(a.out)), "commit": prov.get("commit"), "date": prov.get("date")}
     fresh = plan_extension(report["results"], seeds=tuple(doc["seeds"]))["claims"]
     added = {name: {**c, "planned_from": stamp} for name, c in fresh.items() if name not in doc["claims"]}
     doc["claims"].update(added)
@@ -239,6 +239,15 @@ def plan(a) -> int:
     print(f"{path.relative_to(ROOT)}: {len(added)} claim(s) added (lacking power at 3 seeds): "
           f"{', '.join(added) or '-'}; {len(doc['claims'])} planned in all")
     return 0
+
+
+def _report_name(out: Path) -> str:
+    """How a plan names its report: the path inside the repository (a committed report: the plan, also
+    committed, then points at it on any machine), else the path as given (a machine-local interim report)."""
+    try:
+        return out.resolve().relative_to(ROOT.resolve()).as_posix()
+    except ValueError:
+        return str(out)
 
 
 def _previous_provenance(path: Path) -> dict:
