@@ -514,13 +514,9 @@ def test_a_shared_run_carries_the_labels_of_the_study_asked_for(tmp_path, monkey
     assert sorted(r["run_id"] for r in rows) == sorted(r.run_id for r in depth)
     assert {r["model"] for r in rows} == {"lstm_L1", "lstm_L3", "s4d_L1", "s4d_L3"}
     out = arch.verdict_depth(rows)
-    assert all(row[2] > 0 for row in _depth_table(out)), out.details       # every part has its seed pairs
-
-
-def _depth_table(out):
-    """(family, kind, pairs, ...) rows of verdict_depth's markdown table."""
-    lines = [ln for ln in out.details.splitlines() if ln.startswith("| ") and not ln.startswith("| family")]
-    return [[c.strip() for c in ln.strip("|").split("|")][:2] + [int(ln.strip("|").split("|")[2])] for ln in lines]
+    pairs = out.data["pairs"]                                               # seed pairs per (family, kind)
+    assert set(pairs) == {f"{f} {k}" for f in ("lstm", "s4d") for k in {r["kind"] for r in rows}}
+    assert all(n > 0 for n in pairs.values()), out.details                  # every part has its seed pairs
 
 
 def test_the_report_lists_both_budgets_with_the_headline_first(tmp_path):

@@ -827,7 +827,8 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
                            "log10(2) - d > 0 (one layer within a factor 2). Seed-paired over (alpha, seed).\n\n"
                            + markdown_table(["family", "kind", "pairs", "positive", "p", "median", "98% interval"],
                                             table),
-                   data={"parts": {k: [v.sig, v.out] for k, v in parts.items()}, **_verdict_of(verdict, lacks)})
+                   data={"parts": {k: [v.sig, v.out] for k, v in parts.items()},
+                         "pairs": {f"{fam} {k}": n for fam, k, n, *_ in table}, **_verdict_of(verdict, lacks)})
 
 
 @_check("architectures.depth", paper=f"{PAPER}, Sec. 4 (depth)",
