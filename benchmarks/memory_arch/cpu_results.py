@@ -51,11 +51,17 @@ DEFAULT_OUT = ROOT / "docs" / "results" / "cpu-architectures"
 PACKAGED = ROOT / "numerics" / "memory_functions" / "data" / "cpu_architectures_results.json"   # memory_report's default
 
 
+def _in_repository(out: Path | None) -> str | None:
+    """``out``'s path inside the repository (posix), or None for a folder outside it."""
+    if out is None or not out.resolve().is_relative_to(ROOT):
+        return None
+    return out.resolve().relative_to(ROOT).as_posix()
+
+
 def _exclude(out: Path | None) -> list[str]:
     """git pathspec leaving out the report folder being written (its files are the output, not the code)."""
-    if out is None or not out.resolve().is_relative_to(ROOT):
-        return []
-    return [f":(exclude){out.resolve().relative_to(ROOT).as_posix()}"]
+    inside = _in_repository(out)
+    return [f":(exclude){inside}"] if inside else []
 
 
 def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = None) -> dict:
@@ -244,10 +250,7 @@ def plan(a) -> int:
 def _report_name(out: Path) -> str:
     """How a plan names its report: the path inside the repository (a committed report: the plan, also
     committed, then points at it on any machine), else the path as given (a machine-local interim report)."""
-    try:
-        return out.resolve().relative_to(ROOT.resolve()).as_posix()
-    except ValueError:
-        return str(out)
+    return _in_repository(out) or str(out)
 
 
 def _previous_provenance(path: Path) -> dict:
