@@ -159,6 +159,27 @@ def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
     assert "| the 3-seed profile | 2 / " in out
 
 
+def test_provenance_counts_the_seed_extension_apart(tmp_path):
+    """results.json's provenance: the 3-seed profile's runs and CPU seconds, and beside them the planned seed
+    extension's (seeds 3, 4 are not in the profile, so they are counted on their own line, never lost)."""
+    cpu_results = _cpu_results()
+    import argparse
+
+    ns = lambda part: argparse.Namespace(sweep="cpu", study=None, part=part, cell=None)  # noqa: E731
+    profile = cpu_results.selected_runs(ns("4"))
+    ids = {r.run_id for r in profile}
+    extension = [r for r in cpu_results.selected_runs(ns("ext")) if r.run_id not in ids]
+    assert extension, "the committed plan has extension runs"
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        st.put(profile[0].run_id, profile[0].config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 100.0})
+        for r in extension[:2]:
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 30.0})
+    meta = cpu_results.provenance(0.0, tmp_path / "s.sqlite")
+    assert (meta["training_runs"], meta["training_cpu_seconds"]) == (1, 100.0)
+    assert (meta["extension_runs"], meta["extension_cpu_seconds"]) == (2, 60.0)
+    assert meta["extension_planned"] >= len({r.run_id for r in extension})
+
+
 def test_cpu_results_reports_an_unfinished_store(tmp_path):
     """The report half (``--no-train``) on a store without the claim's runs: the claim says which runs are
     missing (inconclusive), and results.json carries the provenance."""
