@@ -66,5 +66,12 @@ def offline_chromium():
 
 def page_report(driver, path: Path) -> dict:
     """Open ``path`` (file://) and return what it shows after MathJax's typesetting (see the module doc)."""
-    driver.get(Path(path).resolve().as_uri())
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    uri = Path(path).resolve().as_uri()
+    driver.get(uri)
+    # chromedriver's get() can return while a file:// document is still parsing (readyState "loading", no
+    # <article> yet: a report then counts no math and no figures); wait until this document has loaded
+    WebDriverWait(driver, 60, poll_frequency=0.05).until(
+        lambda d: d.execute_script("return document.readyState === 'complete' && document.URL") == uri)
     return driver.execute_async_script(_REPORT)
