@@ -93,7 +93,7 @@ def test_cpu_results_exports_the_part_it_selects_and_imports_it(tmp_path, capsys
     a = argparse.Namespace(sweep="cpu", study=None, part="1", cell=["lstm/exp/0.5"], import_runs=None,
                            export=str(tmp_path / "part.jsonl.gz"))
     mine = cpu_results.selected_runs(a)
-    other = cpu_results.selected_runs(argparse.Namespace(sweep="cpu", study=None, part="3", cell=None))
+    other = cpu_results.part_runs("cpu", "3")
     assert len(mine) == 3 and not {r.run_id for r in mine} & {r.run_id for r in other}
     with ResultStore(tmp_path / "a.sqlite") as st:
         for r in (*mine, other[0]):
@@ -147,9 +147,8 @@ def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
     """``cpu_results.py --status``: per part, the stored runs out of its runs and their CPU hours."""
 
     cpu_results = _cpu_results()
-    import argparse
 
-    part6 = cpu_results.selected_runs(argparse.Namespace(sweep="cpu", study=None, part="6", cell=None))
+    part6 = cpu_results.part_runs("cpu", "6")
     with ResultStore(tmp_path / "s.sqlite") as st:
         for r in part6[:2]:
             st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 1800.0})
@@ -163,12 +162,9 @@ def test_provenance_counts_the_seed_extension_apart(tmp_path):
     """results.json's provenance: the 3-seed profile's runs and CPU seconds, and beside them the planned seed
     extension's (seeds 3, 4 are not in the profile, so they are counted on their own line, never lost)."""
     cpu_results = _cpu_results()
-    import argparse
-
-    ns = lambda part: argparse.Namespace(sweep="cpu", study=None, part=part, cell=None)  # noqa: E731
-    profile = cpu_results.selected_runs(ns("4"))
+    profile = cpu_results.part_runs("cpu", "4")
     ids = {r.run_id for r in profile}
-    extension = [r for r in cpu_results.selected_runs(ns("ext")) if r.run_id not in ids]
+    extension = [r for r in cpu_results.part_runs("cpu", "ext") if r.run_id not in ids]
     assert extension, "the committed plan has extension runs"
     with ResultStore(tmp_path / "s.sqlite") as st:
         st.put(profile[0].run_id, profile[0].config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 100.0})

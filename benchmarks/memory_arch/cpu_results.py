@@ -77,7 +77,7 @@ def provenance(wall: float, store: Path, sweep: str = "cpu", out: Path | None = 
             versions[dist] = None
     wanted = {r.run_id for r in expand_sweep(load_sweep(sweep))}
     # the planned seed extension (seeds 3, 4 of claims that lacked power) is counted apart: it is not the profile
-    ext = {r.run_id for r in selected_runs(argparse.Namespace(sweep=sweep, study=None, part="ext", cell=None))} - wanted
+    ext = {r.run_id for r in part_runs(sweep, "ext")} - wanted
     with ResultStore(store) as st:
         every = [r for r in st.records() if r["run_id"] in wanted | ext]
     recs, more = [r for r in every if r["run_id"] in wanted], [r for r in every if r["run_id"] in ext]
@@ -170,6 +170,11 @@ def selected_runs(a) -> list:
     return select_cells(runs, a.cell)
 
 
+def part_runs(sweep: str, part: str | None) -> list:
+    """The runs of one part of ``sweep`` (``"ext"``: its planned seed extension), no study or cell filter."""
+    return selected_runs(argparse.Namespace(sweep=sweep, study=None, part=part, cell=None))
+
+
 def exchange(a, store: Path, when: str) -> None:
     """``--import`` (``when="before"``) or ``--export`` (``"after"``) of committed run files."""
     from numerics.experiments.store import ResultStore
@@ -211,7 +216,7 @@ def status(a, store: Path) -> int:
     with ResultStore(store) as st:
         done = st.done_ids()
         for part in [*sorted(PARTS), "ext"]:
-            ids = {r.run_id for r in selected_runs(argparse.Namespace(sweep=a.sweep, study=None, part=part, cell=None))}
+            ids = {r.run_id for r in part_runs(a.sweep, part)}
             for i in ids & done:
                 cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
             rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} |")
