@@ -72,6 +72,13 @@ def test_partial_run_leaves_the_full_report_alone(fake_registry, tmp_path):
     assert [p.name for p in (part / "figures").iterdir()] == ["beta_two.png"]
 
 
+def test_only_takes_several_patterns_separated_by_commas(fake_registry, tmp_path):
+    assert main(["--report", str(tmp_path), "--only", "beta.two,alpha.one", "--no-progress"]) == 0
+    assert fake_registry == ["alpha.one", "beta.two"]                      # registry order, each once
+    data = json.loads((tmp_path / "partial-beta.two-alpha.one" / "results.json").read_text())
+    assert [r["name"] for r in data["results"]] == ["alpha.one", "beta.two"]
+
+
 def test_stale_figures_are_removed(fake_registry, tmp_path, monkeypatch):
     main(["--report", str(tmp_path), "--no-progress"])
     stale = tmp_path / "figures" / "from_an_older_version.png"

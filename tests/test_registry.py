@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from validation.registry import PROFILES, discover
+from validation.registry import PROFILES, discover, select
 
 _DOTTED = re.compile(r"\b(?:theory|numerics)\.[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
 CHECKS = discover()
@@ -58,3 +58,15 @@ def test_the_resolver_rejects_a_wrong_name():
     with pytest.raises(AttributeError):
         _resolve("theory.levy.no_such_function")
     assert _resolve("theory.levy.characteristic_root").__name__ == "characteristic_root"
+
+
+def test_select_takes_globs_substrings_and_comma_separated_unions():
+    names = [c.name for c in CHECKS]
+    one = [n for n in names if n.startswith("architectures.heads")]
+    two = [n for n in names if n.startswith("architectures.no_single_best")]
+    assert one and two
+    assert [c.name for c in select(CHECKS, "architectures.heads")] == one                   # substring
+    assert [c.name for c in select(CHECKS, "architectures.no_single_best*")] == two          # glob
+    union = [c.name for c in select(CHECKS, "architectures.no_single_best*, architectures.heads")]
+    assert union == [n for n in names if n in one + two]                                     # registry order
+    assert select(CHECKS, "no-such-check,") == [] and len(select(CHECKS, None)) == len(CHECKS)

@@ -287,8 +287,14 @@ def discover() -> list[Check]:
 
 
 def select(checks: list[Check], pattern: str | None) -> list[Check]:
-    """Checks whose name matches ``pattern`` (a glob such as ``signal.*``, or a plain substring)."""
+    """Checks whose name matches ``pattern``: a glob such as ``signal.*``, a plain substring, or several of
+    either separated by commas (``architectures.heads,architectures.no_single_best``: their union, in
+    registry order). Check names hold no commas, so a comma always separates patterns."""
     if not pattern:
         return list(checks)
-    glob = any(ch in pattern for ch in "*?[")
-    return [c for c in checks if (fnmatch.fnmatchcase(c.name, pattern) if glob else pattern in c.name)]
+    pats = [p.strip() for p in pattern.split(",") if p.strip()]
+
+    def hit(name: str, pat: str) -> bool:
+        return fnmatch.fnmatchcase(name, pat) if any(ch in pat for ch in "*?[") else pat in name
+
+    return [c for c in checks if any(hit(c.name, p) for p in pats)]

@@ -30,7 +30,8 @@ statistic is complete and lacks power (with its 3-seed answer and cells; a plann
 ``--train-only --part ext`` trains seeds 3 and 4 on those cells; the next report answers those claims with 5
 seeds (``validation.checks.architectures.profile_rows``).
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
-T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks.
+T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks
+(globs or substrings, several separated by commas: ``--checks "architectures.heads,architectures.no_single*"``).
 """
 
 from __future__ import annotations
@@ -283,7 +284,7 @@ def main(argv=None) -> int:
     p.add_argument("--no-train", action="store_true", help="report on the stored runs only (unfinished profile)")
     p.add_argument("--sweep", default="cpu", help="packaged sweep numerics/memory_functions/bench/sweeps/SWEEP.json run under the cpu "
                                                    "profile's rules (e.g. cpu_T256: the longer-sequence runs)")
-    p.add_argument("--checks", default="architectures.*", help="which checks to run (glob; default: every architecture claim)")
+    p.add_argument("--checks", default="architectures.*", help="which checks to run (glob or substring, several separated by commas; default: every architecture claim)")
     p.add_argument("--store", help="the result store (default: STORE_DIR/architectures-SWEEP.sqlite)")
     p.add_argument("--train-only", action="store_true", help="train into the store, write no report")
     p.add_argument("--workers", type=int, default=2, help="worker processes, one torch thread each")

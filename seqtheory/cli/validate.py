@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
     g.add_argument("--cpu", dest="profile", action="store_const", const="cpu",
                    help="cpu profile: every claim at CPU scale (the certified architecture sweep takes hours on 2 cores)")
     g.add_argument("--full", dest="profile", action="store_const", const="full", help="full profile (long; GPU-scale parts)")
-    p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring)")
+    p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring; several separated by commas)")
     p.add_argument("--report", metavar="DIR", default="validation-report", help="report directory (default: %(default)s)")
     p.add_argument("--list", action="store_true", help="list the checks and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
