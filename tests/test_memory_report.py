@@ -106,6 +106,21 @@ def test_loader_reads_exp_vs_poly_cells(tmp_path):
                      ("s4d", "exp", 0.25): math.inf, ("s4d", "poly", 0.25): 0.5}
 
 
+def test_loader_two_budget_report_reads_medians_and_skips_statistic_cells(tmp_path):
+    """A two-budget report (cpu_results.py): ``cells`` lists the cells the statistic read, not medians; the
+    headline budget's medians are in ``medians``. (Reading such a ``cells`` row as the old exp/poly table
+    failed: 'could not convert string to float'.)"""
+    data = {"results": [
+        {"name": "architectures.recurrent_exp_vs_poly", "data": {
+            "cells": [["main", "lstm", "default", "exp", 0.25, None], ["main", "s4d", "default", "poly", 0.5, None]],
+            "budgets": {"polished": {"verdict": "inconclusive"}, "adam": {"verdict": "inconclusive"}}}},
+        {"name": "architectures.no_single_best", "data": {"medians": MEDIANS, "cells": [
+            ["main", "tcn", "default", "poly", 0.5, None]]}}]}
+    cells = load_benchmark(_write(tmp_path, "r.json", data))
+    assert sorted((c.model, c.kind, c.alpha, c.median_relmse) for c in cells) == sorted(
+        (m["model"], m["kind"], m["alpha"], m["median_relmse"]) for m in MEDIANS)
+
+
 def test_loader_per_seed_rows_json_and_csv(tmp_path):
     rows = [{"study": "main", "model": "tcn", "kind": "exp", "alpha": 0.5, "seed": s, "relmse": v}
             for s, v in enumerate([0.1, 0.3, None])]                     # diverged run counts as +inf

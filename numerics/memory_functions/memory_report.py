@@ -42,11 +42,14 @@ the committed ``docs/results/cpu-architectures/results.json`` (the ``cpu`` profi
 ``python -m validation --cpu``, written by ``python benchmarks/memory_arch/cpu_results.py``, which writes
 both; ``tests/test_memory_report.py`` checks that they are identical). :func:`load_benchmark` accepts the validation report (a bare list of checks
 or an object with a ``"results"`` list; every check's ``data`` is searched for records with ``model``,
-``kind``, ``alpha`` and ``median_relmse`` (or ``median``/``relmse``), and the per-(model, alpha) exp/poly
-table of ``architectures.recurrent_exp_vs_poly`` is read), or a rows file (JSON list or CSV with columns
+``kind``, ``alpha`` and ``median_relmse`` (or ``median``/``relmse``); a report of the retired Adam-only rule
+also has the per-(model, alpha) exp/poly table of ``architectures.recurrent_exp_vs_poly``, which is read), or a rows file (JSON list or CSV with columns
 ``model, kind, alpha`` and ``median_relmse`` or per-seed ``relmse``; per-seed rows are reduced to medians,
 a diverged run (empty/None) counting as ``+inf``, as :func:`numerics.memory_functions.bench.aggregate.median_by`).
-Rows with a ``study`` column are restricted to the ``main`` study. No numbers are invented: without a
+Rows with a ``study`` column are restricted to the ``main`` study. The committed report answers every claim at
+two optimisation budgets and records the per-cell medians of its headline budget only (``medians`` of
+``architectures.no_single_best``: the Adam stage followed by the full-batch L-BFGS polish, over every seed of
+the main study), so the ranking is by the polished medians. No numbers are invented: without a
 file, or without per-cell medians in it, the report says so and which files are accepted; and
 no architecture is ranked for a target farther than ``far_threshold`` from the benchmarked cell (the
 report says so and gives the mismatch instead).
@@ -299,7 +302,7 @@ def _walk(obj, name: str, records: list, raw: list):
                 records.append((obj, key, name))
             return
         if name == "architectures.recurrent_exp_vs_poly" and isinstance(obj.get("cells"), list):
-            for row in obj["cells"]:            # [model, alpha, exp, poly, poly/exp, better]
+            for row in filter(_exp_poly_row, obj["cells"]):     # [model, alpha, exp, poly, poly/exp, better]
                 for kind, v in (("exp", row[2]), ("poly", row[3])):
                     records.append(({"model": row[0], "kind": kind, "alpha": row[1], "median": v}, "median", name))
         for key, v in obj.items():
@@ -307,6 +310,14 @@ def _walk(obj, name: str, records: list, raw: list):
     elif isinstance(obj, list):
         for v in obj:
             _walk(v, name, records, raw)
+
+
+def _exp_poly_row(row) -> bool:
+    """Whether ``row`` is a row of the retired Adam-only report's exp/poly table, ``[model, alpha, exp, poly, ...]``.
+    A two-budget report's ``cells`` are the cells its statistic read, ``[study, model, variant, kind, alpha, ...]``
+    (no medians: those are in its ``medians``), and are skipped."""
+    return (isinstance(row, list) and len(row) >= 4 and isinstance(row[0], str)
+            and isinstance(row[1], (int, float)) and not isinstance(row[1], bool))
 
 
 def _read_rows(path: Path):
