@@ -283,27 +283,16 @@ def test_s4d_floor_is_at_or_below_independent_bounds(N, starts):
     rho = memory_function("poly", 0.5, 64)
     fit = best_mterm_fit(rho, N, poles="pairs", skip=True)
     assert fit.residual <= _brute_s4d_floor(rho, N // 2, starts) * (1 + 1e-6)
-    # trained linear S4Ds of the committed cpu benchmark (architectures.s4d_prony_bound, best seed):
-    # models of this class, so their RelMSE is an upper bound on its minimum
-    # (polished models where the committed report has them, else the Adam-only reference report)
-    best = _committed_best_models()
-    assert fit.residual <= best[str(N)]
+    # trained linear S4Ds of the committed cpu benchmark (architectures.s4d_prony_bound, best seed at the
+    # report's headline budget, the polished one): models of this class, so their RelMSE bounds its minimum
+    assert fit.residual <= _committed_best_models()[str(N)]
 
 
 def _committed_best_models() -> dict:
-    """Best trained linear-S4D RelMSE per N from the committed cpu results: the approximation answer's
-    (polished), the Adam-budget answer's, or the frozen Adam-only reference report's."""
-    root = Path(__file__).resolve().parents[1] / "docs" / "results"
-    for folder in ("cpu-architectures", "cpu-architectures-adam4000"):
-        path = root / folder / "results.json"
-        if not path.is_file():
-            continue
-        (check,) = [c for c in json.loads(path.read_text())["results"] if c["name"] == "architectures.s4d_prony_bound"]
-        data = check.get("data") or {}
-        for d in (data.get("approximation", {}), data.get("adam_budget", {}), data):
-            if "best_model" in d:
-                return d["best_model"]
-    raise AssertionError("no committed cpu results with trained linear S4Ds (architectures.s4d_prony_bound)")
+    """Best trained linear-S4D RelMSE per N of the committed cpu report (its headline answer's data)."""
+    path = Path(__file__).resolve().parents[1] / "docs" / "results" / "cpu-architectures" / "results.json"
+    (check,) = [c for c in json.loads(path.read_text())["results"] if c["name"] == "architectures.s4d_prony_bound"]
+    return check["data"]["best_model"]
 
 
 # --- issue 33 --------------------------------------------------------------------------------------------
