@@ -59,7 +59,8 @@ def identity_mp(quantity: str, n: int, depth: int, A: Fraction, B: Fraction, dps
 
 
 def _log_power(log_x: float, e: np.ndarray) -> np.ndarray:
-    """``e * log x`` with ``0 * log 0 = 0`` (``x^0 = 1`` also at x = 0)."""
+    """``e * log x`` for ``e >= 0`` with ``0 * log 0 = 0`` (``x^0 = 1`` also at x = 0)."""
+    e = np.maximum(e, 0)
     with np.errstate(invalid="ignore"):
         return np.where(e == 0, 0.0, e * log_x)
 
