@@ -253,7 +253,7 @@ def haar_rounding(n: int, k: int, count: int, *, field: str = "real", seed=0) ->
     k : int
         Largest power, ``0 <= k <= 10**4``.
     count : int
-        Draws, ``1 <= count``, ``count * n * n <= 2**24``.
+        Draws, ``1 <= count <= 10**5``, ``count * n * n <= 2**24``.
     field : {"real", "complex"}
         O(n) or U(n).
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
@@ -277,7 +277,7 @@ def haar_rounding(n: int, k: int, count: int, *, field: str = "real", seed=0) ->
     """
     n = as_int("n", n, minimum=1, maximum=MAX_N)
     k = as_int("k", k, minimum=0, maximum=10**4)
-    count = as_int("count", count, minimum=1, maximum=(1 << 24) // (n * n))
+    count = as_int("count", count, minimum=1, maximum=min(10**5, (1 << 24) // (n * n)))
     field = as_choice("field", field, FIELDS)
     ss = as_seed_sequence(seed)
     W = sample_haar(n, count, field=field, seed=ss)

@@ -42,7 +42,7 @@ from .haar import sample_haar
 
 __all__ = ["StructuredEstimate", "sample_init", "estimate_structured", "MAX_N_DIAGONAL", "MAX_T", "MAX_WORK"]
 
-MAX_N_DIAGONAL = 1 << 20     # diagonal laws: n numbers per draw
+MAX_N_DIAGONAL = 1 << 16     # diagonal laws: a block holds a few BLOCK x n complex arrays (32 MiB each)
 MAX_T = 10**4
 MAX_WORK = 2e11              # multiply-adds of one call (minutes): refused beyond
 _PROGRESS_WORK = 2e9
@@ -113,24 +113,23 @@ def _block_values(rng: np.random.Generator, count: int, n: int, t: int, init) ->
         r, theta, gamma = _ring_draw(rng, count, n // 2 if blocks else n, init)
         lam = r * np.exp(1j * theta)                   # a block acts on its plane as lambda on C = R^2
         copies = 2 if blocks else 1
-        x = _inputs(rng, (t + 1, count, n), cplx)
-        if blocks:                                     # the plane of block b: coordinates (2b, 2b + 1)
-            x = x[..., 0::2] + 1j * x[..., 1::2]
         p = gamma.astype(np.complex128)
         h = np.zeros_like(p)
         for k in range(t + 1):
             out[:, k] = copies * np.sum(np.abs(p) ** 2, axis=1) / n
-            h = lam * h + gamma * x[k]
+            x = _inputs(rng, (count, n), cplx)         # step k's input, drawn after step k-1's
+            if blocks:                                 # the plane of block b: coordinates (2b, 2b + 1)
+                x = x[:, 0::2] + 1j * x[:, 1::2]
+            h = lam * h + gamma * x
             out[:, t + 1 + k] = np.sum(np.abs(h) ** 2, axis=1) / n
             p = p * lam
         return out
     W = _dense(rng, count, n, init)
-    x = _inputs(rng, (t + 1, count, n), cplx)
     P = np.broadcast_to(np.eye(n, dtype=W.dtype), W.shape).copy()
     h = np.zeros((count, n), dtype=W.dtype)
     for k in range(t + 1):
         out[:, k] = np.sum(np.abs(P) ** 2, axis=(1, 2)) / n
-        h = np.einsum("cij,cj->ci", W, h) + x[k]
+        h = np.einsum("cij,cj->ci", W, h) + _inputs(rng, (count, n), cplx)
         out[:, t + 1 + k] = np.sum(np.abs(h) ** 2, axis=1) / n
         if k < t:
             P = W @ P

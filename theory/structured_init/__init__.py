@@ -94,11 +94,11 @@ from theory._args import as_choice, as_int, as_method_dps
 from ._exact_facts import haar_moments, identity_noise_expansion
 from ._identity import identity_exact, identity_float, identity_mp
 from ._inits import (FIELDS, INIT_NAMES, IdentityNoiseInit, OrthogonalInit, RingInit, RotationBlocksInit,
-                     StructuredInit, as_init)
+                     StructuredInit, as_init)  # noqa: F401 (StructuredInit: the Union of the laws, for users' annotations)
 from ._ring import amplification_bits, constant_f, exact_bits, form_exact, form_mp, forms, mp_value
 
 __all__ = ["Q_structured", "S_structured", "structured_variance", "haar_moments", "identity_noise_expansion", "as_init", "OrthogonalInit", "RingInit",
-           "RotationBlocksInit", "IdentityNoiseInit", "StructuredInit", "INIT_NAMES", "FIELDS", "METHODS",
+           "RotationBlocksInit", "IdentityNoiseInit", "INIT_NAMES", "FIELDS", "METHODS",
            "QUANTITIES", "MAX_VARIANCE_T", "MAX_IDENTITY_DEPTH", "MAX_EXACT_BITS"]
 
 METHODS = ("exact", "float", "mp")
