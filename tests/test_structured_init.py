@@ -289,6 +289,14 @@ def test_ring_properties(r1, r2, d):
     assert v[0] == 4 * v[1] == 10 * v[2] >= 0                              # exactly 1/n
 
 
+def test_disc_fluctuation_grows_like_2_ln_2_t():
+    """The results page: for the whole disc without normalisation, E f^2 = sum_{j,l<T} 1/(j+l+1) = 2 ln 2 T - 1/2
+    + O(1/T) (T = t + 1), so n Var S_t grows linearly in t while S_t ~ log t."""
+    for t in (100, 1000, 10**4):
+        second = structured_variance(1, t, RingInit(0, 1)) + S_structured(1, t, RingInit(0, 1)) ** 2
+        assert abs(second - (2 * math.log(2) * (t + 1) - 0.5)) < 2.0 / t
+
+
 def test_mp_uses_a_local_precision_and_the_ambient_default():
     before = mpmath.mp.prec
     Q_structured(8, 10, RingInit(F(999, 1000), 1, normalised=True), method="mp", dps=200)
