@@ -8,7 +8,7 @@ zero-mean inputs with ``E x x^* = I`` (**t + 1 inputs counted**, x(0) included; 
 ``t - 1``), so ``S_t = sum_{k<=t} Q_k``. Infinite width: ``Q = 1``, ``S = t + 1`` for the critical Gaussian.
 
 The families (law objects, or names: :func:`as_init`)
-----------------------------------------------------
+-----------------------------------------------------
 **Orthogonal / unitary Haar** (:class:`OrthogonalInit`). *Proved*: ``W^k`` is orthogonal (unitary), so
 ``||W^k x|| = ||x||`` for every draw and every x: ``Q = 1``. For the driven recurrence
 ``h(t) = sum_{k<=t} W^k x(t-k)``; the inputs are independent with zero mean, so the cross terms vanish and
