@@ -341,3 +341,12 @@ def structured_variance(n: int, t: int, init: Any, *, quantity: str = "S", metho
         return var * init.copies / n if n < 2**1000 else float(Fraction(var) * init.copies / n)
     with mpmath.workdps(dps):
         return var * init.copies / n
+
+
+# The public names defined in the private submodules are this package's: the API site documents a module's own
+# members (autosummary, imported members off), so without this they would have no page (as theory.signal_energy).
+for _name in __all__:
+    _obj = globals()[_name]
+    if callable(_obj) and getattr(_obj, "__module__", "").startswith(f"{__name__}._"):
+        _obj.__module__ = __name__
+del _name, _obj

@@ -58,6 +58,16 @@ class OrthogonalInit:
     field : {"real", "complex"}
         The orthogonal group O(n) or the unitary group U(n).
 
+    Returns
+    -------
+    OrthogonalInit
+        The law (a frozen record).
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``field`` not one of the two.
+
     Examples
     --------
     >>> OrthogonalInit(), OrthogonalInit("complex").field
@@ -93,6 +103,18 @@ class RingInit:
         where it would matter); it is kept for the sampler.
     normalised : bool
         Multiply the input by ``gamma_j = sqrt(1 - |lambda_j|^2)``.
+
+    Returns
+    -------
+    RingInit
+        The law (a frozen record; ``a``, ``b``: the ends of the law of ``|lambda|^2`` as exact Fractions).
+
+    Raises
+    ------
+    TypeError
+        A parameter of the wrong kind (a string, a bool for a number, a non-bool ``normalised``).
+    ValueError
+        ``r_min`` or ``r_max`` outside ``[0, 1]``, ``r_min > r_max``, ``theta_max`` outside ``[0, 2 pi]``.
 
     Examples
     --------
@@ -148,7 +170,25 @@ class RotationBlocksInit(RingInit):
     parametrisations of the LRU and of unitary/orthogonal RNNs). A block maps every vector of its plane to one
     of norm ``r_b`` times its own, so the expected energies are the ring's; each modulus is shared by two
     coordinates, so the per-network fluctuation is twice the ring's (``n/2`` independent moduli, not ``n``).
-    Parameters as :class:`RingInit` (``normalised``: both coordinates of block b get ``sqrt(1 - r_b^2)``).
+
+    Parameters
+    ----------
+    r_min, r_max : int, float or Fraction
+        ``0 <= r_min <= r_max <= 1``: the ring of the moduli ``r_b``.
+    theta_max : float
+        ``0 <= theta_max <= 2 pi``: the angles ``theta_b`` are uniform on ``[0, theta_max]``.
+    normalised : bool
+        Both coordinates of block b get the input gain ``sqrt(1 - r_b^2)``.
+
+    Returns
+    -------
+    RotationBlocksInit
+        The law (a frozen record); the width ``n`` must be even where it is used.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :class:`RingInit`.
 
     Examples
     --------
@@ -178,6 +218,16 @@ class IdentityNoiseInit:
         Real scales, ``|alpha|, |beta| <= 1e6``.
     field : {"complex", "real"}
         The law of G.
+
+    Returns
+    -------
+    IdentityNoiseInit
+        The law (a frozen record; ``alpha2``, ``beta2`` the squares as exact Fractions).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A scale that is not a finite real number in range, an unknown ``field``.
 
     Examples
     --------
@@ -232,6 +282,23 @@ def as_init(init: Any) -> StructuredInit:
     ``"rotation-blocks"``, ``"identity-noise"``, each optionally followed by ``:key=value,...`` with the law's own
     parameters (``"ring:r_min=0.9,r_max=0.999,normalised=true"``, ``"identity-noise:alpha=1,beta=0.1,field=real"``);
     numbers are read as exact decimals (``0.9`` is 9/10).
+
+    Parameters
+    ----------
+    init : OrthogonalInit, RingInit, RotationBlocksInit, IdentityNoiseInit or str
+        A law (returned as is) or a name.
+
+    Returns
+    -------
+    OrthogonalInit, RingInit, RotationBlocksInit or IdentityNoiseInit
+        The law.
+
+    Raises
+    ------
+    TypeError
+        ``init`` neither a law nor a string.
+    ValueError
+        An unknown name or parameter, a parameter value out of its law's range (named).
 
     Examples
     --------
