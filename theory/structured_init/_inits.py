@@ -142,22 +142,22 @@ class RingInit:
 
     @property
     def a(self) -> Fraction:
-        """``r_min^2``, exactly: the lower end of the uniform law of ``|lambda|^2``."""
+        """The lower end ``r_min^2`` of the uniform law of ``|lambda|^2``, exactly."""
         return self._lo ** 2          # type: ignore[attr-defined]
 
     @property
     def b(self) -> Fraction:
-        """``r_max^2``, exactly: the upper end of the uniform law of ``|lambda|^2``."""
+        """The upper end ``r_max^2`` of the uniform law of ``|lambda|^2``, exactly."""
         return self._hi ** 2          # type: ignore[attr-defined]
 
     @property
     def width(self) -> Fraction:
-        """``b - a = (r_max - r_min)(r_max + r_min)``, exactly."""
+        """The width ``b - a = (r_max - r_min)(r_max + r_min)`` of that law, exactly."""
         return (self._hi - self._lo) * (self._hi + self._lo)     # type: ignore[attr-defined]
 
     @property
     def copies(self) -> int:
-        """How many coordinates share one modulus: 1 (each eigenvalue has its own)."""
+        """The number of coordinates that share one modulus, 1 (each eigenvalue has its own)."""
         return 1
 
 
@@ -198,7 +198,7 @@ class RotationBlocksInit(RingInit):
 
     @property
     def copies(self) -> int:
-        """How many coordinates share one modulus: 2 (the two of a block)."""
+        """The number of coordinates that share one modulus, 2 (the two of a block)."""
         return 2
 
 
@@ -246,12 +246,12 @@ class IdentityNoiseInit:
 
     @property
     def alpha2(self) -> Fraction:
-        """``alpha^2``, exactly."""
+        """The square ``alpha^2``, exactly."""
         return exact_real("alpha", self.alpha) ** 2
 
     @property
     def beta2(self) -> Fraction:
-        """``beta^2``, exactly."""
+        """The square ``beta^2``, exactly."""
         return exact_real("beta", self.beta) ** 2
 
 
