@@ -61,6 +61,12 @@ def _parser(prog: str) -> OneLineParser:
     return p
 
 
+def _at_least(x: float) -> float:
+    """``x`` rounded up to 6 significant digits (a tol this large is feasible; rounding down would not be)."""
+    up = float(f"{x:.6g}")
+    return up if up >= x else float(f"{up + 10 ** (math.floor(math.log10(x)) - 5):.6g}")
+
+
 def _num(v, dps: int | None = None) -> str:
     """A float to 6 significant digits, an mp value to its ``dps`` digits."""
     if isinstance(v, float):
@@ -82,7 +88,7 @@ def _sigma_text(d: dict) -> str:
     if not d["feasible"]:
         # tol must stay below 1: raising it is advice only when the best deviation, rounded up to the
         # printed digits, is still below 1
-        least = math.ceil(float(d["deviation"]) * 1e6) / 1e6
+        least = _at_least(float(d["deviation"]))
         raise_tol = f"raise --tol to at least {least:g}, " if least < 1 else ""
         shorten = (f"shorten --t to at most {d['max_t']} (the longest horizon at this tol)"
                    if d.get("max_t") is not None else "shorten --t")
