@@ -45,7 +45,7 @@ def is_math(span: str) -> bool:
 
     >>> [is_math(s) for s in ("c = t/sqrt(n)", "Q_{n,k} >= 1", "E|G_ij|^2 = 1", "a_m", "(k+1)(k+2)")]
     [True, True, True, True, True]
-    >>> [is_math(s) for s in ("dps", "1024", "mpmath.nstr(x, 50)", '"exact"', "docs/papers/x.md", "max_t",
+    >>> [is_math(s) for s in ("dps", "1024", "mpmath.nstr(x, 50)", '"exact"', "docs/results/x.md", "max_t",
     ...                       "K_NULL", "f(x, dps=50)", "10**18", "DIR/report.md")]
     [False, False, False, False, False, False, False, False, False, False]
     """
@@ -158,7 +158,7 @@ _SPAN = re.compile(r"(?<!`)``([^`]+?)``(?!`)")
 def math_roles(lines: list[str]) -> None:
     """Rewrite, in place, every code span of ``lines`` that :func:`is_math` calls a formula as a ``:math:``
     role; doctest lines and the bodies of directives (``.. math::``, ``::`` blocks) are left alone."""
-    block_indent = None
+    block_indent, open_span = None, False
     underline = re.compile(r"^\s*([-=~^\"'`#*+])\1{2,}\s*$")
     for i, line in enumerate(lines):
         if i + 1 < len(lines) and underline.match(lines[i + 1]):
@@ -175,4 +175,17 @@ def math_roles(lines: list[str]) -> None:
             block_indent = indent
             if stripped.startswith(".. "):
                 continue
-        lines[i] = _SPAN.sub(lambda m: f":math:`{to_tex(m.group(1)).strip()}`" if is_math(m.group(1)) else m.group(0), line)
+        # a code span may run over a line break: such a span stays code (its two halves are left alone)
+        head = ""
+        if open_span:
+            cut = line.find("``")
+            if cut < 0:
+                continue
+            head, line = line[:cut + 2], line[cut + 2:]
+        tail = ""
+        if len(re.findall(r"(?<!`)``(?!`)", line)) % 2:
+            cut = line.rfind("``")
+            line, tail = line[:cut], line[cut:]
+        open_span = bool(tail) or (open_span and not head)
+        lines[i] = head + _SPAN.sub(lambda m: f":math:`{to_tex(m.group(1)).strip()}`" if is_math(m.group(1))
+                                    else m.group(0), line) + tail
