@@ -88,7 +88,7 @@ def test_every_subcommand_runs_from_the_wheel(venv, tmp_path):
     c = _json(bin_dir, work, "horizon", "sigma", "--n", "1024", "--t", "40", "--tol", "0.05", "--json")
     r = _json(bin_dir, work, "horizon", "depth", "--n", "4", "--sigma", "1", "--tol", "0.3", "--weights", "real",
               "--json")
-    assert c["weights"] == "complex" and c["feasible"] and r["depth"] == 2 and r["weights"] == "real"
+    assert c["field"] == "complex" and c["feasible"] and r["depth"] == 2 and r["field"] == "real"
     checks = _json(bin_dir, work, "validate", "--list", "--json")
     assert len(checks) > 40 and all({"name", "profiles", "claim"} <= set(c) for c in checks)
     v = _json(bin_dir, work, "validate", "--only", "wick.complex_hultman", "--report", tmp_path / "rep",

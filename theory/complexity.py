@@ -47,6 +47,9 @@ from theory._args import FloatOrMp   # the Literal type of the method argument
 # Hurwitz zeta at 30,000 digits takes minutes: the tail-energy closed forms stop at 100 digits
 _TAIL_MAX_DPS = 100
 
+__all__ = ["TAIL_KINDS", "COUPLINGS", "tail_energy", "tail_energy_curve", "effective_support", "exp_tail_energy",
+           "poly_tail_energy", "coupling_matrix", "singular_values", "entropy_effective_rank", "effective_rank"]
+
 TAIL_KINDS = ("sorted", "positional")
 COUPLINGS = ("toeplitz", "hankel", "lag")
 

@@ -65,6 +65,10 @@ from scipy.optimize import least_squares
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_bool, as_choice, as_int, as_method_dps, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
 
+__all__ = ["POLE_CLASSES", "AUTO_MP_CONDITION", "ExpSumFit", "OrderSelection", "exp_sum", "vandermonde",
+           "vandermonde_condition", "prony", "matrix_pencil", "best_mterm_fit", "gauss_newton_condition",
+           "mterm_scan", "select_order"]
+
 POLE_CLASSES = ("complex", "real", "pairs")
 AUTO_MP_CONDITION = 1e8
 _FLOAT_CONDITION_MAX = 1e10  # above, float64's SVD cannot resolve the condition number: mpmath takes over

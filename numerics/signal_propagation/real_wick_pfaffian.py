@@ -370,16 +370,16 @@ def _rows(K: int, backend: str = "numba") -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(interpolate_row(k, values[k])) for k in range(K + 1))
 
 
-def real_wick_rows(k_max: int, *, backend: str = "numba") -> dict[int, list[int]]:
-    """Every row ``k = 0..k_max`` of ``E tr((G^k)^T G^k)`` (entry j: coefficient of ``n**j``), by one run of the
-    Pfaffian route (module docstring); the cost is that of the row ``k_max`` alone. ``backend``: the skew
+def real_wick_rows(k: int, *, backend: str = "numba") -> dict[int, list[int]]:
+    """Every row ``0..k`` of ``E tr((G^j)^T G^j)`` (entry i: coefficient of ``n**i``), by one run of the
+    Pfaffian route (module docstring); the cost is that of the row ``k`` alone. ``backend``: the skew
     elimination's, ``"numba"`` or ``"flint"`` (python-flint series; the same rows, about 3x slower at 30).
 
     >>> real_wick_rows(6, backend="flint") == real_wick_rows(6)
     True
     """
-    k_max = as_int("k_max", k_max, minimum=0, maximum=K_MAX_PFAFFIAN)
-    return {k: list(row) for k, row in enumerate(_rows(k_max, as_choice("backend", backend, BACKENDS)))}
+    k = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
+    return {j: list(row) for j, row in enumerate(_rows(k, as_choice("backend", backend, BACKENDS)))}
 
 
 def pfaffian_real_wick_polynomial(k: int) -> list[int]:

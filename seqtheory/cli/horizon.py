@@ -20,7 +20,7 @@ _DESCRIPTION = ("Initialisation for a horizon (signal propagation): the scale si
 
 
 def _parser(prog: str) -> OneLineParser:
-    from theory.horizon import DEPTH_METHODS, QUANTITIES, WEIGHTS
+    from theory.horizon import DEPTH_METHODS, FIELDS as WEIGHTS, QUANTITIES
 
     p = OneLineParser(prog=prog, description=_DESCRIPTION,
                       epilog="Exit status: 0; 1 when `sigma` finds no feasible scale (the text says what to change).")
@@ -55,7 +55,7 @@ def _num(v) -> str:
 def _sigma_text(d: dict) -> str:
     """The answer first (the scale, or that none exists and what to change), then the details."""
     what = (f"{d['quantity']} within tol = {d['tol']:g} of 1 up to depth t = {d['t']} at width n = {d['n']} "
-            f"({d['weights']} weights)")
+            f"({d['field']} weights)")
     how = f"  method: {d['method']}" + (f", {d['dps']} digits" if d.get("dps") else "") + f"; source: {d['source']}"
     se = ["  Monte Carlo standard errors: " + ", ".join(f"{k} {v:.2g}" for k, v in d["se"].items())] if d["se"] else []
     if not d["feasible"]:
@@ -76,7 +76,7 @@ def _sigma_text(d: dict) -> str:
 def _depth_text(d: dict) -> str:
     se = f" (Monte Carlo se {d['se']:.2g})" if d.get("se") else ""
     lines = [f"depth t = {d['depth']}{se}: at sigma = {d['sigma']:g}, {d['quantity']} stays within tol = "
-             f"{d['tol']:g} of 1 up to depth {d['depth']} at width n = {d['n']} ({d['weights']} weights).",
+             f"{d['tol']:g} of 1 up to depth {d['depth']} at width n = {d['n']} ({d['field']} weights).",
              f"  plain Glorot (sigma = 1) reaches depth {d['depth_glorot']}"]
     return "\n".join(lines + ([f"  source: {d['source']}"] if d.get("source") else []))
 
@@ -98,7 +98,7 @@ def _run(args) -> object:
     from theory.horizon import depth_for_scale, glorot_table, max_horizon
 
     if args.command == "sigma":
-        kw = {"quantity": args.quantity, "weights": args.weights, "method": args.method}
+        kw = {"quantity": args.quantity, "field": args.weights, "method": args.method}
         if args.dps is not None:
             kw["dps"] = args.dps
         out = sigma_for_horizon(args.n, args.t, args.tol, **kw).to_dict()
@@ -106,14 +106,14 @@ def _run(args) -> object:
             out["max_t"] = max_horizon(args.n, args.tol, quantity=args.quantity)[0]
         return out
     if args.command == "depth" and args.weights != "complex":
-        out = depth_mc(args.n, args.sigma, args.tol, quantity=args.quantity, weights=args.weights)
-        glorot = depth_mc(args.n, 1.0, args.tol, quantity=args.quantity, weights=args.weights)
+        out = depth_mc(args.n, args.sigma, args.tol, quantity=args.quantity, field=args.weights)
+        glorot = depth_mc(args.n, 1.0, args.tol, quantity=args.quantity, field=args.weights)
         note = {"depth_glorot_note": glorot["note"]} if "note" in glorot else {}
-        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": args.weights,
+        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "field": args.weights,
                 **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"], **note}
     if args.command == "depth":
         t = depth_for_scale(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method)
-        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "weights": "complex",
+        return {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "field": "complex",
                 "depth": t, "source": "closed form (Seleznova 2026, Thm 2.1)",
                 "depth_glorot": depth_for_scale(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method)}
     return glorot_table(args.n, args.tol, quantity=args.quantity)

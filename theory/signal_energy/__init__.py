@@ -62,7 +62,7 @@ Exact integer paths grow with their arguments; they raise a ValueError up front 
 ``S_series``: ``t <= MAX_SERIES_T`` (O(t^3)), ``method="exact"`` and ``trace_moment``: the rising factorial
 at most ``MAX_EXACT_BITS`` bits: ``(k+2) log2(n+k+2)`` (``Q``; without python-flint also
 ``(k+1) log2(n) <= MAX_EXACT_DEN_BITS``, the Fraction's quadratic gcd) and ``(t+1) log2(n (t+2))`` (``S``, binary
-splitting); ``Q_all``: ``t < MAX_LENGTH``.
+splitting); ``Q_all``: ``k < MAX_LENGTH``.
 
 Arrays
 ------
@@ -350,24 +350,24 @@ def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
                         as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX))
 
 
-def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None):
-    r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time (``method="mp"``: a list of mpf).
+def Q_all(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None):
+    r"""``[Q_{n,0}, ..., Q_{n,k}]`` as a float64 array in O(k) time (``method="mp"``: a list of mpf).
 
     Cumulative sums of ``log1p(j/n)`` and ``log1p(-j/n)``, then ``Q = (n/((k+1)(k+2))) e^a (1 - e^{b-a})``:
     no cancellation in any regime (sub-, critical, supercritical; ``k + 2 > n`` included). Entries beyond
-    float64's range are ``inf`` (use :func:`log_Q`). Relative error grows like ``(1 + a_k) * sqrt(k) * eps``
+    float64's range are ``inf`` (use :func:`log_Q`). Relative error grows like ``(1 + a_j) * sqrt(j) * eps``
     from the plain cumulative sums (:func:`Q` and :func:`S` use compensated sums). Source: Theorem 2.1.
 
     ``method="mp"``: the products ``n^(m)/n^m`` and ``n_(m)/n^m`` updated term by term at ``dps`` digits
-    plus guard bits for their difference (``log2 n`` bits at small m) and the ``t`` roundings; O(t).
+    plus guard bits for their difference (``log2 n`` bits at small m) and the ``k`` roundings; O(k).
 
     Parameters
     ----------
     n : int
         Width, ``n >= 1``.
-    t : int
-        Last depth, ``0 <= t <= MAX_LENGTH - 2`` (the array has ``t + 1`` entries); ``t <= MAX_QALL_MP_T``
-        (1e5) for "mp", an O(t) loop of mpf products.
+    k : int
+        Last depth, ``0 <= k <= MAX_LENGTH - 2`` (the array has ``k + 1`` entries); ``k <= MAX_QALL_MP_T``
+        (1e5) for "mp", an O(k) loop of mpf products.
     method : {"float", "mp"}
         A float64 array, or a list of ``mpmath.mpf``.
     dps : int, optional
@@ -376,12 +376,12 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     Returns
     -------
     numpy.ndarray or list of mpmath.mpf
-        ``Q_{n,k}`` for ``k = 0..t``.
+        ``Q_{n,j}`` for ``j = 0..k``.
 
     Raises
     ------
     TypeError, ValueError
-        As for :func:`Q`; ``t`` beyond the array bound.
+        As for :func:`Q`; ``k`` beyond the array bound.
 
     Examples
     --------
@@ -392,11 +392,11 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     """
     n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
     method, dps = _check_log_method(method, dps)
-    # mp: an O(t) loop of mpf products (1-3 s for 1e5 depths at 30 digits): a stated maximum
-    t = as_int("t", t, minimum=0, maximum=(MAX_QALL_MP_T if method == "mp" else MAX_LENGTH - 2))
+    # mp: an O(k) loop of mpf products (1-3 s for 1e5 depths at 30 digits): a stated maximum
+    k = as_int("k", k, minimum=0, maximum=(MAX_QALL_MP_T if method == "mp" else MAX_LENGTH - 2))
     if method == "mp":
-        return _mp._Q_all_mp(n, t, dps)
-    return _float._Q_all_float(n, t)
+        return _mp._Q_all_mp(n, k, dps)
+    return _float._Q_all_float(n, k)
 
 
 # The public functions defined in the private submodules are this package's: the API site documents a module's
