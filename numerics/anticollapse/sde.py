@@ -83,8 +83,9 @@ class SDEConfig:
         Width of the drift (> 0): ``F = -kappa tanh((zeta - zeta_0) / w)``.
     zeta_0 : float, default 0.0
         The drift's equilibrium.
-    dt : float, default 0.02
-        Euler step (> 0).
+    dt : float, default 0.05
+        Euler step (> 0); the step does not bias the tail exponent (module docstring), 0.05 is the
+        recipe of :func:`numerics.anticollapse.sde_tail.beta_from_sde`.
     drift : {"saturating", "linear"}, default "saturating"
         ``theory.levy.DRIFTS``: the saturating drift (power-law tail) or the linear (OU) control.
     jumps : {"cp", "exact", "none"}, default "cp"
@@ -121,7 +122,7 @@ class SDEConfig:
     params: LevyParams = _DEFAULT_PARAMS
     w: float = 0.1
     zeta_0: float = 0.0
-    dt: float = 0.02
+    dt: float = 0.05
     drift: str = "saturating"
     jumps: str = "cp"
     eps: float = 0.1
