@@ -11,7 +11,7 @@ import pytest
 import seqtheory
 
 ROOT = Path(__file__).resolve().parents[1]
-TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn")
+TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn", "RNNTimescales")
 
 
 # ----------------------------------------------------------------------------------------------------

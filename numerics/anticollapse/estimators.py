@@ -64,7 +64,43 @@ _EXACT_FIT_RTOL = 1e-9          # residuals below this (relative to the scale of
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class TailFit:
-    """Result of :func:`tail_beta`."""
+    """The tail exponent of a time-scale sample, from the slope of its empirical CCDF.
+
+    Returned by :func:`tail_beta` (and inside :class:`numerics.anticollapse.sde_tail.SDEBeta`).
+
+    Parameters
+    ----------
+    beta : float
+        ``max(0, -slope)`` of the log-log CCDF fit on the full sample.
+    ci : (float, float)
+        Bootstrap percentile interval at ``level``.
+    r2 : float
+        R^2 of the log-log least-squares fit.
+    p_below_1 : float
+        Bootstrap ``P(beta_hat < 1)``.
+    n_tail, n, n_dropped : int
+        Distinct CCDF points in the window, finite time scales used, infinite ones left out.
+    window_x, window_q : (float, float)
+        The quantile window in tau units and as quantiles ``(q_lo, q_hi)``.
+    level : float
+        Level of ``ci``.
+    boot : numpy.ndarray
+        The bootstrap replicates (NaN-free).
+    n_boot_failed : int
+        Resamples with fewer than 3 distinct CCDF points in the window.
+
+    Returns
+    -------
+    TailFit
+        A frozen record.
+
+    Examples
+    --------
+    >>> x = (1.0 - (np.arange(10000) + 0.5) / 10000) ** (-1 / 1.5)    # Pareto(beta = 1.5) quantiles
+    >>> fit = tail_beta(x, n_boot=100)
+    >>> round(fit.beta, 1), fit.n, fit.window_q
+    (1.5, 10000, (0.75, 0.995))
+    """
 
     beta: float                 # max(0, -slope) on the full sample
     ci: tuple[float, float]     # bootstrap percentile interval at `level`
@@ -82,8 +118,42 @@ class TailFit:
 
 @dataclasses.dataclass(frozen=True)
 class EnvelopeFit:
-    """Result of :func:`envelope_fit`. ``params[name]`` are the coefficients in the order of the model
-    formula: exponential ``(a, b)``, power ``(c, d)``, tempered ``(a, d, b)``."""
+    """Exponential, power and tempered fits of an envelope ``f(l)``, the exponent, and the window test.
+
+    Returned by :func:`envelope_fit` (and inside :class:`SpectrumEnvelopeFit`).
+
+    Parameters
+    ----------
+    beta : float
+        ``-d`` of the tempered fit if it is best, else ``-d`` of the power fit.
+    ci : (float, float)
+        t interval at ``level`` (se: the larger of OLS and Newey-West).
+    best : {"exponential", "power", "tempered"}
+        The model with the smallest AIC.
+    aic, params, rss : dict
+        Per model: AIC, coefficients in the order of the formula (exponential ``(a, b)``, power ``(c, d)``,
+        tempered ``(a, d, b)``), residual sum of squares.
+    window_ok : bool
+        The runs test on the power-fit residual signs does not reject (at ``runs_alpha``).
+    runs_p : float
+        Its two-sided p-value.
+    lags : numpy.ndarray
+        The lags fitted.
+    level : float
+        Level of ``ci``.
+
+    Returns
+    -------
+    EnvelopeFit
+        A frozen record.
+
+    Examples
+    --------
+    >>> lags = np.geomspace(10, 1000, 20)
+    >>> fit = envelope_fit(lags, 3.0 * lags ** -0.8)                  # an exact power law
+    >>> round(fit.beta, 6), fit.best in ("power", "tempered")
+    (0.8, True)
+    """
 
     beta: float                 # -d of the tempered fit if it is best, else -d of the power fit
     ci: tuple[float, float]     # t interval at `level`, se = max(OLS, Newey-West)
