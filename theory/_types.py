@@ -15,14 +15,17 @@ placeholder at run time (the toolkit's annotations are strings, never evaluated;
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
-Int = Union[int, np.integer]                   # an integer scalar (Python or numpy; huge Python ints allowed)
+Int = Union[int, "np.integer[Any]"]            # an integer scalar (Python or numpy; huge Python ints allowed)
 IntArray = Union[npt.NDArray[Any], Sequence[int]]   # integer arrays (and lists): broadcast by the float paths
 FloatArray = npt.NDArray[np.float64]           # what the float paths return for array arguments
+RealArray = Union[npt.NDArray[Any], Sequence[float]]   # real arrays (and lists) of the vectorised float paths
 
 if TYPE_CHECKING:
     from flint import arb as arb
@@ -55,4 +58,6 @@ else:
 
     arb = Any          # annotations only (never evaluated at run time); importing flint here would cost every user
 
-__all__ = ["Int", "IntArray", "FloatArray", "mpf", "arb"]
+Real = Union[float, Fraction, Decimal, np.floating, np.integer, mpf]   # a real scalar (exact values stay exact)
+
+__all__ = ["Int", "IntArray", "FloatArray", "RealArray", "Real", "mpf", "arb"]

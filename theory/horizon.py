@@ -85,6 +85,7 @@ from scipy.special import gammaln
 
 from ._args import as_choice, as_dps, as_int, as_real, as_real_array
 from ._args import Field, FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
+from ._types import mpf
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
@@ -182,14 +183,14 @@ class HorizonScale:
     field: str
     method: str
     source: str
-    sigma: object
-    deviation: object
-    sigma_low: object
-    sigma_high: object
-    sigma_endpoint: object
-    glorot_deviation: object
+    sigma: float | mpf
+    deviation: float | mpf
+    sigma_low: float | mpf | None
+    sigma_high: float | mpf | None
+    sigma_endpoint: float | mpf
+    glorot_deviation: float | mpf
     dps: int | None = None
-    se: dict = dataclasses.field(default_factory=dict)
+    se: dict[str, float] = dataclasses.field(default_factory=dict)
 
     @property
     def feasible(self) -> bool:

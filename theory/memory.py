@@ -38,7 +38,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from typing import Any
+from typing import Any, Literal, overload
 
 import mpmath
 import numpy as np
@@ -48,6 +48,7 @@ from scipy.special import airy
 
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_int, as_method_dps, as_mp_real, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._types import Real, mpf   # the number types each method returns
 
 #: The four memory-function families of :func:`memory_function`.
 __all__ = ["KINDS", "DEFAULT_SAMPLES_PER_PERIOD", "default_area_max", "area_target", "exp_area", "poly_area",
@@ -96,7 +97,11 @@ def _excess(alpha: float, T: int, area_max: Any) -> float:
     return alpha * (_area_max(T, area_max) - 1.0)
 
 
-def exp_area(tau, T: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def exp_area(tau: Real, T: int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def exp_area(tau: Real, T: int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def exp_area(tau: Real, T: int, *, method: FloatOrMp = "float", dps: int | None = None) -> float | mpf:
     r"""Closed-form area of ``exp(-s/tau)`` over ``s = 0..T-1`` (geometric sum), as ``mpmath.mpf``.
 
     .. math:: \sum_{s=0}^{T-1} e^{-s/\tau} = \frac{1 - e^{-T/\tau}}{1 - e^{-1/\tau}}
@@ -132,7 +137,11 @@ def _exp_excess(u, T: int):
     return mpmath.exp(-u) * mpmath.expm1(-(T - 1) * u) / mpmath.expm1(-u)
 
 
-def poly_area(p, T: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def poly_area(p: Real, T: int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def poly_area(p: Real, T: int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def poly_area(p: Real, T: int, *, method: FloatOrMp = "float", dps: int | None = None) -> float | mpf:
     r"""Closed-form area of ``(1+s)^(-p)`` over ``s = 0..T-1``: the generalised harmonic number.
 
     .. math:: \sum_{s=0}^{T-1} (1+s)^{-p} = H_T^{(p)} = \zeta(p) - \zeta(p, T+1) \quad (p \ne 1),

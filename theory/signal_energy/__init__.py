@@ -74,13 +74,15 @@ float out, an array gives a float64 array of the broadcast shape.
 from __future__ import annotations
 
 import math  # noqa: F401 (doctests)
-from typing import Any, Callable
+from fractions import Fraction
+from typing import Any, Callable, Literal, overload
 
 import mpmath
 import numpy as np  # noqa: F401 (doctests)
 
 from theory._args import DEFAULT_DPS, FLOAT_INT_MAX, MAX_LENGTH, as_dps, as_int
 from theory._args import EnergyMethod, FloatOrMp   # the Literal types of the method argument
+from theory._types import FloatArray, Int, IntArray, arb, mpf   # the number types each method returns
 
 from . import _ball, _exact, _float, _mp
 from ._checks import (MAX_EXACT_BITS, MAX_EXACT_DEN_BITS, MAX_SERIES_K, MAX_SERIES_T, METHODS, _broadcast,
@@ -138,7 +140,20 @@ def S_ball_is_direct(n: int, t: int, dps: int) -> bool:
     return _ball._S_ball_is_direct(n, t, as_dps(dps))
 
 
-def Q(n: int, k: int, *, method: EnergyMethod = "float", dps: int | None = None):
+@overload
+def Q(n: IntArray, k: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def Q(n: Int, k: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["exact"], dps: None = ...) -> Fraction: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["ball"], dps: int | None = ...) -> arb: ...
+def Q(n: Int | IntArray, k: Int | IntArray, *, method: EnergyMethod = "float",
+      dps: int | None = None) -> float | FloatArray | Fraction | mpf | arb:
     r"""Signal energy of the free recurrence, ``Q_{n,k} = (1/n) E tr((W^k)^* W^k)``, ``W = G/sqrt(n)``.
 
     .. math:: Q_{n,k} = \frac{n^{(k+2)} - n_{(k+2)}}{(k+1)(k+2)\, n^{k+1}}
@@ -194,7 +209,20 @@ def Q(n: int, k: int, *, method: EnergyMethod = "float", dps: int | None = None)
     return _energy("Q", n, k, method, dps)
 
 
-def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None):
+@overload
+def S(n: IntArray, t: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def S(n: Int, t: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["exact"], dps: None = ...) -> Fraction: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["ball"], dps: int | None = ...) -> arb: ...
+def S(n: Int | IntArray, t: Int | IntArray, *, method: EnergyMethod = "float",
+      dps: int | None = None) -> float | FloatArray | Fraction | mpf | arb:
     r"""Signal energy of the driven recurrence, ``S_{n,t} = E||h(t)||^2 / n = sum_{k=0}^{t} Q_{n,k}``.
 
     ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, iid inputs with ``E x x^* = I``; **t + 1 terms** (x(0)
@@ -259,7 +287,16 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
     return _energy("S", n, t, method, dps)
 
 
-def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def log_Q(n: IntArray, k: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_Q(n: Int, k: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_Q(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def log_Q(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def log_Q(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
+          dps: int | None = None) -> float | FloatArray | mpf:
     r"""``log Q_{n,k}`` (natural log) as a float, for the range where ``Q`` overflows float64.
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
@@ -298,7 +335,16 @@ def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None
     return _mp._log_Q(as_int("n", n, minimum=1), as_int("k", k, minimum=0), dps)
 
 
-def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def log_S(n: IntArray, t: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_S(n: Int, t: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_S(n: Int, t: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def log_S(n: Int, t: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def log_S(n: Int | IntArray, t: Int | IntArray, *, method: FloatOrMp = "float",
+          dps: int | None = None) -> float | FloatArray | mpf:
     """``log S_{n,t}`` (natural log) as a float, for the range where ``S`` overflows float64.
 
     ``method="mp"``: an mpmath.mpf correct to ``dps`` digits (the log of the mp path of :func:`S`).
@@ -350,7 +396,11 @@ def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
                         as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX))
 
 
-def Q_all(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def Q_all(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def Q_all(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> list[mpf]: ...
+def Q_all(n: Int, k: Int, *, method: FloatOrMp = "float", dps: int | None = None) -> FloatArray | list[mpf]:
     r"""``[Q_{n,0}, ..., Q_{n,k}]`` as a float64 array in O(k) time (``method="mp"``: a list of mpf).
 
     Cumulative sums of ``log1p(j/n)`` and ``log1p(-j/n)``, then ``Q = (n/((k+1)(k+2))) e^a (1 - e^{b-a})``:
