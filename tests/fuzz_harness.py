@@ -53,6 +53,7 @@ RESULT_TYPES = {
     "theory.horizon.HorizonScale", "numerics.memory_functions.memory_report.MemoryReport", "numerics.memory_functions.memory_report.BenchCell",
     "numerics.signal_propagation.quaternion_ginibre.QuaternionMoments", "numerics.stats.Agreement", "numerics.stats.Paired",
     "theory.results.Energy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
+    "numerics.anticollapse.sde_tail.SDEBeta",
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -205,7 +206,7 @@ def baselines() -> dict[str, Case]:
         "theory.memory.impulse_lag": Case(dict(alpha=0.5, T=64)),
         "theory.memory.airy_phase_rate": Case(dict(x=-2.0), kinds={"x": "realarray"}),
         "theory.memory.airy_shift_scale": Case(dict(alpha=0.5, T=64, samples_per_period=8.0)),
-        "theory.memory.memory_function": Case(dict(kind="exp", alpha=0.5, T=64, dps=30)),
+        "theory.memory.memory_function": Case(dict(kind="exp", alpha=0.5, T=64, work_dps=30)),
         "theory.memory.mixed_memory_function": Case(dict(kind_a="exp", kind_b="impulse", lam=0.5, alpha=0.5, T=64)),
         "theory.memory.lag_weights": Case(dict(T=64)),
         "theory.memory.expected_linear_relmse": Case(dict(rhohat=RHO * 0.9, rho=RHO, T=None), kinds={"T": "int?"}),
@@ -349,6 +350,17 @@ def baselines() -> dict[str, Case]:
                                                  thin=1, seed=0, zeta_init=None),
                                             kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
         "numerics.anticollapse.sde.drift": Case(dict(cfg=_cfg(), zeta=0.5), kinds={"cfg": "object", "zeta": "realarray"}),
+        # a fast tail (beta* = kappa / eta_G = 10: a burn-in of 106 steps) with a drift narrow against 1/beta*
+        "numerics.anticollapse.sde_tail.beta_from_sde": Case(
+            dict(params=_levy_params(eta_G=0.1, eta_J=0.0), particles=400, seed=0, dt=0.05, w=0.01, eps=0.1,
+                 burn_in=None, window=(0.75, 0.995), n_boot=20, boot_seed=None, level=0.9, progress=False),
+            kinds={"params": "object", "burn_in": "int?", "boot_seed": "int?", "progress": "bool?", "window": "any"}),
+        "numerics.anticollapse.sde_tail.stationary_snapshot": Case(
+            dict(params=_levy_params(eta_G=0.1, eta_J=0.0), particles=50, seed=0, dt=0.05, w=0.01, eps=0.1,
+                 drift="saturating", burn_in=None, progress=False),
+            kinds={"params": "object", "burn_in": "int?", "progress": "bool?"}),
+        "numerics.anticollapse.sde_tail.beta_eps": Case(dict(params=_levy_params(eta_J=0.05), eps=0.1),
+                                                        kinds={"params": "object"}),
         # numerics.memory_functions.targets
         "numerics.memory_functions.targets.linear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], workers=None),
                                                kinds={"workers": "int?"}),
@@ -424,7 +436,7 @@ def _optional_baselines() -> dict:
         out.update({
             "numerics.signal_propagation.real_wick_pfaffian.real_wick_rows": Case(dict(k=3, backend="numba")),
             "numerics.signal_propagation.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
-            "numerics.signal_propagation.real_wick_pfaffian.pfaffian_values": Case(dict(K=3, backend="numba")),
+            "numerics.signal_propagation.real_wick_pfaffian.pfaffian_values": Case(dict(k=3, backend="numba")),
             "numerics.signal_propagation.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
             "numerics.signal_propagation.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
             "numerics.signal_propagation.loop_equations.loop_equation_polynomial": Case(dict(k=3)),

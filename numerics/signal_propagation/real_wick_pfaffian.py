@@ -309,11 +309,11 @@ def value_bound(k: int, m: int) -> int:
     return math.prod(range(2 * k - 1, 0, -2)) * (2 * m) ** (k + 1)
 
 
-def pfaffian_values(K: int, *, backend: str = "numba") -> dict[int, list[int]]:
-    """``{k: [P_k(-2), P_k(-4), ..., P_k(-2(k+1))]}`` for every k <= K, exact integers (one elimination per
-    prime and root of unity; primes until their product exceeds twice :func:`value_bound` for every k, m).
+def pfaffian_values(k: int, *, backend: str = "numba") -> dict[int, list[int]]:
+    """``{j: [P_j(-2), P_j(-4), ..., P_j(-2(j+1))]}`` for every depth j <= k, exact integers (one elimination per
+    prime and root of unity; primes until their product exceeds twice :func:`value_bound` for every j, m).
     ``backend``: the elimination's, one of :data:`BACKENDS` (module docstring); both give the same integers."""
-    K = as_int("K", K, minimum=0, maximum=K_MAX_PFAFFIAN)
+    K = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
     backend = as_choice("backend", backend, BACKENDS)
     need = 2 * max(value_bound(k, k + 1) for k in range(K + 1)) + 1
     count = 1
