@@ -94,7 +94,31 @@ def z_for_false_alarm(p: float = FALSE_ALARM, m: int = 1) -> float:
 
 @dataclasses.dataclass
 class Agreement:
-    """Result of comparing estimates (with standard errors) to exact values at critical value ``z``."""
+    """The comparison of estimates (with standard errors) with exact values at a critical value ``z``.
+
+    Element i agrees when ``|estimate[i] - exact[i]| <= z se[i]``; an element with ``se[i] = 0`` is
+    deterministic (e.g. the k = 0 energy of a Monte Carlo row, exactly 1 in every draw) and agrees only when
+    the estimate equals the exact value. Returned by :func:`agreement`.
+
+    Parameters
+    ----------
+    estimate, se, exact : numpy.ndarray
+        The flattened float64 arrays compared.
+    z : float
+        The critical value.
+
+    Returns
+    -------
+    Agreement
+        ``ok`` (every element agrees), ``zscores`` (0 for an exact element that agrees, +-inf for one that
+        does not) and ``max_abs_z``.
+
+    Examples
+    --------
+    >>> a = agreement([1.0, 1.02], [0.0, 0.01], [1.0, 1.0], z=4.5)     # element 0 exact, element 1 at z = 2
+    >>> a.ok, a.zscores.round(9).tolist()
+    (True, [0.0, 2.0])
+    """
 
     estimate: np.ndarray
     se: np.ndarray
@@ -103,31 +127,40 @@ class Agreement:
 
     @property
     def zscores(self) -> np.ndarray:
-        return (self.estimate - self.exact) / self.se
+        """``(estimate - exact) / se``; for ``se = 0``: 0 when equal, else +-inf."""
+        diff = self.estimate - self.exact
+        exact_el = self.se == 0
+        out = diff / np.where(exact_el, 1.0, self.se)
+        out[exact_el] = np.where(diff[exact_el] == 0, 0.0, np.copysign(np.inf, diff[exact_el]))
+        return out
 
     @property
     def ok(self) -> bool:
+        """Whether every element agrees."""
         return bool(np.all(np.abs(self.estimate - self.exact) <= self.z * self.se))
 
     @property
     def max_abs_z(self) -> float:
-        return float(np.max(np.abs(self.zscores))) if self.zscores.size else 0.0
+        """The largest ``|zscore|`` (0 for no elements)."""
+        zs = np.abs(self.zscores)
+        return float(np.max(zs)) if zs.size else 0.0
 
 
 def agreement(estimate, se, exact, *, z: float) -> Agreement:
     """Compare Monte Carlo estimates with exact values: does each lie within ``z`` standard errors?
 
     Elementwise ``|estimate - exact| <= z se`` (the form of every Monte Carlo check of the toolkit, module
-    docstring), with ``z`` from a stated false-alarm rate (:func:`z_for_false_alarm`). A standard error that
-    is not strictly positive and finite is refused, since it would make the comparison vacuous (or
-    impossible to pass) rather than statistical.
+    docstring), with ``z`` from a stated false-alarm rate (:func:`z_for_false_alarm`). A standard error of
+    exactly 0 marks a deterministic element (the k = 0 energy of a Monte Carlo row is 1 in every draw): it
+    agrees only when the estimate equals the exact value. A negative or non-finite standard error, or a
+    non-finite estimate, is refused with a ValueError that names the element's index.
 
     Parameters
     ----------
     estimate : array_like of float
         Estimates (finite).
     se : array_like of float
-        Their standard errors from the same run (finite, > 0), of the same shape.
+        Their standard errors from the same run (finite, >= 0), of the same shape.
     exact : array_like of float
         The exact values, of the same shape.
     z : float
@@ -144,7 +177,8 @@ def agreement(estimate, se, exact, *, z: float) -> Agreement:
     TypeError
         An argument that is not a real number or an array of them.
     ValueError
-        Different shapes, ``z < 4.5``, a standard error that is not finite and > 0, a non-finite estimate.
+        Different shapes, ``z < 4.5``, a standard error that is negative or not finite, a non-finite
+        estimate (the message names the first such element).
 
     Examples
     --------
@@ -153,10 +187,12 @@ def agreement(estimate, se, exact, *, z: float) -> Agreement:
     (True, 1.0)
     >>> agreement([3.0], [0.1], [2.0], z=4.5).ok                       # 10 standard errors off
     False
-    >>> agreement([1.0], [0.0], [1.0], z=4.5)
+    >>> agreement([1.0, 1.0], [0.0, 0.1], [1.0, 1.0], z=4.5).ok       # element 0: se = 0, exactly equal
+    True
+    >>> agreement([1.0, 1.0], [0.1, -0.1], [1.0, 1.0], z=4.5)
     Traceback (most recent call last):
     ...
-    ValueError: every standard error must be finite and > 0
+    ValueError: se[1] = -0.1: every standard error must be finite and >= 0 (0 only for an exact element)
     """
     est = as_real_array("estimate", estimate, finite=False).ravel()
     s = as_real_array("se", se, finite=False).ravel()
@@ -166,12 +202,16 @@ def agreement(estimate, se, exact, *, z: float) -> Agreement:
         raise ValueError(f"shapes differ: estimate {est.shape}, se {s.shape}, exact {ex.shape}")
     if z < Z_MIN:
         raise ValueError(f"z must be >= {Z_MIN}, got {z}")
-    if not np.all(np.isfinite(s) & (s > 0)):
-        raise ValueError("every standard error must be finite and > 0")
-    if not np.all(np.isfinite(est)):
-        raise ValueError("estimates must be finite")
+    bad = np.flatnonzero(~(np.isfinite(s) & (s >= 0)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"se[{i}] = {float(s[i])!r}: every standard error must be finite and >= 0 (0 only for an "
+                         f"exact element)")
+    bad = np.flatnonzero(~np.isfinite(est))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"estimate[{i}] = {float(est[i])!r}: estimates must be finite")
     return Agreement(est, s, ex, float(z))
-
 
 
 # ----------------------------------------------------------------------------------------------------

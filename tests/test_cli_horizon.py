@@ -45,11 +45,11 @@ def test_cli_bad_input(capsys):
 def test_cli_real_depth(capsys):
     assert main(["depth", "--quantity", "Q", "--n", "64", "--sigma", "1.0", "--tol", "0.05", "--field", "real", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == hmc.depth_with_se(64, 1.0, 0.05, weights="real", quantity="Q")["depth"] == out["depth_glorot"]
+    assert out["depth"] == hmc.depth_with_se(64, 1.0, 0.05, field="real", quantity="Q")["depth"] == out["depth_glorot"]
 
 
 def test_theory_cli_real_sigma_is_the_api_answer(capsys):
-    r = sigma_for_horizon(12, 7, 0.1, weights="real", quantity="Q")
+    r = sigma_for_horizon(12, 7, 0.1, field="real", quantity="Q")
     assert main(["sigma", "--quantity", "Q", "--n", "12", "--t", "7", "--tol", "0.1", "--field", "real", "--json"]) == (0 if r.feasible else 1)
     out = json.loads(capsys.readouterr().out)
     assert out["sigma"] == r.sigma and abs(exact_dev(12, 7, r.sigma, "Q", real_energies(12, 7)) - out["deviation"]) < 1e-12
@@ -67,8 +67,8 @@ def test_cli_real_depth_beyond_the_rows_uses_the_expansion(capsys):
     # sigma = 0.99 violates tol before depth 60 at n = 1e6; Glorot's depth comes from the large-n expansion
     assert main(["depth", "--quantity", "Q", "--n", "1000000", "--sigma", "0.99", "--tol", "0.3", "--field", "real", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, weights="real", method="exact", quantity="Q")
-    assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, weights="real", quantity="Q") > 60 > out["depth"]
+    assert out["depth"] == depth_for_scale(10**6, 0.99, 0.3, field="real", method="exact", quantity="Q")
+    assert out["depth_glorot"] == depth_for_scale(10**6, 1.0, 0.3, field="real", quantity="Q") > 60 > out["depth"]
 
 
 def test_an_infeasible_target_answers_first_and_says_what_to_change(capsys):
@@ -112,9 +112,9 @@ def test_one_name_one_meaning():
     import seqtheory
     from theory.horizon import depth_for_scale as theory_depth
 
-    assert seqtheory.depth_for_scale is theory_depth and isinstance(seqtheory.depth_for_scale(4, 1.0, 0.3), int)
+    assert seqtheory.depth_for_scale is theory_depth and isinstance(seqtheory.depth_for_scale(4, 1.0, 0.3, quantity="Q"), int)
     assert not hasattr(hmc, "depth_for_scale")          # the dict-returning one has its own name
-    assert isinstance(seqtheory.depth_with_se(4, 1.0, 0.3, weights="real", quantity="Q"), dict)
+    assert isinstance(seqtheory.depth_with_se(4, 1.0, 0.3, field="real", quantity="Q"), dict)
     assert "horizon" not in seqtheory.__all__ and seqtheory.tauberian_horizon.__module__ == "theory.tauberian"
 
 

@@ -57,13 +57,21 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     exact real-weight energies ``real_Q(n, k)`` (k <= 60) read from the committed rows.
 
 ``theory.real_expansion``
-    real-weight energies at any depth: ``QR(n, t)``, ``SR(n, t)`` (exact rows, the large-n expansion
+    real-weight energies at any depth: ``QR(n, k)``, ``SR(n, t)`` (exact rows, the large-n expansion
     beyond, with an error estimate and a stated domain), the exact coefficients ``a_m(k)``, the real
     scaling functions ``F_0..F_3``, the real breakdown depth and its law.
+
+``theory.results``
+    the result of an approximate energy: ``Energy`` (value, error, source; prints the value to the digits its
+    error supports), returned by ``QR`` and ``SR``.
 
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
+
+``theory._types``
+    (private) the static types of the public numbers (``mpf``, ``arb``, the integer and array aliases) that
+    ``typing.overload`` on ``method`` uses.
 
 ``theory._data``, ``theory._extras``
     (private) the packaged run-time data found with ``importlib.resources`` (``package_path``); the optional

@@ -28,7 +28,7 @@ DEPTH_METHODS = {"complex": ("float", "exact"), "real": ("float", "exact", "mc")
 
 
 def _parser(prog: str) -> OneLineParser:
-    from theory.horizon import QUANTITIES, WEIGHTS
+    from theory.horizon import FIELDS, QUANTITIES
 
     p = OneLineParser(prog=prog, description=_DESCRIPTION,
                       epilog="Exit status: 0; 1 when `sigma` finds no feasible scale (the text says what to change).")
@@ -38,11 +38,11 @@ def _parser(prog: str) -> OneLineParser:
     common.add_argument("--quantity", choices=QUANTITIES, default="S",
                         help="S: driven recurrence, the sum over depths 0..t (default); Q: free recurrence")
     common.add_argument("--json", action="store_true", help="print JSON")
-    field = f"Gaussian weight field: {' or '.join(WEIGHTS)} (default complex)"
+    field = f"Gaussian weight field: {' or '.join(FIELDS)} (default complex)"
     s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
     s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
     s.add_argument("--t", type=int, required=True, help="horizon: depth t (integer >= 1)")
-    s.add_argument("--field", choices=WEIGHTS, default="complex",
+    s.add_argument("--field", choices=FIELDS, default="complex",
                    help=field + "; real: exact rows to depth 60, the large-n expansion beyond")
     s.add_argument("--method", choices=SIGMA_METHODS, default="float",
                    help="float (default); mp: --dps digits; mc: Monte Carlo energies (real: beyond the exact rows)")
@@ -51,7 +51,7 @@ def _parser(prog: str) -> OneLineParser:
     d = sub.add_parser("depth", parents=[common], help="horizon reachable at a scale sigma")
     d.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
     d.add_argument("--sigma", type=float, required=True, help="weight scale sigma > 0 (1 = Glorot)")
-    d.add_argument("--field", choices=WEIGHTS, default="complex",
+    d.add_argument("--field", choices=FIELDS, default="complex",
                    help=field + "; real: exact rows to depth 60, the large-n expansion beyond")
     d.add_argument("--method", choices=sorted({m for ms in DEPTH_METHODS.values() for m in ms}), default="float",
                    help="float (default); exact: exact rationals (real field: the exact rows, depth < 60); mc: "
@@ -129,12 +129,11 @@ def _sigma(args) -> dict:
     from numerics.signal_propagation.horizon_mc import sigma_for_horizon
     from theory.horizon import max_horizon
 
-    kw = {"quantity": args.quantity, "weights": args.field, "method": args.method}   # RENAME: weights= -> field=
+    kw = {"quantity": args.quantity, "field": args.field, "method": args.method}
     if args.dps is not None:
         kw["dps"] = args.dps
     r = sigma_for_horizon(args.n, args.t, args.tol, **kw)
-    # RENAME: HorizonScale.weights -> field (the key is "field" either way)
-    out = {("field" if f.name == "weights" else f.name): getattr(r, f.name) for f in dataclasses.fields(r)}
+    out = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
     out["feasible"] = r.feasible
     if not r.feasible and args.field == "complex":           # what to change: the longest feasible horizon
         out["max_t"] = max_horizon(args.n, args.tol, quantity=args.quantity)[0]
@@ -153,14 +152,14 @@ def _depth(args) -> dict:
     if args.field == "complex" or args.method == "exact":
         def depth(sigma):
             return depth_for_scale(args.n, sigma, args.tol, quantity=args.quantity, method=args.method,
-                                   weights=args.field)        # RENAME: weights= -> field=
+                                   field=args.field)
         source = ("closed form (Seleznova 2026, Thm 2.1)" if args.field == "complex"
                   else "exact real Wick rows (theory.real_rows)")
         return {**head, "depth": depth(args.sigma), "se": 0.0, "source": source, "depth_glorot": depth(1.0)}
     out = depth_with_se(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method,
-                        weights=args.field)                   # RENAME: weights= -> field=
+                        field=args.field)
     glorot = depth_with_se(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method,
-                           weights=args.field)                # RENAME: weights= -> field=
+                           field=args.field)
     note = {"depth_glorot_note": glorot["note"]} if "note" in glorot else {}
     return {**head, **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"], **note}
 
