@@ -153,6 +153,6 @@ def test_depth_runs_the_method_it_is_given(field, method, ok, capsys):
         return
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
-    expect = (depth_for_scale(16, 1.0, 0.2, quantity="S", weights=field, method="float" if method == "mc" else method)
-              if method != "mc" else hmc.depth_with_se(16, 1.0, 0.2, quantity="S", weights=field, method="mc")["depth"])
+    expect = (depth_for_scale(16, 1.0, 0.2, quantity="S", field=field, method="float" if method == "mc" else method)
+              if method != "mc" else hmc.depth_with_se(16, 1.0, 0.2, quantity="S", field=field, method="mc")["depth"])
     assert out["depth"] == expect and out["field"] == field

@@ -68,8 +68,8 @@ in this scope: orthogonal plus noise (Haar-Ginibre mixed moments), the S4/S4D Hi
 (deterministic spectra: their energies are plain finite sums, not width-n random-matrix questions),
 and the nonlinear recurrences (a separate part of the project).
 
-Methods
--------
+Precision and cost
+------------------
 ``"exact"`` (Fractions; the parameters as exact rationals: a float is the dyadic rational it stores),
 ``"float"`` (float64, relative error <= 1e-15 for the ring: the mp path at 17 digits rounded; <= 1e-12 for
 identity plus noise, a log-sum-exp of non-negative terms), ``"mp"`` (``mpmath.mpf`` correct to ``dps`` digits,
