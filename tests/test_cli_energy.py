@@ -235,6 +235,24 @@ def test_costly_computations_are_refused_up_front(capsys):
     assert main(["--n", "12", "--t", "10", "--dps", "50", "--max-seconds", "1"]) == 0
 
 
+@pytest.mark.parametrize("method", ["mp", "ball"])
+def test_the_precision_cost_limit_applies_to_every_precision_method(method, capsys):
+    """--dps 100000 is refused up front by --method ball as by mp (issue 43: the ball path once skipped it)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "12", "--t", "10", "--dps", "100000", "--method", method])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--dps 100000" in err and "--max-seconds 60" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "-inf"])
+def test_max_seconds_must_be_a_positive_number(value, capsys):
+    """--max-seconds nan meant no limit at all (issue 43); refused as by memory-report, one line, exit 2."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "12", "--t", "10", "--max-seconds", value])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--max-seconds" in err and err.count("\n") == 1
+
+
 def test_mp_prints_correct_digits_at_huge_t(capsys):
     """`energy --n 12 --t 10**30 --method mp --dps 20` printed 20 digits of a value 4% wrong (issue 33)."""
     main(["--n", "12", "--t", "10**30", "--method", "mp", "--dps", "20", "--json"])
