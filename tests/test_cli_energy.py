@@ -106,6 +106,18 @@ def test_json_mp_keeps_every_digit_and_float_overflow_gives_log(capsys):
     assert obj["Q"] is None and obj["log_Q"] > 709 and obj["regime"] == "supercritical"
 
 
+def test_float_overflow_logs_are_the_logs_of_the_exact_energies(capsys):
+    """Past float64 both energies are printed as their natural logs: log Q and log S, each against the exact
+    Fraction of Theorem 2.1 (products; S summed term by term) taken at 30 digits."""
+    main(["--n", "10", "--t", "400", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["Q"] is None and obj["S"] is None
+    for name, exact in (("log_Q", ref_Q(10, 400)), ("log_S", ref_S(10, 400))):
+        with mpmath.workdps(30):
+            want = float(mpmath.log(mpmath.mpf(exact.numerator)) - mpmath.log(mpmath.mpf(exact.denominator)))
+        assert abs(obj[name] - want) <= 1e-14 * want, name
+
+
 @pytest.mark.parametrize("text,value", [("1e18", 10**18), ("10**18", 10**18), ("1_000", 1000), ("2.5e3", 2500),
                                         ("64", 64), (" 2 ** 10 ", 1024)])
 def test_integer_literals(text, value):

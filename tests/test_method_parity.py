@@ -171,6 +171,17 @@ def test_complex_energies_against_the_outside_oracle(name, method, n, k):
     assert verdict is None or verdict[0], verdict
 
 
+@pytest.mark.parametrize("method", methods_of(se.log_Q, 8, 3))
+@pytest.mark.parametrize("n", [1, 2, 7, 1000, 10**18, 10**400])
+def test_every_log_Q_method_gives_exact_zeros_at_depths_0_and_1(method, n):
+    """Q_{n,0} = Q_{n,1} = 1 exactly (E tr(G^* G) = n^2), so log Q is 0 there, not the rounding of a cancelling
+    sum of log-gamma values (which came out as +-1e-35, a negative log of a Q >= 1); beyond, Q > 1."""
+    kw = {"method": method, **_dps("log_Q", method)}
+    assert se.log_Q(n, 0, **kw) == 0 and se.log_Q(n, 1, **kw) == 0
+    if kw.get("dps") and n < 10**100:
+        assert all(se.log_Q(n, k, **kw) > 0 for k in (2, 3, 10))
+
+
 def _exact_real(n: int, t: int, quantity: str) -> Fraction:
     rows = {**{k: real_row(k) for k in range(min(t, K_ROWS) + 1)}, **verification_rows()}
     q = [Fraction(sum(c * n**j for j, c in enumerate(rows[k])), n ** (k + 1)) for k in range(t + 1)]

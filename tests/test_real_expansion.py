@@ -154,6 +154,27 @@ def test_beyond_rows_real_exceeds_complex_and_mp_agrees():
             assert m.error <= r.error
 
 
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+@pytest.mark.parametrize("n,t", [(1000, 88), (4096, 150), (10**6, 2000)])
+def test_the_error_estimate_is_the_documented_one(quantity, n, t):
+    """The mp path's error is the module docstring's estimate: the two omitted terms (m = 14, 15) times
+    (1 + 2 rho) / (1 - rho), rho = (c^2 / 15)^2, written here from the committed coefficients in exact rationals
+    (S: their partial sums b_m(t) - b_m(60) summed term by term), plus at most the value's rounding."""
+    rho = (Fraction(t * t, n) / rx.M_MAX) ** 2
+    if quantity == "Q":
+        omitted = [rx.coefficient_value(m, t) / Fraction(n) ** m for m in (rx.M_MAX - 1, rx.M_MAX)]
+    else:
+        omitted = [sum((rx.coefficient_value(m, k) for k in range(K + 1, t + 1)), Fraction(0)) / Fraction(n) ** m
+                   for m in (rx.M_MAX - 1, rx.M_MAX)]
+    documented = (abs(omitted[0]) + abs(omitted[1])) * (1 + 2 * rho) / (1 - rho)
+    r = (rx.QR if quantity == "Q" else rx.SR)(n, t, method="mp", dps=30)
+    with mpmath.workdps(40):
+        est = mpmath.mpf(documented.numerator) / documented.denominator
+        assert est * (1 - 1e-12) <= r.error <= est * (1 + 1e-12) + mpmath.mpf(10) ** -29 * abs(r.value)
+    f = (rx.QR if quantity == "Q" else rx.SR)(n, t)                   # float: the same plus a rounding bound
+    assert float(est) * (1 - 1e-9) <= f.error <= float(est) * (1 + 1e-9) + 1e-13 * f.value
+
+
 def test_sr_is_the_sum_of_qr():
     n, t = 10**5, 200
     s = rx.SR(n, t)
