@@ -895,14 +895,95 @@ def test_edge__architectures__verdict_mixed(monkeypatch, few_resamples):
     assert f(_mixed_rows(1e-9, 0.0)).verdict == INCONCLUSIVE              # no bump: interval touches 0
     assert f(_mixed_rows(1e-9, -1e-9)).verdict == NOT_REPRODUCED
     # (a) at 1% Bonferroni over the other models, (b) at 1%: the levels the bootstrap is asked for
+    assert sorted(_mixed_levels(monkeypatch, f)) == [LEVEL / 2, LEVEL / 2, LEVEL]
+
+
+def _mixed_levels(monkeypatch, f) -> list:
+    """The levels the percentile intervals of a mixed-target verdict are asked for, with two rival models."""
     levels = []
-    real = arch.bootstrap
-    monkeypatch.setattr(arch, "bootstrap", lambda cells, stat, level=LEVEL, **kw: levels.append(level)
-                        or real(cells, stat, level, **kw))
+    real = arch.percentile_interval
+    monkeypatch.setattr(arch, "percentile_interval", lambda stat, point, reps, level=LEVEL:
+                        levels.append(level) or real(stat, point, reps, level))
     rows = _mixed_rows(1.0, 1.0) + [dict(r, model="s4d", run_id="s" + r["run_id"]) for r in _mixed_rows(1.0, 1.0)
                                     if r["model"] == "lstm"]
     f(rows)
-    assert sorted(levels) == [LEVEL / 2, LEVEL / 2, LEVEL]
+    return levels
+
+
+def test_edge__architectures__verdict_mixed_risk(monkeypatch, few_resamples):
+    """Round 2's statistic: the same edges on the mean RelMSE over seeds (identical seeds: mean = median), and
+    the mean, not the median, decides: one diverged seed of three makes the cell's risk infinite."""
+    f = arch.verdict_mixed_risk
+    assert f(_mixed_rows(1e-9, 1e-9)).verdict == PASS
+    assert f(_mixed_rows(0.0, 1e-9)).verdict == INCONCLUSIVE
+    assert f(_mixed_rows(-1e-9, 1e-9)).verdict == NOT_REPRODUCED
+    assert f(_mixed_rows(1e-9, 0.0)).verdict == INCONCLUSIVE
+    assert f(_mixed_rows(1e-9, -1e-9)).verdict == NOT_REPRODUCED
+    rows = _mixed_rows(1.0, 1.0)
+    worst = max((r for r in rows if r["model"] == "transformer"), key=lambda r: r["relmse"])
+    assert f(rows).verdict == PASS
+    rows[rows.index(worst)] = dict(worst, relmse=None)              # one diverged training of the robust model
+    assert f(rows).verdict != PASS                                  # its risk on that mixture is infinite
+    assert sorted(_mixed_levels(monkeypatch, f)) == [LEVEL / 2, LEVEL / 2, LEVEL]
+
+
+# --- structured initialisations (validation/checks/structured_inits.py) -------------------------------
+from validation.checks import structured_inits as vsi  # noqa: E402
+
+
+def _ring_point(t, at, off):
+    """One ring point whose closed forms are 1 with se 0.01 everywhere; entry ``at`` of Var S is ``off`` z se
+    away, so the verdict's Bonferroni z over the 5 (t + 1) comparisons decides."""
+    one, se = np.ones(t + 1), np.full(t + 1, 0.01)
+    p = dict(label="ring", n=8, Q=one, Q_mean=one.copy(), Q_se=se, S=one, S_mean=one.copy(), S_se=se,
+             driven_mean=one.copy(), driven_se=se, VQ=one, Q_var=one.copy(), Q_var_se=se, VS=one,
+             S_var=one.copy(), S_var_se=se)
+    p["S_var"][at] += off * zcrit(5 * (t + 1)) * 0.01
+    return {"t": t, "points": [p]}
+
+
+def test_edge__structured_inits__verdict_ring():
+    f = vsi.verdict_ring
+    assert f(_ring_point(4, 2, 1 - 1e-9)).verdict == PASS and f(_ring_point(4, 2, 1 + 1e-9)).verdict == FAIL
+    assert f(_ring_point(4, 0, -(1 - 1e-9))).verdict == PASS and f(_ring_point(4, 0, -(1 + 1e-9))).verdict == FAIL
+
+
+def _orthogonal(off=0.0, excess=0.0, defect=1.0, dev=1e-12):
+    """Two Haar statistics and one driven point (4 comparisons); rounding excess, defect (bound 1) and the
+    per-network deviation at the edges the rule states."""
+    z = zcrit(4)
+    stats = [dict(field="real", sampler="qr", names=["a", "b"], mean=np.array([0.5 + off * z * 0.01, 1.0]),
+                  se=np.array([0.01, 0.01]), exact=np.array([0.5, 1.0]))]
+    driven = [dict(field="real", n=8, mean=np.array([2.0]), se=np.array([0.01]), exact=np.array([2.0]),
+                   var=np.array([1.0]), var_se=np.array([0.01]), var_exact=np.array([1.0]), Q_dev=dev, S_dev=0.0)]
+    rounding = [dict(field="real", n=8, k=4, deviation=0.0, bound=1.0, excess=excess, defect=defect, defect_bound=1.0)]
+    return {"stats": stats, "driven": driven, "rounding": rounding}
+
+
+def test_edge__structured_inits__verdict_orthogonal():
+    f = vsi.verdict_orthogonal
+    assert f(_orthogonal(1 - 1e-9)).verdict == PASS and f(_orthogonal(1 + 1e-9)).verdict == FAIL
+    assert f(_orthogonal(excess=0.0)).verdict == PASS and f(_orthogonal(excess=5e-324)).verdict == FAIL
+    assert f(_orthogonal(defect=1.0)).verdict == PASS and f(_orthogonal(defect=up(1.0))).verdict == FAIL
+    assert f(_orthogonal(dev=1e-12)).verdict == PASS and f(_orthogonal(dev=up(1e-12))).verdict == FAIL
+
+
+def _identity_noise(off=0.0, c1_slip=0, top_slip=0):
+    """One run (Q, driven S at depths 0..2: 6 comparisons), one expansion row, one mixed-word top."""
+    from fractions import Fraction as F
+
+    one, se = np.array([1.0, 2.0, 3.0]), np.full(3, 0.01)
+    q = one.copy()
+    q[1] += off * zcrit(6) * 0.01
+    run = dict(field="real", n=8, Q_mean=q, Q_se=se, Q=one, driven_mean=one.copy(), driven_se=se, S=one)
+    exp = dict(k=2, q_inf=F(33, 16), c1=F(1, 2) + c1_slip, rows=(F(33, 16), F(1, 2)))
+    return {"runs": [run], "expansion": [exp], "tops": [(1, 3, 2 + top_slip)], "k_rows": 2}
+
+
+def test_edge__structured_inits__verdict_identity_noise():
+    f = vsi.verdict_identity_noise
+    assert f(_identity_noise(1 - 1e-9)).verdict == PASS and f(_identity_noise(1 + 1e-9)).verdict == FAIL
+    assert f(_identity_noise(c1_slip=1)).verdict == FAIL and f(_identity_noise(top_slip=1)).verdict == FAIL
 
 
 def test_edge__architectures__verdict_dt_range():
