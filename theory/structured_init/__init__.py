@@ -145,6 +145,7 @@ def _ring_value(which: int, quantity: str, depth: int, init: RingInit, method: s
         m1 = form_exact(f1, a, b)
         return m1 if which == 0 else form_exact(f2, a, b) - (m1 * m1 if which == 2 else 0)
     digits = _FLOAT_DPS if method == "float" else dps
+    assert digits is not None                    # as_method_dps fills dps for method='mp'
     amp = amplification_bits(f2 if which else f1, b)
 
     def fn():
