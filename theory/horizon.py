@@ -554,11 +554,40 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n, field="real", source=source)
 
 
-def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
-    with np.errstate(over="ignore"):
-        dev = np.abs(np.expm1(_log_curve(L, 2.0 * math.log(sigma), quantity)))
-    bad = np.flatnonzero(dev > tol)
-    return int(bad[0]) if bad.size else None
+# The float path's rounding: log Q_j from Q_all carries ~ (1 + |log Q_j|) sqrt(j) eps, the log curve adds j x and
+# a running logaddexp (j + 1 roundings); 2**-40 per unit of those magnitudes bounds it with a wide margin.
+_CURVE_ROUNDING = 2.0**-40
+
+
+def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str, exact=None) -> int | None:
+    """The first depth j with ``|p_j(sigma) - 1| > tol`` from the float64 log-energies ``L``. A depth whose float
+    deviation lies within its rounding bound of ``tol`` (a tol below float64's resolution, 1e-300, or a tie) is
+    decided in exact rationals by ``exact(k) -> E_k`` (a Fraction, or None where no exact energy exists: then,
+    and past depth ``_EXACT_MAX_T``, the float comparison stands)."""
+    x = 2.0 * math.log(sigma)
+    with np.errstate(over="ignore", invalid="ignore"):
+        c = _log_curve(L, x, quantity)
+        dev = np.abs(np.expm1(c))
+        j = np.arange(L.size)
+        err = _CURVE_ROUNDING * (j + 1.0) * (1.0 + np.abs(L) + abs(x) * j + np.abs(c)) * (1.0 + dev)
+        sure = (dev == np.inf) | (dev - err > tol)
+    for i in np.flatnonzero(dev + err > tol).tolist():
+        if sure[i] or exact is None or i > _EXACT_MAX_T:
+            return i
+        verdict = _exact_exceeds(exact, i, Fraction(sigma), Fraction(tol), quantity)
+        if verdict is None or verdict:
+            return i
+    return None
+
+
+def _exact_exceeds(exact, j: int, sigma: Fraction, tol: Fraction, quantity: str) -> bool | None:
+    """Whether ``|p_j(sigma) - 1| > tol`` in exact rationals (None if an energy has no exact value)."""
+    s2 = sigma * sigma
+    energies = [exact(k) for k in ((j,) if quantity == "Q" else range(j + 1))]
+    if any(e is None for e in energies):
+        return None
+    p = energies[0] * s2**j if quantity == "Q" else sum((e * s2**k for k, e in enumerate(energies)), Fraction(0)) / (j + 1)
+    return abs(p - 1) > tol
 
 
 def _first_violation_exact(energies, sigma: Fraction, tol: Fraction, quantity: str) -> int | None:
@@ -600,7 +629,10 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
     quantity : {"Q", "S"}
         Free or driven recurrence, as for :func:`sigma_for_horizon`.
     method : {"float", "exact"}
-        float64 comparisons, or exact rationals (``t <= 4000``).
+        float64 comparisons, or exact rationals (``t <= 4000``). The float path decides a depth whose deviation
+        lies within float64 rounding of ``tol`` (a tie, or a ``tol`` below float resolution such as 1e-300) in
+        exact rationals too, so both methods give one depth (up to depth 4000 and, for real weights, on the
+        exact rows).
     max_t : int, optional
         The largest depth searched (default and bound: 1e7, or 4000 for "exact"; for real weights the real
         energies' domain, or 60 for "exact").
@@ -641,7 +673,8 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
     T = min(64, max_t)
     while True:
         if method == "float":
-            j = _first_violation_float(log_energies(n, T), sigma, tol, quantity)
+            j = _first_violation_float(log_energies(n, T), sigma, tol, quantity,
+                                       exact=lambda k: Fraction(trace_moment(n, k), n ** (k + 1)))
         else:
             exact = (Fraction(trace_moment(n, k), n ** (k + 1)) for k in range(T + 1))
             j = _first_violation_exact(exact, Fraction(sigma), Fraction(tol), quantity)
@@ -655,7 +688,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
 def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t) -> int:
     """:func:`depth_for_scale` for real weights: exact rows (depths <= 60), the large-n expansion beyond (float)."""
     from .real_expansion import MAX_T_LINEAR, max_depth, real_energies_any
-    from .real_rows import real_energies, real_rows_max_k
+    from .real_rows import real_Q, real_energies, real_rows_max_k
 
     last = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n, quantity="Q"))
     cap = min(last, MAX_T_LINEAR)          # the depths whose Q^R the energies need (S sums them)
@@ -663,7 +696,8 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
     T = min(64, max_t)
     while True:
         if method == "float":
-            j = _first_violation_float(np.log(np.asarray(real_energies_any(n, T)[0], dtype=np.float64)), sigma, tol, quantity)
+            j = _first_violation_float(np.log(np.asarray(real_energies_any(n, T)[0], dtype=np.float64)), sigma, tol,
+                                       quantity, exact=lambda k: real_Q(n, k) if k <= real_rows_max_k() else None)
         else:
             j = _first_violation_exact(real_energies(n, T), Fraction(sigma), Fraction(tol), quantity)
         if j is not None:
