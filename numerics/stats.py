@@ -36,8 +36,8 @@ import numpy as np
 from scipy import stats
 from scipy.special import ndtri
 
-from theory._args import (MAX_MEMORY_BYTES, as_instance, as_int, as_probability, as_real, as_real_array,
-                          as_real_vector, check_budget)
+from theory._args import (MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_probability, as_real,
+                          as_real_array, as_real_vector, check_budget)
 
 EXACT_FIT = 1e-10       # runs_test_normal: residuals all below this are an exact fit, nothing to reject (the author's rule)
 
@@ -332,12 +332,28 @@ def paired(d, level: float = LEVEL) -> Paired:
     p_l = float(binom.cdf(k, n, 0.5)) if n else 1.0             # P(K <= k)
     s = np.sort(d)
     m = len(s)
-    j = 0                                                        # largest j with P(Bin(m, 1/2) <= j - 1) <= level
-    while j + 1 <= m // 2 and binom.cdf(j, m, 0.5) <= level:
-        j += 1
+    j = order_statistic_rank(m, level)
     lo, hi = (float(s[j - 1]), float(s[m - j])) if j >= 1 else (-math.inf, math.inf)
     med = float(np.median(s)) if m else math.nan
     return Paired(n, k, p_g, p_l, med, lo, hi)
+
+
+def order_statistic_rank(m: int, level: float = LEVEL) -> int:
+    """The rank ``j`` of :func:`paired`'s median interval over ``m`` differences, ``[d_(j), d_(m + 1 - j)]``: the
+    largest ``j <= m // 2`` with ``P(Bin(m, 1/2) <= j - 1) <= level`` (0: no interval, ``(-inf, inf)``).
+
+    >>> order_statistic_rank(15), order_statistic_rank(5)
+    (3, 0)
+    """
+    from scipy.stats import binom
+
+    m = as_int("m", m, minimum=0, maximum=10**6)           # one binomial cdf of m // 2 + 1 values
+    level = as_probability("level", level, open_min=True, open_max=True)
+    cdf = binom.cdf(np.arange(m // 2 + 1), m, 0.5)              # one vectorised call: the same values
+    j = 0
+    while j + 1 <= m // 2 and cdf[j] <= level:
+        j += 1
+    return j
 
 
 def mwu(x, y) -> float:
@@ -352,26 +368,56 @@ def mwu(x, y) -> float:
     return float(mannwhitneyu(x, y, alternative="greater").pvalue)
 
 
+CENTERS = {"median": np.median, "mean": np.mean}     # what summarises a cell's per-seed values
+
+
 def bootstrap(cells: dict, stat: Callable[[dict], float], level: float = LEVEL, *, B: int = BOOT,
-              seed: int = BOOT_SEED) -> tuple[float, float, float]:
-    """(statistic, lo, hi): ``stat`` of the per-cell medians and its percentile interval at ``1 - 2 level``,
-    resampling each cell's per-seed values (a dict cell -> list of values) with replacement."""
-    as_instance("cells", cells, dict, "dict cell -> list of per-seed values")
+              seed: int = BOOT_SEED, center: str = "median") -> tuple[float, float, float]:
+    """(statistic, lo, hi): ``stat`` of the per-cell centres (``center``: ``"median"``, or ``"mean"``) and its
+    percentile interval at ``1 - 2 level``, resampling each cell's per-seed values (a dict cell -> list of
+    values) with replacement."""
     if not callable(stat):
         raise TypeError(f"stat must be a callable of the per-cell medians, got {type(stat).__name__}")
     level = as_probability("level", level, open_min=True, open_max=True)
+    return percentile_interval(stat, *bootstrap_replicates(cells, B=B, seed=seed, center=center), level)
+
+
+def percentile_interval(stat: Callable[[dict], float], point: dict, reps: list[dict],
+                        level: float = LEVEL) -> tuple[float, float, float]:
+    """(``stat(point)``, and the ``level`` and ``1 - level`` quantiles of ``stat`` over the replicates): the
+    interval of :func:`bootstrap` from :func:`bootstrap_replicates`' output, so that several statistics of
+    the same cells share one resampling (the same numbers as one :func:`bootstrap` call each)."""
+    if not callable(stat):
+        raise TypeError(f"stat must be a callable of the per-cell centres, got {type(stat).__name__}")
+    as_instance("point", point, dict, "dict cell -> centre")
+    if not isinstance(reps, (list, tuple)) or not reps or not all(isinstance(r, dict) for r in reps):
+        raise TypeError(f"reps must be a non-empty list of dicts cell -> centre, got {type(reps).__name__}")
+    level = as_probability("level", level, open_min=True, open_max=True)
+    vals = np.asarray([stat(m) for m in reps], float)
+    return stat(point), float(np.quantile(vals, level)), float(np.quantile(vals, 1 - level))
+
+
+def bootstrap_replicates(cells: dict, *, B: int = BOOT, seed: int = BOOT_SEED,
+                         center: str = "median") -> tuple[dict, list[dict]]:
+    """(the per-cell centres of the data, the per-cell centres of each of the ``B`` seed resamples): the
+    resampling of :func:`bootstrap` (the same draws for the same ``seed``), for statistics that need the
+    replicates themselves (the worst case of a replicate under a bounded shift of every value:
+    ``validation.checks._arch_fragility``).
+
+    >>> point, reps = bootstrap_replicates({"a": [1.0, 3.0]}, B=4, seed=0)
+    >>> point, len(reps), all(r["a"] in (1.0, 2.0, 3.0) for r in reps)
+    ({'a': 2.0}, 4, True)
+    """
+    as_instance("cells", cells, dict, "dict cell -> list of per-seed values")
     B = as_int("B", B, minimum=1, maximum=MAX_BOOT)
+    f = CENTERS[as_choice("center", center, tuple(CENTERS))]
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     arr = {c: as_real_array(f"cells[{c!r}]", v, finite=False).ravel() for c, v in cells.items()}
     if any(v.size == 0 for v in arr.values()):
         raise ValueError("cells: every cell must hold at least one value")
-    med = {c: float(np.median(v)) for c, v in arr.items()}
-    est = stat(med)
-    reps = []
-    for _ in range(B):
-        reps.append(stat({c: float(np.median(v[rng.integers(0, len(v), len(v))])) for c, v in arr.items()}))
-    reps = np.asarray(reps, float)
-    return est, float(np.quantile(reps, level)), float(np.quantile(reps, 1 - level))
+    point = {c: float(f(v)) for c, v in arr.items()}
+    reps = [{c: float(f(v[rng.integers(0, len(v), len(v))])) for c, v in arr.items()} for _ in range(B)]
+    return point, reps
 
 
 # ----------------------------------------------------------------------------------------------------
