@@ -454,3 +454,12 @@ def test_gate_pass_rates_refuses_its_cost_up_front():
         gate_pass_rates(lags, draws=1, H=0)
     out = gate_pass_rates(lags, draws=1, H=8)
     assert all(v["n"] == 1 for v in out["few"].values())
+
+
+def test_pareto_mixture_taus_takes_an_index_only_n():
+    """n was checked but the raw argument divided (an __index__-only object has no arithmetic)."""
+    class IndexOnly:
+        def __index__(self):
+            return 8
+
+    assert np.array_equal(pareto_mixture_taus(0.5, 1.0, 100.0, IndexOnly()), pareto_mixture_taus(0.5, 1.0, 100.0, 8))

@@ -687,17 +687,21 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
 
 def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t) -> int:
     """:func:`depth_for_scale` for real weights: exact rows (depths <= 60), the large-n expansion beyond (float)."""
-    from .real_expansion import MAX_T_LINEAR, max_depth, real_energies_any
+    from .real_expansion import MAX_T_LINEAR, QR, max_depth, real_energies_any
     from .real_rows import real_Q, real_energies, real_rows_max_k
 
     last = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n, quantity="Q"))
     cap = min(last, MAX_T_LINEAR)          # the depths whose Q^R the energies need (S sums them)
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
     T = min(64, max_t)
+    L = np.empty(0)
     while True:
         if method == "float":
-            j = _first_violation_float(np.log(np.asarray(real_energies_any(n, T)[0], dtype=np.float64)), sigma, tol,
-                                       quantity, exact=lambda k: real_Q(n, k) if k <= real_rows_max_k() else None)
+            # each doubling adds only the new depths' log-energies (the expansion costs O(1) per depth)
+            new = real_energies_any(n, T)[0] if L.size == 0 else QR(n, np.arange(L.size, T + 1)).value
+            L = np.concatenate([L, np.log(np.asarray(new, dtype=np.float64))])
+            j = _first_violation_float(L, sigma, tol, quantity,
+                                       exact=lambda k: real_Q(n, k) if k <= real_rows_max_k() else None)
         else:
             j = _first_violation_exact(real_energies(n, T), Fraction(sigma), Fraction(tol), quantity)
         if j is not None:

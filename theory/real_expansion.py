@@ -103,7 +103,7 @@ __all__ = ["COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", 
 COEFFICIENTS_FILE = resources.files("theory") / "data" / "real_expansion.json"    # a Traversable
 REL_ERROR_MAX = 1e-2      # the largest relative error estimate the expansion is served with
 RHO_MAX = 0.5             # the largest tail ratio (c^2 / M_MAX)^2 the error estimate is trusted at
-MAX_T_LINEAR = 10**6      # real_energies_any, real_breakdown_depth: O(t) float work (about a second at 1e6)
+MAX_T_LINEAR = 10**6      # real_energies_any, real_breakdown_depth: O(t) float work (about 6 CPU-s at 1e6)
 MAX_FIT_M = 64            # fit_coefficient: a_64 would need rows to k = 255
 
 

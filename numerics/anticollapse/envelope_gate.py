@@ -221,7 +221,8 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
     tau_min = as_real("tau_min", tau_min, minimum=0.0, open_min=True)
     tau_max = as_real("tau_max", tau_max, minimum=0.0, open_min=True)
     check_ordered("tau_min", tau_min, "tau_max", tau_max, strict=True)
-    u = (np.arange(as_int("n", n, minimum=1, maximum=MAX_LENGTH)) + 0.5) / n
+    n = as_int("n", n, minimum=1, maximum=MAX_LENGTH)           # once: an __index__-only n has no division
+    u = (np.arange(n) + 0.5) / n
     if beta < 1e-12:
         return tau_min * (tau_max / tau_min) ** u
     return tau_min * (1.0 - u * (1.0 - (tau_min / tau_max) ** beta)) ** (-1.0 / beta)
