@@ -83,7 +83,7 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln
 
-from ._args import as_choice, as_dps, as_int, as_real, as_real_array
+from ._args import as_choice, as_dps, as_int, as_real, as_real_array, check_size
 from ._args import Field, FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
 from ._types import mpf
 from .signal_energy import Q as _Q
@@ -371,6 +371,7 @@ def _as_energies(energies, method: str):
         if (isinstance(energies, (str, bytes)) or not hasattr(energies, "__iter__")
                 or (isinstance(energies, np.ndarray) and energies.ndim != 1)):
             raise TypeError(f"energies must be a sequence E_0..E_t of positive reals, got {type(energies).__name__}")
+        check_size("energies", energies, _MAX_T + 1)      # before list() copies a broadcast view
         exact = list(energies)
         if len(exact) > (_MP_MAX_T if method == "mp" else _MAX_T) + 1:
             raise ValueError(f"energies: at most {_MAX_T} + 1 values ({_MP_MAX_T} + 1 for method 'mp'), "
@@ -838,6 +839,7 @@ def glorot_table(ns, tol, *, quantity: Quantity = "S") -> list[dict]:
     try:
         if isinstance(ns, (str, bytes)):
             raise TypeError
+        check_size("ns", ns)
         ns = list(ns)
     except TypeError:
         raise TypeError(f"ns must be a width or a sequence of widths (integers), got {ns!r:.40}") from None
