@@ -37,7 +37,7 @@ from scipy import stats
 from scipy.special import ndtri
 
 from theory._args import (MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_probability, as_real,
-                          as_real_array, check_budget)
+                          as_real_array, as_real_vector, check_budget)
 
 EXACT_FIT = 1e-10       # runs_test_normal: residuals all below this are an exact fit, nothing to reject (the author's rule)
 
@@ -225,14 +225,15 @@ def runs_test(residuals: Any, *, zero_tol: float = 0.0) -> float:
     ``P(R = 2k) = 2 C(n1-1, k-1) C(n2-1, k-1) / C(n, n1)`` and
     ``P(R = 2k+1) = [C(n1-1, k) C(n2-1, k-1) + C(n1-1, k-1) C(n2-1, k)] / C(n, n1)``;
     ``p = min(1, 2 min(P(R <= r), P(R >= r)))``. Too few runs = systematic curvature of the residuals. With
-    fewer than one sign of each kind the test has nothing to say and returns 1.0.
+    fewer than one sign of each kind (every residual within ``zero_tol``, or all of one sign) the test has
+    nothing to say and returns 1.0; no residuals at all is a ValueError (a caller's mistake, not a fit).
 
     >>> round(runs_test([1] * 5 + [-1] * 5), 6)               # 2 runs out of 10: p = 2 * 2/252
     0.015873
     >>> runs_test([1, 1, -1, 1, -1, -1, 1, -1, -1, 1]) > 0.5   # 7 runs, 6 expected
     True
     """
-    r = as_real_array("residuals", residuals).ravel()
+    r = as_real_vector("residuals", residuals, min_size=1)
     zero_tol = as_real("zero_tol", zero_tol, minimum=0.0)
     s = np.sign(r[np.abs(r) > zero_tol])
     n1, n2 = int(np.count_nonzero(s > 0)), int(np.count_nonzero(s < 0))
@@ -322,7 +323,7 @@ def paired(d, level: float = LEVEL) -> Paired:
     interval ``(-inf, inf)``, i.e. no information (documented NaN, the architecture checks read it so)."""
     from scipy.stats import binom
 
-    d = as_real_array("d", d, finite=False).ravel()
+    d = as_real_vector("d", d, min_size=0, finite=False)      # a sequence: a scalar d is no sample
     level = as_probability("level", level, open_min=True, open_max=True)
     d = d[~np.isnan(d)]
     nz = d[d != 0]
@@ -356,12 +357,14 @@ def order_statistic_rank(m: int, level: float = LEVEL) -> int:
 
 
 def mwu(x, y) -> float:
-    """One-sided Mann-Whitney p-value of "x tends to be larger than y"."""
+    """One-sided Mann-Whitney p-value of "x tends to be larger than y" (NaN marks a missing value and is dropped,
+    as in :func:`paired`; +-inf are ranked)."""
     from scipy.stats import mannwhitneyu
 
-    x, y = as_real_array("x", x, finite=False).ravel(), as_real_array("y", y, finite=False).ravel()
+    x, y = as_real_vector("x", x, finite=False), as_real_vector("y", y, finite=False)
+    x, y = x[~np.isnan(x)], y[~np.isnan(y)]
     if x.size == 0 or y.size == 0:
-        raise ValueError(f"x and y must each hold at least one value, got sizes {x.size} and {y.size}")
+        raise ValueError(f"x and y must each hold at least one value (NaN dropped), got sizes {x.size} and {y.size}")
     return float(mannwhitneyu(x, y, alternative="greater").pvalue)
 
 

@@ -641,6 +641,8 @@ def _is_real(v) -> bool:
         return ok and bool(np.isfinite(v))
     if isinstance(v, decimal.Decimal) or _index_only(v):      # a real number too (exact, or an int)
         return _index_only(v) or v.is_finite()
+    if isinstance(v, numbers.Integral) and not isinstance(v, np.integer):
+        return abs(v) <= sys.float_info.max        # an int past float64's range is no real parameter's value
     return isinstance(v, (numbers.Real, np.integer, np.floating)) and math.isfinite(float(v))
 
 
@@ -655,9 +657,16 @@ def _as_array(v):
     if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
         return None
     try:
-        return np.asarray(v)
+        arr = np.asarray(v)
     except Exception:
         return None
+    # an array past the toolkit's size limits (a broadcast view of 10**12 elements) is never a valid argument,
+    # and testing its elements here would need its memory
+    return None if arr.size > HUGE_ARRAY else arr
+
+
+# no array argument may have more elements than this (theory._args.MAX_ELEMENTS is far below it)
+HUGE_ARRAY = 2**31
 
 
 def _real_array_ok(v) -> bool:
@@ -772,10 +781,15 @@ def same(a, b) -> bool:
 
 
 def same_except(a, b, volatile: tuple = ()) -> bool:
-    """:func:`same` on two results, leaving out the ``volatile`` fields of a dataclass result."""
+    """:func:`same` on two results, leaving out the ``volatile`` fields of a dataclass result (or the volatile
+    keys of a dict result, or of each dict in a list result: a run record's seconds)."""
     if volatile and dataclasses.is_dataclass(a) and type(a) is type(b):
         return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
                    if f.name not in volatile)
+    if volatile and isinstance(a, dict) and isinstance(b, dict):
+        return same({k: v for k, v in a.items() if k not in volatile}, {k: v for k, v in b.items() if k not in volatile})
+    if volatile and isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_except(x, y, volatile) for x, y in zip(a, b))
     return same(a, b)
 
 

@@ -134,6 +134,8 @@ def check(qual: str, kwargs: dict, result) -> tuple[bool, str] | None:
     if method in ("mp", "ball") and dps is None:
         import mpmath
         dps = max(int(mpmath.mp.dps), 5)
+    elif dps is not None:
+        dps = operator.index(dps)         # the library took an int-like (numpy, __index__-only) as an int
     depth = "k" if "k" in kwargs else "t"
     if name == "Q_all":
         nt = _ints(kwargs, "k")

@@ -30,6 +30,7 @@ TORCH_RESULT_TYPES = {
 OBJ = "object"
 # result fields that differ between two identical training calls: the wall-clock time, the live optimiser
 TIMED = ("seconds", "optimizer")
+RUN_TIMES = ("seconds", "cpu_seconds", "finished_at")     # a run record's clock readings
 
 # Functions whose baseline trains a network or renders a figure (about a second or more per call): the fuzz
 # gives them a tenth of the examples of the others (the long run) or one (CI)
@@ -165,8 +166,7 @@ def torch_baselines(Case) -> dict:
         "numerics.anticollapse.gated.gated_rnn.build_gated_rnn": Case(dict(arch="diag", d_in=2, hidden=4, d_out=1, init_s=0.005,
                                                                init="orthogonal")),
         "numerics.memory_functions.models.lstm.LSTM": Case(dict(width=3, layers=1, d_in=1, d_out=1)),
-        "numerics.memory_functions.models.s4d.dt_bounds": Case(dict(name="task", seq_len=64), kinds={"seq_len": "int?"},
-                                              names={"name": ("dt_range",)}),     # documented: name is a dt_range
+        "numerics.memory_functions.models.s4d.dt_bounds": Case(dict(dt_range="task", seq_len=64), kinds={"seq_len": "int?"}),
         "numerics.memory_functions.models.s4d.S4DKernel": Case(dict(H=2, N=4, init="lin", dt_min=1e-3, dt_max=1e-1)),
         "numerics.memory_functions.models.s4d.fft_causal_conv": Case(dict(u=torch.ones(1, 2, 8), k=torch.ones(2, 8)),
                                                      kinds={"u": OBJ, "k": OBJ}),
@@ -223,9 +223,9 @@ def torch_baselines(Case) -> dict:
         "numerics.experiments.ids.content_id": Case(dict(config={"a": 1}, schema=3), kinds={"schema": "any"}),
         "numerics.memory_functions.bench.runs.run_id": Case(dict(config=_run_config()), kinds={"config": OBJ}),
         "numerics.memory_functions.bench.runs.execute_run": Case(dict(config=_run_config(), threads=1, device="cpu"),
-                                                       kinds={"config": OBJ, "device": "text"}),
+                                                       kinds={"config": OBJ, "device": "text"}, volatile=RUN_TIMES),
         "numerics.memory_functions.bench.runs.execute_group": Case(dict(configs=[_run_config()], threads=1, device="cpu"),
-                                                         kinds={"configs": OBJ, "device": "text"}),
+                                                         kinds={"configs": OBJ, "device": "text"}, volatile=RUN_TIMES),
         "numerics.memory_functions.bench.runs.group_key": Case(dict(cfg=runs[0].config), kinds={"cfg": OBJ}),
         "numerics.experiments.store.ResultStore": Case(dict(path=store_path, create=True, stale_after=86400.0),
                                                         kinds={"path": "path"}, comparable=False),
@@ -263,8 +263,7 @@ def torch_baselines(Case) -> dict:
                                                                kinds={"spec": OBJ, "where": "text"},
                                                                names={"spec": ("model",)}),   # named by where=
         "numerics.memory_functions.bench.zoo.build_model": Case(dict(spec={"arch": "lstm", "width": 3}, seq_len=None),
-                                                      kinds={"spec": OBJ, "seq_len": "int?"},
-                                                      names={"spec": ("model",)}),
+                                                      kinds={"spec": OBJ, "seq_len": "int?"}),
         "numerics.memory_functions.bench.zoo.describe": Case(dict(spec={"arch": "lstm", "width": 3}), kinds={"spec": OBJ}),
         # numerics.anticollapse
         "numerics.anticollapse.gated.delayed_task.scaled_lag_range": Case(dict(T=640, reference_T=1280, lag_range=(8, 640)),
@@ -343,7 +342,7 @@ def torch_baselines(Case) -> dict:
                                                             kinds={"model": OBJ, "prefix": "text"}),
         "numerics.anticollapse.gated.rnn_timescales.run_layer": Case(
             dict(w=_rnn_weights(), k=0, x=np.zeros((2, 20, 2))), kinds={"w": OBJ, "x": "realarray"},
-            names={"k": ("layer",), "x": ("inputs",)}),
+            names={"x": ("inputs",)}),
         "numerics.anticollapse.gated.rnn_timescales.leak_traces": Case(
             dict(w=_rnn_weights(), x=np.zeros((2, 20, 2)), layer=0, batch=64), kinds={"w": OBJ, "x": "realarray"},
             names={"x": ("inputs",)}, comparable=False),      # a generator: no value to compare
@@ -406,8 +405,7 @@ def torch_baselines(Case) -> dict:
         # numerics.memory_functions.models (new)
         "numerics.memory_functions.models.s4d.dt_limits": Case(dict(dt_range="task", seq_len=64, dt_min=None, dt_max=None),
                                               kinds={"seq_len": "int?", "dt_min": "real?", "dt_max": "real?"},
-                                              names={"dt_range": ("name",), "dt_min": ("dt_max",),
-                                                     "dt_max": ("dt_min",)}),
+                                              names={"dt_min": ("dt_max",), "dt_max": ("dt_min",)}),
         # numerics.memory_functions.bench (new)
         "numerics.memory_functions.bench.plots.plot_polish": Case(
             dict(rows=_polish_rows(), keys=("model", "kind", "alpha"), path=_tmp("p.png"), title=""),
@@ -446,7 +444,7 @@ def torch_baselines(Case) -> dict:
         "numerics.anticollapse.spectra.author_label_text": Case(dict(label="unresolved"), kinds={"label": "text"}),
         "numerics.anticollapse.spectra.LongDiagnosisSpec": Case(dict(**LONG), kinds=LONG_KINDS),
         "numerics.anticollapse.spectra.long_spec": Case(dict(d=dict(LONG)), kinds={"d": OBJ},
-                                                             names={"d": ("long_diagnosis",)}),
+                                                             ),
         "numerics.anticollapse.gated.long_horizon.diagnostic_inputs": Case(dict(config=grun.config, seed=0, T=32, n=2),
                                                                            kinds={"config": OBJ},
                                                                            names={"n": ("n_seq",)}),

@@ -23,6 +23,21 @@ class IndexOnly:
         return f"IndexOnly({self.value})"
 
 
+class Broadcast:
+    """A huge read-only array of one repeated value (``np.broadcast_to(fill, shape)``: a few bytes, but 931 GiB
+    once a function copies it or tests its elements). Pickled as the broadcast call, so the worker process
+    receives the view itself, never its elements (issue 43's outside fuzz: sizes are checked before content)."""
+
+    def __init__(self, fill, shape: tuple):
+        self.fill, self.shape = fill, shape
+
+    def __reduce__(self):
+        return (np.broadcast_to, (self.fill, self.shape))
+
+    def __repr__(self) -> str:
+        return f"np.broadcast_to({self.fill!r}, {self.shape})"
+
+
 # files that the worker writes in its scratch directory (tests/fuzz_harness.py): an empty and a corrupt .npy
 EMPTY_FILE, CORRUPT_FILE = "fuzz-empty.npy", "fuzz-corrupt.npy"
 
@@ -38,6 +53,10 @@ FIXED = [
     decimal.Decimal("NaN"), decimal.Decimal("-Infinity"), IndexOnly(8), IndexOnly(-3), IndexOnly(2**70),
     np.int8(-128), np.uint32(2**32 - 1), np.int16(8), np.uint64(2**64 - 1), EMPTY_FILE, CORRUPT_FILE,
     np.array([], dtype=float), np.array([True, False]), np.array(["1.0"]),
+    # issue 43's outside fuzz: ints past float64's range where a float is wanted, arrays whose size alone is
+    # the error, negative values in an array (lags, times), numpy integers in integer arithmetic
+    10**400, -10**400, Broadcast(1.0, (10**6, 10**6)), Broadcast(np.int64(1), (10**12,)),
+    np.array([-1.0, -2.0, -3.0]), np.int8(4), np.int64(20),
 ]
 
 

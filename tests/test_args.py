@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -291,3 +292,107 @@ def test_boolean_arrays_are_not_real_numbers():
     """A bool .npy (or array) was read as 1.0 / 0.0 (issue 33)."""
     with pytest.raises(TypeError, match="c must be real numbers, not booleans"):
         args.as_real_array("c", np.array([True, False]))
+
+
+# --- issue 43: one checker per kind of argument (each reproducer failed on the code before the fix) -------------
+HUGE = np.broadcast_to(1.0, (10**6, 10**6))          # 8 bytes; 7 TiB once copied or tested element by element
+HUGE_1D = np.broadcast_to(1.0, (10**12,))
+
+
+class IndexOnly:
+    """An integer known only through ``__index__`` (no arithmetic)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+def test_sizes_are_checked_before_content():
+    """Kind 1: an array's size (from its shape) before any finiteness test or copy (a MemoryError of 931 GiB)."""
+    flat = np.broadcast_to(np.int64(1), (10**12,))
+    for check, value in ((args.as_real_array, HUGE), (args.as_float64, flat), (args.as_int_array, flat),
+                         (args.as_real_vector, flat)):
+        with pytest.raises(ValueError, match=r"^x is too large: 1000000000000 elements .* the limit is 134217728"):
+            check("x", value)
+    args.check_size("x", np.broadcast_to(1.0, (args.MAX_ELEMENTS,)))                 # at the limit: accepted
+    with pytest.raises(ValueError, match="x is too large"):
+        args.check_size("x", np.broadcast_to(1.0, (args.MAX_ELEMENTS + 1,)))
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: __import__("theory.prony", fromlist=["prony"]).prony(HUGE, 2), "h"),
+    (lambda: __import__("theory.complexity", fromlist=["x"]).tail_energy(HUGE, 3), "rho"),
+    (lambda: __import__("numerics.stats", fromlist=["x"]).paired(HUGE_1D), "d"),
+    (lambda: __import__("numerics.memory_functions.memory_report", fromlist=["x"]).mismatch(HUGE[0], HUGE_1D),
+     "phi"),
+])
+def test_huge_views_are_refused_by_name_in_the_library(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} is too large"):
+        call()
+
+
+def test_numpy_and_index_only_integers_are_converted_once():
+    """Kind 2: a numpy integer overflows silently in powers (np.int8(4) ** 3 wraps), an __index__-only object has
+    no arithmetic: as_int returns a Python int, and the library uses that value."""
+    from numerics.signal_propagation.real_wick import row_identities
+    from theory.real_rows import real_row
+    from theory.signal_energy import Q_series, Q_symbolic
+
+    assert type(as_int("k", np.int8(4))) is int and type(as_int("k", IndexOnly(4))) is int
+    assert row_identities(np.int8(4), real_row(4)) == row_identities(4, real_row(4))
+    assert Q_series(IndexOnly(5)) == Q_series(5) == Q_series(np.int8(5))
+    assert Q_symbolic(IndexOnly(5)) == Q_symbolic(5)
+
+
+@pytest.mark.parametrize("value", [10**400, -10**400, Fraction(10**400, 3)])
+def test_overflow_is_reported_by_name(value):
+    """Kind 3: an exact number past float64 where a float is wanted: "int too large to convert to float" named
+    nothing; now a ValueError naming the argument and float64's range."""
+    from theory.levy import jump_symbol
+
+    for check in (lambda v: args.as_real("tau", v), lambda v: args.as_measurement("tau", v),
+                  lambda v: args.as_real_array("tau", [1.0, v])):
+        with pytest.raises(ValueError, match=r"^tau must be (a real number|real numbers) within float64's range"):
+            check(value)
+    with pytest.raises(ValueError, match=r"^beta must be real numbers within float64's range"):
+        jump_symbol(value, eta_J=0.05, alpha=1.5, lam=2.0)
+
+
+def test_longdouble_is_taken_exactly():
+    from theory.memory import exp_area
+
+    import mpmath
+
+    x = np.longdouble(1) / 3
+    num, den = x.as_integer_ratio()
+    with mpmath.workdps(40):
+        assert args.as_mp_real("tau", x) == mpmath.mpf(num) / den          # every bit, not float(x)
+    assert exp_area(np.longdouble(2.0), 64) == exp_area(2.0, 64)
+    assert exp_area(np.longdouble(2.0), 64, method="mp", dps=30) == exp_area(2.0, 64, method="mp", dps=30)
+
+
+@pytest.mark.parametrize("bad", [None, [1.0, None], "1.0", [1.0, "2"], [True, 2.0]])
+def test_what_numpy_would_read_as_a_number_is_refused(bad):
+    """None -> NaN, "1.0" -> 1.0, True -> 1.0 in numpy: refused by name (mwu(None, y) was nan)."""
+    with pytest.raises(TypeError, match="^x must be"):
+        args.as_float64("x", bad)
+
+
+def test_sequences_refuse_scalars_and_short_input():
+    assert args.as_real_vector("lags", np.array([1.0, 2.0])).shape == (2,)
+    with pytest.raises(TypeError, match=r"^lags must be a sequence \(1-d array\)"):
+        args.as_real_vector("lags", np.array(2.0))
+    with pytest.raises(ValueError, match="^lags must be a 1-d sequence"):
+        args.as_real_vector("lags", np.ones((2, 2)))
+    with pytest.raises(ValueError, match="^lags must hold at least 3 values, got 2"):
+        args.as_real_vector("lags", [1.0, 2.0], min_size=3)
+    with pytest.raises(ValueError, match="^lags must be > 0.0"):
+        args.as_real_vector("lags", [1.0, 0.0], minimum=0.0, open_min=True)
+    assert args.as_real_vector("lags", [1.0, 0.0], minimum=0.0).tolist() == [1.0, 0.0]      # >= 0: just inside
+
+
+def test_short_int_keeps_messages_one_line():
+    assert args.short_int(10**29) == str(10**29) and args.short_int(10**400) == "1.000e+400"
+    assert args.short_int(-3 * 10**40) == "-3.000e+40"

@@ -204,3 +204,11 @@ def test_scaled_lag_grid_bounds_and_diagnose_rates_arguments():
         sp.scaled_lag_grid(640, 10**30, 300, 10, geometric=True)
     g = sp.scaled_lag_grid(64, 5000, 6000, 4)
     assert g.max() < 64 and g.min() >= 1
+
+
+def test_second_order_bound_refuses_a_scalar_window():
+    """second_order_bound(0.5) was "'float' object is not iterable" (issue 43): e is one norm per step."""
+    with pytest.raises(TypeError, match=r"^e must be a sequence \(1-d array\)"):
+        sp.second_order_bound(0.5)
+    with pytest.raises(TypeError, match=r"^alpha must be a sequence"):
+        sp.second_order_bound(np.array([0.1, 0.2]), 0.5)

@@ -414,3 +414,52 @@ def test_envelope_gate_names_bad_values():
         resolution_check(np.geomspace(1, 100, 64), np.array([]))
     with pytest.raises(TypeError, match="tau must be real"):
         spectrum_envelope_fit(np.ones(64) * (1 + 1j), np.geomspace(4, 40, 12))
+
+
+# --- issue 43: reproducers of the outside fuzz (each failed before the fix) -------------------------------------
+def test_calibrated_taus_refuses_beta_zero_and_keeps_small_betas():
+    """beta = 0 (P(tau > x) = 1 is no law) gave +inf quantiles silently; a small beta > 0 is no longer floored."""
+    tau = np.random.default_rng(1).pareto(1.5, 400) + 1.0
+    with pytest.raises(ValueError, match=r"^beta must be > 0"):
+        calibrated_taus(tau, beta=0.0)
+    # just inside: beta = 0.5e-3 (below the old floor 1e-3) gives its own quantiles, not those of 1e-3
+    a, b = calibrated_taus(tau, beta=0.5e-3, q_lo=0.99), calibrated_taus(tau, beta=1e-3, q_lo=0.99)
+    t = np.sort(tau)
+    k = int(np.sum(t > np.quantile(t, 0.99)))                  # the tail units, appended in increasing order
+    assert np.isfinite(a[-k]) and a[-k] > b[-k]
+
+
+def test_tempered_beta_refuses_non_positive_and_scalar_lags():
+    """Negative lags were a LinAlgError from the SVD (log of a negative lag is NaN); a scalar a crash."""
+    lags = np.arange(1.0, 30.0)
+    with pytest.raises(ValueError, match=r"^lags must be > 0"):
+        tempered_beta(-lags, -0.5 * np.log(lags))
+    with pytest.raises(TypeError, match=r"^lags must be a sequence"):
+        tempered_beta(np.array(5.0), np.zeros(1))
+    assert tempered_beta(lags, -0.5 * np.log(lags)) >= 0.0
+
+
+def test_gate_pass_rates_refuses_its_cost_up_front():
+    """draws=10**7 ran for days with no refusal (gated_rnn.author_gate_discriminates' helper); the estimate
+    names draws, just past the limit too, and H is checked."""
+    from numerics.anticollapse.synthetic_spectra import GATE_BETAS, GATE_KS, MAX_GATE_ENTRIES, gate_pass_rates
+
+    lags = np.linspace(4, 384, 128)
+    with pytest.raises(ValueError, match=r"^draws=10000000 is too large"):
+        gate_pass_rates(lags, draws=10**7)
+    per_draw = (len(GATE_BETAS) + len(GATE_KS)) * 128 * lags.size
+    with pytest.raises(ValueError, match=r"^draws=\d+ is too large"):
+        gate_pass_rates(lags, draws=MAX_GATE_ENTRIES // per_draw + 1)
+    with pytest.raises(ValueError, match=r"^H must be an integer >= 1"):
+        gate_pass_rates(lags, draws=1, H=0)
+    out = gate_pass_rates(lags, draws=1, H=8)
+    assert all(v["n"] == 1 for v in out["few"].values())
+
+
+def test_pareto_mixture_taus_takes_an_index_only_n():
+    """n was checked but the raw argument divided (an __index__-only object has no arithmetic)."""
+    class IndexOnly:
+        def __index__(self):
+            return 8
+
+    assert np.array_equal(pareto_mixture_taus(0.5, 1.0, 100.0, IndexOnly()), pareto_mixture_taus(0.5, 1.0, 100.0, 8))

@@ -320,3 +320,29 @@ def test_log_energies_past_float64_against_exact_integers(n, t):
             assert abs(L[k] - float(exact)) <= 1e-12 * max(1.0, abs(float(exact))), k
         rising *= n + m
         falling *= n - m
+
+
+# --- issue 43: a tol below float64's resolution ------------------------------------------------------------------
+def _depth_exact(n, sigma, tol, quantity):
+    """The depth from exact rationals (trace moments, sigma and tol at their binary values), written here."""
+    from theory.signal_energy import trace_moment
+
+    s2, tl, acc, k = Fraction(sigma) ** 2, Fraction(tol), Fraction(0), 0
+    while True:
+        q = Fraction(trace_moment(n, k), n ** (k + 1)) * s2 ** k
+        acc += q
+        if abs((q if quantity == "Q" else acc / (k + 1)) - 1) > tl:
+            return k - 1
+        k += 1
+
+
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+@pytest.mark.parametrize("n,sigma,tol", [(64, 1.0, 1e-300), (64, 1.0, 1e-17), (1000, 1.0, 2.0**-20),
+                                         (10**12, 1.0, 1e-300), (64, 1.0, 1 / 64**2), (4, 1.0, 1 / 16)])
+def test_float_depth_is_the_exact_depth_below_float_resolution(n, sigma, tol, quantity):
+    """depth_for_scale(64, 1.0, 1e-300) was 0 on the float path, 1 exactly (Q_{n,1} = 1 exactly, its float
+    log carries rounding); a deviation within rounding of tol (1/64^2 = Q_{64,2} - 1 exactly: a tie) is decided
+    exactly too."""
+    want = _depth_exact(n, sigma, tol, quantity)
+    assert depth_for_scale(n, sigma, tol, quantity=quantity) == want
+    assert depth_for_scale(n, sigma, tol, quantity=quantity, method="exact") == want

@@ -218,3 +218,21 @@ def test_exp_area_takes_fractions_and_decimals_exactly():
         assert abs(exp_area(decimal.Decimal("2.5"), 10, method="mp", dps=50) - ref2) <= mpmath.mpf(10) ** -48 * ref2
     with pytest.raises(TypeError, match="tau must be a real number"):
         exp_area("3", 48, method="mp")
+
+
+# --- issue 43 ----------------------------------------------------------------------------------------------------
+def test_expected_linear_relmse_is_scale_invariant_in_float():
+    """The ratio of weighted sums of squares overflowed at 1e300 (nan) and underflowed at 1e-300."""
+    rh, r = 0.8 ** np.arange(8) * 0.9, 0.8 ** np.arange(8)
+    ref = expected_linear_relmse(rh, r)
+    for s in (1e300, 1e-300):
+        assert expected_linear_relmse(rh * s, r * s) == pytest.approx(ref, rel=1e-14)
+
+
+def test_degenerate_budget_gives_delta_for_every_alpha():
+    """T <= 4 with the default budget max(1, T/4) = 1: the only kernel of area 1 is delta_0, so p = inf and
+    tau = 0 for every alpha (documented; the outside fuzz read poly_exponent(0.5, 3) = inf as wrong). Just
+    outside (T = 5, A_max = 1.25) p is finite."""
+    assert poly_exponent(0.5, 3) == math.inf and exp_tau(0.5, 4) == 0.0
+    assert memory_function("poly", 0.5, 3).tolist() == [1.0, 0.0, 0.0]
+    assert math.isfinite(poly_exponent(0.5, 5)) and exp_tau(0.5, 5) > 0.0

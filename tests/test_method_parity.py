@@ -225,10 +225,6 @@ def test_real_energies_serve_one_domain(name, method):
 # cost limits: huge but valid arguments are answered in O(1) or refused up front by name
 # --------------------------------------------------------------------------------------------------
 HUGE = [(12, 10**30), (10**18, 10**12), (10**400, 10**30), (1, 10**6), (2**63, 10)]
-# Known, filed (issue 43, "Unnamed": 10**400 where a float is wanted): fixed at the root by the hardening round
-UNNAMED_OVERFLOW = {("S", "mp", 10**400), ("log_S", "mp", 10**400), ("QR", "mp", 10**400), ("SR", "mp", 10**400)}
-
-
 def _short(v: int) -> str:
     return str(v) if v < 10**6 else f"2^{v.bit_length() - 1}" if v & (v - 1) == 0 else f"1e{len(str(v)) - 1}"
 
@@ -237,11 +233,7 @@ def _huge_cases():
     out = []
     for name, method in CASES:
         for n, k in HUGE:
-            marks = ()
-            if (name, method, n) in UNNAMED_OVERFLOW:
-                marks = pytest.mark.xfail(strict=True, raises=AssertionError,
-                                          reason="issue 43 fuzz: 'int too large to convert to float' names nothing")
-            out.append(pytest.param(name, method, n, k, marks=marks, id=f"{name}-{method}-{_short(n)}-{_short(k)}"))
+            out.append(pytest.param(name, method, n, k, id=f"{name}-{method}-{_short(n)}-{_short(k)}"))
     return out
 
 
@@ -349,11 +341,7 @@ def _depth_cases():
     out = []
     for method in methods_of(hz.depth_for_scale, 64, 1.0, 0.1):
         for n, sigma, tol in points:
-            marks = ()
-            if method == "float" and tol < 1e-200:
-                marks = pytest.mark.xfail(strict=True, reason="issue 43 fuzz: a tol below float resolution is "
-                                                              "accepted by the float path (depth 0, not 1)")
-            out.append(pytest.param(method, n, sigma, tol, marks=marks))
+            out.append(pytest.param(method, n, sigma, tol))
     return out
 
 

@@ -169,12 +169,12 @@ def test_train_rejects_bad_data():
 
 
 @pytest.mark.parametrize("spec,exc,match", [
-    ({"arch": "gru"}, ValueError, "model.arch"),
-    ("lstm", TypeError, "model must be a dict"),
+    ({"arch": "gru"}, ValueError, r"spec\.arch"),
+    ("lstm", TypeError, "spec must be a dict"),
     ({"arch": "lstm", "hidden": 4}, ValueError, "hidden"),
     ({"arch": "lstm", "width": 0}, ValueError, "width"),
-    ({"arch": "lstm", "width": 2.0}, TypeError, "model.width"),
-    ({"arch": "s4d", "linear": "yes"}, TypeError, "model.linear"),
+    ({"arch": "lstm", "width": 2.0}, TypeError, r"spec\.width"),
+    ({"arch": "s4d", "linear": "yes"}, TypeError, r"spec\.linear"),
     ({"arch": "s4d", "state": 5}, ValueError, "N"),
     ({"arch": "s4d", "init": "legs"}, ValueError, "init"),
     ({"arch": "s4d", "dt_min": 0.2, "dt_max": 0.1}, ValueError, "dt_max"),
@@ -183,7 +183,7 @@ def test_train_rejects_bad_data():
     ({"arch": "transformer", "pos": "rope"}, ValueError, "pos"),
     ({"arch": "sequential", "stages": [{"arch": "lstm"}]}, ValueError, "stages"),
     ({"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn", "levels": -1}]}, ValueError,
-     r"model\.stages\[1\]"),
+     r"spec\.stages\[1\]"),
 ])
 def test_bad_model_specs_are_rejected_naming_the_field(spec, exc, match):
     with pytest.raises(exc, match=match):
@@ -349,3 +349,18 @@ def test_memory_probe_announces_a_long_probe(monkeypatch, capsys):
     assert "memory_probe: T=80 will take about" in capsys.readouterr().err
     monkeypatch.setattr(probe, "_TIMED_ABOVE_T", 10**6)
     assert np.array_equal(got, probe.memory_probe(model, T=80, n=2))      # the timing run changes nothing
+
+
+def test_messages_name_the_parameter_passed():
+    """build_model(3) said "model must be a dict", dt_bounds('bogus') named dt_range for a parameter called name
+    (issue 43): each message names the caller's parameter."""
+    import inspect
+
+    from numerics.memory_functions.bench.zoo import build_model
+    from numerics.memory_functions.models.s4d import dt_bounds
+
+    with pytest.raises(TypeError, match=r"^spec must be a dict"):
+        build_model(3)
+    assert list(inspect.signature(dt_bounds).parameters)[0] == "dt_range"
+    with pytest.raises(ValueError, match=r"^dt_range must be one of"):
+        dt_bounds(dt_range="bogus")

@@ -2,6 +2,7 @@
 
 
 import json
+import math
 from pathlib import Path
 
 import mpmath
@@ -319,3 +320,14 @@ def test_prony_mp_names_bad_samples():
         prony("bogus", 2, method="mp")
     with pytest.raises(TypeError, match=r"h\[1\] must be a number"):
         prony([1.0, "x", 0.25, 0.125], 2, method="mp")
+
+
+# --- issue 43: scale-invariant residuals computed scaled ---------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_residuals_are_scale_invariant(scale):
+    """prony(0.8**s * 1e300, 2).residual was nan (the sums of squares overflow); the fits of scaled data have
+    the residual of the data, to rounding (one of them is exact: compared on an absolute scale of 1e-12)."""
+    h = 0.8 ** np.arange(1, 33) + 0.1 * 0.3 ** np.arange(1, 33) + 1e-3 * np.cos(np.arange(1, 33))
+    for fit in (lambda x: prony(x, 2), lambda x: matrix_pencil(x, 2), lambda x: best_mterm_fit(x, 1)):
+        ref, got = fit(h).residual, fit(h * scale).residual
+        assert math.isfinite(got) and abs(got - ref) <= 1e-6 * ref + 1e-12

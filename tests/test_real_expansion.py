@@ -119,7 +119,9 @@ def test_partial_sums_are_the_cumulative_sums(m):
 def test_exact_rows_are_served_exactly():
     for n, t in [(1, 7), (4, 3), (16, 2), (400, 60), (10**9, 45)]:
         r = rx.QR(n, t)
-        assert r.source == "exact rows" and r.error == 0.0 and r.value == float(exact_Q(n, t))
+        # the error is the rounding of the exact row to float64, exactly (issue 43: it was 0.0)
+        assert r.source == "exact rows" and r.value == float(exact_Q(n, t))
+        assert r.error == float(abs(Fraction(r.value) - exact_Q(n, t))) and r.error <= 2**-53 * r.value
         assert rx.SR(n, t).value == float(sum(exact_Q(n, k) for k in range(t + 1)))
 
 
@@ -415,3 +417,22 @@ def test_partial_sum_checks_m_before_its_cache():
         rx.partial_sum(0.0)
     with pytest.raises(TypeError, match="m must be an integer"):
         rx.partial_sum(True)
+
+
+# --- issue 43: widths past float64 -------------------------------------------------------------------------------
+def test_rho_bound_is_decided_in_integers():
+    """max_depth(10**100) never ended (a float scan by steps of one past 2**53); the rho bound
+    t^4 <= RHO_MAX (n M_MAX)^2 is now decided in integers: just inside it, and one past it."""
+    for n in (10**6, 10**12, 10**100):
+        t = rx._rho_depth(n)
+        lhs = lambda s: Fraction(s**2, n * rx.M_MAX) ** 2            # noqa: E731  rho, exactly
+        assert lhs(t) <= Fraction(rx.RHO_MAX) < lhs(t + 1)
+    assert rx.max_depth(10**100) <= rx._rho_depth(10**100)
+
+
+def test_expansion_refuses_widths_past_1e300_by_name():
+    """QR / SR (mp) past the exact rows at n = 10**400: "int too large to convert to float" before."""
+    for fn in (rx.QR, rx.SR):
+        with pytest.raises(ValueError, match=r"^n must be <= 1e300 for depths past the exact rows"):
+            fn(10**400, 10**30, method="mp", dps=30)
+        assert fn(10**400, 60, method="mp", dps=30).source == "exact rows"           # the rows take any n

@@ -211,3 +211,10 @@ def test_theory_loader_reads_the_same_rows():
     assert real_Q(3, 4) == Fraction(3**5 + 28 * 3**3 + 28 * 9 + 48 * 3, 3**5)
     with pytest.raises(ValueError, match="k"):
         real_row(61)
+
+
+def test_interpolate_row_refuses_a_scalar():
+    """A 0-d array has __len__ but no length: "len() of unsized object" before (issue 43)."""
+    import numpy as np
+    with pytest.raises(TypeError, match=r"^values must be a sequence of k \+ 1 = 2 integers"):
+        interpolate_row(1, np.array(1.0))

@@ -558,3 +558,32 @@ def test_Q_all_mp_has_a_stated_maximum():
     """Q_all(8, 3.5e6, method="mp") ran for minutes (issue 33 fuzz): refused past MAX_QALL_MP_T, naming k."""
     with pytest.raises(ValueError, match="k must be an integer <= 100000"):
         Q_all(8, se.MAX_QALL_MP_T + 1, method="mp", dps=30)
+
+
+# --- issue 43: log_Q past float64, huge widths on the mp paths (each failed before the fix) ----------------------
+def test_log_Q_past_float64_raises_by_name_as_Q_does():
+    """log_Q(8, 10**400) returned inf where Q raises OverflowError: log Q ~ 9.18e402 is itself past float64."""
+    for fn in (Q, log_Q):
+        with pytest.raises(OverflowError, match=r"\(n=8, k=1\.000e\+400\) .*exceeds float64"):
+            fn(8, 10**400)
+    with mpmath.workdps(30):
+        ref = log_Q(8, 10**400, method="mp", dps=30)
+        assert mpmath.mpf("9.17e402") < ref < mpmath.mpf("9.19e402")
+    # where the log fits, the right finite value to a relative 1e-15, tiny logs too (log Q ~ C(k+2, 4)/n^2):
+    # at n = 1e40, k = 1e5 the float path returned -3.8e-35 for 4.2e-62
+    for n, k in [(10**400, 10**150), (10**40, 10**5), (10**400, 10**30)]:
+        got = log_Q(n, k)
+        with mpmath.workdps(40):
+            ref = log_Q(n, k, method="mp", dps=40)
+            assert got >= 0 and abs(got - ref) <= 1e-15 * ref + 5e-324
+
+
+@pytest.mark.parametrize("fn", [S, log_S])
+def test_mp_paths_take_widths_past_float64(fn):
+    """S / log_S (mp) at n = 10**400 were "integer division result too large for a float" (an estimate of the
+    terms needed, n / t in float). The value: S_{n,t} = t + 1 + O(t^5 / n^2)."""
+    t = 10**30
+    with mpmath.workdps(40):
+        got = fn(10**400, t, method="mp", dps=30)
+        want = mpmath.mpf(t + 1) if fn is S else mpmath.log(t + 1)
+        assert abs(got - want) <= mpmath.mpf(10) ** -28 * want

@@ -214,3 +214,33 @@ def test_bootstrap_interval_is_at_the_asked_level():
     level = p0 / 1.5
     est, lo, hi = bootstrap({"a": [0.0, 1.0, 1.0, 1.0, 1.0]}, lambda med: med["a"], level, B=10**4)
     assert (est, lo, hi) == (1.0, 0.0, 1.0)
+
+
+# --- issue 43: silently wrong statistics of the outside fuzz (each failed before the fix) ----------------------
+def test_mwu_refuses_none_and_drops_nan():
+    """mwu(None, y) was nan: numpy reads None as NaN. NaN marks a missing value (dropped, as in paired)."""
+    from numerics.stats import mwu
+    with pytest.raises(TypeError, match="^x must be"):
+        mwu(None, [1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="^y must be"):
+        mwu([1.0, 2.0], [1.0, None])
+    x, y = [3.0, 4.0, 5.0, 6.0], [1.0, 2.0, 3.5]
+    assert mwu(x + [math.nan], y) == mwu(x, y) == stats.mannwhitneyu(x, y, alternative="greater").pvalue
+    with pytest.raises(ValueError, match="at least one value"):
+        mwu([math.nan], y)
+
+
+def test_runs_test_refuses_no_residuals():
+    """runs_test([]) returned p = 1.0 as if a fit had been tested; one residual is the documented no-information 1.0."""
+    with pytest.raises(ValueError, match=r"^residuals must hold at least 1 value, got 0"):
+        runs_test(np.array([]))
+    assert runs_test([0.5]) == 1.0
+
+
+def test_paired_takes_a_sequence_not_a_scalar():
+    """paired(nan) / paired(inf): a scalar read as a sample of one (the empty sample stays documented)."""
+    from numerics.stats import paired
+    for bad in (math.nan, math.inf, np.array(0.5)):
+        with pytest.raises(TypeError, match=r"^d must be a sequence"):
+            paired(bad)
+    assert paired([math.inf] * 3).n == 3

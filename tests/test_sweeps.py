@@ -314,3 +314,14 @@ def test_the_sweeps_are_package_data_read_by_name():
         assert load_sweep(name) == json.loads((SWEEPS / f"{name}.json").read_text())
     assert load_gated_sweep("quick").name == json.loads((SWEEP_DIR / "quick.json").read_text())["name"]
     assert not (ROOT / "benchmarks" / "memory_arch" / "quick.json").exists()          # one copy
+
+
+def test_sweep_grid_raises_at_the_call():
+    """sweep_grid was a generator: a bad document raised only when iterated (issue 43's fuzz saw a clean call)."""
+    from numerics.memory_functions.bench.sweep import sweep_grid
+    with pytest.raises(TypeError, match=r"studies\.a must be a dict"):
+        sweep_grid({"studies": {"a": 3}})
+    with pytest.raises(ValueError, match="unknown study name"):
+        sweep_grid({"studies": {}}, studies=["x"])
+    assert len(sweep_grid({"studies": {"a": {"models": {"m": {"arch": "lstm"}}, "kinds": ["exp"], "alphas": [0.5],
+                                               "seeds": [0, 1]}}})) == 2

@@ -131,3 +131,12 @@ def test_bad_input():
         relative_mse([1.0], [0.0])
     with pytest.raises(ValueError, match="yhat"):
         relative_mse([np.nan], [1.0])
+
+
+def test_relative_mse_is_scale_invariant_in_float():
+    """relative_mse of two 1e300 vectors was nan (their squares overflow): computed on the scaled vectors."""
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([1.5, 2.0, 2.0])
+    ref = relative_mse(a, b)
+    for s in (1e300, 1e-300, 2.0**1000):
+        assert relative_mse(a * s, b * s) == pytest.approx(ref, rel=1e-15)
+    assert relative_mse(np.array([1e308, -1e308]), np.array([-1e308, 1e308])) == 4.0      # the difference overflows

@@ -12,7 +12,6 @@ import math
 import numbers
 import operator
 import warnings
-from fractions import Fraction
 from typing import Any, Iterable, Literal
 
 import numpy as np
@@ -30,7 +29,13 @@ def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | Non
     """Return ``value`` as a Python ``int`` in ``[minimum, maximum]``.
 
     Accepts Python and NumPy integers and anything with ``__index__`` (e.g. sympy Integer); rejects
-    bools, floats (even integral ones: ``1e18`` is not an integer literal), strings and None.
+    bools, floats (even integral ones: ``1e18`` is not an integer literal), strings and None. The result is
+    always a Python ``int``, converted here once: a numpy integer would overflow silently in powers and
+    products (``np.int64(100) ** 20``), and an ``__index__``-only object supports no arithmetic at all, so
+    callers use the returned value, never the argument.
+
+    >>> type(as_int("k", np.int8(4))), as_int("k", np.int64(100)) ** 20 == 10**40
+    (<class 'int'>, True)
     """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, not a bool (got {value!r})")
@@ -111,9 +116,7 @@ def as_real(
 ) -> float:
     """Return ``value`` as a finite ``float`` in the stated interval (closed unless ``open_*``); with
     ``allow_inf``, ``+inf`` is a value too (where it means "no bound")."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    out = float(value)
+    out = _to_float(name, value)
     if not (math.isfinite(out) or (allow_inf and out == math.inf)):
         raise ValueError(f"{name} must be {'finite or +inf' if allow_inf else 'finite'}, got {value!r}")
     if 0.0 < abs(out) < _FLOAT_TINY:
@@ -128,12 +131,36 @@ def as_real(
     return out
 
 
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
+def _to_float(name: str, value: Any) -> float:
+    """A real scalar as a float: a TypeError naming ``name`` for anything else, a ValueError naming it and
+    float64's range for an exact number past that range (``10**400``, ``Fraction(10**400)``: Python's own
+    "int too large to convert to float" names nothing)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.60}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be a real number within float64's range (|{name}| <= {_FLOAT_MAX:.4g}), "
+                         f"got {_short_real(value)}") from None
+
+
+def _short_real(value: Any) -> str:
+    """A one-line form of a huge exact number (its order of magnitude), for messages."""
+    if isinstance(value, numbers.Integral):
+        return short_int(int(value))
+    if isinstance(value, numbers.Rational):
+        digits = math.log10(abs(value.numerator)) - math.log10(value.denominator)
+        return f"a {type(value).__name__} of about 1e{digits:.0f}"
+    return f"{value!r:.60}"
+
+
 def as_measurement(name: str, value: Any) -> float:
     """Return a real scalar as a float, NaN and infinities included (a measurement that may be missing or
     unbounded; the caller decides what they mean); non-real values are a TypeError naming the parameter."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.60}")
-    return float(value)
+    return _to_float(name, value)
 
 
 def as_mp_real(name: str, value: Any, *, allow_inf: bool = False):
@@ -148,7 +175,13 @@ def as_mp_real(name: str, value: Any, *, allow_inf: bool = False):
     if (isinstance(value, (bool, np.bool_)) or
             not isinstance(value, (numbers.Real, decimal.Decimal, mpmath.mpf))):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.60}")
-    if isinstance(value, Fraction):
+    if isinstance(value, np.floating) and not np.isfinite(value):
+        out = mpmath.mpf(float(value))                    # nan and +-inf of any width (checked below)
+    elif isinstance(value, np.floating):
+        # every numpy float exactly, np.longdouble included (mpmath refuses it; float() would round it)
+        num, den = value.as_integer_ratio()
+        out = mpmath.mpf(num) / den
+    elif isinstance(value, Fraction):
         out = mpmath.mpf(value.numerator) / value.denominator
     elif isinstance(value, decimal.Decimal):
         out = mpmath.mpf(str(value)) if value.is_finite() else mpmath.mpf(float(value))
@@ -159,37 +192,104 @@ def as_mp_real(name: str, value: Any, *, allow_inf: bool = False):
     return out
 
 
-def as_real_array(name: str, value: Any, *, minimum: float | None = None, finite: bool = True) -> np.ndarray:
+def as_real_array(name: str, value: Any, *, minimum: float | None = None, finite: bool = True,
+                  max_size: int | None = None, open_min: bool = False) -> np.ndarray:
     """Return ``value`` as a float64 array of finite numbers (scalars give 0-d arrays); ``finite=False``
-    lets NaN and infinities through (measurements that mark a missing value with NaN)."""
+    lets NaN and infinities through (measurements that mark a missing value with NaN); every element
+    ``>= minimum`` (``> minimum`` with ``open_min``). Its size is checked (:func:`check_size`, ``max_size``
+    default :data:`MAX_ELEMENTS`) before any element is read or copied."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be real, not a bool")
-    # numpy would parse the string "1.0" into a number: a string here is always a caller's mistake
-    if isinstance(value, (str, bytes)) or (isinstance(value, np.ndarray) and value.dtype.kind in "US"):
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}")
-    arr = as_float64(name, value, "a real number or an array of real numbers")
+    arr = as_float64(name, value, "a real number or an array of real numbers", max_size=max_size)
     if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
-    if minimum is not None and np.any(arr < minimum):
-        raise ValueError(f"{name} must be >= {minimum}")
+    if minimum is not None and np.any(arr <= minimum if open_min else arr < minimum):
+        raise ValueError(f"{name} must be {'>' if open_min else '>='} {minimum}")
     return arr
 
 
-def as_float64(name: str, value: Any, what: str = "real numbers") -> np.ndarray:
-    """``value`` as a float64 array (values unchecked), refusing complex input with a TypeError naming the
-    parameter: numpy would drop the imaginary part with only a ComplexWarning. The one conversion of real
-    array arguments (``what``: what the TypeError says ``name`` must be, for values that are not numbers)."""
-    complex_values = np.iscomplexobj(value) and not isinstance(value, (str, bytes))
+def as_real_vector(name: str, value: Any, *, min_size: int = 1, minimum: float | None = None,
+                   finite: bool = True, max_size: int | None = None, open_min: bool = False) -> np.ndarray:
+    """Return a sequence of real numbers as a 1-d float64 array of at least ``min_size`` entries (the checks
+    of :func:`as_real_array`). A scalar or a 0-d array is a TypeError naming ``name`` (a sequence is
+    documented there), a 2-d array a ValueError: neither is flattened silently.
+
+    >>> as_real_vector("lags", [1, 2, 3]).tolist()
+    [1.0, 2.0, 3.0]
+    """
+    arr = as_real_array(name, value, minimum=minimum, finite=finite, max_size=max_size, open_min=open_min)
+    if arr.ndim == 0:
+        raise TypeError(f"{name} must be a sequence (1-d array) of real numbers, got the scalar {value!r:.60}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d sequence of real numbers, got an array of shape {arr.shape}")
+    if arr.size < min_size:
+        raise ValueError(f"{name} must hold at least {min_size} value{'s' * (min_size != 1)}, got {arr.size}")
+    return arr
+
+
+# Array arguments: at most 2**27 elements (1 GiB of float64), so that a call's working copies of them stay
+# within MAX_MEMORY_BYTES; the size is read from the shape before any element is (a broadcast view of
+# 10**12 elements is 8 bytes, and would be 7 TiB once tested for finiteness or converted).
+MAX_ELEMENTS = 1 << 27
+
+
+def check_size(name: str, value: Any, maximum: int | None = None) -> None:
+    """Raise ``ValueError`` naming ``name`` if the array-like ``value`` (anything with a ``shape``; lists are
+    sized by numpy's conversion) has more than ``maximum`` elements (default :data:`MAX_ELEMENTS`), reading
+    only its shape."""
+    maximum = MAX_ELEMENTS if maximum is None else maximum
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple) and all(isinstance(d, (int, np.integer)) for d in shape):
+        size = math.prod(int(d) for d in shape)
+        if size > maximum:
+            raise ValueError(f"{name} is too large: {size} elements (shape {tuple(int(d) for d in shape)}); the "
+                             f"limit is {maximum} elements ({maximum * 8 / 2**30:.3g} GiB of float64)")
+
+
+def _refuse_non_numbers(name: str, value: Any, what: str) -> None:
+    """TypeErrors naming ``name`` for what numpy would turn into numbers silently: strings ("1.0" -> 1.0),
+    None and None inside a sequence (-> NaN), booleans (True -> 1.0)."""
     if isinstance(value, np.ndarray) and value.dtype.kind == "b":      # True is not a number here (bool .npy)
         raise TypeError(f"{name} must be real numbers, not booleans, got {value!r:.80}")
+    if value is None or isinstance(value, (str, bytes)) or (isinstance(value, np.ndarray) and value.dtype.kind in "US"):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
+    if isinstance(value, (list, tuple)) and value:
+        try:
+            flat = np.asarray(value, dtype=object).ravel()
+        except ValueError:                 # ragged: the float conversion below says so
+            return
+        bad = next((v for v in flat if v is None or isinstance(v, (str, bytes, bool, np.bool_))), _MISSING)
+        if bad is not _MISSING:
+            raise TypeError(f"{name} must be {what}, got an element {bad!r:.40} in {value!r:.80}")
+
+
+_MISSING = object()
+
+
+def as_float64(name: str, value: Any, what: str = "real numbers", *, max_size: int | None = None) -> np.ndarray:
+    """``value`` as a float64 array (values unchecked), refusing complex input with a TypeError naming the
+    parameter: numpy would drop the imaginary part with only a ComplexWarning. The one conversion of real
+    array arguments (``what``: what the TypeError says ``name`` must be, for values that are not numbers).
+
+    The size is checked first (:func:`check_size`), then strings, None and booleans are refused (numpy reads
+    them as numbers), and an exact number past float64's range is a ValueError naming ``name``.
+    """
+    check_size(name, value, max_size)
+    _refuse_non_numbers(name, value, what)
+    complex_values = np.iscomplexobj(value)
     if not complex_values:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error", np.exceptions.ComplexWarning)   # complex objects inside a list
-                return np.asarray(value, dtype=np.float64)
+                out = np.asarray(value, dtype=np.float64)
+            check_size(name, out, max_size)
+            return out
         except np.exceptions.ComplexWarning:
             complex_values = True
-        except (TypeError, ValueError, OverflowError):
+        except OverflowError:
+            raise ValueError(f"{name} must be real numbers within float64's range (|{name}| <= {_FLOAT_MAX:.4g}), "
+                             f"got a larger one in {value!r:.60}") from None
+        except (TypeError, ValueError):
             pass
     if complex_values:
         raise TypeError(f"{name} must be real, got complex values (the imaginary part would be lost): "
@@ -197,7 +297,7 @@ def as_float64(name: str, value: Any, what: str = "real numbers") -> np.ndarray:
     raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
 
 
-def check_ordered(lo_name: str, lo: float | Fraction, hi_name: str, hi: float | Fraction, *, strict: bool = False) -> None:
+def check_ordered(lo_name: str, lo: Any, hi_name: str, hi: Any, *, strict: bool = False) -> None:
     """Raise ``ValueError`` naming both bounds unless ``lo <= hi`` (``lo < hi`` with ``strict``): the check of
     a range given as two arguments, after each was checked on its own (either may be the one in error)."""
     if not (lo < hi if strict else lo <= hi):
@@ -282,6 +382,7 @@ def as_int_array(name: str, value: Any, *, minimum: int | None = 0, maximum: int
     """
     if isinstance(value, (bool, np.bool_, str, bytes)):
         raise TypeError(f"{name} must be an integer or an array of integers, got {type(value).__name__} {value!r}")
+    check_size(name, value)          # before min/max read every element of a broadcast view
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError, OverflowError):
@@ -292,6 +393,7 @@ def as_int_array(name: str, value: Any, *, minimum: int | None = 0, maximum: int
         if any(abs(v) >= 2**63 for v in flat):
             _too_big(name)
         return np.array(flat, dtype=np.int64).reshape(arr.shape)
+    check_size(name, arr)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must be an integer or an array of integers, got {arr.dtype} values")
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= 2**63:
@@ -320,13 +422,13 @@ def as_choice(name: str, value: Any, choices: Iterable[str]) -> Any:
 
 def _check_range(name: str, value: int, minimum: int | None, maximum: int | None) -> None:
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short(value)}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {short_int(value)}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be an integer <= {_short(maximum)}, got {_short(value)}")
+        raise ValueError(f"{name} must be an integer <= {short_int(maximum)}, got {short_int(value)}")
 
 
-def _short(value: int) -> str:
-    # a 1000-digit integer in a one-line message: its order of magnitude (math.log10 takes any int)
+def short_int(value: int) -> str:
+    """An integer for a one-line message: itself below 1e30, else its order of magnitude (``1.000e+400``)."""
     if abs(value) < 10**30:
         return str(value)
     e = math.log10(abs(value))

@@ -83,7 +83,7 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln
 
-from ._args import as_choice, as_dps, as_int, as_real, as_real_array
+from ._args import as_choice, as_dps, as_int, as_real, as_real_array, check_size
 from ._args import Field, FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
 from ._types import mpf
 from .signal_energy import Q as _Q
@@ -371,6 +371,7 @@ def _as_energies(energies, method: str):
         if (isinstance(energies, (str, bytes)) or not hasattr(energies, "__iter__")
                 or (isinstance(energies, np.ndarray) and energies.ndim != 1)):
             raise TypeError(f"energies must be a sequence E_0..E_t of positive reals, got {type(energies).__name__}")
+        check_size("energies", energies, _MAX_T + 1)      # before list() copies a broadcast view
         exact = list(energies)
         if len(exact) > (_MP_MAX_T if method == "mp" else _MAX_T) + 1:
             raise ValueError(f"energies: at most {_MAX_T} + 1 values ({_MP_MAX_T} + 1 for method 'mp'), "
@@ -554,11 +555,40 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n, field="real", source=source)
 
 
-def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
-    with np.errstate(over="ignore"):
-        dev = np.abs(np.expm1(_log_curve(L, 2.0 * math.log(sigma), quantity)))
-    bad = np.flatnonzero(dev > tol)
-    return int(bad[0]) if bad.size else None
+# The float path's rounding: log Q_j from Q_all carries ~ (1 + |log Q_j|) sqrt(j) eps, the log curve adds j x and
+# a running logaddexp (j + 1 roundings); 2**-40 per unit of those magnitudes bounds it with a wide margin.
+_CURVE_ROUNDING = 2.0**-40
+
+
+def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str, exact=None) -> int | None:
+    """The first depth j with ``|p_j(sigma) - 1| > tol`` from the float64 log-energies ``L``. A depth whose float
+    deviation lies within its rounding bound of ``tol`` (a tol below float64's resolution, 1e-300, or a tie) is
+    decided in exact rationals by ``exact(k) -> E_k`` (a Fraction, or None where no exact energy exists: then,
+    and past depth ``_EXACT_MAX_T``, the float comparison stands)."""
+    x = 2.0 * math.log(sigma)
+    with np.errstate(over="ignore", invalid="ignore"):
+        c = _log_curve(L, x, quantity)
+        dev = np.abs(np.expm1(c))
+        j = np.arange(L.size)
+        err = _CURVE_ROUNDING * (j + 1.0) * (1.0 + np.abs(L) + abs(x) * j + np.abs(c)) * (1.0 + dev)
+        sure = (dev == np.inf) | (dev - err > tol)
+    for i in np.flatnonzero(dev + err > tol).tolist():
+        if sure[i] or exact is None or i > _EXACT_MAX_T:
+            return i
+        verdict = _exact_exceeds(exact, i, Fraction(sigma), Fraction(tol), quantity)
+        if verdict is None or verdict:
+            return i
+    return None
+
+
+def _exact_exceeds(exact, j: int, sigma: Fraction, tol: Fraction, quantity: str) -> bool | None:
+    """Whether ``|p_j(sigma) - 1| > tol`` in exact rationals (None if an energy has no exact value)."""
+    s2 = sigma * sigma
+    energies = [exact(k) for k in ((j,) if quantity == "Q" else range(j + 1))]
+    if any(e is None for e in energies):
+        return None
+    p = energies[0] * s2**j if quantity == "Q" else sum((e * s2**k for k, e in enumerate(energies)), Fraction(0)) / (j + 1)
+    return abs(p - 1) > tol
 
 
 def _first_violation_exact(energies, sigma: Fraction, tol: Fraction, quantity: str) -> int | None:
@@ -600,7 +630,10 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
     quantity : {"Q", "S"}
         Free or driven recurrence, as for :func:`sigma_for_horizon`.
     method : {"float", "exact"}
-        float64 comparisons, or exact rationals (``t <= 4000``).
+        float64 comparisons, or exact rationals (``t <= 4000``). The float path decides a depth whose deviation
+        lies within float64 rounding of ``tol`` (a tie, or a ``tol`` below float resolution such as 1e-300) in
+        exact rationals too, so both methods give one depth (up to depth 4000 and, for real weights, on the
+        exact rows).
     max_t : int, optional
         The largest depth searched (default and bound: 1e7, or 4000 for "exact"; for real weights the real
         energies' domain, or 60 for "exact").
@@ -641,7 +674,8 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
     T = min(64, max_t)
     while True:
         if method == "float":
-            j = _first_violation_float(log_energies(n, T), sigma, tol, quantity)
+            j = _first_violation_float(log_energies(n, T), sigma, tol, quantity,
+                                       exact=lambda k: Fraction(trace_moment(n, k), n ** (k + 1)))
         else:
             exact = (Fraction(trace_moment(n, k), n ** (k + 1)) for k in range(T + 1))
             j = _first_violation_exact(exact, Fraction(sigma), Fraction(tol), quantity)
@@ -654,16 +688,21 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
 
 def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t) -> int:
     """:func:`depth_for_scale` for real weights: exact rows (depths <= 60), the large-n expansion beyond (float)."""
-    from .real_expansion import MAX_T_LINEAR, max_depth, real_energies_any
-    from .real_rows import real_energies, real_rows_max_k
+    from .real_expansion import MAX_T_LINEAR, QR, max_depth, real_energies_any
+    from .real_rows import real_Q, real_energies, real_rows_max_k
 
     last = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n, quantity="Q"))
     cap = min(last, MAX_T_LINEAR)          # the depths whose Q^R the energies need (S sums them)
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
     T = min(64, max_t)
+    L = np.empty(0)
     while True:
         if method == "float":
-            j = _first_violation_float(np.log(np.asarray(real_energies_any(n, T)[0], dtype=np.float64)), sigma, tol, quantity)
+            # each doubling adds only the new depths' log-energies (the expansion costs O(1) per depth)
+            new = real_energies_any(n, T)[0] if L.size == 0 else QR(n, np.arange(L.size, T + 1)).value
+            L = np.concatenate([L, np.log(np.asarray(new, dtype=np.float64))])
+            j = _first_violation_float(L, sigma, tol, quantity,
+                                       exact=lambda k: real_Q(n, k) if k <= real_rows_max_k() else None)
         else:
             j = _first_violation_exact(real_energies(n, T), Fraction(sigma), Fraction(tol), quantity)
         if j is not None:
@@ -800,6 +839,7 @@ def glorot_table(ns, tol, *, quantity: Quantity = "S") -> list[dict]:
     try:
         if isinstance(ns, (str, bytes)):
             raise TypeError
+        check_size("ns", ns)
         ns = list(ns)
     except TypeError:
         raise TypeError(f"ns must be a width or a sequence of widths (integers), got {ns!r:.40}") from None

@@ -10,7 +10,8 @@ summaries are available, so the exact scalings below are **the toolkit's own con
 Convention (lags ``s = 0, ..., T-1``; ``alpha = 0`` is always ``delta_0``, i.e. ``y = x``)
 ------------------------------------------------------------------------------------------
 Area budget (smooth kernels): ``A(alpha) = 1 + alpha (A_max - 1)``, ``A_max = T/4`` by default
-(clipped to 1 for ``T < 4``, where the smooth families degenerate to ``delta_0``); ``1 <= A_max < T``.
+(clipped to 1 for ``T <= 4``, where the smooth families degenerate to ``delta_0``: ``tau = 0`` and
+``p = inf`` for every alpha); ``1 <= A_max < T``.
 
 ``"exp"``      ``rho(s) = exp(-s/tau)``, ``tau = exp_tau(alpha, T)`` solves the geometric-sum closed form
                ``sum_{s<T} q^s = (1 - q^T)/(1 - q) = A(alpha)``, ``q = exp(-1/tau)``.
@@ -48,6 +49,7 @@ from scipy.special import airy
 
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_int, as_method_dps, as_mp_real, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._summation import relative_squared_error
 from theory._types import Real, mpf   # the number types each method returns
 
 #: The four memory-function families of :func:`memory_function`.
@@ -280,7 +282,8 @@ def exp_tau(alpha: float, T: int, *, area_max: float | None = None, work_dps: in
     Solved on the geometric-sum closed form (:func:`exp_area`, written as
     ``sum_{s>=1} q^s = A(alpha) - 1`` to avoid cancellation) in a local ``work_dps``-digit mpmath context
     (the working digits of a float64 answer; ``dps`` names an mp result's digits elsewhere).
-    ``tau = 0`` at ``alpha = 0`` (``delta_0``); ``tau`` increases strictly with alpha.
+    ``tau = 0`` at ``alpha = 0`` (``delta_0``), and for every alpha when the budget ``A_max`` is 1 (the default
+    ``max(1, T/4)`` at ``T <= 4``, or ``area_max=1``); otherwise ``tau`` increases strictly with alpha.
 
     >>> exp_tau(0.0, 64)
     0.0
@@ -307,11 +310,13 @@ def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, work_d
     """Exponent ``p(alpha)`` of the polynomial family: ``sum_{s<T} (1+s)^(-p) = A(alpha)``.
 
     Solved on the Hurwitz-zeta closed form (:func:`poly_area`) in a local ``work_dps``-digit context.
-    ``p = inf`` at ``alpha = 0`` (``delta_0``); ``p`` decreases strictly with alpha (``p < 1`` is
-    possible for large budgets: at T = 1024, ``A = 256`` needs ``p ~ 0.33``).
+    ``p = inf`` at ``alpha = 0`` (``delta_0``), and for every alpha when the budget ``A_max`` is 1 (the
+    default ``max(1, T/4)`` at ``T <= 4``, or ``area_max=1``: the only kernel of area 1 is ``delta_0``);
+    otherwise ``p`` is finite and decreases strictly with alpha (``p < 1`` is possible for large budgets: at
+    T = 1024, ``A = 256`` needs ``p ~ 0.33``).
 
-    >>> poly_exponent(0.0, 64)
-    inf
+    >>> poly_exponent(0.0, 64), poly_exponent(0.5, 3)              # A(alpha) = 1: delta_0
+    (inf, inf)
     >>> p = poly_exponent(0.5, 64)
     >>> abs(float(poly_area(p, 64)) - area_target(0.5, 64)) < 1e-12
     True
@@ -651,11 +656,8 @@ def expected_linear_relmse(rhohat, rho, *, T: int | None = None) -> float:
     r = _as_kernel("rho", rho)
     n = max(rh.size, r.size)
     T = n if T is None else as_int("T", T, minimum=n)
-    d = np.zeros(n)
-    d[: rh.size] += rh
-    d[: r.size] -= r
-    w = lag_weights(T)[:n]
-    den = float(np.dot(w[: r.size], r * r))
-    if den == 0.0:
+    if not np.any(r):
         raise ValueError("rho must not be identically zero (the relative MSE is undefined)")
-    return float(np.dot(w, d * d)) / den
+    approx, exact = np.zeros(n), np.zeros(n)
+    approx[: rh.size], exact[: r.size] = rh, r
+    return relative_squared_error(approx, exact, lag_weights(T)[:n])

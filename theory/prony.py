@@ -64,6 +64,7 @@ from scipy.optimize import least_squares
 
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_bool, as_choice, as_int, as_method_dps, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._summation import relative_squared_error
 
 __all__ = ["POLE_CLASSES", "AUTO_MP_CONDITION", "ExpSumFit", "OrderSelection", "exp_sum", "vandermonde",
            "vandermonde_condition", "prony", "matrix_pencil", "best_mterm_fit", "gauss_newton_condition",
@@ -394,8 +395,7 @@ def _prony_float(h: np.ndarray, K: int) -> ExpSumFit:
     lam = np.roots(np.concatenate([[1.0], a[::-1]]))
     V = vandermonde(lam, N)
     c = np.linalg.lstsq(V, h.astype(complex), rcond=None)[0]
-    fit_vals = V @ c
-    res = float(np.sum(np.abs(fit_vals - h) ** 2) / np.sum(np.abs(h) ** 2))
+    res = relative_squared_error(V @ c, h)
     lam, c = _sort_poles(lam, c)
     return ExpSumFit(lam, c, res, vandermonde_condition(lam, N), "prony (float64)", N, weights="uniform")
 
@@ -494,7 +494,7 @@ def matrix_pencil(h, K: int, *, L: int | None = None) -> ExpSumFit:
     lam = np.linalg.eigvals(np.linalg.pinv(V[:-1]) @ V[1:])
     W = vandermonde(lam, N)
     c = np.linalg.lstsq(W, x.astype(complex), rcond=None)[0]
-    res = float(np.sum(np.abs(W @ c - x) ** 2) / max(np.sum(x * x), np.finfo(float).tiny))
+    res = relative_squared_error(W @ c, x)
     lam, c = _sort_poles(lam, c)
     return ExpSumFit(lam, c, res, vandermonde_condition(lam, N), "matrix pencil (float64)", N,
                      weights="uniform")
@@ -979,8 +979,7 @@ def _finish(r: np.ndarray, weights: tuple[np.ndarray, str], search: _Search, dps
     fit = ExpSumFit(lam[order], coeffs[order], 0.0, cond, method, T, skip=float(c[-1]) if prob.skip else 0.0,
                     weights=wname, success=search.success, info=info)
     if not use_mp:
-        d = fit.kernel() - r
-        res = float(np.dot(w, d * d) / np.dot(w, r * r))
+        res = relative_squared_error(fit.kernel(), r, w)
     fit.residual = float(res)
     return fit
 

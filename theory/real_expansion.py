@@ -89,7 +89,7 @@ from typing import Literal, overload
 import mpmath
 import numpy as np
 
-from ._args import FloatOrMp, Quantity, as_int, as_int_array
+from ._args import FLOAT_INT_MAX, FloatOrMp, Quantity, as_int, as_int_array, short_int
 from ._types import FloatArray, Int, IntArray, mpf
 from .results import Energy
 from .real_rows import real_Q, real_rows_max_k
@@ -103,7 +103,7 @@ __all__ = ["COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", 
 COEFFICIENTS_FILE = resources.files("theory") / "data" / "real_expansion.json"    # a Traversable
 REL_ERROR_MAX = 1e-2      # the largest relative error estimate the expansion is served with
 RHO_MAX = 0.5             # the largest tail ratio (c^2 / M_MAX)^2 the error estimate is trusted at
-MAX_T_LINEAR = 10**6      # real_energies_any, real_breakdown_depth: O(t) float work (about a second at 1e6)
+MAX_T_LINEAR = 10**6      # real_energies_any, real_breakdown_depth: O(t) float work (about 6 CPU-s at 1e6)
 MAX_FIT_M = 64            # fit_coefficient: a_64 would need rows to k = 255
 
 
@@ -409,10 +409,23 @@ def truncated_expansion(n, t, *, quantity: Quantity = "S", m_top: int = M_MAX, b
     return (float(v), float(e)) if np.ndim(v) == 0 else (v, e)
 
 
+def _rho_served(n: int, t: int) -> bool:
+    """``rho = (t^2 / (n M_MAX))^2 <= RHO_MAX``, decided in integers (exact for every n and t: in float64 a
+    step of one in t is lost past 2**53, and the scan below never ended at n = 1e100)."""
+    r = Fraction(RHO_MAX)
+    return t**4 * r.denominator <= r.numerator * (n * M_MAX) ** 2
+
+
+def _rho_depth(n: int) -> int:
+    """The largest t with ``rho <= RHO_MAX``: ``floor((RHO_MAX (n M_MAX)^2)^(1/4))`` in integers."""
+    r = Fraction(RHO_MAX)
+    return math.isqrt(math.isqrt(r.numerator * (n * M_MAX) ** 2 // r.denominator))
+
+
 def _served(n: int, t: int, quantity: str) -> bool:
     if t <= real_rows_max_k():
         return True
-    if _rho(n, t) > RHO_MAX:
+    if not _rho_served(n, t):
         return False
     v, e = _float_value_error(np.array(n), np.array(t), quantity)
     if quantity == "S":
@@ -423,9 +436,11 @@ def _served(n: int, t: int, quantity: str) -> bool:
 @lru_cache(maxsize=1024)
 def _max_depth(n: int, quantity: str) -> int:
     K = real_rows_max_k()
-    hi = math.isqrt(int(M_MAX * math.sqrt(RHO_MAX) * n)) + 1         # rho > RHO_MAX beyond
-    while hi > K and _rho(n, hi) > RHO_MAX:
-        hi -= 1
+    if n > FLOAT_INT_MAX:
+        # the served depths are decided on the float64 error estimate (n^-m in float64)
+        raise ValueError(f"n must be <= 1e300 for depths past the exact rows (> {K}): the large-n expansion's "
+                         f"domain is decided in float64; got n = {short_int(n)}")
+    hi = _rho_depth(n)                                                  # rho > RHO_MAX beyond
     if hi <= K or not _served(n, K + 1, quantity):
         return K
     lo = K + 1                                                          # served(lo); find the last served
@@ -452,9 +467,11 @@ def max_depth(n, *, quantity: Quantity = "S") -> int:
 
 def _domain_error(n: int, t: int, quantity: str, name: str | None = None) -> ValueError:
     md, name = _max_depth(n, quantity), name or _DEPTH[quantity]
-    return ValueError(f"{name} must be <= {md} at n={n} (the exact rows reach {name} = {real_rows_max_k()}; the large-n "
-                      f"expansion serves c = {name}/sqrt(n) up to {math.sqrt(M_MAX * math.sqrt(RHO_MAX)):.3g} and a "
-                      f"relative error estimate up to {REL_ERROR_MAX:g}), got {name} = {t} (c = {t / math.sqrt(n):.3g})")
+    c = math.log10(t) - math.log10(n) / 2                # log10 of c = t / sqrt(n), for ints of any size
+    return ValueError(f"{name} must be <= {md} at n={short_int(n)} (the exact rows reach {name} = {real_rows_max_k()}; "
+                      f"the large-n expansion serves c = {name}/sqrt(n) up to {math.sqrt(M_MAX * math.sqrt(RHO_MAX)):.3g} "
+                      f"and a relative error estimate up to {REL_ERROR_MAX:g}), got {name} = {short_int(t)} "
+                      f"(c = {10 ** c if c < 300 else math.inf:.3g})")
 
 
 _DEPTH = {"Q": "k", "S": "t"}        # the vocabulary: Q-type depth k, S-type depth t (docs/api/vocabulary.md)
@@ -478,7 +495,9 @@ def _energy(n, t, method, dps, quantity: str) -> Energy:
     value, error = np.empty(nn.shape), np.zeros(nn.shape)
     exact = tt <= K
     for i in np.flatnonzero(exact).tolist():
-        value[i] = float(_exact_row_energy(int(nn[i]), int(tt[i]), quantity))
+        row = _exact_row_energy(int(nn[i]), int(tt[i]), quantity)
+        value[i] = float(row)
+        error[i] = float(abs(Fraction(value[i]) - row))          # the rounding of the exact row to float64
     if not exact.all():
         for n_u in np.unique(nn[~exact]).tolist():
             t_max = int(tt[~exact & (nn == n_u)].max())
@@ -486,7 +505,9 @@ def _energy(n, t, method, dps, quantity: str) -> Energy:
                 raise _domain_error(n_u, t_max, quantity)
         v, e = _float_value_error(nn[~exact], tt[~exact], quantity)
         if quantity == "S":
+            # the exact S^R_{n,60} in float64 and the sum: two more roundings of the result
             v = v + np.array([float(_exact_row_energy(int(x), K, "S")) for x in nn[~exact].tolist()])
+            e = e + 2 * np.finfo(np.float64).eps * np.abs(v)
         value[~exact], error[~exact] = v, e
     source = "exact rows" if exact.all() else "expansion" if not exact.any() else "exact rows and expansion"
     if not shape:
@@ -557,7 +578,8 @@ def QR(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
     -------
     theory.results.Energy
         ``value``, ``error`` (an estimate of ``|value - Q^R|``: the truncation estimate, 0 on the exact rows,
-        plus the final rounding on the "mp" path) and ``source``; it prints the value to the digits its
+        plus the rounding of the result to float64 or to ``dps`` digits: on an exact row the error is exactly
+        that rounding, 0 when the row is held exactly) and ``source``; it prints the value to the digits its
         error supports.
 
     Raises
@@ -651,7 +673,9 @@ def real_energies_any(n, k, *, method: FloatOrMp = "float",
     K = real_rows_max_k()
     exact: list[Fraction | mpf] = [_exact_row_energy(n, j, "Q") for j in range(min(k, K) + 1)]
     if k <= K:
-        return (exact if method == "mp" else np.array([float(e) for e in exact])), 0.0, "exact real rows"
+        # exact Fractions ("mp"), or each rounded once to float64 (relative 2^-53)
+        return (exact, 0.0, "exact real rows") if method == "mp" else \
+            (np.array([float(e) for e in exact]), 2.0**-53, "exact real rows")
     E: list[Fraction | mpf] | FloatArray
     if method == "mp":
         tail = [QR(n, j, method="mp", dps=dps) for j in range(K + 1, k + 1)]

@@ -42,8 +42,9 @@ class Energy(Generic[V]):
     value : float, numpy.ndarray or mpmath.mpf
         The energy (an array for array arguments on the float path).
     error : float, numpy.ndarray or mpmath.mpf
-        An estimate of ``|value - exact|`` of the same kind: the truncation estimate plus the final rounding
-        (0 where the value is an exact row read in float64, whose rounding is below float64's 1e-16).
+        An estimate of ``|value - exact|`` of the same kind: the truncation estimate plus the rounding of the
+        result (an exact row's error is exactly the rounding of its rational to the returned float or mpf).
+        ``error == 0`` means the value *is* the energy: an exact row that the float or mpf holds exactly.
     source : str
         Where the value came from, e.g. ``"exact rows"``, ``"expansion"``.
 

@@ -135,7 +135,7 @@ def calibrated_phase(tau: Any, tau_halves: Any, *, beta_hi_max: float = BETA_HI_
     from numerics.anticollapse.estimators import as_time_scales
 
     t, _ = as_time_scales("tau", tau)       # +inf (non-decaying units) dropped; NaN, -inf, <= 0 refused
-    as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
+    n_sim = as_int("n_sim", n_sim, minimum=1, maximum=MAX_SIM)
     beta_hi_max = as_real("beta_hi_max", beta_hi_max, minimum=0.0, allow_inf=True)    # inf: no upper-end rule
     p_null = as_probability("p_null", p_null)
     sigma = measurement_sigma(tau_halves)

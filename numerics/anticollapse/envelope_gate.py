@@ -60,7 +60,8 @@ import numpy as np
 from numerics.anticollapse.estimators import (MIN_TAIL_SAMPLE, TailFit, _check_envelope, _design, _fit_log_models,
                                               as_time_scales)
 from numerics.stats import MAX_BOOT, runs_test_normal
-from theory._args import MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array, check_ordered
+from theory._args import (MAX_LENGTH, as_choice, as_instance, as_int, as_real, as_real_array, as_real_vector,
+                          check_ordered)
 
 VARIANTS = ("no_floor", "author")   # no floor in the fits (ours); the author's two 1e-30 floors
 AUTHOR_FLOOR = 1e-30            # the author's floor in log(max(f, 1e-30))
@@ -220,7 +221,8 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
     tau_min = as_real("tau_min", tau_min, minimum=0.0, open_min=True)
     tau_max = as_real("tau_max", tau_max, minimum=0.0, open_min=True)
     check_ordered("tau_min", tau_min, "tau_max", tau_max, strict=True)
-    u = (np.arange(as_int("n", n, minimum=1, maximum=MAX_LENGTH)) + 0.5) / n
+    n = as_int("n", n, minimum=1, maximum=MAX_LENGTH)           # once: an __index__-only n has no division
+    u = (np.arange(n) + 0.5) / n
     if beta < 1e-12:
         return tau_min * (tau_max / tau_min) ** u
     return tau_min * (1.0 - u * (1.0 - (tau_min / tau_max) ** beta)) ** (-1.0 / beta)
@@ -228,7 +230,7 @@ def pareto_mixture_taus(beta: float, tau_min: float, tau_max: float, n: int) -> 
 
 def tempered_beta(lags: Any, log_f: np.ndarray) -> np.ndarray:
     """``max(0, -d)`` of the tempered fit of each column (or the vector) ``log_f`` over ``lags``."""
-    l = as_real_array("lags", lags).ravel()
+    l = as_real_vector("lags", lags, min_size=3, minimum=0.0, open_min=True)     # the fit is in log l
     y = as_real_array("log_f", log_f, finite=False)
     if l.size < 3 or y.ndim not in (1, 2) or y.shape[0] != l.size:
         raise ValueError(f"lags (>= 3 of them) and the rows of log_f must match; got {l.size} lags, log_f {y.shape}")
@@ -254,7 +256,7 @@ def calibrated_taus(tau: Any, beta: float, q_lo: float = 0.75) -> np.ndarray:
 
     Units with tau at or below the ``q_lo`` quantile ``x_lo`` of the finite tau are kept; the other k get
     the midpoint quantiles ``x_lo (1 - u_i)^(-1/beta)``, ``u_i = (i + 1/2) / k``, of the Pareto law
-    ``P(tau > x) = (x / x_lo)^(-beta)`` (``beta`` floored at 1e-3). On this mixture the tail estimator
+    ``P(tau > x) = (x / x_lo)^(-beta)``, ``beta > 0`` (``beta = 0`` is no law). On this mixture the tail estimator
     returns ``beta`` up to discreteness, and its body and size are the measured ones. A quantile past
     float64 (a tiny ``beta``: ``(2k)^(1/beta)`` beyond 1e308) is +inf, a non-decaying unit, as in
     ``RateFit.tau``.
@@ -265,19 +267,24 @@ def calibrated_taus(tau: Any, beta: float, q_lo: float = 0.75) -> np.ndarray:
     t = np.sort(as_time_scales("tau", tau)[0])
     if t.size < 2:
         raise ValueError(f"tau must hold at least 2 finite positive time scales, got {t.size}")
-    beta = max(as_real("beta", beta, minimum=0.0), 1e-3)
+    beta = as_real("beta", beta, minimum=0.0, open_min=True)      # beta = 0: P(tau > x) = 1 is no law
     q_lo = as_real("q_lo", q_lo, minimum=0.0, maximum=1.0, open_max=True)
     x_lo = float(np.quantile(t, q_lo))
     body = t[t <= x_lo]
     k = t.size - body.size
     u = (np.arange(k) + 0.5) / max(k, 1)
-    return np.concatenate([body, x_lo * (1.0 - u) ** (-1.0 / beta)])
+    with np.errstate(over="ignore"):                # documented: a quantile past float64 is +inf
+        return np.concatenate([body, x_lo * (1.0 - u) ** (-1.0 / beta)])
+
+
+_BETA_FLOOR = 1e-3
 
 
 def _calibrated_betas(tau: np.ndarray, betas: np.ndarray, q_lo: float, lags: np.ndarray) -> np.ndarray:
     logs = np.empty((lags.size, betas.size))
     for i, b in enumerate(betas):
-        mix = calibrated_taus(tau, float(b), q_lo)
+        # a bootstrap replicate of the tail beta may be 0: floored at _BETA_FLOOR (its quantiles are +inf anyway)
+        mix = calibrated_taus(tau, max(float(b), _BETA_FLOOR), q_lo)
         logs[:, i] = np.log(np.maximum(np.mean(np.exp(-lags[:, None] / mix[None, :]), axis=1), 1e-300))
     return tempered_beta(lags, logs)
 

@@ -54,7 +54,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from theory._args import (LOG_FLOAT_MAX, MAX_LENGTH, as_bool, as_choice, as_instance, as_int, as_int_array, as_real, as_real_array,
-                          as_same_shape)
+                          as_real_vector, as_same_shape)
 
 from numerics._config import dataclass_from_dict, setter
 from numerics.anticollapse.envelope_gate import AUTHOR_FLOOR, VARIANTS   # "author": both of the author's 1e-30 floors
@@ -142,9 +142,10 @@ class LongDiagnosisSpec:
         return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
 
 
-def long_spec(d: Any) -> LongDiagnosisSpec:
-    """From a sweep file's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields."""
-    return dataclass_from_dict(LongDiagnosisSpec, d, "long_diagnosis", tuples=("rate_lags", "envelope_lags"))
+def long_spec(d: Any, *, where: str = "d") -> LongDiagnosisSpec:
+    """From a sweep file's ``"long_diagnosis"`` mapping (JSON lists accepted), naming unknown fields (``where``:
+    the mapping's name in the messages, ``"long_diagnosis"`` for a sweep file's field)."""
+    return dataclass_from_dict(LongDiagnosisSpec, d, where, tuples=("rate_lags", "envelope_lags"))
 
 
 # ---------------------------------------------------------------------------------------------- transport
@@ -203,8 +204,8 @@ def second_order_bound(e: np.ndarray, alpha: np.ndarray | None = None) -> float:
     >>> second_order_bound(np.array([0.1, 0.1, 0.1]), np.array([0.5, 0.5, 0.5]))   # 3 e^2 alpha + e^3
     0.016
     """
-    e = as_real_array("e", e, minimum=0.0)          # norms
-    alpha = np.ones_like(e) if alpha is None else as_real_array("alpha", alpha)
+    e = as_real_vector("e", e, minimum=0.0)          # norms, one per step of the window
+    alpha = np.ones_like(e) if alpha is None else as_real_vector("alpha", alpha)
     if alpha.shape != e.shape or np.any(alpha <= 0):
         raise ValueError("alpha must be positive and have the shape of e")
     with np.errstate(divide="ignore"):             # log 0 = -inf: a term that is exactly 0

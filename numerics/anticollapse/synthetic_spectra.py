@@ -27,6 +27,10 @@ _LOG2_FLOAT_MAX = 1023.0        # log2 of float64's largest finite value, rounde
 # gate values one measurement simulates (n_seq x T x H): at about 6e6 per second on one core, 2**24 takes a
 # few seconds; the calibration spectra need 2**22 each, and a typo (n_seq=10**6) is refused instead of an hour
 MAX_SIMULATED = 2**24
+# mixture entries of one gate_pass_rates call (draws x 7 families x H x len(lags)): the committed check's 200 draws
+# at H = 128 on 128 lags are 2.9e7 (seconds); 2**31 is about 75 times that (minutes on one core), and a typo
+# (draws=10**7: days) is refused up front
+MAX_GATE_ENTRIES = 2**31
 
 __all__ = ["pareto_taus", "few_exponential_taus", "synthetic_leaks", "measure_spectrum"]
 
@@ -118,7 +122,9 @@ def gate_pass_rates(lags, *, draws: int = 200, H: int = 128, seed: int = 0, vari
     - ``few``: per k in :data:`GATE_KS`, ``draws`` spectra of k time scales log-uniform on
       [l_min, l_max], the H units split evenly (a collapsed spectrum).
 
-    Returns ``{family: {param: {"passed": k, "n": n}}}``.
+    Returns ``{family: {param: {"passed": k, "n": n}}}``. The cost, ``draws (|GATE_BETAS| + |GATE_KS|) H
+    len(lags)`` mixture entries, is checked up front against :data:`MAX_GATE_ENTRIES` (a ValueError naming
+    ``draws``).
     """
     from .envelope_gate import window_gate
 
@@ -126,6 +132,9 @@ def gate_pass_rates(lags, *, draws: int = 200, H: int = 128, seed: int = 0, vari
     if lags.size == 0:
         raise ValueError("lags must be a nonempty array")
     draws = as_int("draws", draws, minimum=1)
+    H = as_int("H", H, minimum=1, maximum=MAX_LENGTH)
+    check_budget("draws", float(draws) * (len(GATE_BETAS) + len(GATE_KS)) * H * lags.size, MAX_GATE_ENTRIES,
+                 unit="mixture entries (draws x 7 x H x lags)", value=draws)
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     lo, hi = float(lags.min()), float(lags.max())
     tmins = np.geomspace(lo / 2.0, 4.0 * lo, 9)

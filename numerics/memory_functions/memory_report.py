@@ -68,7 +68,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from numerics.memory_functions.bench.aggregate import median_by
-from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array
+from theory._args import MAX_LENGTH, as_choice, as_int, as_real, as_real_array, check_size
 from theory.complexity import effective_rank, effective_support, tail_energy
 from theory.memory import KINDS, default_area_max, exp_tau, lag_weights, memory_function, poly_exponent
 from theory.prony import select_order
@@ -255,6 +255,7 @@ def nearest_families(rho, *, kinds=KINDS) -> list[dict]:
         kinds = (kinds,)
     if not hasattr(kinds, "__iter__"):
         raise TypeError(f"kinds must be a sequence of family names from {KINDS}, got {type(kinds).__name__}")
+    check_size("kinds", kinds)
     kinds = list(kinds)
     if not kinds:
         raise ValueError(f"kinds must name at least one family of {KINDS}")
@@ -446,6 +447,7 @@ def best_on_cell(cells: list[BenchCell], kind: str, alpha: float) -> tuple[float
     """
     if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
         raise TypeError(f"cells must be a sequence of BenchCell, got {type(cells).__name__}")
+    check_size("cells", cells)
     cells = list(cells)
     if not all(isinstance(c, BenchCell) for c in cells):
         raise TypeError("cells must hold BenchCell objects (see load_benchmark)")

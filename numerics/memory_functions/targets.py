@@ -19,6 +19,7 @@ import numpy as np
 import scipy.fft
 
 from theory._args import MAX_LENGTH, as_choice, as_int, as_real_array
+from theory._summation import relative_squared_error
 
 INPUTS = ("normal", "rademacher", "uniform")
 DEFAULT_CHUNK = 1024
@@ -260,7 +261,6 @@ def relative_mse(yhat, y) -> float:
     yy = as_real_array("y", y)
     if yh.shape != yy.shape:
         raise ValueError(f"yhat and y must have the same shape, got {yh.shape} and {yy.shape}")
-    den = float(np.sum(yy * yy))
-    if den == 0.0:
+    if not np.any(yy):
         raise ValueError("y must not be identically zero (the relative MSE is undefined)")
-    return float(np.sum((yh - yy) ** 2)) / den
+    return relative_squared_error(yh, yy)          # scaled: 1e300 vectors do not overflow their squares

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from theory._args import as_choice, as_int, as_seed_sequence
+from theory._args import FLOAT_INT_MAX, as_choice, as_int, as_seed_sequence
 from theory.structured_init import FIELDS
 
 from .ginibre import MAX_N, _block_rng, sample_ginibre
@@ -207,7 +207,7 @@ def householder_defect_bound(n: int) -> float:
     >>> householder_defect_bound(64) < 1e-12
     True
     """
-    n = as_int("n", n, minimum=1)
+    n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)       # a float formula: 1e400 would overflow unnamed
     return 10.0 * n ** 1.5 * _U
 
 

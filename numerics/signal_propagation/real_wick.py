@@ -546,7 +546,8 @@ def row_identities(k: int, coeffs) -> list[tuple[str, str, bool]]:
       ``E tr (q q^*)^k = 2 E|q|^(2k) = 2 (k+1)!``; the Pfaffian route uses ``n = -2`` as a node, so on its
       rows this identity tests the duality's m = 1 case, not the rows.
     """
-    from theory.signal_energy import hultman_row
+    from theory.signal_energy import MAX_SERIES_K, hultman_row
+    k = as_int("k", k, minimum=0, maximum=MAX_SERIES_K)      # a numpy integer overflows in k**3 (np.int8(4))
     c = [int(v) for v in coeffs]
     at = lambda x: sum(a * x**j for j, a in enumerate(c))   # noqa: E731
     hult = hultman_row(k)

@@ -346,7 +346,8 @@ def interpolate_row(k: int, values: list[int]) -> list[int]:
     """Integer coefficients of the degree-(k+1) polynomial with ``P(0) = 0`` and ``P(-2m) = values[m-1]``,
     m = 1..k+1 (Newton interpolation of ``P(n) / n`` in exact rationals); ValueError if not integral."""
     k = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or len(values) != k + 1:
+    # (a 0-d array has __len__ but no length)
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or np.ndim(values) != 1 or len(values) != k + 1:
         raise TypeError(f"values must be a sequence of k + 1 = {k + 1} integers, got {values!r:.80}")
     values = [as_int("values", v, minimum=None) for v in values]
     nodes = [Fraction(-2 * m) for m in range(1, k + 2)]

@@ -80,7 +80,7 @@ from typing import Any, Callable, Literal, overload
 import mpmath
 import numpy as np  # noqa: F401 (doctests)
 
-from theory._args import DEFAULT_DPS, FLOAT_INT_MAX, MAX_LENGTH, as_dps, as_int
+from theory._args import DEFAULT_DPS, FLOAT_INT_MAX, MAX_LENGTH, as_dps, as_int, short_int
 from theory._args import EnergyMethod, FloatOrMp   # the Literal types of the method argument
 from theory._types import FloatArray, Int, IntArray, arb, mpf   # the number types each method returns
 
@@ -299,8 +299,9 @@ def log_Q(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
           dps: int | None = None) -> float | FloatArray | mpf:
     r"""``log Q_{n,k}`` (natural log) as a float, for the range where ``Q`` overflows float64.
 
-    Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
-    1e-15 whenever ``log Q >= 1e-3`` and to an absolute 1e-17 near 0. ``method="mp"``: an mpmath.mpf
+    Computed from the mp path (log-gamma differences), accurate to a relative 1e-15, near 0 too (a result
+    below 1e-3 is recomputed with ``2 log2 n`` more bits: ``log Q ~ C(k+2, 4)/n^2`` can be 1e-62 at n = 1e40;
+    below float64's range it is 0.0). ``method="mp"``: an mpmath.mpf
     correct to ``dps`` digits (default: the ambient ``mpmath.mp.dps``). Source and domain as :func:`Q`.
 
     Parameters
@@ -315,12 +316,16 @@ def log_Q(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
     Returns
     -------
     float, numpy.ndarray or mpmath.mpf
-        The natural logarithm of ``Q_{n,k}``; finite for every valid ``(n, k)``.
+        The natural logarithm of ``Q_{n,k}``; finite for every valid ``(n, k)`` ("float": whenever the log
+        itself fits in float64, i.e. below ``k ~ 1e305``).
 
     Raises
     ------
     TypeError, ValueError
         As for :func:`Q`.
+    OverflowError
+        "float" when ``log Q`` itself is past float64's range (``n = 8, k = 10**400``: ``log Q ~ 9e402``);
+        use "mp". (:func:`Q` raises it from ``log Q > 709.78``.)
 
     Examples
     --------
@@ -332,7 +337,12 @@ def log_Q(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
         out = _broadcast(_mp._log_Q, n, k, "k")
         if out is not None:
             return out
-    return _mp._log_Q(as_int("n", n, minimum=1), as_int("k", k, minimum=0), dps)
+    n, k = as_int("n", n, minimum=1), as_int("k", k, minimum=0)
+    value = _mp._log_Q(n, k, dps)
+    if dps is None and value == math.inf:       # log Q past float64 (k ~ 1e305 and beyond): as Q, by name
+        raise OverflowError(f"log_Q(n={short_int(n)}, k={short_int(k)}) exceeds float64 (log Q ~ "
+                            f"{mpmath.nstr(_mp._log_Q(n, k, 15), 3)}); use method='mp'")
+    return value
 
 
 @overload

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theory._args import as_choice, as_dps, as_int_array, elementwise
+from theory._args import short_int, as_choice, as_dps, as_int_array, elementwise
 
 METHODS = ("exact", "float", "mp", "ball")
 MAX_SERIES_K = 1000               # stirling1_row, hultman_row, Q_series, *_symbolic (O(k^2) big-int ops)
@@ -31,16 +31,16 @@ def _check_log_method(method, dps):
 def _check_exact_cost(n: int, k: int, quantity: str) -> None:
     """Exact paths: refuse up front what would take minutes (documented bounds, module docstring)."""
     if quantity in ("Q", "trace") and (k + 2) * (n + k + 2).bit_length() > MAX_EXACT_BITS:
-        raise ValueError(f"k must satisfy (k+2) log2(n+k+2) <= {MAX_EXACT_BITS} for exact integers (got n={n}, "
-                         f"k={k}): use method='mp'")
+        raise ValueError(f"k must satisfy (k+2) log2(n+k+2) <= {MAX_EXACT_BITS} for exact integers (got n={short_int(n)}, "
+                         f"k={short_int(k)}): use method='mp'")
     # python-flint normalises once (fmpq); without it the Fraction's gcd is quadratic in the denominator
     if quantity == "Q" and _flint_or_none() is None and (k + 1) * (n.bit_length() - 1) > MAX_EXACT_DEN_BITS:
         raise ValueError(f"k must satisfy (k+1) log2(n) <= {MAX_EXACT_DEN_BITS} for method='exact' without "
-                         f"python-flint (got n={n}, k={k}): install seqtheory[certified] or use method='mp'")
+                         f"python-flint (got n={short_int(n)}, k={short_int(k)}): install seqtheory[certified] or use method='mp'")
     # S: binary splitting, integers of ~ t log2(n t) bits (one gcd at the end)
     if quantity == "S" and (k + 1) * (n * (k + 2)).bit_length() > MAX_EXACT_BITS:
         raise ValueError(f"t must satisfy (t+1) log2(n (t+2)) <= {MAX_EXACT_BITS} for method='exact' "
-                         f"(got n={n}, t={k}): use method='mp'")
+                         f"(got n={short_int(n)}, t={short_int(k)}): use method='mp'")
 
 
 def _broadcast(fn, n, k, k_name: str):

@@ -9,7 +9,7 @@ import math
 import mpmath
 import numpy as np
 
-from theory._args import FLOAT_INT_MAX, LOG_FLOAT_MAX, as_int_array
+from theory._args import short_int, FLOAT_INT_MAX, LOG_FLOAT_MAX, as_int_array
 from theory._summation import compensated_cumsum
 
 from ._factorial_logs import _ab_float, _ab_mp, _guard_bits, _use_float_direct
@@ -44,7 +44,8 @@ def _Q_float(n: int, k: int) -> float:
     q = _Q_mp(n, k, 20)
     if q > mpmath.mpf(np.finfo(np.float64).max):
         raise OverflowError(
-            f"Q(n={n}, k={k}) = {mpmath.nstr(q, 6)} exceeds float64; use log_Q(n, k) or method='mp'")
+            f"Q(n={short_int(n)}, k={short_int(k)}) = exp({mpmath.nstr(mpmath.log(q), 6)}) exceeds float64; use "
+            "log_Q(n, k) or method='mp'")
     return float(q)
 
 
@@ -113,12 +114,12 @@ def _S_float(n: int, t: int) -> float:
     if _S_use_em(n, t):
         s = _S_em(n, t, 20)
         if s > mpmath.mpf(np.finfo(np.float64).max):
-            raise OverflowError(f"S(n={n}, t={t}) exceeds float64; use log_S(n, t) or method='mp'")
+            raise OverflowError(f"S(n={short_int(n)}, t={short_int(t)}) exceeds float64; use log_S(n, t) or method='mp'")
         return float(s)
     ratio = _S_ratio_sum(n, t)
     log_s = math.log(ratio) + _log_Q(n, t)
     if log_s > LOG_FLOAT_MAX - 1e-9:
-        raise OverflowError(f"S(n={n}, t={t}) = exp({log_s:.6g}) exceeds float64; use log_S(n, t) or method='mp'")
+        raise OverflowError(f"S(n={short_int(n)}, t={short_int(t)}) = exp({log_s:.6g}) exceeds float64; use log_S(n, t) or method='mp'")
     return ratio * _Q_float(n, t)
 
 

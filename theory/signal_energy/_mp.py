@@ -47,7 +47,8 @@ def _Q_all_mp(n: int, t: int, dps: int) -> list:
 def _S_mp(n: int, t: int, dps: int):
     prec = int(dps * 3.33) + 10
     # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
-    needed = t + 1 if t == 0 else min(t + 1, int(n / t * (prec + 20) * 0.7) + 2)
+    # (in integers: n / t overflows a float past n ~ 1e308 t)
+    needed = t + 1 if t == 0 else min(t + 1, n * (prec + 20) * 7 // (10 * t) + 2)
     if needed > _S_MP_VIA_BALL_MIN_TERMS:
         mid = _S_via_ball(n, t, dps)
         if mid is not None:

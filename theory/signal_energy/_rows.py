@@ -119,6 +119,7 @@ def Q_series(k: int) -> list[int]:
     >>> sum(Fraction(q, 3 ** (2 * g)) for g, q in enumerate(Q_series(7))) == Q(3, 7, method="exact")
     True
     """
+    k = as_int("k", k, minimum=0, maximum=MAX_SERIES_K)       # once: an __index__ object has no arithmetic
     row = hultman_row(k)
     return [row[k + 1 - 2 * g] for g in range((k + 1) // 2 + 1)]
 

@@ -81,14 +81,14 @@ def mu_exact(a: Fraction, b: Fraction, m: int) -> Fraction:
 
 def form_exact(form: Form, a: Fraction, b: Fraction) -> Fraction:
     out = Fraction(form.const) + sum((c * mu_exact(a, b, m) for c, m in form.sparse), Fraction(0))
-    M, w = form.dense_M, form.dense_w
-    if M is None or w is None:
+    if form.dense_M is None:
         return out
+    w = _dense_weights(form)
     if a == b:
-        return out + sum((w(m) * a ** m for m in range(M + 1)), Fraction(0))
+        return out + sum((w(m) * a ** m for m in range(form.dense_M + 1)), Fraction(0))
     # sum_m w(m) (b^(m+1) - a^(m+1)) / (m+1), over one common denominator at the end
     acc, bp, ap = Fraction(0), b, a
-    for m in range(M + 1):
+    for m in range(form.dense_M + 1):
         acc += Fraction(w(m), m + 1) * (bp - ap)
         bp, ap = bp * b, ap * a
     return out + acc / (b - a)
@@ -146,12 +146,11 @@ def form_mp(form: Form, a: Fraction, b: Fraction):
         v = mom.mu(m)
         value += c * v
         scale += abs(c) * v
-    M, w = form.dense_M, form.dense_w
-    if M is not None and w is not None:
-        if M > DIRECT_MAX_T and _unit_weights(form):
-            d, s = _driven_mean_closed(mom, a, b, M + 1)
+    if form.dense_M is not None:
+        if form.dense_M > DIRECT_MAX_T and _unit_weights(form):
+            d, s = _driven_mean_closed(mom, a, b, form.dense_M + 1)
         else:
-            d, s = mom.dense(M, w)
+            d, s = mom.dense(form.dense_M, _dense_weights(form))
         value += d
         scale += s
     return value, scale
@@ -165,10 +164,10 @@ def _point_mp(form: Form, x):
     for c, m in form.sparse:
         value += c * x ** m
         scale += abs(c) * x ** m
-    M, w = form.dense_M, form.dense_w
-    if M is not None and w is not None:
-        d = _geometric(x, M + 1) if _unit_weights(form) else sum(
-            (w(m) * x ** m for m in range(M + 1)), mpmath.mpf(0))
+    if form.dense_M is not None:
+        w = _dense_weights(form)
+        d = _geometric(x, form.dense_M + 1) if _unit_weights(form) else sum(
+            (w(m) * x ** m for m in range(form.dense_M + 1)), mpmath.mpf(0))
         value += d
         scale += abs(d)
     return value, scale
@@ -176,8 +175,15 @@ def _point_mp(form: Form, x):
 
 def _unit_weights(form: Form) -> bool:
     """Whether the dense part is the plain sum ``sum_{m<=M} mu_m`` (the driven mean without normalisation)."""
-    w, M = form.dense_w, form.dense_M
-    return w is not None and M is not None and all(w(m) == 1 for m in (0, 1, M))
+    w, top = form.dense_w, form.dense_M
+    return w is not None and top is not None and all(w(m) == 1 for m in (0, 1, top))
+
+
+def _dense_weights(form: Form) -> Callable[[int], int]:
+    """The weights of a form's dense part (a form with ``dense_M`` set has them)."""
+    if form.dense_w is None:
+        raise ValueError("a Form with dense_M needs dense_w")
+    return form.dense_w
 
 
 def _geometric(x, T: int):

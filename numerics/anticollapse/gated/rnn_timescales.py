@@ -344,7 +344,7 @@ def run_layer(w: RNNWeights, k: int, x: Any) -> tuple[torch.Tensor, torch.Tensor
     """Layer ``k`` of the stack on its inputs ``x`` (B, T, d_k): ``(h, a, r)`` as float64 tensors (B, T, H),
     the outputs, the leak and the first-order term (module docstring)."""
     as_instance("w", w, RNNWeights, "RNNWeights (weights_from_state_dict)")
-    k = as_int("layer", k, minimum=0, maximum=w.num_layers - 1)
+    k = as_int("k (the layer)", k, minimum=0, maximum=w.num_layers - 1)
     x = _check_inputs(x, w.input_size if k == 0 else w.hidden, min_t=1)
     with torch.no_grad():
         return (_gru_leaks if w.cell == "gru" else _lstm_leaks)(w.layers[k], x)

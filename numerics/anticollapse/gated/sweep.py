@@ -91,7 +91,7 @@ def load_gated_sweep(name_or_path: str | Path) -> GatedSweep:
     configs = {run: GatedConfig.from_dict(merge_sections(raw["defaults"], over, f"runs.{run}"))
                for run, over in raw["runs"].items()}
     seeds = tuple(as_seed_int(s) for s in raw["seeds"])
-    long = long_spec(raw["long_diagnosis"]) if raw.get("long_diagnosis") is not None else None
+    long = long_spec(raw["long_diagnosis"], where="long_diagnosis") if raw.get("long_diagnosis") is not None else None
     return GatedSweep(raw["name"], raw.get("description", ""), configs, seeds, long)
 
 

@@ -20,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from theory._args import as_instance, as_real
+from theory._args import as_instance, as_real, check_size
 
 
 def collect(runs: Iterable, store) -> list[dict]:
@@ -77,6 +77,7 @@ def median_by(rows: list[dict], keys: tuple[str, ...], value: str = "relmse") ->
 
 
 def _as_list(name: str, value) -> list:
+    check_size(name, value)       # before list() copies a broadcast view of 10**12 elements
     try:            # an Iterable may still refuse iteration (a 0-d numpy array)
         if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
             raise TypeError

@@ -122,7 +122,7 @@ class RunConfig:
             from .polish import PolishSpec
 
             polish = PolishSpec.from_dict(polish)
-        return cls(normalize_model_spec(d["model"]), TargetSpec.from_dict(d["target"]),
+        return cls(normalize_model_spec(d["model"], where="model"), TargetSpec.from_dict(d["target"]),
                    TrainSpec.from_dict(d.get("train", {})), polish)
 
     def to_dict(self) -> dict:

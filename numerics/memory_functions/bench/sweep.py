@@ -111,9 +111,10 @@ def load_sweep(path: str | Path) -> dict:
     return doc
 
 
-def sweep_grid(doc: dict, *, studies: Iterable[str] | None = None) -> Iterator[tuple[str, str, str, dict]]:
+def sweep_grid(doc: dict, *, studies: Iterable[str] | None = None) -> list[tuple[str, str, str, dict]]:
     """The grid points of the sweep document as ``(study, model label, train label, config dict)``, in file
-    order, before any config is built (so without PyTorch: ``seqtheory sweep list`` counts them)."""
+    order, before any config is built (so without PyTorch: ``seqtheory sweep list`` counts them). A list, so
+    that every error of the document is raised by this call, not later by whoever iterates over it."""
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
         raise ValueError("doc: a sweep must be a dict with a 'studies' dict")
     if studies is not None and (not isinstance(studies, (list, tuple, set, frozenset))
@@ -127,9 +128,8 @@ def sweep_grid(doc: dict, *, studies: Iterable[str] | None = None) -> Iterator[t
     if wanted is not None and wanted - set(doc["studies"]):
         raise ValueError(f"unknown study name(s) {sorted(wanted - set(doc['studies']))}; "
                          f"the sweep has {sorted(doc['studies'])}")
-    for name, st in doc["studies"].items():
-        if wanted is None or name in wanted:
-            yield from _study_grid(name, st, defaults)
+    return [point for name, st in doc["studies"].items() if wanted is None or name in wanted
+            for point in _study_grid(name, st, defaults)]
 
 
 def _study_grid(name: str, st: Any, defaults: dict) -> Iterator[tuple[str, str, str, dict]]:

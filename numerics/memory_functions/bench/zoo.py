@@ -45,8 +45,9 @@ def _fields(cls) -> dict[str, Any]:
             if name not in _INTERNAL and p.kind is not p.VAR_POSITIONAL}
 
 
-def normalize_model_spec(spec: Any, *, where: str = "model") -> dict:
-    """Return a new spec with every default filled in; raise TypeError/ValueError naming the bad field."""
+def normalize_model_spec(spec: Any, *, where: str = "spec") -> dict:
+    """Return a new spec with every default filled in; raise TypeError/ValueError naming the bad field
+    (``where``: the name of the spec in the messages, e.g. ``"model"`` for a run config's field)."""
     try:
         key = json.dumps(spec, sort_keys=True)
     except (TypeError, ValueError):

@@ -55,7 +55,7 @@ REFERENCE_DT = (1e-3, 1e-1)          # state-spaces s4d.py defaults (L ~ 1e3-1e4
 SSM_PARAMETERS = ("log_dt", "log_A_real", "A_imag")   # the reference's "SSM parameters" (own lr, no decay)
 
 
-def dt_bounds(name: str = "task", seq_len: int | None = None) -> tuple[float, float]:
+def dt_bounds(dt_range: str = "task", seq_len: int | None = None) -> tuple[float, float]:
     """``(dt_min, dt_max)`` of a named range: ``"task"`` = ``[1/seq_len, 1]``, ``"reference"`` = ``[1e-3, 1e-1]``.
 
     >>> dt_bounds("task", 64)
@@ -63,8 +63,8 @@ def dt_bounds(name: str = "task", seq_len: int | None = None) -> tuple[float, fl
     >>> dt_bounds("reference")
     (0.001, 0.1)
     """
-    name = as_choice("dt_range", name, DT_RANGES)
-    if name == "reference":
+    dt_range = as_choice("dt_range", dt_range, DT_RANGES)
+    if dt_range == "reference":
         return REFERENCE_DT
     if seq_len is None:
         raise ValueError("dt_range='task' needs seq_len (the task's sequence length T); pass seq_len=T, "
