@@ -51,6 +51,11 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     beyond, with an error estimate and a stated domain), the exact coefficients ``a_m(k)``, the real
     scaling functions ``F_0..F_3``, the real breakdown depth and its law.
 
+``theory.nonlinear``
+    nonlinear recurrences ``h_t = phi(W h_{t-1} (+ x_t))`` with tied Gaussian weights (tanh, relu, identity): the
+    infinite-width energy ``mean_field_energy`` / ``mean_field_profile`` (one-dimensional Gaussian integrals to
+    any precision), the first finite-width correction, the identity's exact finite-width energies.
+
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
