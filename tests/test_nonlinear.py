@@ -405,3 +405,12 @@ def test_verdicts_pass_within_z_se_and_fail_beyond():
     assert chk.verdict_mean_field([]).verdict == FAIL
     assert chk.verdict_first_correction([("tanh", 1, -0.43, 0.01, -0.434)]).verdict == PASS
     assert chk.verdict_first_correction([("tanh", 1, 0.0, 0.01, -0.434)]).verdict == FAIL
+
+
+def test_free_relu_and_identity_deviation_does_not_depend_on_sigma():
+    # positive homogeneity: h_t(sigma W_0) = sigma^t h_t(W_0) for relu and the identity, and q_t scales alike
+    for phi in ("relu", "identity"):
+        a, b = nonlinear_energies_mc(24, 8, 6, [nl.Recurrence(phi, 1.3), nl.Recurrence(phi, 1.5)], seed=8)
+        assert np.allclose(a.deviation()[0], b.deviation()[0], rtol=0, atol=1e-12)
+    t1, t2 = nonlinear_energies_mc(24, 8, 6, [nl.Recurrence("tanh", 1.3), nl.Recurrence("tanh", 1.5)], seed=8)
+    assert not np.allclose(t1.deviation()[0], t2.deviation()[0], rtol=0, atol=1e-6)          # tanh is not homogeneous

@@ -67,10 +67,11 @@ make the n pre-activations iid ``N(0, v_t)``, ``v_t = sigma^2 K_{t-1} (+ 1)``, s
 *Weight tying.* Conditioning ``W`` on the past pre-activations ``g_s = W h_{s-1}`` (Gaussian conditioning) writes
 the pre-activation of step t as ``W' P h_{t-1} + sum_s a_s g_s`` (``W'`` an independent copy, ``P`` the projection
 off the past states, ``a = (H^T H)^{-1} H^T h_{t-1}`` the overlaps of ``h_{t-1}`` with them). At depth 2 (free)
-``a = h_0 . h_1 / ||h_0||^2 = O(n^-1/2)`` and the ``O(1/n)`` effect of the shift ``a g_1`` cancels exactly against
-the variance that ``P`` removes (both are ``V'(v) a^2 sigma^2 ||h_0||^2``), leaving a relative
-``2 sigma^4 V'(sigma^2) V'(sigma^2 q_1) / (q_2 n^2)`` for every phi (the identity at ``sigma = 1``: ``2 / n^2``, the
-exact ``a_2(2)`` of ``Q^R_{n,2} = 1 + 2/n^2``). For an **odd** phi (tanh, the identity) every cross-time overlap
+``a = h_0 . h_1 / ||h_0||^2 = O(n^-1/2)`` and, for every phi, the ``O(1/n)`` effect of the shift ``a g_1`` cancels
+exactly against the variance that ``P`` removes (both are ``V'(v) a^2 sigma^2 ||h_0||^2`` at leading order), leaving
+a relative ``O(n^-2)``: ``2 sigma^4 V'(sigma^2) V'(sigma^2 q_1) / (q_2 n^2) + O(n^-3)`` for relu and the identity
+(``V'' = 0`` and no fourth-order term in the shift; ``2 / n^2`` at criticality, for the identity the exact
+``a_2(2)`` of ``Q^R_{n,2} = 1 + 2/n^2``), plus fourth-order terms of the same order for tanh. For an **odd** phi (tanh, the identity) every cross-time overlap
 ``h_s . h_t / n`` tends to 0 (by induction, the infinite-width pre-activations of different steps are independent:
 their covariance ``sigma^2 E[phi(Z_s) phi(Z_t)]`` vanishes), so every ``a_s`` is ``O(n^-1/2)`` and the same
 cancellation is taken to hold at every depth: ``c_t`` is then the whole ``1/n`` term. **Status**: derived at

@@ -62,13 +62,13 @@ CASES = {
           Recurrence("tanh", 1.0, True), Recurrence("tanh", 0.9), Recurrence("identity", 1.0)],
 }
 # (part, width) -> (depth, draws); the draws were set from a pilot's per-draw spread, before this run, and lowered
-# for n = 2048 and 4096 (A: 320 -> 256, 128 -> 96; B: 640 -> 384, 192 -> 128; C: 32 -> 16, 16 -> 8) before those
-# widths ran, when the shared machine gave the run an eighth of a core
+# for n >= 1024 (A: 768, 320, 128 -> 384, 160, 64; B: 2048, 640, 192 -> 1024, 256, 96; C: 32, 16 -> 16, 8) before
+# those widths ran, when the shared machine gave the run an eighth of a core: the intervals there are wider
 PLAN = {
     **{("A", n): (math.ceil(2.2 * math.sqrt(n)) + 10, s)
-       for n, s in zip(WIDTHS, (4096, 4096, 2048, 2048, 1024, 768, 256, 96))},
+       for n, s in zip(WIDTHS, (4096, 4096, 2048, 2048, 1024, 384, 160, 64))},
     **{("B", n): (math.ceil(0.8 * math.sqrt(n)) + 8, s)
-       for n, s in zip(WIDTHS, (8192, 8192, 8192, 4096, 4096, 2048, 384, 128))},
+       for n, s in zip(WIDTHS, (8192, 8192, 8192, 4096, 4096, 1024, 256, 96))},
     **{("C", n): (400, s) for n, s in zip(WIDTHS, (512, 512, 256, 256, 128, 64, 16, 8))},
     **{("D", n): (8, s) for n, s in zip((64, 128, 256, 512), (20000, 10000, 8000, 4000))},
 }
