@@ -24,6 +24,9 @@ _EXPORTS = {
     "theory.regimes": "regime breakdown_depth critical_curve critical_S_curve critical_correction REGIMES",
     "theory.horizon": "HorizonScale depth_for_scale max_horizon glorot_table gain_curve",
     "numerics.signal_propagation.horizon_mc": "sigma_for_horizon depth_with_se real_energies simulate_energies",
+    "theory.structured_init": "Q_structured S_structured structured_variance identity_noise_expansion as_init "
+                              "OrthogonalInit RingInit RotationBlocksInit IdentityNoiseInit",
+    "numerics.signal_propagation.structured_mc": "estimate_structured StructuredEstimate",
     "theory.memory": "KINDS memory_function mixed_memory_function expected_linear_relmse lag_weights",
     "theory.prony": "ExpSumFit prony matrix_pencil best_mterm_fit select_order",
     "theory.complexity": "tail_energy effective_support effective_rank",
@@ -50,7 +53,9 @@ __all__ = [
     "__version__", "Q", "S", "Q_all", "log_Q", "log_S", "hultman_row", "trace_moment", "Q_series", "S_series",
     "regime", "breakdown_depth", "critical_curve", "critical_S_curve", "critical_correction", "REGIMES",
     "HorizonScale", "depth_for_scale", "max_horizon", "glorot_table", "gain_curve", "sigma_for_horizon",
-    "depth_with_se", "real_energies", "simulate_energies", "KINDS", "memory_function",
+    "depth_with_se", "real_energies", "simulate_energies", "Q_structured", "S_structured", "structured_variance",
+    "identity_noise_expansion", "as_init", "OrthogonalInit", "RingInit", "RotationBlocksInit", "IdentityNoiseInit",
+    "estimate_structured", "StructuredEstimate", "KINDS", "memory_function",
     "mixed_memory_function", "expected_linear_relmse", "lag_weights", "ExpSumFit", "prony", "matrix_pencil",
     "best_mterm_fit", "select_order", "tail_energy", "effective_support", "effective_rank", "LevyParams",
     "Phi", "characteristic_root", "threshold_eta_J", "phase", "PHASES", "envelope_from_spectrum",
@@ -96,6 +101,12 @@ if TYPE_CHECKING:   # static tools (type checkers, completion) see every lazy na
         max_horizon as max_horizon, glorot_table as glorot_table, gain_curve as gain_curve)
     from numerics.signal_propagation.horizon_mc import (sigma_for_horizon as sigma_for_horizon,
         depth_with_se as depth_with_se, real_energies as real_energies, simulate_energies as simulate_energies)
+    from theory.structured_init import (Q_structured as Q_structured, S_structured as S_structured,
+        structured_variance as structured_variance, identity_noise_expansion as identity_noise_expansion,
+        as_init as as_init, OrthogonalInit as OrthogonalInit, RingInit as RingInit,
+        RotationBlocksInit as RotationBlocksInit, IdentityNoiseInit as IdentityNoiseInit)
+    from numerics.signal_propagation.structured_mc import (estimate_structured as estimate_structured,
+        StructuredEstimate as StructuredEstimate)
     from theory.memory import (KINDS as KINDS, memory_function as memory_function,
         mixed_memory_function as mixed_memory_function, expected_linear_relmse as expected_linear_relmse,
         lag_weights as lag_weights)

@@ -53,6 +53,8 @@ RESULT_TYPES = {
     "theory.horizon.HorizonScale", "numerics.memory_functions.memory_report.MemoryReport", "numerics.memory_functions.memory_report.BenchCell",
     "numerics.signal_propagation.quaternion_ginibre.QuaternionMoments", "numerics.stats.Agreement", "numerics.stats.Paired",
     "theory.real_expansion.RealEnergy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
+    "numerics.signal_propagation.haar.HaarStatistics", "numerics.signal_propagation.haar.HaarRounding",
+    "numerics.signal_propagation.structured_mc.StructuredEstimate",
     "numerics.signal_propagation.nonlinear_mc.NonlinearMC", "numerics.signal_propagation.nonlinear_breakdown.Breakdown",
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
@@ -512,6 +514,8 @@ def _optional_baselines() -> dict:
             "numerics.signal_propagation.real_energy_mc.real_energy_mc": Case(dict(n=8, t=3, samples=16, probes=2, seed=0,
                                                                 progress=False), kinds={"progress": "bool?"}),
         })
+    if _present("numerics.signal_propagation.structured_mc"):
+        out.update(_structured_baselines())
     if _present("theory.nonlinear"):
         out.update(_nonlinear_baselines())
     if _present("numerics.signal_propagation.horizon_mc"):
@@ -547,6 +551,47 @@ def _optional_baselines() -> dict:
             "numerics.memory_functions.memory_report.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
         })
     return out
+
+
+def _structured_baselines() -> dict:
+    """theory.structured_init and its numerics (the structured initialisations)."""
+    from theory.structured_init import IdentityNoiseInit, RingInit
+
+    ring = RingInit(0.5, 0.99)
+    law = {"init": "any", "dps": "int?"}
+    return {
+        "theory.structured_init.Q_structured": Case(dict(n=8, k=5, init=ring, method="float", dps=None), kinds=law),
+        "theory.structured_init.S_structured": Case(dict(n=8, t=5, init=ring, method="float", dps=None), kinds=law),
+        "theory.structured_init.structured_variance": Case(dict(n=8, t=5, init=ring, quantity="S", method="float",
+                                                                dps=None), kinds=law),
+        "theory.structured_init.haar_moments": Case(dict(n=4, field="real")),
+        "theory.structured_init.identity_noise_expansion": Case(dict(k=3, init=IdentityNoiseInit(1, 0.5, "real")),
+                                                                kinds={"init": "any"}),
+        "theory.structured_init.as_init": Case(dict(init="ring:r_min=0.5"), kinds={"init": "any"}),
+        "theory.structured_init.OrthogonalInit": Case(dict(field="real")),
+        "theory.structured_init.RingInit": Case(dict(r_min=0.5, r_max=0.99, theta_max=1.0, normalised=False),
+                                                keeps_type=True),
+        "theory.structured_init.RotationBlocksInit": Case(dict(r_min=0.5, r_max=0.99, theta_max=1.0,
+                                                               normalised=False), keeps_type=True),
+        "theory.structured_init.IdentityNoiseInit": Case(dict(alpha=1.0, beta=0.5, field="complex"), keeps_type=True),
+        "numerics.signal_propagation.haar.sample_haar": Case(dict(n=4, count=3, field="real", seed=0),
+                                                             kinds={"seed": "seed"}),
+        "numerics.signal_propagation.haar.haar_statistics": Case(dict(n=4, samples=16, field="real", seed=0,
+                                                                      sampler="qr"), kinds={"seed": "seed"}),
+        "numerics.signal_propagation.haar.haar_rounding": Case(dict(n=4, k=3, count=2, field="real", seed=0),
+                                                               kinds={"seed": "seed"}),
+        "numerics.signal_propagation.haar.householder_defect_bound": Case(dict(n=4)),
+        "numerics.signal_propagation.identity_noise.mixed_words": Case(dict(k=3)),
+        "numerics.signal_propagation.identity_noise.identity_noise_real_energies": Case(
+            dict(n=4, k=3, alpha=1.0, beta=0.5)),
+        "numerics.signal_propagation.loop_equations.word_moments": Case(dict(words_list=["0011", "00"]),
+                                                                        kinds={"words_list": "any"}),
+        "numerics.signal_propagation.structured_mc.sample_init": Case(dict(n=4, count=3, init=ring, seed=0),
+                                                                      kinds={"init": "any", "seed": "seed"}),
+        "numerics.signal_propagation.structured_mc.estimate_structured": Case(
+            dict(n=4, t=3, samples=8, init=ring, seed=0, progress=False),
+            kinds={"init": "any", "seed": "seed", "progress": "bool?"}),
+    }
 
 
 def _spread(med: dict) -> float:

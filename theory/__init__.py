@@ -43,6 +43,16 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
     the comparison with Glorot.
 
+``theory.structured_init``
+    structured initialisations (the toolkit's own results): Haar orthogonal/unitary (``Q = 1``,
+    ``S = t + 1`` exactly), the LRU ring and real rotation blocks (exact means and the exact ``1/n``
+    variance over draws), identity plus Gaussian noise (closed form for complex noise; the ``1/n``
+    expansion for real noise): ``Q_structured``, ``S_structured``, ``structured_variance``, the laws
+    ``OrthogonalInit``, ``RingInit``, ``RotationBlocksInit``, ``IdentityNoiseInit``. Private modules: the laws
+    (``theory.structured_init._inits``), the ring's moments (``theory.structured_init._ring``), identity plus
+    noise (``theory.structured_init._identity``), Haar moments and the expansion
+    (``theory.structured_init._exact_facts``).
+
 ``theory.real_rows``
     exact real-weight energies ``real_Q(n, k)`` (k <= 60) read from the committed rows.
 

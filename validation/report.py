@@ -20,16 +20,23 @@ from tqdm import tqdm
 from .registry import FAILING, VERDICTS, Check, Context, Result
 
 
+def markdown_cell(x) -> str:
+    r"""One cell of a GitHub-flavoured Markdown table: floats with 6 significant digits; ``|`` escaped (GFM
+    splits a row at every unescaped ``|``, code spans included) and line breaks made spaces (a row is a line).
+
+    >>> print(markdown_cell("`|x|` < 1\nsee below"), markdown_cell(0.1 + 0.2))
+    `\|x\|` < 1 see below 0.3
+    """
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.6g}" if math.isfinite(x) else str(float(x))
+    return " ".join(str(x).replace("|", "\\|").splitlines())
+
+
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
-    """A GitHub-flavoured Markdown table; floats printed with 6 significant digits."""
-
-    def fmt(x) -> str:
-        if isinstance(x, (float, np.floating)):
-            return f"{float(x):.6g}" if math.isfinite(x) else str(float(x))
-        return str(x)
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(fmt(x) for x in r) + " |" for r in rows]
+    """A GitHub-flavoured Markdown table (cells: :func:`markdown_cell`), one row per line, as wide as the
+    header."""
+    lines = ["| " + " | ".join(map(markdown_cell, headers)) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(map(markdown_cell, r)) + " |" for r in rows]
     return "\n".join(lines)
 
 

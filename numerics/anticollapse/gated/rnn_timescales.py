@@ -399,8 +399,10 @@ TAU_DEFINITION = ("tau_q = 1/mubar_q, mubar_q = -LS slope of E_{b,t} log|Gamma_{
 
 
 def _jsonable(v):
+    """``v`` with plain Python numbers; a non-finite float is None (JSON null: strict JSON has no NaN or
+    infinity; ``n_finite_tau`` counts the finite time scales)."""
     if isinstance(v, float) and not math.isfinite(v):
-        return str(v)
+        return None
     if isinstance(v, dict):
         return {str(k): _jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple, np.ndarray)):
