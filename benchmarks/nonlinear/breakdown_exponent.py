@@ -136,18 +136,22 @@ def analyse_case(rec: Recurrence, cache: Path) -> dict:
         with np.errstate(divide="ignore", invalid="ignore"):
             spread = float(np.std(np.log(D[:, tm]), ddof=1) * math.sqrt(n) / tm)
         w = {"draws": int(D.shape[0]), "depth": T, "deviation": [float(f"{x:.6g}") for x in dev],
-             "se": [float(f"{x:.4g}") for x in se], "log_spread": {"t": tm, "sd_log_E_sqrt_n_over_t": spread}}
+             "se": [float(f"{x:.4g}") for x in se], "log_spread": {"t": tm, "sd_log_E_sqrt_n_over_t": spread},
+             "max_abs_deviation": {"t": int(np.argmax(np.abs(dev))), "value": float(dev[np.argmax(np.abs(dev))]),
+                                   "se": float(se[np.argmax(np.abs(dev))])}}
         for tol in TOLS:
             b = breakdown_with_interval(D, q, tol, replicates=REPLICATES, seed=np.random.SeedSequence([7, n, int(1000 * tol)]))
             per_tol[tol].append(b)
-            cl, ch = (float(np.quantile(b.cross_replicates, p)) for p in (0.025, 0.975))
+            cl, ch = (float(np.quantile(b.cross_replicates, p, method="inverted_cdf")) for p in (0.025, 0.975))
             w[f"tol={tol}"] = {"t_star": b.t_star, "t_cross": b.t_cross, "lo": b.lo, "hi": b.hi,
                                "cross_lo": cl, "cross_hi": ch, "censored_replicates": b.censored}
         if rec.phi == "identity":
             E = identity_exact(rec, n, T) / q
             for tol in TOLS:
                 s, c = crossing_depth(E - 1.0, tol)
-                w[f"tol={tol}"]["exact"] = {"t_star": s, "t_cross": c}
+                m = w[f"tol={tol}"]
+                m["exact"] = {"t_star": s, "t_cross": c,
+                              "inside_interval": c is not None and m["cross_lo"] <= c <= m["cross_hi"]}
                 exact_tc[tol].append(c)
         out["widths"][str(n)] = w
     out["exponent"] = {}
@@ -186,16 +190,23 @@ def analyse_first_correction(cache: Path) -> list[dict]:
     return rows
 
 
+WINDOWS = ((100, 200), (200, 300), (300, 401))
+
+
 def plateau(cache: Path) -> list[dict]:
-    """tanh sigma = 1.2: the mean deviation over depths 200..400 per width (the chaotic phase saturates)."""
+    """tanh sigma = 1.2 (the chaotic phase): the mean deviation over the depth windows ``WINDOWS`` per width (one
+    number per draw and window, its mean and se): whether, and where, the deviation settles."""
     out = []
     for rec in CASES["C"]:
         for n in WIDTHS:
             D = run_part("C", n, cache)[f"draws{CASES['C'].index(rec)}"]
             q = mean_field_profile(D.shape[1] - 1, rec.phi, rec.sigma, driven=rec.driven)
-            per = (D[:, 200:] / q[200:]).mean(axis=1) - 1.0          # one number per draw
-            out.append({"case": case_key(rec), "n": n, "plateau": float(per.mean()),
-                        "se": float(per.std(ddof=1) / math.sqrt(per.size))})
+            row = {"case": case_key(rec), "n": n, "windows": []}
+            for a, b in WINDOWS:
+                per = (D[:, a:b] / q[a:b]).mean(axis=1) - 1.0          # one number per draw
+                row["windows"].append({"t": [a, b - 1], "mean": float(per.mean()),
+                                       "se": float(per.std(ddof=1) / math.sqrt(per.size))})
+            out.append(row)
     return out
 
 
@@ -226,7 +237,7 @@ def report(cache: Path, write: bool) -> dict:
                            "t_c = A n^gamma + delta)",
             "plan": {f"{p} n={n}": {"depth": t, "draws": s} for (p, n), (t, s) in PLAN.items()}, "probes": PROBES,
             "cases": [analyse_case(r, cache) for r in CASES["A"] + CASES["C"]],
-            "first_correction": analyse_first_correction(cache), "plateau_tanh_1.2": plateau(cache),
+            "first_correction": analyse_first_correction(cache), "late_deviation_tanh_1.2": plateau(cache),
             "provenance": provenance(cache)}
     print_summary(data)
     print(markdown(data))
@@ -268,8 +279,9 @@ def print_summary(data: dict) -> None:
     for r in data["first_correction"]:
         print(f"{r['case']:28s} t={r['t']} b={r['b']:+.3f}({r['b_se']:.3f}) derived c={_fmt(r['derived_c'])} "
               f"chi2={r['chi2']:.2f}")
-    for r in data["plateau_tanh_1.2"]:
-        print(f"{r['case']:28s} n={r['n']} plateau={r['plateau']:+.4f}({r['se']:.4f})")
+    for r in data["late_deviation_tanh_1.2"]:
+        print(f"{r['case']:28s} n={r['n']} " + " ".join(f"t={w['t'][0]}..{w['t'][1]}: {w['mean']:+.4f}({w['se']:.4f})"
+                                                        for w in r["windows"]))
 
 
 def markdown(data: dict) -> str:
@@ -317,12 +329,13 @@ def markdown(data: dict) -> str:
             f"{rows[t]['b']:+.2f} ({rows[t]['b_se']:.2f})" + ("" if rows[t]["derived_c"] is None
                                                                else f" vs {rows[t]['derived_c']:+.2f}") for t in ts)
             + " |")
-    out.append("\n**Chaotic phase** (tanh, sigma = 1.2): mean deviation over t = 200..400 (se)\n")
-    out += ["| case | " + " | ".join(f"n = {n}" for n in WIDTHS) + " |", "|---" * (len(WIDTHS) + 1) + "|"]
-    for case in dict.fromkeys(r["case"] for r in data["plateau_tanh_1.2"]):
-        rows = {r["n"]: r for r in data["plateau_tanh_1.2"] if r["case"] == case}
-        out.append(f"| {case} | " + " | ".join(f"{rows[n]['plateau']:+.4f} ({rows[n]['se']:.4f})" for n in WIDTHS)
-                   + " |")
+    out.append("\n**Chaotic phase** (tanh, sigma = 1.2): mean deviation over depth windows (se)\n")
+    out += ["| case | window | " + " | ".join(f"n = {n}" for n in WIDTHS) + " |", "|---" * (len(WIDTHS) + 2) + "|"]
+    for case in dict.fromkeys(r["case"] for r in data["late_deviation_tanh_1.2"]):
+        rows = {r["n"]: r for r in data["late_deviation_tanh_1.2"] if r["case"] == case}
+        for k, (a, b) in enumerate(WINDOWS):
+            out.append(f"| {case} | t = {a}..{b - 1} | " + " | ".join(
+                f"{rows[n]['windows'][k]['mean']:+.4f} ({rows[n]['windows'][k]['se']:.4f})" for n in WIDTHS) + " |")
     return "\n".join(out)
 
 
