@@ -79,9 +79,10 @@ depth 2, assumed beyond; verified for the identity on every exact row (``a_1(k) 
 against Monte Carlo to depth 8 (``docs/results/nonlinear-recurrences.md``). **relu is not odd**: its states are
 non-negative and carry a mean mode ``mu_t 1`` (``mu_t^2 = q_t / pi``), which ``W`` maps to the same random vector
 ``W 1`` at every step, so the overlaps ``h_s . h_t / n -> mu_s mu_t`` stay of order one and tying enters at
-``O(1/n)`` from depth 3 (free) and depth 2 (driven): a random growth rate of order ``n^-1/2`` per weight draw,
-whose effect on the mean grows like ``t^2 / n`` (measured, not derived: that needs the joint fluctuations of
-all the two-time overlaps). :func:`first_correction_profile` therefore refuses relu.
+``O(1/n)`` (measured: the coefficient is nonzero from depth 3 on, free and driven): a random growth rate of
+order ``n^-1/2`` per weight draw, whose effect on the mean grows like ``t^2 / n`` (measured, not derived: that
+needs the joint fluctuations of all the two-time overlaps). :func:`first_correction_profile` therefore refuses
+relu.
 
 Numerics of the Gaussian integrals
 ----------------------------------
