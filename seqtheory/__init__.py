@@ -31,6 +31,7 @@ _EXPORTS = {
     "theory.structured_init": "Q_structured S_structured structured_variance identity_noise_expansion as_init "
                               "OrthogonalInit RingInit RotationBlocksInit IdentityNoiseInit",
     "numerics.signal_propagation.structured_mc": "estimate_structured StructuredEstimate",
+    "theory.nonlinear": "mean_field_energy",
     "theory.memory": "KINDS memory_function mixed_memory_function expected_linear_relmse lag_weights",
     "theory.prony": "ExpSumFit OrderSelection prony matrix_pencil best_mterm_fit select_order",
     "theory.complexity": "tail_energy effective_support effective_rank",
@@ -60,7 +61,7 @@ __all__ = [
     "REGIMES", "HorizonScale", "depth_for_scale", "max_horizon", "glorot_table", "gain_curve", "sigma_for_horizon",
     "depth_with_se", "real_energies", "simulate_energies", "Q_structured", "S_structured",
     "structured_variance", "identity_noise_expansion", "as_init", "OrthogonalInit", "RingInit", "RotationBlocksInit",
-    "IdentityNoiseInit", "estimate_structured", "StructuredEstimate", "KINDS", "memory_function", "mixed_memory_function",
+    "IdentityNoiseInit", "estimate_structured", "StructuredEstimate", "mean_field_energy", "KINDS", "memory_function", "mixed_memory_function",
     "expected_linear_relmse", "lag_weights", "ExpSumFit", "OrderSelection", "prony", "matrix_pencil",
     "best_mterm_fit", "select_order", "tail_energy", "effective_support", "effective_rank", "LevyParams", "Phi",
     "characteristic_root", "threshold_eta_J", "phase", "PHASES", "envelope_from_spectrum", "tauberian_asymptote",
@@ -115,6 +116,7 @@ if TYPE_CHECKING:   # static tools (type checkers, completion) see every lazy na
         RotationBlocksInit as RotationBlocksInit, IdentityNoiseInit as IdentityNoiseInit)
     from numerics.signal_propagation.structured_mc import (estimate_structured as estimate_structured,
         StructuredEstimate as StructuredEstimate)
+    from theory.nonlinear import mean_field_energy as mean_field_energy
     from theory.memory import (KINDS as KINDS, memory_function as memory_function,
         mixed_memory_function as mixed_memory_function, expected_linear_relmse as expected_linear_relmse,
         lag_weights as lag_weights)

@@ -55,6 +55,7 @@ RESULT_TYPES = {
     "theory.results.Energy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
     "numerics.signal_propagation.haar.HaarStatistics", "numerics.signal_propagation.haar.HaarRounding",
     "numerics.signal_propagation.structured_mc.StructuredEstimate", "numerics.anticollapse.sde_tail.SDEBeta",
+    "numerics.signal_propagation.nonlinear_mc.NonlinearMC", "numerics.signal_propagation.nonlinear_breakdown.Breakdown",
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -419,6 +420,53 @@ def _documented_c_default(cases: dict) -> None:
                 case.kinds.setdefault("C", "real?")
 
 
+def _nonlinear_baselines() -> dict:
+    """theory.nonlinear and its Monte Carlo (numerics.signal_propagation.nonlinear_mc, nonlinear_breakdown)."""
+    from numerics.signal_propagation.nonlinear_breakdown import Breakdown
+    from theory.nonlinear import Recurrence
+    over = (OverflowError,)        # documented: q_t outside float64's normal range (use method="mp")
+    draws = 1 + 0.01 * np.arange(6.0) ** 2 + 0.01 * _rng().standard_normal((40, 6))
+    est = [Breakdown(3, 2.5 * k, 2.0, 3.0, 2.5 * k + 0.1 * _rng().standard_normal(20), 0.0, 9) for k in (1, 2, 3)]
+    return {
+        "theory.nonlinear.Recurrence": Case(dict(phi="tanh", sigma=1.0, driven=False), keeps_type=True),
+        "theory.nonlinear.gaussian_energy": Case(dict(v=1.0, phi="tanh", method="float", dps=None),
+                                                 kinds={"dps": "int?"}),
+        "theory.nonlinear.gaussian_energy#mp": Case(dict(v=1.0, phi="tanh", method="mp", dps=20)),
+        "theory.nonlinear.mean_field_energy": Case(dict(t=5, phi="tanh", sigma=1.0, driven=False, method="float",
+                                                        dps=None), kinds={"dps": "int?"}, raises=over),
+        "theory.nonlinear.mean_field_energy#mp": Case(dict(t=3, phi="tanh", sigma=1.0, driven=False, method="mp",
+                                                           dps=20)),
+        "theory.nonlinear.mean_field_profile": Case(dict(t=5, phi="relu", sigma=1.2, driven=True, method="float",
+                                                         dps=None), kinds={"dps": "int?"}, raises=over),
+        "theory.nonlinear.mean_field_profile#mp": Case(dict(t=3, phi="tanh", sigma=1.0, driven=True, method="mp",
+                                                            dps=20)),
+        "theory.nonlinear.first_correction_profile": Case(dict(t=5, phi="tanh", sigma=1.0, driven=False), raises=over),
+        "theory.nonlinear.identity_energy": Case(dict(n=16, t=4, sigma=0.9, driven=True), raises=over),
+        "numerics.signal_propagation.nonlinear_mc.nonlinear_energies_mc": Case(
+            dict(n=8, t=3, samples=8, recurrences=[Recurrence("tanh", 1.0), Recurrence("relu", 1.4, True)], probes=2,
+                 seed=0, progress=False, keep_draws=False), kinds={"recurrences": "any", "seed": "seed",
+                                                                   "progress": "bool?"}),
+        "numerics.signal_propagation.nonlinear_mc.nonlinear_energy_mc": Case(
+            dict(n=8, t=3, samples=8, phi="tanh", sigma=1.0, driven=False, probes=2, seed=0, progress=False,
+                 keep_draws=False), kinds={"seed": "seed", "progress": "bool?"}),
+        "numerics.signal_propagation.nonlinear_breakdown.crossing_depth": Case(
+            dict(dev=np.array([0.0, 0.02, 0.08]), tol=0.05)),
+        "numerics.signal_propagation.nonlinear_breakdown.bootstrap_means": Case(
+            dict(draws=draws, replicates=5, seed=0), kinds={"draws": "any", "seed": "seed"}),
+        "numerics.signal_propagation.nonlinear_breakdown.breakdown_with_interval": Case(
+            dict(draws=draws, q=np.ones(6), tol=0.1, replicates=20, seed=0, level=0.95),
+            kinds={"draws": "any", "seed": "seed"}),
+        "numerics.signal_propagation.nonlinear_breakdown.fit_exponent": Case(
+            dict(n=np.array([32.0, 128.0, 512.0]), t=np.array([3.0, 6.0, 12.0]), weights=None),
+            kinds={"weights": "any"}),
+        "numerics.signal_propagation.nonlinear_breakdown.fit_offset_exponent": Case(
+            dict(n=np.array([32.0, 128.0, 512.0, 2048.0]), t=np.array([3.0, 6.0, 12.0, 25.0]), sigma=None),
+            kinds={"sigma": "any"}),
+        "numerics.signal_propagation.nonlinear_breakdown.exponent_with_interval": Case(
+            dict(ns=[64, 256, 1024], estimates=est, level=0.95), kinds={"ns": "any", "estimates": "any"}),
+    }
+
+
 def _optional_baselines() -> dict:
     """Baselines of modules that may not exist in every checkout (added on main while this table was
     written): included only where the module imports, so the table works before and after a merge."""
@@ -485,6 +533,8 @@ def _optional_baselines() -> dict:
         })
     if _present("numerics.signal_propagation.structured_mc"):
         out.update(_structured_baselines())
+    if _present("theory.nonlinear"):
+        out.update(_nonlinear_baselines())
     if _present("numerics.signal_propagation.horizon_mc"):
         out.update({
             "numerics.signal_propagation.horizon_mc.real_energies": Case(dict(n=2, k=2)),

@@ -34,6 +34,8 @@ SKIP = {
     ("docs/results/cpu-architectures/runs/README.md", "--checks 'architectures.tcn_optimizer'"),
     ("docs/results/cpu-architectures/runs/README.md", "--status --store S.sqlite"),
     ("docs/results/cpu-gated/README.md", "run_sweep.py cpu --report"),
+    # about an hour of CPU: the Monte Carlo of the nonlinear breakdown depths at n = 32..4096
+    ("docs/results/nonlinear-recurrences.md", "breakdown_exponent.py --cache DIR"),
 }
 
 PAGES = db.pages()

@@ -65,6 +65,11 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     the result of an approximate energy: ``Energy`` (value, error, source; prints the value to the digits its
     error supports), returned by ``QR`` and ``SR``.
 
+``theory.nonlinear``
+    nonlinear recurrences ``h_t = phi(W h_{t-1} (+ x_t))`` with tied Gaussian weights (tanh, relu, identity): the
+    infinite-width energy ``mean_field_energy`` / ``mean_field_profile`` (one-dimensional Gaussian integrals to
+    any precision), the first finite-width correction, the identity's exact finite-width energies.
+
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
