@@ -583,7 +583,7 @@ def identity_energy(n, t, sigma=1.0, *, driven: bool = False):
 
     Returns
     -------
-    theory.real_expansion.RealEnergy
+    theory.results.Energy
         ``value``, ``error`` (an estimate; 0 on the exact rows) and ``source``.
 
     Raises
@@ -600,7 +600,8 @@ def identity_energy(n, t, sigma=1.0, *, driven: bool = False):
     >>> identity_energy(4, 2, driven=True).value     # S^R_{4,2} = 1 + 1 + 9/8
     3.125
     """
-    from .real_expansion import QR, SR, RealEnergy
+    from .real_expansion import QR, SR
+    from .results import Energy
 
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0)
@@ -613,7 +614,7 @@ def identity_energy(n, t, sigma=1.0, *, driven: bool = False):
     if not driven:
         r = QR(n, t)
         scale = sigma ** (2 * t)
-        return RealEnergy(r.value * scale, r.error * scale, r.source)
+        return Energy(r.value * scale, r.error * scale, r.source)
     r = QR(n, np.arange(t + 1))
     w = sigma ** (2.0 * np.arange(t + 1))
-    return RealEnergy(float(np.dot(w, r.value)), float(np.dot(w, r.error)), r.source)
+    return Energy(float(np.dot(w, r.value)), float(np.dot(w, r.error)), r.source)
