@@ -73,7 +73,8 @@ def numeric_environment(*, pin: bool, device: str = "cpu") -> dict:
         early = pinning.pin_problems({**_torch_state(device, start), "mkldnn": False, "nnpack": False})
         if early:
             raise pinning.UnpinnedError("this process was asked to train under the pinned numerical environment "
-                                        f"but is not in it: {'; '.join(early)}")
+                                        f"but is not in it: {'; '.join(early)} (pin=False trains without the pins, "
+                                        "recorded as unpinned)")
         torch.backends.mkldnn.enabled = False
         torch.backends.nnpack.set_flags(False)
     state = _torch_state(device, start)

@@ -1,6 +1,6 @@
 """The pinned numerical environment of training processes: one kernel path on every x86-64 machine.
 
-Why (``docs/cpu-results.md``, "Reproducible training"): three libraries on the training path choose their
+Why (``docs/cpu-results.md``, "Reproducible training across machines"): three libraries on the training path choose their
 kernels by the CPU's instruction set when they load, and a kernel with wider vectors sums in another order.
 On an AVX-512 machine, oneDNN (PyTorch's float32 LSTM and convolutions), ATen's vectorised kernels (the
 Transformer's) and NumPy's SIMD loops (the data: the complex products of ``linear_target``, the sums of the
@@ -21,7 +21,7 @@ The pins fix every one of those choices (:data:`PIN_ENV`, :func:`pinned_environ`
   NumPy is imported; the list is NumPy's own dispatch targets outside :data:`NUMPY_ALLOWED`);
 - in the process, before anything runs: oneDNN off (``torch.backends.mkldnn``) and NNPACK off
   (``torch.backends.nnpack``): LSTM, convolution and linear layers then run on ATen and MKL alone. oneDNN
-  promises identical results only on an identical platform (its blocking follows the cache sizes).
+  documents bitwise-equal results only for an identical hardware platform and software environment.
 
 Environment variables are read when a library loads, so the pins must be in the environment a process *starts*
 with: :func:`pinned_pool` starts its spawned workers with them (``seqtheory sweep run``, ``cpu_results.py``

@@ -10,7 +10,8 @@ kernel as an exponential sum. A config with a ``polish`` field (``numerics.memor
 continues the Adam stage with the certified full-batch L-BFGS polish: the result then also holds
 ``polish`` (the floor, its certificate and curve), ``relmse`` stays the Adam stage's number (the answer at a
 fixed Adam budget) and the probe / exponential sum describe the polished model. :func:`execute_group` trains runs that differ only in seed and target as one
-vmapped group (``numerics.memory_functions.bench.grouped``), with the same per-run results.
+vmapped group (``numerics.memory_functions.bench.grouped``), with the same per-run results. Every result records
+the numerical environment it trained in (``numeric_env``: pinned or not, ``numerics.experiments.pinning``).
 
 Targets (``theory.memory`` and ``numerics.memory_functions.targets``): ``rho = memory_function(kind, alpha, T)`` for the
 four kinds, or ``mixed_memory_function(kind_a, kind_b, lam, alpha, T)`` for ``kind="mixed"``; the data set
