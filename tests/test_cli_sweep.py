@@ -111,7 +111,7 @@ def test_status_does_not_create_a_store(sweep_file, tmp_path, capsys):
 def _stored(tmp_path, n_seeds=2) -> Path:
     path = tmp_path / "s.sqlite"
     with ResultStore(path) as st:
-        run_sweep(expand_sweep(_doc(seeds=range(n_seeds))), st, progress=False)
+        run_sweep(expand_sweep(_doc(seeds=range(n_seeds))), st, progress=False, pin=False)   # inline: fast
         assert len(st) == 2 * n_seeds
     return path
 
@@ -205,9 +205,9 @@ def test_sweep_skips_runs_claimed_by_another_sweep(tmp_path, pool):
             assert other.claim(rid)
         if pool:                                             # the executor path: claim as submitted
             with ThreadPoolExecutor(2) as ex:
-                s = run_sweep(runs, mine, progress=False, executor=ex)
+                s = run_sweep(runs, mine, progress=False, executor=ex, pin=False)   # threads: not pinned
         else:
-            s = run_sweep(runs, mine, progress=False)
+            s = run_sweep(runs, mine, progress=False, pin=False)
         assert (s.total, s.ran, s.elsewhere) == (6, 3, 3)
         assert mine.done_ids() == set(ids[1::2])
 
@@ -224,7 +224,7 @@ pathlib.Path({ready!r} + str({index})).touch()
 while len(list(pathlib.Path({ready!r}).parent.glob("ready*"))) < 2:   # both sweeps start together
     time.sleep(0.005)
 with ResultStore({store!r}) as st:
-    s = run_sweep(runs, st, progress=False)
+    s = run_sweep(runs, st, progress=False, pin=False)
 print(json.dumps({{"ran": s.ran, "elsewhere": s.elsewhere, "skipped": s.skipped}}))
 """
 
@@ -258,7 +258,7 @@ def test_inline_sweep_leaves_the_callers_torch_rng_alone():
     expected_next = torch.rand(3)
     torch.set_rng_state(before)
     with ResultStore(":memory:") as st:
-        s = run_sweep(expand_sweep(_doc(seeds=[0])), st, progress=False, workers=1)
+        s = run_sweep(expand_sweep(_doc(seeds=[0])), st, progress=False, workers=1, pin=False)
     assert s.ran == 2
     assert torch.equal(torch.get_rng_state(), before)
     assert torch.equal(torch.rand(3), expected_next)

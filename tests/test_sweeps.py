@@ -161,9 +161,9 @@ def test_median_by_counts_diverged_runs_as_infinite():
 def test_inline_sweep_resumes_and_is_deterministic(tmp_path):
     runs = expand_sweep(_sweep_doc())
     with ResultStore(tmp_path / "s.sqlite") as st:
-        s1 = run_sweep(runs, st, progress=False, limit=3)
+        s1 = run_sweep(runs, st, progress=False, limit=3, pin=False)
         assert (s1.total, s1.skipped, s1.ran, len(st)) == (8, 0, 3, 3)
-        s2 = run_sweep(runs, st, progress=False)
+        s2 = run_sweep(runs, st, progress=False, pin=False)
         assert (s2.skipped, s2.ran, len(st)) == (3, 5, 8)
         rows = collect(runs, st)
         assert len(rows) == 9 and all(r["relmse"] > 0 for r in rows)
@@ -176,27 +176,28 @@ def test_inline_sweep_resumes_and_is_deterministic(tmp_path):
     fresh = []
     for _ in range(2):                  # the same sweep from scratch twice: the same groups, bitwise results
         with ResultStore(":memory:") as st2:
-            run_sweep(runs, st2, progress=False)
+            run_sweep(runs, st2, progress=False, pin=False)
             fresh.append([(r["relmse"], r["curve_loss"]) for r in collect(runs, st2)])
     assert fresh[0] == fresh[1]
     np.testing.assert_allclose([f[0] for f in fresh[0]], [r["relmse"] for r in rows], rtol=1e-4)
 
 
 def test_process_pool_and_dask_executors_give_the_inline_results(tmp_path):
+    """The engine's executors, unpinned (the pinned pool: tests/test_repro_cell.py)."""
     from dask.distributed import Client, LocalCluster
 
     runs = expand_sweep(_sweep_doc(seeds=(0,)))
     with ResultStore(":memory:") as ref:
-        run_sweep(runs, ref, progress=False)
+        run_sweep(runs, ref, progress=False, pin=False)
         expect = {r["run_id"]: r["relmse"] for r in collect(runs, ref)}
     with ResultStore(tmp_path / "pool.sqlite") as st:
-        run_sweep(runs, st, workers=2, progress=False)
+        run_sweep(runs, st, workers=2, progress=False, pin=False)
         assert {r["run_id"]: r["relmse"] for r in collect(runs, st)} == expect
     # one worker thread: torch's thread count is process-global (processes=False shares it between
     # workers), and bitwise equality with the inline runs needs it fixed
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
             Client(cluster) as client, ResultStore(tmp_path / "dask.sqlite") as st:
-        s = run_sweep(runs, st, executor=client.get_executor(), progress=False)
+        s = run_sweep(runs, st, executor=client.get_executor(), progress=False, pin=False)
         assert s.ran == len(expect) == len(st)
         assert {r["run_id"]: r["relmse"] for r in collect(runs, st)} == expect
 

@@ -5,7 +5,8 @@
         [--workers 2] [--study NAME ... | --part 1..6] [--cell MODEL/KIND/ALPHA ...] [--stop-after SECONDS]
         [--group 1] [--import FILE ...] [--export FILE] [--plan-extension]
 
-Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (resumable:
+Two halves, which may run on different machines: ``--train-only`` trains the sweep into the store (in worker
+processes under the pinned numerical environment, ``numerics.experiments.pinning``, unless ``--unpinned``; resumable:
 every finished run is committed to the store at once, a killed command loses only the runs in flight, and a
 rerun continues; ``--study`` trains only those studies, ``--stop-after`` starts no new run after that many
 seconds so that a command under a wall-clock limit ends cleanly) and appends the command's wall time,
@@ -104,8 +105,9 @@ def _provenance_file(store: Path) -> Path:
     return Path(str(store) + ".provenance.json")
 
 
-def record_training(store: Path, wall: float, workers: int, studies, summary) -> None:
-    """Append this training command's wall time, workers and machine to the store's provenance file."""
+def record_training(store: Path, wall: float, workers: int, studies, summary, pinned: bool = True) -> None:
+    """Append this training command's wall time, workers, machine and whether it trained under the pins
+    (``numerics.experiments.pinning``; each run records its own environment too) to the store's provenance file."""
     path = _provenance_file(store)
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
@@ -113,7 +115,7 @@ def record_training(store: Path, wall: float, workers: int, studies, summary) ->
         entries = []
     entries.append({"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
                     "workers": workers, "studies": studies or "all", "ran": summary.ran,
-                    "already_stored": summary.skipped, "total": summary.total,
+                    "already_stored": summary.skipped, "total": summary.total, "pinned": pinned,
                     "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                                 "cpu_count": os.cpu_count(), "host": platform.node()},
                     "python": platform.python_version(), "torch": _version("torch")})
@@ -216,9 +218,10 @@ def train(a, store: Path) -> int:
     t0 = time.perf_counter()
     with ResultStore(store) as st:
         s = run_sweep(runs, st, workers=a.workers, threads=1, progress=sys.stderr.isatty(),
-                      stop_after=a.stop_after, group=a.group)
+                      stop_after=a.stop_after, group=a.group, pin=not a.unpinned)
         have = len(st.done_ids() & {r.run_id for r in runs})
-    record_training(store, time.perf_counter() - t0, a.workers, a.study or (f"part {a.part}" if a.part else None), s)
+    record_training(store, time.perf_counter() - t0, a.workers, a.study or (f"part {a.part}" if a.part else None), s,
+                    pinned=not a.unpinned)
     print(f"{s.total} runs: {s.skipped} already stored, {s.ran} run now; {have}/{s.total} done "
           f"({time.perf_counter() - t0:.0f} s on {a.workers} workers)")
     return 0
@@ -319,6 +322,9 @@ def main(argv=None) -> int:
     p.add_argument("--export", metavar="FILE", help="write the selected runs in the store to FILE (gzipped JSON lines)")
     p.add_argument("--group", type=int, default=1, help="seeds per vmapped Adam group (1: every run alone, the "
                                                          "shortest jobs, least lost at a wall-clock cut)")
+    p.add_argument("--unpinned", action="store_true", help="with --train-only: train in this machine's numerical "
+                   "environment as it is (round 1 did), not in worker processes under the pinned one "
+                   "(numerics.experiments.pinning: the same results on every x86-64 machine)")
     a = p.parse_args(argv)
     from numerics.memory_functions.bench.sweep import SWEEPS
 

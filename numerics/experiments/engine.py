@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
-import multiprocessing
 import sys
 import time
 from typing import Any, Callable, Sequence
@@ -31,6 +30,7 @@ from tqdm import tqdm
 
 from theory._args import as_bool, as_executor, as_instance, as_int, as_real
 
+from .pinning import spawn_pool
 from .store import ResultStore
 
 MAX_WORKERS = 1024   # processes or threads a sweep may ask for: more is a typo
@@ -94,7 +94,7 @@ def run_jobs(jobs: Sequence[list[Run]], store: ResultStore, execute: Callable, *
     state = _State(store, execute, inputs, bar, postfix, deadline)
     own_pool = None
     if executor is None and workers > 1 and len(queue) > 1:
-        own_pool = executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        own_pool = executor = spawn_pool(workers)
     try:
         if executor is None:
             for job in state.claimed(queue):

@@ -6,10 +6,12 @@ architecture sweeps, ``gated/NAME`` for the gated-RNN sweeps, or a bare ``NAME``
 :mod:`numerics.memory_functions.bench.sweep`) or a gated-RNN sweep (``numerics/anticollapse/gated/sweeps/*.json``, a ``"runs"``
 object: :mod:`numerics.anticollapse.gated.sweep`, training then the re-diagnoses of the stored weights). Both run
 through the experiment engine (:mod:`numerics.experiments.engine`): content-addressed runs in a SQLite store,
-resumable, kill-safe, on a local process pool or Dask (``--dask local`` or a scheduler address)::
+resumable, kill-safe, on a local process pool or Dask (``--dask local`` or a scheduler address). Architecture
+runs train in worker processes started under the pinned numerical environment (one kernel path on every x86-64
+machine: :mod:`numerics.experiments.pinning`; ``--unpinned`` trains in the workers' environment as it is)::
 
     seqtheory sweep list
-    seqtheory sweep run    SWEEP --store results.sqlite [--workers 2] [--dask local|ADDRESS]
+    seqtheory sweep run    SWEEP --store results.sqlite [--workers 2] [--dask local|ADDRESS] [--unpinned]
     seqtheory sweep status SWEEP --store results.sqlite
     seqtheory sweep plot   SWEEP --store results.sqlite --out figures/
     seqtheory sweep export SWEEP --store results.sqlite --csv results.csv
@@ -61,6 +63,11 @@ def _parser(prog: str) -> OneLineParser:
                                 "run per worker)")
             q.add_argument("--stop-after", type=positive, metavar="SECONDS",
                            help="start no new job after this many seconds (in-flight jobs finish; rerun resumes)")
+            q.add_argument("--unpinned", action="store_true",
+                           help="train in the workers' numerical environment as it is, not the pinned one (by default "
+                                "architecture runs train on the cpu in worker processes started with fixed kernel "
+                                "paths, the same on every x86-64 machine: numerics.experiments.pinning; --device "
+                                "other than cpu and --threads above 1 need it)")
             q.add_argument("--no-progress", action="store_true", help="no progress bar")
         q.add_argument("--json", action="store_true", help="print JSON (every subcommand)")
         if name == "plot":
@@ -86,6 +93,7 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int
         if not args.json:
             print(f"(store {args.store} does not exist yet: nothing run)")
         return 0
+    from numerics.experiments.pinning import UnpinnedError
     from numerics.experiments.store import ResultStore, StoreError
 
     try:
@@ -101,6 +109,8 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int
         return fail(prog, f"store {args.store!r} is damaged or locked ({exc})")
     except (TypeError, ValueError) as exc:     # a bad option value (--device), found before any run starts
         return fail(prog, str(exc))
+    except UnpinnedError as exc:               # Dask workers started without the pins
+        return fail(prog, f"{exc} (start the workers with the pins, or add --unpinned)")
     except (OSError, TimeoutError) as exc:     # an unreachable Dask scheduler, a full disk
         return fail(prog, f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc) or "timed out")
 
@@ -204,6 +214,9 @@ def _command(args, sweep, store, prog: str) -> int:
         from numerics.experiments.executors import make_executor
 
         as_device(args.device, name="--device")         # before a Dask cluster starts
+        if isinstance(sweep, _Architectures) and not args.unpinned and (args.device != "cpu" or args.threads != 1):
+            raise ValueError(f"--device {args.device} --threads {args.threads}: pinned training runs on the cpu with "
+                             "one thread per run; add --unpinned")
         executor, close = make_executor(args.dask, args.workers)
         try:
             summaries = sweep.run(store, args, executor)
@@ -251,7 +264,7 @@ class _Architectures:
 
         return {"runs": run_sweep(self.runs, store, executor=executor, workers=args.workers, threads=args.threads,
                                   device=args.device, progress=not args.no_progress, limit=args.limit,
-                                  stop_after=args.stop_after, group=args.group)}
+                                  stop_after=args.stop_after, group=args.group, pin=not args.unpinned)}
 
     def status(self, store, as_json: bool) -> None:
         done = set() if store is None else store.done_ids()

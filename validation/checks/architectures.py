@@ -104,7 +104,7 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
     with ResultStore(store_path) as store:                   # a read of the store: nothing is trained twice
         if ctx.train:
             run_sweep(runs, store, workers=1 if device == "cuda" else ctx.workers, threads=1, device=device,
-                      progress=sys.stderr.isatty() and not os.environ.get("CI"))
+                      progress=sys.stderr.isatty() and not os.environ.get("CI"), pin=device == "cpu")
         rows = collect(runs, store)
     select = select or (lambda r: True)
     have = {r["run_id"] for r in rows}

@@ -10,7 +10,8 @@ kernel as an exponential sum. A config with a ``polish`` field (``numerics.memor
 continues the Adam stage with the certified full-batch L-BFGS polish: the result then also holds
 ``polish`` (the floor, its certificate and curve), ``relmse`` stays the Adam stage's number (the answer at a
 fixed Adam budget) and the probe / exponential sum describe the polished model. :func:`execute_group` trains runs that differ only in seed and target as one
-vmapped group (``numerics.memory_functions.bench.grouped``), with the same per-run results.
+vmapped group (``numerics.memory_functions.bench.grouped``), with the same per-run results. Every result records
+the numerical environment it trained in (``numeric_env``: pinned or not, ``numerics.experiments.pinning``).
 
 Targets (``theory.memory`` and ``numerics.memory_functions.targets``): ``rho = memory_function(kind, alpha, T)`` for the
 four kinds, or ``mixed_memory_function(kind_a, kind_b, lam, alpha, T)`` for ``kind="mixed"``; the data set
@@ -142,14 +143,20 @@ def run_id(config: dict) -> str:
     return content_id(config, SCHEMA)
 
 
-def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
+def execute_run(config: dict, *, threads: int = 1, device: str = "cpu", pin: bool = False) -> dict:
     """Train one run and return its JSON-able result (see the module docstring).
 
     ``threads``: torch intra-op threads for this run (restored afterwards); ``device``: where to train
     ("cpu", "cuda"). Neither is part of the run id: they change speed, not the experiment (results on
-    another device or thread count agree up to floating-point reassociation, not bitwise).
+    another device or thread count agree up to floating-point reassociation, not bitwise). ``pin``: refuse to
+    train unless this process runs under the pinned numerical environment (``numerics.experiments.pinning``;
+    a pinned sweep's workers do), which makes the result the same on every x86-64 machine with the same
+    library versions; pinned or not, the result records the environment (``numeric_env``,
+    ``numerics._torch.numeric_environment``). Not part of the run id either.
     """
     import torch
+
+    from numerics._torch import numeric_environment
 
     from .trainer import train
     from .zoo import build_model
@@ -157,20 +164,24 @@ def execute_run(config: dict, *, threads: int = 1, device: str = "cpu") -> dict:
     cfg = RunConfig.from_dict(config)
     device, threads = _device_threads(device, threads)
     with _threads(threads):
+        env = numeric_environment(pin=pin, device=device)
         x, y = cfg.target.dataset()
         torch.manual_seed(cfg.train.seed)
         model = build_model(cfg.model, seq_len=cfg.target.T)
         cpu = time.process_time()
         res = train(model, x, y, cfg.train, device=device)
         polished = _polished(cfg, model.cpu(), x, y)
-        return _result(cfg, model, res, time.process_time() - cpu, polished)
+        return _result(cfg, model, res, time.process_time() - cpu, polished, env)
 
 
-def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu") -> list[dict]:
+def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu", pin: bool = False) -> list[dict]:
     """Train runs that differ only in the seed and the target (same model, training and data shape) as one
     vmapped group (``numerics.memory_functions.bench.grouped.train_group``); one result per config, a diverged member
-    recorded as ``{"relmse": None, "error": ...}`` (as the sweep records a diverged lone run)."""
+    recorded as ``{"relmse": None, "error": ...}`` (as the sweep records a diverged lone run). ``threads``,
+    ``device``, ``pin``: as :func:`execute_run`."""
     import torch
+
+    from numerics._torch import numeric_environment
 
     from .grouped import train_group
     from .zoo import build_model
@@ -180,6 +191,7 @@ def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu")
     cfgs = [RunConfig.from_dict(c) for c in configs]
     device, threads = _device_threads(device, threads)
     with _threads(threads):
+        env = numeric_environment(pin=pin, device=device)
         models = []
         for c in cfgs:
             torch.manual_seed(c.train.seed)
@@ -194,7 +206,7 @@ def execute_group(configs: list[dict], *, threads: int = 1, device: str = "cpu")
                 continue
             t = time.process_time()
             pol = _polished(c, m, *c.target.dataset())
-            out.append(_result(c, m, r, cpu + time.process_time() - t, pol))
+            out.append(_result(c, m, r, cpu + time.process_time() - t, pol, env))
         return out
 
 
@@ -257,8 +269,10 @@ def _exp_sum(cfg: RunConfig, model) -> dict | None:
     return {"poles": [[z.real, z.imag] for z in poles], "coefs": [[c.real, c.imag] for c in coefs], "d0": d0}
 
 
-def _result(cfg: RunConfig, model, res, cpu_seconds: float, polished: dict | None = None) -> dict:
-    """The JSON-able record of a run; probe and exponential sum of the final (polished, if any) model."""
+def _result(cfg: RunConfig, model, res, cpu_seconds: float, polished: dict | None = None,
+            env: dict | None = None) -> dict:
+    """The JSON-able record of a run; probe and exponential sum of the final (polished, if any) model;
+    ``env``: the numerical environment it trained in (``numeric_env``)."""
     import copy
 
     import torch
@@ -290,4 +304,6 @@ def _result(cfg: RunConfig, model, res, cpu_seconds: float, polished: dict | Non
         out["exp_sum"] = exp_sum
     if polished is not None:
         out["polish"] = polished
+    if env is not None:
+        out["numeric_env"] = env
     return out

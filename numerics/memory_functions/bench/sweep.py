@@ -16,7 +16,8 @@ A sweep file (JSON, zoology / mad-lab style; see the packaged ``numerics/memory_
 
 :func:`run_sweep` dedups by run id, skips ids already in the store (resume), packs runs that differ only in
 seed and target into vmapped groups of up to ``GROUP`` (``numerics.memory_functions.bench.grouped``), submits the jobs to any
-``concurrent.futures.Executor`` (a process pool, or Dask's ``Client.get_executor()``; inline when none), and
+``concurrent.futures.Executor`` (by default worker processes started under the pinned numerical environment,
+:mod:`numerics.experiments.pinning`; or Dask's ``Client.get_executor()``; inline with ``pin=False``), and
 writes each result as it completes (one transaction each) behind a tqdm progress bar: the experiment
 engine, :mod:`numerics.experiments.engine`. Labels and study names are not part of the run id: the store is a
 cache of experiments; the sweep file gives them meaning (:func:`numerics.memory_functions.bench.aggregate.collect`
@@ -34,8 +35,9 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from numerics.experiments.engine import MAX_WORKERS, SweepSummary, pending_runs, run_jobs
+from numerics.experiments.pinning import pinned_pool
 from numerics.experiments.store import ResultStore
-from theory._args import as_int, as_path
+from theory._args import as_bool, as_int, as_path
 from theory._data import package_path
 
 from .runs import RunConfig, execute_run
@@ -201,12 +203,13 @@ def _configs(runs: Iterable[Any]) -> dict[str, RunConfig]:
 
 def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor | None = None,
               workers: int = 1, threads: int = 1, device: str = "cpu", progress: bool = True,
-              limit: int | None = None, group: int = GROUP, stop_after: float | None = None) -> SweepSummary:
+              limit: int | None = None, group: int = GROUP, stop_after: float | None = None,
+              pin: bool = True) -> SweepSummary:
     """Execute the runs (SweepRun, RunConfig or plain dicts) not yet in ``store`` with the experiment engine
     (:func:`numerics.experiments.engine.run_jobs`: resumable, kill-safe, any executor; see the module docstring).
 
-    ``executor``: any ``concurrent.futures.Executor``; if None, ``workers > 1`` makes a spawn-based process
-    pool and ``workers == 1`` runs inline. ``threads``: torch threads per run; ``device``: torch device of
+    ``executor``: any ``concurrent.futures.Executor``; if None, the pinned pool of ``workers`` processes
+    (``pin``, below), or with ``pin=False`` a spawn-based process pool for ``workers > 1`` and inline for 1. ``threads``: torch threads per run; ``device``: torch device of
     every run. ``limit``: run at most this many pending runs (for partial sweeps). ``group``: at most this
     many runs that differ only in seed and target train as one vmapped group
     (``numerics.memory_functions.bench.grouped``); 1 trains every run alone. ``stop_after``: start no new job once this
@@ -215,18 +218,37 @@ def run_sweep(runs: Iterable[Any], store: ResultStore, *, executor: cf.Executor 
     it starts (:meth:`ResultStore.claim`): sweeps sharing one store train each run once (a job trains the
     members it could claim), and a run claimed by another sweep is counted in ``elsewhere``. Runs leave the
     caller's torch RNG as it was.
+
+    ``pin`` (default): train under the pinned numerical environment (:mod:`numerics.experiments.pinning`: one
+    kernel path on every x86-64 machine, so that a run's result does not depend on the machine that trained it,
+    given the same library versions): without ``executor``, the jobs run in spawned worker processes started
+    with the pins (:func:`numerics.experiments.pinning.pinned_pool`, one worker too); with one (Dask), its
+    workers must have been started with them, or each job refuses to train
+    (:class:`numerics.experiments.pinning.UnpinnedError`). Pinned training is CPU training with one thread per
+    run. ``pin=False``: the numerical environment of the workers as they are (inline for one worker), recorded
+    as unpinned. Either way every result records its environment (``numeric_env``); the pins are not part of the
+    run id (like ``threads`` and ``device``).
     """
     threads = as_int("threads", threads, minimum=1, maximum=MAX_WORKERS)
     from numerics._torch import as_device     # torch: only when runs are started
 
     device = as_device(device)
+    pin = as_bool("pin", pin)
+    if pin and (device != "cpu" or threads != 1):
+        raise ValueError(f"pin=True trains on the cpu with one thread per run (got device={device!r}, threads="
+                         f"{threads}); pass pin=False for other devices or thread counts")
     configs = _configs(runs)
     distinct, pending, skipped = pending_runs([(rid, cfg.to_dict()) for rid, cfg in configs.items()], store, limit)
     by_id = {rid: configs[rid] for rid, _ in pending}
     jobs = [[(rid, c.to_dict()) for rid, c in job] for job in _jobs(list(by_id.items()), as_int("group", group, minimum=1))]
-    return run_jobs(jobs, store, functools.partial(_guarded_job, threads=threads, device=device),
-                    total=len(distinct), skipped=skipped, executor=executor, workers=workers,
-                    progress=progress, stop_after=stop_after, postfix=_postfix)
+    own = pinned_pool(workers) if pin and executor is None else None
+    try:
+        return run_jobs(jobs, store, functools.partial(_guarded_job, threads=threads, device=device, pin=pin),
+                        total=len(distinct), skipped=skipped, executor=own if executor is None else executor, workers=workers,
+                        progress=progress, stop_after=stop_after, postfix=_postfix)
+    finally:
+        if own is not None:
+            own.shutdown(cancel_futures=True)
 
 
 def _postfix(result: dict) -> str:
@@ -271,7 +293,8 @@ def _eval_weight(spec: dict) -> float:
     return base * spec.get("layers", 1)
 
 
-def _guarded_job(configs: list[dict], inputs=None, *, threads: int = 1, device: str = "cpu") -> list[dict]:
+def _guarded_job(configs: list[dict], inputs=None, *, threads: int = 1, device: str = "cpu",
+                 pin: bool = False) -> list[dict]:
     """One job: a lone run (:func:`_guarded_run`) or a vmapped group (``execute_group``), leaving the calling
     process's torch RNG as it was (a run seeds torch's global generator; an inline sweep must not change the
     caller's random stream)."""
@@ -280,15 +303,15 @@ def _guarded_job(configs: list[dict], inputs=None, *, threads: int = 1, device: 
     devices = list(range(torch.cuda.device_count())) if str(device).startswith("cuda") else []
     with torch.random.fork_rng(devices=devices):
         if len(configs) == 1:
-            return [_guarded_run(configs[0], threads, device)]
+            return [_guarded_run(configs[0], threads, device, pin)]
         from .runs import execute_group
 
-        return execute_group(configs, threads=threads, device=device)
+        return execute_group(configs, threads=threads, device=device, pin=pin)
 
 
-def _guarded_run(config: dict, threads: int, device: str = "cpu") -> dict:
+def _guarded_run(config: dict, threads: int, device: str = "cpu", pin: bool = False) -> dict:
     """``execute_run``, with a diverged optimisation recorded as an outcome (relmse None) rather than a crash."""
     try:
-        return execute_run(config, threads=threads, device=device)
+        return execute_run(config, threads=threads, device=device, pin=pin)
     except FloatingPointError as exc:
         return {"relmse": None, "error": str(exc)}
