@@ -457,11 +457,11 @@ def _nonlinear_baselines() -> dict:
             dict(draws=draws, q=np.ones(6), tol=0.1, replicates=20, seed=0, level=0.95),
             kinds={"draws": "any", "seed": "seed"}),
         "numerics.signal_propagation.nonlinear_breakdown.fit_exponent": Case(
-            dict(n=np.array([32.0, 128.0, 512.0]), t=np.array([3.0, 6.0, 12.0]), weights=None),
-            kinds={"weights": "any"}),
+            dict(n=np.array([32.0, 128.0, 512.0]), t=np.array([3.0, 6.0, 12.0]), fit_weights=None),
+            kinds={"fit_weights": "any"}),
         "numerics.signal_propagation.nonlinear_breakdown.fit_offset_exponent": Case(
-            dict(n=np.array([32.0, 128.0, 512.0, 2048.0]), t=np.array([3.0, 6.0, 12.0, 25.0]), sigma=None),
-            kinds={"sigma": "any"}),
+            dict(n=np.array([32.0, 128.0, 512.0, 2048.0]), t=np.array([3.0, 6.0, 12.0, 25.0]), sd=None),
+            kinds={"sd": "any"}),
         "numerics.signal_propagation.nonlinear_breakdown.exponent_with_interval": Case(
             dict(ns=[64, 256, 1024], estimates=est, level=0.95), kinds={"ns": "any", "estimates": "any"}),
     }

@@ -304,9 +304,9 @@ def test_breakdown_interval_covers_a_known_crossing():
     t = np.arange(30)
     truth = 0.002 * t**2                                           # crosses 0.5 between 15 (0.45) and 16 (0.512)
     D = 1 + truth + 0.05 * rng.standard_normal((500, 30))
-    b = breakdown_with_interval(D, np.ones(30), 0.5, replicates=300, seed=1)
+    b = breakdown_with_interval(D, np.ones(30), 0.5, replicates=300, seed=1, level=0.95)
     assert b.lo <= 16 <= b.hi and b.censored == 0.0
-    never = breakdown_with_interval(D[:, :10], np.ones(10), 0.5, replicates=50, seed=1)
+    never = breakdown_with_interval(D[:, :10], np.ones(10), 0.5, replicates=50, seed=1, level=0.95)
     assert never.t_star is None and never.hi == math.inf and never.censored == 1.0
 
 
@@ -318,7 +318,7 @@ def test_exponent_fits():
     from numerics.signal_propagation.nonlinear_breakdown import Breakdown
     est = [Breakdown(None, None, 0, math.inf, np.full(5, math.inf), 1.0, 10)] + [
         Breakdown(int(x) + 1, float(x), 0, 0, np.full(5, x), 0.0, 99) for x in (2 * n[1:] ** 0.5)]
-    r = exponent_with_interval(n.astype(int).tolist(), est)
+    r = exponent_with_interval(n.astype(int).tolist(), est, level=0.95)
     assert r["censored_widths"] == [32] and r["gamma"] == pytest.approx(0.5) and r["offset"] is not None
 
 

@@ -80,7 +80,7 @@ def main(argv=None) -> int:
         for name, extra in HOSTS.items():
             pinned, unpinned = _train("pinned", extra, Path(tmp)), _train("unpinned", extra, Path(tmp))
             base = base or unpinned["runs"]
-            dp, du = differences(record, pinned["runs"], limit=1), differences(base, unpinned["runs"], limit=1)
+            dp, du = differences(record, pinned["runs"], max_fields=1), differences(base, unpinned["runs"], max_fields=1)
             rows.append({"host": name, "environment": extra, "pinned_equal_to_record": not dp,
                          "pinned_differing_runs": len(dp), "pinned_env": pinned["env"],
                          "unpinned_equal_to_this_machine_unpinned": not du, "unpinned_differing_runs": len(du),

@@ -140,7 +140,7 @@ def analyse_case(rec: Recurrence, cache: Path) -> dict:
              "max_abs_deviation": {"t": int(np.argmax(np.abs(dev))), "value": float(dev[np.argmax(np.abs(dev))]),
                                    "se": float(se[np.argmax(np.abs(dev))])}}
         for tol in TOLS:
-            b = breakdown_with_interval(D, q, tol, replicates=REPLICATES, seed=np.random.SeedSequence([7, n, int(1000 * tol)]))
+            b = breakdown_with_interval(D, q, tol, replicates=REPLICATES, seed=np.random.SeedSequence([7, n, int(1000 * tol)]), level=0.95)
             per_tol[tol].append(b)
             cl, ch = (float(np.quantile(b.cross_replicates, p, method="inverted_cdf")) for p in (0.025, 0.975))
             w[f"tol={tol}"] = {"t_star": b.t_star, "t_cross": b.t_cross, "lo": b.lo, "hi": b.hi,
@@ -156,7 +156,7 @@ def analyse_case(rec: Recurrence, cache: Path) -> dict:
         out["widths"][str(n)] = w
     out["exponent"] = {}
     for tol in TOLS:
-        e = exponent_with_interval(WIDTHS, per_tol[tol])
+        e = exponent_with_interval(WIDTHS, per_tol[tol], level=0.95)
         if rec.phi == "identity" and all(c is not None for c in exact_tc[tol]):
             e["exact"] = {"gamma": fit_exponent(WIDTHS, exact_tc[tol])[0],
                           "offset_gamma": fit_offset_exponent(WIDTHS, exact_tc[tol])[0]}

@@ -193,7 +193,7 @@ class _PinnedContext(multiprocessing.context.SpawnContext):
     Process = _PinnedProcess
 
 
-def pinned_pool(workers: int = 1) -> ProcessPoolExecutor:
+def pinned_pool(workers: int) -> ProcessPoolExecutor:
     """A process pool of ``workers`` spawned processes, each started with the pins in its environment
     (:func:`pinned_environ`); the caller shuts it down. Processes start when the first jobs are submitted, and
     end with the process that made the pool (:func:`spawn_pool`)."""
@@ -203,7 +203,7 @@ def pinned_pool(workers: int = 1) -> ProcessPoolExecutor:
 PARENT_POLL_SECONDS = 1.0
 
 
-def spawn_pool(workers: int = 1, context: multiprocessing.context.SpawnContext | None = None) -> ProcessPoolExecutor:
+def spawn_pool(workers: int, context: multiprocessing.context.SpawnContext | None = None) -> ProcessPoolExecutor:
     """A process pool of ``workers`` spawned processes (``context``: a spawn context; default the plain one) whose
     workers end when the process that made the pool ends, however it ends: a sweep killed mid-run leaves no
     worker behind (:func:`end_with_parent`)."""

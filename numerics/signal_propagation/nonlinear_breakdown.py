@@ -9,7 +9,7 @@ Definitions (fixed before any measurement; ``docs/results/nonlinear-recurrences.
   ``t* - 1 < t_c <= t*`` (the fits use ``t_c``: the integer ``t*`` moves in steps of 1, which at small widths
   is a large relative step);
 * interval: the percentile bootstrap over weight draws (``replicates`` resamples of the draws with
-  replacement, a fixed seed), ``level`` two-sided (default 95%); a replicate whose profile never leaves the
+  replacement, a fixed seed), ``level`` two-sided (given by the caller; the measurement uses 95%); a replicate whose profile never leaves the
   band is censored and counts as ``+inf``;
 * exponent: weighted least squares of ``ln t_c`` on ``ln n`` over the widths at which no replicate is
   censored, weights ``1 / Var_boot(ln t_c)``; its interval the percentiles of the same fit on each
@@ -39,7 +39,7 @@ class Breakdown:
 
     ``t_star`` (int or None: censored), ``t_cross`` (float or None), ``lo``/``hi`` the interval of ``t_star``
     (``hi = inf`` when more than the upper tail of the replicates is censored), ``cross_replicates`` (the
-    replicates' ``t_c``, ``inf`` where censored), ``censored`` (the fraction of censored replicates), ``t_max``
+    replicates' ``t_c``, ``inf`` where censored), ``censored`` (the fraction of censored replicates), ``t_last``
     (the last depth simulated).
     """
 
@@ -49,7 +49,7 @@ class Breakdown:
     hi: float
     cross_replicates: np.ndarray
     censored: float
-    t_max: int
+    t_last: int
 
 
 def crossing_depth(dev, tol) -> tuple[int | None, float | None]:
@@ -94,7 +94,7 @@ def bootstrap_means(draws, replicates, seed) -> np.ndarray:
     return counts @ D / S
 
 
-def breakdown_with_interval(draws, q, tol, *, replicates: int = 2000, seed=0, level: float = 0.95) -> Breakdown:
+def breakdown_with_interval(draws, q, tol, *, replicates: int = 2000, seed=0, level: float) -> Breakdown:
     r"""The breakdown depth of the profile ``mean(draws) / q - 1`` with its percentile-bootstrap interval.
 
     ``draws``: per-draw energies (``samples x (T + 1)``, e.g. ``NonlinearMC.draws``); ``q``: the reference
@@ -102,7 +102,7 @@ def breakdown_with_interval(draws, q, tol, *, replicates: int = 2000, seed=0, le
 
     >>> rng = np.random.default_rng(0)
     >>> D = 1 + 0.01 * np.arange(10) ** 2 + 0.01 * rng.standard_normal((400, 10))   # |d| = 0.01 t^2
-    >>> b = breakdown_with_interval(D, np.ones(10), 0.2, replicates=200)
+    >>> b = breakdown_with_interval(D, np.ones(10), 0.2, replicates=200, level=0.95)
     >>> b.t_star, b.lo <= 5 <= b.hi, b.censored
     (5, True, 0.0)
     """
@@ -122,10 +122,10 @@ def breakdown_with_interval(draws, q, tol, *, replicates: int = 2000, seed=0, le
     alpha = (1.0 - level) / 2.0
     lo, hi = (float(np.quantile(stars, p, method="inverted_cdf")) for p in (alpha, 1.0 - alpha))
     return Breakdown(t_star=t_star, t_cross=t_cross, lo=lo, hi=hi, cross_replicates=cross,
-                     censored=float(np.mean(~np.isfinite(cross))), t_max=D.shape[1] - 1)
+                     censored=float(np.mean(~np.isfinite(cross))), t_last=D.shape[1] - 1)
 
 
-def fit_exponent(n, t, weights=None) -> tuple[float, float]:
+def fit_exponent(n, t, fit_weights=None) -> tuple[float, float]:
     """``(gamma, ln A)`` of the weighted least-squares fit ``ln t = ln A + gamma ln n``.
 
     >>> g, lnA = fit_exponent([64, 256, 1024], [8, 16, 32])
@@ -133,12 +133,12 @@ def fit_exponent(n, t, weights=None) -> tuple[float, float]:
     (0.5, 1.0)
     """
     nn, tt = as_real_array("n", n, minimum=1.0), as_real_array("t", t, minimum=0.0)
-    w = np.ones_like(nn) if weights is None else as_real_array("weights", weights, minimum=0.0)
+    w = np.ones_like(nn) if fit_weights is None else as_real_array("fit_weights", fit_weights, minimum=0.0)
     if not nn.shape == tt.shape == w.shape or nn.ndim != 1 or np.unique(nn).size < 2:
-        raise ValueError(f"n, t and weights must be 1-d of one length with two or more distinct n, got shapes "
+        raise ValueError(f"n, t and fit_weights must be 1-d of one length with two or more distinct n, got shapes "
                          f"{nn.shape}, {tt.shape}, {w.shape}")
     if np.any(tt <= 0) or not w.sum() > 0:
-        raise ValueError("t must be > 0 (a logarithm is taken) and weights must not all be 0")
+        raise ValueError("t must be > 0 (a logarithm is taken) and fit_weights must not all be 0")
     x, y = np.log(nn), np.log(tt)
     sw = w.sum()
     xm, ym = (w @ x) / sw, (w @ y) / sw
@@ -146,8 +146,8 @@ def fit_exponent(n, t, weights=None) -> tuple[float, float]:
     return g, float(ym - g * xm)
 
 
-def fit_offset_exponent(n, t, sigma=None) -> tuple[float, float, float]:
-    """``(gamma, A, delta)`` of the weighted least-squares fit ``t = A n^gamma + delta`` (residuals over ``sigma``).
+def fit_offset_exponent(n, t, sd=None) -> tuple[float, float, float]:
+    """``(gamma, A, delta)`` of the weighted least-squares fit ``t = A n^gamma + delta`` (residuals over ``sd``, the standard deviations of ``t``).
 
     Solved in ``gamma`` on a grid refined by golden sections (for fixed gamma the model is linear in ``A`` and
     ``delta``), ``0 < gamma <= 2``. Needs three or more widths.
@@ -158,9 +158,9 @@ def fit_offset_exponent(n, t, sigma=None) -> tuple[float, float, float]:
     """
     x = as_real_array("n", n, minimum=1.0)
     y = as_real_array("t", t)
-    s = np.ones_like(x) if sigma is None else as_real_array("sigma", sigma, minimum=0.0)
+    s = np.ones_like(x) if sd is None else as_real_array("sd", sd, minimum=0.0)
     if not x.shape == y.shape == s.shape or x.ndim != 1 or np.unique(x).size < 3 or np.any(s <= 0):
-        raise ValueError(f"n, t and sigma (> 0) must be 1-d of one length with three or more distinct n, got "
+        raise ValueError(f"n, t and sd (> 0) must be 1-d of one length with three or more distinct n, got "
                          f"shapes {x.shape}, {y.shape}, {s.shape}")
 
     w = 1.0 / (s * s)
@@ -189,7 +189,7 @@ def fit_offset_exponent(n, t, sigma=None) -> tuple[float, float, float]:
     return float(g), float(coef[0]), float(coef[1])
 
 
-def exponent_with_interval(ns: Sequence[int], estimates: Sequence[Breakdown], *, level: float = 0.95) -> dict:
+def exponent_with_interval(ns: Sequence[int], estimates: Sequence[Breakdown], *, level: float) -> dict:
     r"""The exponent ``gamma`` of ``t_c ~ n^gamma`` and of ``t_c = A n^gamma + delta`` with bootstrap intervals.
 
     ``estimates[i]`` is the :class:`Breakdown` at width ``ns[i]``; widths with a censored point estimate or
@@ -202,7 +202,7 @@ def exponent_with_interval(ns: Sequence[int], estimates: Sequence[Breakdown], *,
     >>> for n in (64, 256, 1024, 4096):
     ...     c = 0.5 * n ** 0.5 * (1 + 0.02 * rng.standard_normal(300))
     ...     est.append(Breakdown(int(c.mean()) + 1, float(c.mean()), 0.0, 0.0, c, 0.0, 100))
-    >>> r = exponent_with_interval([64, 256, 1024, 4096], est)
+    >>> r = exponent_with_interval([64, 256, 1024, 4096], est, level=0.95)
     >>> r["lo"] < 0.5 < r["hi"], r["widths"]
     (True, [64, 256, 1024, 4096])
     """

@@ -74,9 +74,9 @@ def reproducible_part(result: dict) -> dict:
     return out
 
 
-def differences(recorded: dict, fresh: dict, *, limit: int = 10) -> list[str]:
+def differences(recorded: dict, fresh: dict, *, max_fields: int = 10) -> list[str]:
     """Where ``fresh`` (``{run_id: result}``) differs from ``recorded`` (``{run_id: reproducible part}``): run
-    ids missing on either side, and for each run its first ``limit`` differing fields (dotted paths, both
+    ids missing on either side, and for each run its first ``max_fields`` differing fields (dotted paths, both
     values); empty when every number is the same float (NaN equal to NaN, as in the stored JSON).
 
     >>> differences({"a": {"x": [1.0, float("nan")]}}, {"a": {"x": [1.0, float("nan")], "pid": 7}})
@@ -89,7 +89,7 @@ def differences(recorded: dict, fresh: dict, *, limit: int = 10) -> list[str]:
     out = [f"{rid}: {'not retrained' if rid in recorded else 'not in the record'}"
            for rid in sorted(set(recorded) ^ set(fresh))]
     for rid in sorted(set(recorded) & set(fresh)):
-        out += [f"{rid}: {d}" for d in _walk(recorded[rid], reproducible_part(fresh[rid]), "")[:limit]]
+        out += [f"{rid}: {d}" for d in _walk(recorded[rid], reproducible_part(fresh[rid]), "")[:max_fields]]
     return out
 
 
