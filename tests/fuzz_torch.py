@@ -49,6 +49,14 @@ HEAVY = {
 }
 
 
+def _pin_state() -> dict:
+    from numerics.experiments.pinning import PIN_ENV
+
+    return {"machine": "x86_64", "device": "cpu", "initial_env": dict(PIN_ENV), "aten_capability": "AVX2",
+            "mkldnn": False, "nnpack": False, "torch_threads": 1,
+            "numpy": {"baseline": ["X86_V2"], "dispatch": ["X86_V3", "X86_V4"], "enabled": ["X86_V3"]}}
+
+
 def _tmp(name: str) -> str:
     import tempfile
 
@@ -227,6 +235,19 @@ def torch_baselines(Case) -> dict:
         "numerics.memory_functions.bench.runs.execute_group": Case(dict(configs=[_run_config()], threads=1, device="cpu"),
                                                          kinds={"configs": OBJ, "device": "text"}, volatile=RUN_TIMES),
         "numerics.memory_functions.bench.runs.group_key": Case(dict(cfg=runs[0].config), kinds={"cfg": OBJ}),
+        # the pinned numerical environment: pools are created, never given work (no worker starts)
+        "numerics.experiments.pinning.pinned_environ": Case(dict(base={"PATH": "/usr/bin"}), kinds={"base": "any"}),
+        "numerics.experiments.pinning.initial_environ": Case(dict()),
+        "numerics.experiments.pinning.numpy_simd": Case(dict()),
+        "numerics.experiments.pinning.pin_problems": Case(dict(state=_pin_state()), kinds={"state": "any"}),
+        "numerics.experiments.pinning.pinned_pool": Case(dict(workers=1), comparable=False),
+        "numerics.experiments.pinning.spawn_pool": Case(dict(workers=1, context=None), kinds={"context": "object?"},
+                                                        comparable=False),
+        "numerics.memory_functions.bench.repro.reproducible_part": Case(
+            dict(result={"relmse": 0.5, "seconds": 1.0, "curve": [1.0, 0.5]}), kinds={"result": "any"}),
+        "numerics.memory_functions.bench.repro.differences": Case(
+            dict(recorded={"a": {"x": [1.0, 2.0]}}, fresh={"a": {"x": [1.0, 2.5]}}, max_fields=10),
+            kinds={"recorded": "any", "fresh": "any"}),
         "numerics.experiments.store.ResultStore": Case(dict(path=store_path, create=True, stale_after=86400.0),
                                                         kinds={"path": "path"}, comparable=False),
         "numerics.experiments.engine.pending_runs": Case(
@@ -248,7 +269,7 @@ def torch_baselines(Case) -> dict:
                                                        kinds={"doc": OBJ, "studies": "any"}),
         "numerics.memory_functions.bench.sweep.run_sweep": Case(
             dict(runs=runs, store=ResultStore(_tmp("sweep.sqlite")), executor=None, workers=1, threads=1,
-                 device="cpu", progress=False, limit=None, group=10),
+                 device="cpu", progress=False, limit=None, group=10, pin=False),
             kinds={"runs": OBJ, "store": OBJ, "executor": "object?", "device": "text", "limit": "int?"}),
         "numerics.memory_functions.bench.trainer.TrainSpec": Case(
             dict(optimizer="adam", lr=3e-3, steps=2, batch=8, weight_decay=None, schedule="cosine", clip=1.0, seed=0,

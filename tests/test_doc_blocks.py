@@ -34,6 +34,12 @@ SKIP = {
     ("docs/results/cpu-architectures/runs/README.md", "--checks 'architectures.tcn_optimizer'"),
     ("docs/results/cpu-architectures/runs/README.md", "--status --store S.sqlite"),
     ("docs/results/cpu-gated/README.md", "run_sweep.py cpu --report"),
+    ("docs/results/cpu-architectures/runs/README.md", "--study main --cell lstm/exp/0.5 --store S.sqlite"),
+    ("docs/results/cpu-architectures/runs/README.md", "--part r2-1 --workers 2"),
+    # Dask workers for a scheduler the reader runs
+    ("README.md", "env $PINS dask worker"),
+    # the full mutation run: about an hour
+    ("docs/conventions.md", "benchmarks/mutants/run.py                 # every mutant"),
     # about an hour of CPU: the Monte Carlo of the nonlinear breakdown depths at n = 32..4096
     ("docs/results/nonlinear-recurrences.md", "breakdown_exponent.py --cache DIR"),
 }

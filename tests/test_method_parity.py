@@ -34,6 +34,7 @@ import theory.horizon as hz
 import theory.signal_energy as se
 from theory import real_expansion as rx
 from theory.real_rows import real_row, real_rows_max_k, verification_rows
+from theory.results import Energy
 
 K_ROWS = real_rows_max_k()
 
@@ -68,7 +69,7 @@ def takes_dps(fn, method: str, *args) -> bool:
 
 # name -> (function, name of its depth argument, valid small arguments)
 ENERGIES = {"Q": (se.Q, "k"), "S": (se.S, "t"), "log_Q": (se.log_Q, "k"), "log_S": (se.log_S, "t"),
-            "Q_all": (se.Q_all, "t"), "QR": (rx.QR, "t"), "SR": (rx.SR, "t")}
+            "Q_all": (se.Q_all, "k"), "QR": (rx.QR, "k"), "SR": (rx.SR, "t")}
 CASES = [(name, m) for name, (fn, _) in ENERGIES.items() for m in methods_of(fn, 8, 3)]
 QUALS = {name: f"theory.signal_energy.{name}" for name in ("Q", "S", "log_Q", "log_S", "Q_all")}
 
@@ -130,12 +131,12 @@ def test_every_method_takes_integer_arrays_or_refuses_them_naming_n(name, method
     except TypeError as exc:
         assert re.search(r"\bn\b", str(exc)), exc
         return
-    value = out.value if isinstance(out, rx.RealEnergy) else out
+    value = out.value if isinstance(out, Energy) else out
     assert np.shape(value) == (2, 3)
     for i in range(2):
         for j in range(3):
             one = fn(int(ns[i, 0]), int(ks[j]), method=method, **kw)
-            one = one.value if isinstance(one, rx.RealEnergy) else one
+            one = one.value if isinstance(one, Energy) else one
             assert abs(value[i, j] - one) <= 1e-13 * abs(one)
     with pytest.raises(ValueError, match=r"\bn\b"):
         fn(np.array([0, 4]), 3, method=method, **kw)
@@ -211,13 +212,13 @@ def test_real_energies_against_the_exact_rows(name, method, n, t):
 def test_real_energies_serve_one_domain(name, method):
     """One domain for every method: max_depth serves, one step past it is refused naming t (the mp path once
     returned 78.6 +- 10 at (1000, 100))."""
-    fn, _ = ENERGIES[name]
+    fn, depth = ENERGIES[name]
     kw = _dps(name, method)
     for n in (1, 400, 1000, 10**6):
         md = rx.max_depth(n, quantity=name[0])
         assert fn(n, md, method=method, **kw).value > 0
         for t in (md + 1, 4 * md + 100):
-            with pytest.raises(ValueError, match=rf"^t must be <= {md} at n={n} "):
+            with pytest.raises(ValueError, match=rf"^{depth} must be <= {md} at n={n} "):
                 fn(n, t, method=method, **kw)
 
 
@@ -328,8 +329,8 @@ def test_sigma_methods_agree(method, n, t, tol):
 @pytest.mark.parametrize("method", methods_of(hz.sigma_for_horizon, 64, 20, 0.1))
 def test_sigma_methods_serve_one_real_weight_domain(method):
     """Real weights: every method serves up to the real energies' max_depth and refuses past it by name."""
-    kw = {**_h_kw("sigma_for_horizon", method), _field_kw(hz.sigma_for_horizon): "real"}
-    md = rx.max_depth(1000)
+    kw = {**_h_kw("sigma_for_horizon", method), _field_kw(hz.sigma_for_horizon): "real", "quantity": "Q"}
+    md = rx.max_depth(1000, quantity="Q")
     assert hz.sigma_for_horizon(1000, md, 0.5, **kw).sigma > 0
     with pytest.raises(ValueError, match=r"\bt\b"):
         hz.sigma_for_horizon(1000, md + 1, 0.5, **kw)
@@ -356,7 +357,7 @@ def test_depth_methods_agree_with_exact_rationals(method, n, sigma, tol):
         if abs(q - 1) > tl:
             break
         k += 1
-    assert hz.depth_for_scale(n, sigma, tol, method=method) == k
+    assert hz.depth_for_scale(n, sigma, tol, method=method, quantity="Q") == k
 
 
 @pytest.mark.parametrize("method", methods_of(hz.depth_for_scale, 64, 1.0, 0.1))
@@ -372,8 +373,8 @@ def test_depth_methods_bound_their_search_by_name(method):
 @pytest.mark.parametrize("method", methods_of(HORIZON["scale_from_energies"][0], *HORIZON["scale_from_energies"][1]))
 def test_scale_from_energies_methods_agree(method):
     E = [1, 1, Fraction(17, 16), Fraction(21, 16)]
-    ref = hz.scale_from_energies(E, 0.2, method="mp", dps=40)
-    got = hz.scale_from_energies(E, 0.2, **_h_kw("scale_from_energies", method))
+    ref = hz.scale_from_energies(E, 0.2, method="mp", dps=40, quantity="Q")
+    got = hz.scale_from_energies(E, 0.2, quantity="Q", **_h_kw("scale_from_energies", method))
     with mpmath.workdps(40):
         assert abs(mpmath.mpf(got.sigma_endpoint) - (mpmath.mpf(16) / 21) ** (mpmath.mpf(1) / 6)) <= 1e-12
         assert abs(mpmath.mpf(got.sigma) - ref.sigma) <= 1e-9 * ref.sigma

@@ -46,7 +46,7 @@ from typing import Any, Iterator, Mapping
 from theory._args import as_instance, as_int
 
 __all__ = ["PIN_ENV", "NUMPY_ALLOWED", "TORCH_CAPABILITY", "UnpinnedError", "pinned_environ", "pinned_pool",
-           "spawn_pool", "end_with_parent", "initial_environ", "numpy_simd", "pin_problems", "RECORDED_PREFIXES"]
+           "spawn_pool", "initial_environ", "numpy_simd", "pin_problems", "RECORDED_PREFIXES"]
 
 PIN_ENV = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "COMPATIBLE", "MKL_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 TORCH_CAPABILITY = "AVX2"           # what torch.backends.cpu.get_cpu_capability() reads under the pins
@@ -206,15 +206,15 @@ PARENT_POLL_SECONDS = 1.0
 def spawn_pool(workers: int, context: multiprocessing.context.SpawnContext | None = None) -> ProcessPoolExecutor:
     """A process pool of ``workers`` spawned processes (``context``: a spawn context; default the plain one) whose
     workers end when the process that made the pool ends, however it ends: a sweep killed mid-run leaves no
-    worker behind (:func:`end_with_parent`)."""
+    worker behind (:func:`_end_with_parent`)."""
     workers = as_int("workers", workers, minimum=1, maximum=1024)
     context = multiprocessing.get_context("spawn") if context is None else context
     as_instance("context", context, multiprocessing.context.SpawnContext, "spawn context")
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=end_with_parent,
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent,
                                initargs=(os.getpid(), PARENT_POLL_SECONDS))
 
 
-def end_with_parent(parent: int, every: float) -> None:
+def _end_with_parent(parent: int, every: float) -> None:
     """In a pool worker: a daemon thread that ends the process once ``parent`` is gone (polled every ``every``
     seconds). A worker whose parent was killed would otherwise wait for work forever (it holds both ends of its
     own job queue's pipe)."""
