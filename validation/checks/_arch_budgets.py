@@ -16,7 +16,7 @@ polish's gradient ratio, flatness and certificate are reported per cell as conte
 A toolkit bug (``fail``, e.g. a run below the Prony lower bound) at either budget is the headline.
 
 In the quick profile the registry turns the answer into *inconclusive (smoke test)* with the committed cpu
-answer beside it (``validation.registry.smoke_test``).
+answer beside it (``validation.registry._smoke_test``).
 """
 
 from __future__ import annotations
