@@ -44,19 +44,30 @@ def _Q_all_mp(n: int, t: int, dps: int) -> list:
         return [+q for q in out]
 
 
-def _S_mp(n: int, t: int, dps: int):
+def _S_mp_route(n: int, t: int, dps: int) -> tuple[str, int]:
+    """How ``S(n, t, method="mp", dps=dps)`` is evaluated, and the number of top terms that matter: ``("ball",
+    terms)`` (the certified ball's midpoint, O(1) in t), ``("top-down", terms)`` (:func:`_S_mp_top_down`, O(terms))
+    or ``("euler-maclaurin", terms)`` (:func:`_S_em_mpmath`: mpmath's ``sumem``, seconds to hours). The command
+    line's up-front cost estimate reads it."""
     prec = int(dps * 3.33) + 10
     # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
     needed = t + 1 if t == 0 else min(t + 1, int(n / t * (prec + 20) * 0.7) + 2)
-    if needed > _S_MP_VIA_BALL_MIN_TERMS:
-        mid = _S_via_ball(n, t, dps)
-        if mid is not None:
-            with mpmath.mp.workprec(prec):
-                return mpmath.mpf(mid)                 # the midpoint rounded once, to the target precision
+    ball = importlib.util.find_spec("flint") is not None and not _ball._S_ball_is_direct(n, t, dps + 3)
+    if needed > _S_MP_VIA_BALL_MIN_TERMS and ball:
+        return "ball", needed
     if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO:
-        s = _S_em(n, t, dps)
-    else:
-        s = _S_mp_top_down(n, t, prec)
+        return ("ball" if ball else "euler-maclaurin"), needed
+    return "top-down", needed
+
+
+def _S_mp(n: int, t: int, dps: int):
+    prec = int(dps * 3.33) + 10
+    route = _S_mp_route(n, t, dps)[0]
+    if route == "ball":
+        mid = _S_via_ball(n, t, dps)
+        with mpmath.mp.workprec(prec):
+            return mpmath.mpf(mid)                 # the midpoint rounded once, to the target precision
+    s = _S_em_mpmath(n, t, dps) if route == "euler-maclaurin" else _S_mp_top_down(n, t, prec)
     with mpmath.mp.workprec(prec):
         return +s
 
