@@ -91,7 +91,7 @@ def check_isolated(bin_dir: Path, cwd: Path) -> None:
 def validate(bin_dir: Path, cwd: Path, report: Path) -> dict:
     """``seqtheory validate --quick`` from ``cwd``; the verdict counts. No ``error`` and exit 0, or raises."""
     res = subprocess.run([str(bin_dir / "seqtheory"), "validate", "--quick", "--report", str(report),
-                          "--no-progress", "--json"], cwd=cwd, env=clean_env(), capture_output=True, text=True,
+                          "--allow-outside", "--no-progress", "--json"], cwd=cwd, env=clean_env(), capture_output=True, text=True,
                          timeout=3600)
     try:
         out = json.loads(res.stdout)

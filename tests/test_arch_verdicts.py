@@ -427,7 +427,7 @@ def test_lacks_power_is_taken_from_either_budget(weak_budget):
 
 def test_smoke_test_decides_nothing_and_shows_the_committed_answer(monkeypatch):
     from validation import committed
-    from validation.registry import FAIL, NOT_RUN, Outcome, smoke_test
+    from validation.registry import FAIL, NOT_RUN, Outcome, _smoke_test as smoke_test
 
     monkeypatch.setattr(committed, "load", lambda: {"architectures.x": {
         "verdict": "not reproduced", "budgets": {"polished": "not reproduced", "adam": "pass"},

@@ -110,7 +110,7 @@ def test_python_m_validation_is_the_validate_command():
     (["horizon", "depth", "--n", "4", "--sigma", "-1", "--tol", "0.3"], "--sigma"),
     (["memory-report", "--kind", "exp"], "--alpha"),
     (["memory-report", "--kind", "exp", "--alpha", "0.5", "--far-threshold", "2"], "--far-threshold"),
-    (["validate", "--only", "no-such-check"], "no check matches"),
+    (["validate", "--only", "no-such-check"], "matches no check"),
     (["sweep", "status"], "--store"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, word, capsys):
@@ -170,3 +170,51 @@ def test_the_torch_commands_run(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == {"total": 1, "skipped": 0, "ran": 1, "elsewhere": 0, "stored": 1}
     assert cli.main(["sweep", "status", str(sweep), "--store", store, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"a": {"done": 1, "total": 1}}
+
+
+@pytest.mark.parametrize("argv", [["--version", "--json"], ["--json", "--version"]])
+def test_version_json_is_json(argv, capsys):
+    """`seqtheory --version --json` printed text (issue 43); every command takes --json, the version too."""
+    from seqtheory import __version__
+
+    assert cli.main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == {"name": "seqtheory", "version": __version__}
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out == f"seqtheory {__version__}\n"
+
+
+# A valid invocation of each command that has --max-seconds (a new one fails the test below until listed).
+MAX_SECONDS = {"energy": ["--n", "64", "--t", "8"], "memory-report": ["--kind", "exp", "--alpha", "0.5", "--T", "64"],
+               "timescales": ["gru.pt", "--T", "32", "--batch", "2", "--n-boot", "20", "--no-progress"]}
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_with_a_time_limit_is_listed(command, monkeypatch):
+    opts = {o for _, p in _walk(_parser_of(command, monkeypatch)) for a in p._actions for o in a.option_strings}
+    assert ("--max-seconds" in opts) == (command in MAX_SECONDS)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("command", sorted(MAX_SECONDS))
+@pytest.mark.parametrize("value, ok", [("0", False), ("-1", False), ("nan", False), ("inf", False),
+                                       ("1e-300", None), ("1e300", True), ("30", True)])
+def test_max_seconds_is_checked_alike_by_every_command(command, value, ok, tmp_path, monkeypatch, capsys):
+    """`energy --max-seconds nan` was accepted, i.e. no limit at all (issue 43, survivor 6), where memory-report
+    refused it: every command's limit is a finite number of seconds > 0 (just inside: 1e300 runs)."""
+    import torch
+
+    monkeypatch.chdir(tmp_path)
+    torch.manual_seed(0)
+    torch.save(torch.nn.GRU(2, 4).state_dict(), tmp_path / "gru.pt")
+    try:
+        code = cli.main([command, *MAX_SECONDS[command], "--max-seconds", value, "--json"])
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err
+    if ok is None:                # a limit this small stops the command at once, in one line (or it finishes)
+        assert code in (0, 2) and err.count("\n") <= 1 and "Traceback" not in err, err
+    elif ok:
+        assert code == 0, err
+    else:
+        assert code == 2 and err.count("\n") == 1 and "--max-seconds: expected a finite number of seconds > 0" in err

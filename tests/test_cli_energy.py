@@ -283,3 +283,69 @@ def test_mp_prints_correct_digits_at_huge_t(capsys):
         man, e = ref.mid().man_exp()
         r = mpmath.mpf((int(man), int(e)))
         assert abs(q - r) <= mpmath.mpf(10) ** -19 * r
+
+
+# ---------------------------------------------------------------------------------------------- the time limit
+def test_a_huge_mp_sum_is_refused_up_front(capsys):
+    """`energy --n 10**18 --t 10**15 --method mp --dps 50000` ran past 60 s (issue 43): S goes through mpmath's
+    Euler-Maclaurin summation there, now estimated (a lower bound) and refused before any work."""
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "10**18", "--t", "10**15", "--method", "mp", "--dps", "50000"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "Euler-Maclaurin" in err and "--max-seconds 60" in err
+    assert time.perf_counter() - t0 < 30           # refused, not computed (the estimate is ~ 3e6 s)
+
+
+@pytest.mark.parametrize("method, argv, what", [
+    ("mp", ["--n", "10**18", "--t", "10**15", "--dps", "2000"], "Euler-Maclaurin"),
+    ("mp", ["--n", "10**6", "--t", "10**5", "--dps", "20000"], "top 100001 terms"),      # the top-down sum
+    ("mp", ["--n", "12", "--t", "10", "--dps", "100000"], "--dps 100000"),                # one log-gamma
+    ("ball", ["--n", "12", "--t", "10", "--dps", "100000"], "--dps 100000"),
+    ("ball", ["--n", "10**18", "--t", "10**15", "--dps", "50000"], "direct sum"),
+    ("exact", ["--n", "10**6", "--t", "10**5", "--max-seconds", "0.1"], "exact fraction")])
+def test_every_method_has_an_up_front_estimate(method, argv, what, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--method", method])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and what in err and "--max-seconds" in err, err
+
+
+@pytest.mark.parametrize("method, n, t, dps", [("mp", 10**18, 10**15, 600), ("mp", 10**6, 10**5, 3000),
+                                               ("mp", 12, 10, 30000), ("ball", 12, 10, 30000),
+                                               ("exact", 10**6, 10**5, None)])
+def test_the_limit_is_exact_at_the_estimate(method, n, t, dps):
+    """Just inside the limit the estimate passes, just outside it is refused."""
+    from seqtheory.cli.energy import _check_cost, _estimates
+
+    worst = max(sec for sec, _ in _estimates(method, n, t, dps))
+    _check_cost(method, n, t, dps, worst * (1 + 1e-9))
+    with pytest.raises(ValueError, match="over the limit of --max-seconds"):
+        _check_cost(method, n, t, dps, worst * (1 - 1e-9))
+
+
+def test_float_has_no_costly_path():
+    from seqtheory.cli.energy import _estimates
+
+    assert _estimates("float", 10**300, 10**299, None) == []
+
+
+@pytest.mark.parametrize("method", ["float", "exact", "mp", "ball"])
+def test_the_limit_stops_every_method_that_runs_past_it(method, monkeypatch, capsys):
+    """What the estimate misses is stopped at --max-seconds, whatever the method (a computation made slow here)."""
+    import time
+
+    import theory.signal_energy as se
+    from seqtheory.cli import energy
+
+    monkeypatch.setattr(energy, "_estimates", lambda *a: [])
+    monkeypatch.setattr(se, "Q", lambda *a, **k: time.sleep(30))
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "64", "--t", "8", "--method", method, "--max-seconds", "0.5"]
+             + (["--dps", "20"] if method in ("mp", "ball") else []))
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and time.perf_counter() - t0 < 10
+    assert f"(--method {method}) was stopped after --max-seconds 0.5" in err

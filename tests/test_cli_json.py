@@ -109,7 +109,8 @@ def test_horizon_mp_values_are_numbers_with_their_digits(capsys):
         assert isinstance(out[key], Decimal) and out[key] == Decimal(mpmath.nstr(getattr(ref, key), 30)), key
 
 
-def test_validate_writes_its_verdicts_in_the_format(tmp_path, capsys):
+def test_validate_writes_its_verdicts_in_the_format(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)                 # the report folder lies in the working tree
     out = _json(["validate", "--only", "wick.complex_hultman", "--report", str(tmp_path), "--no-progress"], capsys)
     assert out["counts"] == {"pass": 1} and isinstance(out["results"][0]["seconds"], Decimal)
 

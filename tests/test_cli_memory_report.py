@@ -98,3 +98,37 @@ def test_text_of_a_far_target_says_why_there_is_no_ranking():
     s = np.arange(T)
     far = memory_report(np.exp(-s / 20.0) * np.cos(0.5 * s), prony=False)
     assert far.far and "no ranking" in cli._summary(far)
+
+
+# ------------------------------------------------------------------------------------- conflicts, the limit
+@pytest.mark.parametrize("extra, named", [(["--m-max", "3"], "--m-max"), (["--prony-tol", "0.01"], "--prony-tol"),
+                                          (["--m-max", "3", "--prony-tol", "0.01"], "--m-max and --prony-tol")])
+def test_no_prony_with_a_prony_option_is_refused_naming_both(extra, named, capsys):
+    """`--no-prony --m-max 3` was accepted and --m-max ignored (issue 43)."""
+    with pytest.raises(SystemExit) as e:
+        main(["--kind", "exp", "--alpha", "0.5", "--T", "64", "--no-prony", *extra])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "--no-prony" in err and named in err, err
+
+
+def test_each_prony_option_alone_is_used(capsys):
+    assert main(["--kind", "exp", "--alpha", "0.5", "--T", "64", "--m-max", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prony"]["m_tried"] <= 3
+    assert main(["--kind", "exp", "--alpha", "0.5", "--T", "64", "--prony-tol", "0.5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prony"]["tol"] == 0.5
+    assert main(["--kind", "exp", "--alpha", "0.5", "--T", "64", "--no-prony", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prony"] is None
+
+
+def test_a_report_past_the_limit_is_stopped(monkeypatch, capsys):
+    import time
+
+    import numerics.memory_functions.memory_report as mr
+
+    monkeypatch.setattr(mr, "memory_report", lambda *a, **k: time.sleep(30))
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit) as e:
+        main(["--kind", "exp", "--alpha", "0.5", "--T", "64", "--max-seconds", "0.5"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "stopped after --max-seconds 0.5" in err
+    assert time.perf_counter() - t0 < 10

@@ -29,6 +29,12 @@ def _doc(seeds=(0, 1), steps=3, name="a"):
                                "kinds": ["exp", "impulse"], "alphas": [0.5], "seeds": list(seeds)}}}
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """Each test works in its own folder: the figure folders it names lie in the working tree."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def sweep_file(tmp_path):
     path = tmp_path / "tiny.json"

@@ -30,8 +30,8 @@ def test_every_shipped_sweep_of_both_kinds_is_listed(capsys):
             doc = json.loads(path.read_text())
             if ("studies" if prefix == "arch" else "runs") in doc:
                 expected.add(f"{prefix}/{path.stem}")
-            else:                                       # the only other file: the cpu sweep's extension plan
-                assert path.name == "cpu_extension.json" and "claims" in doc
+            else:                       # the only other files: the cpu sweep's extension and round-2 plans
+                assert path.name in ("cpu_extension.json", "cpu_round2.json") and "claims" in doc
     assert {r["name"] for r in rows} == expected and len(rows) == len(expected) >= 7
     assert {r["kind"] for r in rows} == {"architectures", "gated-rnn"}
     assert all(isinstance(r["runs"], int) and r["runs"] > 0 for r in rows)

@@ -67,3 +67,58 @@ def test_rnn_timescales_cli_memory_estimate(tmp_path):
     proc, wall = tiny.cli(["-m", "seqtheory", "timescales", str(path), "--T", "65536", "--batch", "65536"])
     tiny.one_line(proc, "--batch", "GiB")
     assert wall < 30
+
+
+# ------------------------------------------------------------------------------------------- lags, the limit
+def test_a_huge_lag_count_costs_nothing(tmp_path, capsys):
+    """`--envelope-lags 1 10 1000000000` built a 10^9-point grid (8 GB, minutes; issue 43): every integer of
+    [LO, HI] once N reaches their count."""
+    import time
+
+    p = _save(tmp_path, nn.GRU(2, 4).state_dict())
+    t0 = time.perf_counter()
+    assert main([str(p), "--T", "64", "--batch", "4", "--n-boot", "20", "--envelope-lags", "1", "10", "1000000000",
+                 "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["layers"][0]["envelope_lags"] == list(range(1, 11))
+    assert time.perf_counter() - t0 < 60
+
+
+@pytest.mark.parametrize("lo, hi, n", [(1, 10, 10), (1, 10, 9), (1, 10, 11), (3, 60, 7), (2, 63, 62), (2, 63, 61),
+                                       (5, 6, 2)])
+def test_linear_lags_are_the_rounded_linspace(lo, hi, n):
+    """The same lags as numpy's rounded linspace, at the switch (N = HI - LO + 1) and on both sides of it."""
+    from seqtheory.cli.timescales import _linear_lags
+
+    ref = np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
+    assert np.array_equal(_linear_lags("--rate-lags", (lo, hi, n), 64), ref)
+
+
+def test_lags_stay_below_the_length():
+    from seqtheory.cli.timescales import _linear_lags
+
+    assert _linear_lags("--envelope-lags", (1, 63, 3), 64).tolist() == [1, 32, 63]          # HI = T - 1
+    with pytest.raises(ValueError, match="--envelope-lags HI must be"):
+        _linear_lags("--envelope-lags", (1, 64, 3), 64)                                       # HI = T
+    with pytest.raises(ValueError, match="--envelope-lags N must be"):
+        _linear_lags("--envelope-lags", (1, 10, 1), 64)
+
+
+def test_a_diagnosis_past_the_limit_is_stopped(tmp_path, monkeypatch, capsys):
+    import time
+
+    monkeypatch.setattr(rt, "rnn_timescales", lambda *a, **k: time.sleep(30))
+    p = _save(tmp_path, nn.GRU(2, 4).state_dict())
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit) as e:
+        main([str(p), "--T", "32", "--batch", "2", "--max-seconds", "0.5"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "stopped after --max-seconds 0.5" in err
+    assert time.perf_counter() - t0 < 10
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_max_seconds_is_a_positive_finite_number(tmp_path, value, capsys):
+    p = _save(tmp_path, nn.GRU(2, 4).state_dict())
+    with pytest.raises(SystemExit) as e:
+        main([str(p), "--max-seconds", value])
+    assert e.value.code == 2 and "--max-seconds" in capsys.readouterr().err

@@ -4,6 +4,7 @@ unwritable report folder. Synthetic checks (no numerics) stand in for the regist
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -34,8 +35,9 @@ FAKES = [_fake("alpha.one", "pass", True), _fake("alpha.two", "not reproduced", 
 
 
 @pytest.fixture
-def fake_registry(monkeypatch):
+def fake_registry(monkeypatch, tmp_path):
     monkeypatch.setattr(registry, "discover", lambda: list(FAKES))
+    monkeypatch.chdir(tmp_path)                 # the report folders below lie in the working tree
     CALLS.clear()
     return CALLS
 
@@ -102,7 +104,8 @@ def test_unwritable_report_fails_before_any_check(fake_registry, tmp_path, capsy
 
 
 def test_unwritable_report_subprocess_is_one_line():
-    proc = subprocess.run([sys.executable, "-m", "validation", "--report", "/proc/nope", "--only", "signal.series"],
+    proc = subprocess.run([sys.executable, "-m", "validation", "--report", "/proc/nope", "--only", "signal.series",
+                           "--allow-outside"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
@@ -111,7 +114,8 @@ def test_unwritable_report_subprocess_is_one_line():
 
 def test_no_match_exits_2(fake_registry, tmp_path, capsys):
     assert main(["--report", str(tmp_path), "--only", "nothing.*"]) == 2
-    assert "no check matches" in capsys.readouterr().err
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'nothing.*' matches no check name" in err[0] and "--list" in err[0]
 
 
 def test_doctests():
@@ -126,7 +130,7 @@ def test_a_checkout_reports_its_commit():
     import subprocess
     from pathlib import Path
 
-    from validation.report import checkout_commit
+    from validation.report import _checkout_commit as checkout_commit
 
     root = Path(__file__).resolve().parents[1]
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
@@ -137,3 +141,32 @@ def test_empty_only_pattern_is_an_error_not_everything(fake_registry, tmp_path, 
     with pytest.raises(SystemExit) as e:
         main(["--report", str(tmp_path), "--no-progress", "--only", ""])
     assert e.value.code == 2 and "--only" in capsys.readouterr().err and not fake_registry
+
+
+# ------------------------------------------------------------------------- patterns, folders outside the tree
+@pytest.mark.parametrize("pattern, word", [("signal.[", "not a valid glob"), ("alpha.one,nope", "'nope' matches no check"),
+                                           ("nope", "'nope' matches no check")])
+@pytest.mark.parametrize("listing", [True, False])
+def test_a_pattern_that_selects_nothing_is_an_error(fake_registry, capsys, pattern, word, listing):
+    """`--only 'signal.['` printed nothing (exit 0) and a typo in a comma list was dropped (issue 43)."""
+    assert main(["--only", pattern, "--no-progress"] + (["--list"] if listing else [])) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and word in err[0] and "--list" in err[0] and captured.out == ""
+    assert fake_registry == []
+
+
+def test_a_report_outside_the_working_tree_is_refused_unless_asked(fake_registry, tmp_path, capsys):
+    """`validate --report /` wrote into / (issue 43); the working tree is the current directory and below."""
+    work = tmp_path / "work"
+    work.mkdir()
+    os.chdir(work)
+    outside = tmp_path / "elsewhere"
+    for folder in ("/", "..", str(outside)):
+        assert main(["--report", folder, "--no-progress"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "outside the working tree" in err[0] and "--allow-outside" in err[0]
+    assert fake_registry == [] and sorted(p.name for p in tmp_path.iterdir()) == ["work"]
+    assert main(["--report", str(outside), "--no-progress", "--allow-outside"]) == 0
+    assert (outside / "report.md").is_file()
+    assert main(["--report", "rep", "--no-progress"]) == 0 and (work / "rep" / "report.md").is_file()

@@ -21,7 +21,7 @@ def test_extract_reads_both_budgets_and_provenance():
                                  "agreement": "depends on the budget"}},
                        {"name": "a.c", "verdict": "not reproduced", "summary": "", "data": {}}],
            "provenance": {"commit": "0123456789abcdef", "date": "2026-12-05T00:00:00"}}
-    got = committed.extract(doc, "docs/results/x", "cpu")
+    got = committed._extract(doc, "docs/results/x", "cpu")
     assert got["a.b"]["budgets"] == {"polished": "pass", "adam": "inconclusive"}
     assert got["a.c"] == {"verdict": "not reproduced", "budgets": {}, "agreement": None, "report": "docs/results/x",
                           "profile": "cpu", "commit": "0123456789abcdef", "date": "2026-12-05T00:00:00"}

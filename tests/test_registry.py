@@ -69,4 +69,26 @@ def test_select_takes_globs_substrings_and_comma_separated_unions():
     assert [c.name for c in select(CHECKS, "architectures.no_single_best*")] == two          # glob
     union = [c.name for c in select(CHECKS, "architectures.no_single_best*, architectures.heads")]
     assert union == [n for n in names if n in one + two]                                     # registry order
-    assert select(CHECKS, "no-such-check,") == [] and len(select(CHECKS, None)) == len(CHECKS)
+    assert len(select(CHECKS, None)) == len(CHECKS) and [c.name for c in select(CHECKS, "architectures.heads,")] == one
+
+
+@pytest.mark.parametrize("pattern, named", [
+    ("no-such-check", "'no-such-check' matches no check"),                         # was: [] (a silent nothing)
+    ("architectures.heads,no-such-check", "'no-such-check' matches no check"),     # was: the typo dropped
+    ("signal.[", "'signal.[' is not a valid glob"),                                # was: [] (a literal '[')
+    ("signal.[!", "not a valid glob"), (" , ", "holds no pattern")])
+def test_select_refuses_a_pattern_that_selects_nothing(pattern, named):
+    with pytest.raises(ValueError) as e:
+        select(CHECKS, pattern)
+    assert named in str(e.value) and repr(pattern) in str(e.value)
+
+
+def test_select_keeps_fnmatch_sets():
+    assert [c.name for c in select(CHECKS, "levy.tail_thresh[a-z]ld")] == ["levy.tail_threshold"]
+    assert [c.name for c in select(CHECKS, "levy.tail_thresh[]o]ld")] == ["levy.tail_threshold"]   # ']' in a set
+
+
+@pytest.mark.parametrize("checks, pattern", [(None, "x"), ("levy", "x"), ([1], "x"), ([], 3), ([], b"x")])
+def test_select_checks_its_arguments(checks, pattern):
+    with pytest.raises(TypeError, match="checks|pattern"):
+        select(CHECKS if checks == [] else checks, pattern)

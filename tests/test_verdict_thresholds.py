@@ -581,7 +581,7 @@ from validation.checks import gated_rnn as vgr  # noqa: E402
 
 def _fin(beta_ci, q90=2.0, **extra):
     return {"epoch": 9, "resolved": True, "beta_tail": sum(beta_ci) / 2, "beta_tail_ci": beta_ci,
-            "tau_q90": q90, "tau_median": 1.0, "phase_calibrated": "extended", **extra}
+            "tau_q90": q90, "tau_median": 1.0, "phase_calibrated": "extended", "note": "", **extra}
 
 
 def test_edge__gated_rnn__verdict_diag_vs_shared():
@@ -734,7 +734,7 @@ def _corr_rows(xs, err, seeds=3):
     """One (kind, alpha) cell per x; the measure reads x back from the fake target's rho."""
     rows = []
     for i, (x, e) in enumerate(zip(xs, err)):
-        cfg = SimpleNamespace(target=SimpleNamespace(rho=lambda x=x: np.array([x])))
+        cfg = SimpleNamespace(target=SimpleNamespace(rho=lambda x=x: np.array([x]), T=1, kind="exp", alpha=0.1 * (i + 1)))
         rows += [_row("tcn", "exp", 0.1 * (i + 1), s, e, config=cfg) for s in range(seeds)]
     return rows
 
@@ -795,7 +795,8 @@ def _prony_rows(monkeypatch, model, floor=0.03, probe_scale=0.0):
     probe = (rhohat * (1 + probe_scale)).tolist()
     return [{"config": cfg, "exp_sum": {"poles": [[0.9, 0.0], [0.9, 0.0]], "coefs": [[0.5, 0.0], [0.5, 0.0]],
                                         "d0": 0.1},
-             "probe": probe, "seed": 0, "run_id": "r0", "relmse": model}]
+             "probe": probe, "seed": 0, "run_id": "r0", "relmse": model, "model": "s4d_linear", "kind": "poly",
+             "alpha": 0.5}]
 
 
 def test_edge__architectures__verdict_prony_bound(monkeypatch):
@@ -996,3 +997,40 @@ def test_edge__architectures__verdict_dt_range():
     assert f(rows([-1.0] * 6 + [0.0])).verdict == NOT_REPRODUCED
     assert f(rows([-1.0] * 6 + [1e-9])).verdict == INCONCLUSIVE
 
+
+
+# --- nonlinear recurrences (validation/checks/nonlinear.py) -----------------------------------------------
+from validation.checks import nonlinear as vnl  # noqa: E402
+
+
+def _nl_cases(off, err=0.0):
+    """Three (label, n, t, mc, se, reference, error) points; the second sits ``off`` of the way to the rule's
+    boundary ``err + z se`` (z: Bonferroni over the three)."""
+    z, se, ref = zcrit(3), 0.01, 1.5
+    return [("a", 16, 1, ref, se, ref, err), ("a", 16, 2, ref + off * (err + z * se), se, ref, err),
+            ("b", 32, 1, ref - 0.5 * z * se, se, ref, err)]
+
+
+def _nl_z_rule_edges(name):
+    f = getattr(vnl, name)
+    for err in (0.0, 0.003):            # the reference's own error widens the band by exactly itself
+        assert f(_nl_cases(1 - 1e-9, err)).verdict == PASS and f(_nl_cases(1 + 1e-9, err)).verdict == FAIL
+        assert f(_nl_cases(-(1 - 1e-9), err)).verdict == PASS and f(_nl_cases(-(1 + 1e-9), err)).verdict == FAIL
+
+
+def test_edge__nonlinear__verdict_identity_exact():
+    _nl_z_rule_edges("verdict_identity_exact")
+
+
+def test_edge__nonlinear__verdict_mean_field():
+    _nl_z_rule_edges("verdict_mean_field")
+
+
+def test_edge__nonlinear__verdict_first_correction():
+    f = vnl.verdict_first_correction
+    z, se = zcrit(2), 0.05
+
+    def rows(off):
+        return [("tanh", 1, -0.4, se, -0.4), ("tanh", 2, -0.5 + off * z * se, se, -0.5)]
+    assert f(rows(1 - 1e-9)).verdict == PASS and f(rows(1 + 1e-9)).verdict == FAIL
+    assert f(rows(-(1 - 1e-9))).verdict == PASS and f(rows(-(1 + 1e-9))).verdict == FAIL

@@ -93,7 +93,7 @@ def test_every_subcommand_runs_from_the_wheel(venv, tmp_path):
     checks = _json(bin_dir, work, "validate", "--list", "--json")
     assert len(checks) > 40 and all({"name", "profiles", "claim"} <= set(c) for c in checks)
     v = _json(bin_dir, work, "validate", "--only", "wick.complex_hultman", "--report", tmp_path / "rep",
-              "--no-progress", "--json")
+              "--allow-outside", "--no-progress", "--json")
     report = (tmp_path / "rep" / "partial-wick.complex_hultman" / "report.md").read_text()
     assert v["counts"] == {"pass": 1} and "installed version 0.1.0" in report and "commit `None`" not in report
     sweep = tmp_path / "tiny.json"
@@ -111,10 +111,10 @@ def test_what_needs_an_extra_says_which(venv, tmp_path):
     assert res.returncode == 2 and "needs the 'models' extra" in res.stderr, res.stderr[-2000:]
     # the architecture checks read the packaged sweep (was: FileNotFoundError under site-packages) and need torch
     v = _json(bin_dir, work, "validate", "--only", "architectures.s4d_prony_bound", "--report", tmp_path / "rep",
-              "--no-progress", "--json")
+              "--allow-outside", "--no-progress", "--json")
     assert v["counts"] == {"not run": 1} and "'models' extra" in v["results"][0]["summary"], v
     v = _json(bin_dir, work, "validate", "--only", "signal.precision_ladder", "--report", tmp_path / "rep",
-              "--no-progress", "--json")
+              "--allow-outside", "--no-progress", "--json")
     assert v["counts"] == {"not run": 1} and "'certified' extra" in v["results"][0]["summary"], v
 
 

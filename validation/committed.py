@@ -1,6 +1,6 @@
 """The committed cpu-scale answers of the trained-model claims, shipped with the package.
 
-The quick profile trains toy models: a smoke test that decides nothing (``validation.registry.smoke_test``: a
+The quick profile trains toy models: a smoke test that decides nothing (``validation.registry._smoke_test``: a
 trained-model claim, i.e. one with a committed cpu answer, is *inconclusive (smoke test)* there). Beside each such claim it
 shows what the project found at CPU scale, read from ``validation/data/committed_verdicts.json`` (package
 data, so an installed wheel has it). That file is extracted from the committed reports
@@ -35,7 +35,7 @@ def _results(doc: dict) -> tuple[list[dict], dict]:
                                         "date": prov.get("date") or inner.get("time")}
 
 
-def extract(doc: dict, report: str, profile: str) -> dict[str, dict]:
+def _extract(doc: dict, report: str, profile: str) -> dict[str, dict]:
     """check name -> its committed answer (verdict, the budgets' verdicts where the check has two, agreement,
     report folder, profile, commit, date) from one report's results.json."""
     results, prov = _results(doc)
@@ -50,12 +50,13 @@ def extract(doc: dict, report: str, profile: str) -> dict[str, dict]:
 
 def collect(root: Path = ROOT) -> dict[str, dict]:
     """The committed answer of every claim in the reports of :data:`REPORTS` and under :data:`INTERIM` below
-    ``root`` (see there which answer a claim keeps when several reports hold it)."""
+    ``root`` (a path: the repository's root; see there which answer a claim keeps when several reports hold it)."""
+    root = _root(root)
     out: dict[str, dict] = {}
     interim = sorted(p.parent.relative_to(root).as_posix() for p in (Path(root) / INTERIM).glob("*/results.json"))
     for report, profile in {**REPORTS, **dict.fromkeys(interim, "cpu")}.items():
         path = Path(root) / report / "results.json"
-        for name, ans in extract(json.loads(path.read_text(encoding="utf-8")), report, profile).items():
+        for name, ans in _extract(json.loads(path.read_text(encoding="utf-8")), report, profile).items():
             if name not in out or (ans["budgets"] and _newer(ans, out[name])):
                 out[name] = ans
     return dict(sorted(out.items()))
@@ -69,10 +70,22 @@ def _newer(a: dict, b: dict) -> bool:
 
 
 def refresh(root: Path = ROOT) -> Path:
-    """Rewrite the packaged ``validation/data/committed_verdicts.json`` from the committed reports."""
+    """Rewrite the packaged ``validation/data/committed_verdicts.json`` from the committed reports below ``root``
+    (a path: the repository's root)."""
+    root = _root(root)
     path = Path(__file__).resolve().parent / "data" / DATA
     path.write_text(json.dumps(collect(root), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
+
+
+def _root(root) -> Path:
+    """``root`` as a Path to an existing folder (a TypeError / ValueError naming ``root`` otherwise)."""
+    from theory._args import as_path
+
+    folder = Path(as_path("root", root))
+    if not folder.is_dir():
+        raise ValueError(f"root must be a folder (the repository's root), got {str(folder)!r:.80}")
+    return folder
 
 
 def load() -> dict[str, dict]:
@@ -85,7 +98,9 @@ def load() -> dict[str, dict]:
 
 
 def committed_line(name: str) -> str:
-    """One line: the committed cpu answer of check ``name`` with its report, commit and date."""
+    """One line: the committed cpu answer of check ``name`` (a check's name, str) with its report, commit and date."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a check's name (str), got {type(name).__name__} {name!r:.60}")
     c = load().get(name)
     if c is None:
         return "no committed cpu-scale answer for this claim"

@@ -69,10 +69,19 @@ class Outcome:
     data: dict = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        from theory._args import as_choice
+
+        as_choice("verdict", self.verdict, VERDICTS)
+        for name in ("summary", "details"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, got {type(getattr(self, name)).__name__}")
         if self.verdict == INCONCLUSIVE and not self.summary.strip():
             raise ValueError("an inconclusive outcome must state its reason in the summary")
+        if isinstance(self.figures, str) or not isinstance(self.figures, list) or \
+                not all(isinstance(f, str) for f in self.figures):
+            raise TypeError(f"figures must be a list of file names (str), got {self.figures!r:.60}")
+        if not isinstance(self.data, dict):
+            raise TypeError(f"data must be a dict, got {type(self.data).__name__}")
 
 
 @dataclasses.dataclass
@@ -94,6 +103,21 @@ class Context:
     sweep: str | None = None
     session: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex)
 
+    def __post_init__(self) -> None:
+        from theory._args import as_bool, as_choice, as_int, as_path, as_seed_int
+
+        as_choice("profile", self.profile, PROFILES)
+        self.report_dir = Path(as_path("report_dir", self.report_dir))
+        self.seed = as_seed_int(self.seed)
+        self.store = None if self.store is None else Path(as_path("store", self.store))
+        self.workers = as_int("workers", self.workers, minimum=1, maximum=1024)
+        self.train = as_bool("train", self.train)
+        for name in ("sweep", "session"):
+            v = getattr(self, name)
+            if not (v is None and name == "sweep") and (not isinstance(v, str) or not v):
+                raise TypeError(f"{name} must be a non-empty string{' or None' if name == 'sweep' else ''}, "
+                                f"got {v!r:.60}")
+
     @property
     def small_sizes(self) -> bool:
         """Whether the theory and Monte Carlo checks run at their small sizes.
@@ -104,7 +128,9 @@ class Context:
         return self.profile in ("quick", "cpu")
 
     def figure_path(self, name: str) -> Path:
-        """Path for a figure file (PNG) inside the report directory; returns the full path."""
+        """Path for a figure file (PNG) inside the report directory; returns the full path. ``name`` is a plain
+        file name (no folder: a name that leads out of the report's figures is a ValueError)."""
+        _file_name("name", name)
         d = self.report_dir / "figures"
         d.mkdir(parents=True, exist_ok=True)
         return d / name
@@ -114,6 +140,9 @@ class Context:
         their run ids differ), else ``<report dir>/<experiment>-<tag or profile>.sqlite``. That default store is
         emptied once per session in the quick profile (a CI smoke test never reuses results of older code); the
         cpu and full stores are resumed."""
+        _file_name("experiment", experiment)
+        if tag is not None:
+            _file_name("tag", tag)
         if self.store is not None:
             return Path(self.store)
         self.report_dir.mkdir(parents=True, exist_ok=True)
@@ -127,9 +156,26 @@ class Context:
         return path
 
 
+def _file_name(name: str, value) -> str:
+    """A plain file name: a non-empty string without a folder part (it cannot lead out of its folder)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a file name (str), got {type(value).__name__} {value!r:.60}")
+    if not value or value in (".", "..") or "/" in value or "\\" in value or "\0" in value:
+        raise ValueError(f"{name} must be a plain file name (no folder, not '.' or '..'), got {value!r:.60}")
+    return value
+
+
 def with_figure(ctx: "Context", out: Outcome, name: str, plot: Callable, *args, **kwargs) -> Outcome:
     """Draw ``plot(ctx.figure_path(name), *args, **kwargs)`` and attach the figure ``name`` to ``out``: the
-    last step of a check (compute the data, ``verdict_*(data)``, the figure)."""
+    last step of a check (compute the data, ``verdict_*(data)``, the figure). ``ctx`` a :class:`Context`,
+    ``out`` an :class:`Outcome`, ``name`` a plain file name, ``plot`` a callable (TypeError / ValueError
+    otherwise, before anything is drawn)."""
+    if not isinstance(ctx, Context):
+        raise TypeError(f"ctx must be a Context, got {type(ctx).__name__}")
+    if not isinstance(out, Outcome):
+        raise TypeError(f"out must be an Outcome, got {type(out).__name__}")
+    if not callable(plot):
+        raise TypeError(f"plot must be a plot function, got {type(plot).__name__}")
     plot(ctx.figure_path(name), *args, **kwargs)
     out.figures.append(name)
     return out
@@ -175,7 +221,19 @@ class Check:
     func: Callable[[Context], Outcome]
     profiles: tuple[str, ...] = PROFILES
 
+    def __post_init__(self) -> None:
+        for name in ("name", "paper", "claim", "closed_form", "numerics", "statistic"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, got {type(getattr(self, name)).__name__}")
+        if not self.name:
+            raise ValueError("name must be a non-empty dotted name, e.g. 'signal.float_vs_exact'")
+        if not callable(self.func):
+            raise TypeError(f"func must be a function of the Context, got {type(self.func).__name__}")
+        object.__setattr__(self, "profiles", _profiles(self.profiles))
+
     def run(self, ctx: Context) -> "Result":
+        if not isinstance(ctx, Context):
+            raise TypeError(f"ctx must be a Context, got {type(ctx).__name__}")
         t0 = time.perf_counter()
         if ctx.profile not in self.profiles:
             out = Outcome(NOT_RUN, f"runs only in the {'/'.join(self.profiles)} profile")
@@ -190,7 +248,7 @@ class Check:
             from .committed import load
 
             if self.name in load():
-                out = smoke_test(self.name, out, ctx.profile)
+                out = _smoke_test(self.name, out, ctx.profile)
         return Result(self, out, time.perf_counter() - t0)
 
 
@@ -206,7 +264,17 @@ def _missing_extra(exc: Exception) -> Outcome | None:
     return Outcome(NOT_RUN, f"not run ({needs_extra(extra)}; {module} is not installed)")
 
 
-def smoke_test(name: str, out: Outcome, profile: str = "quick") -> Outcome:
+def _profiles(profiles) -> tuple[str, ...]:
+    """``profiles`` as a non-empty tuple drawn from :data:`PROFILES`."""
+    if isinstance(profiles, str) or not isinstance(profiles, (tuple, list)) or not profiles:
+        raise TypeError(f"profiles must be a non-empty tuple drawn from {PROFILES}, got {profiles!r:.60}")
+    for p in profiles:
+        if p not in PROFILES:
+            raise ValueError(f"profiles must be drawn from {PROFILES}, got {p!r}")
+    return tuple(profiles)
+
+
+def _smoke_test(name: str, out: Outcome, profile: str = "quick") -> Outcome:
     """The quick profile's answer to a trained-model claim: *inconclusive (smoke test)*, with what its own
     statistic said and the committed cpu answer beside (``validation.committed``). ``fail`` and ``error``,
     toolkit bugs, stay; so does ``not run``, with the committed answer added."""
@@ -225,9 +293,20 @@ def smoke_test(name: str, out: Outcome, profile: str = "quick") -> Outcome:
 
 @dataclasses.dataclass
 class Result:
+    """One check's run: the :class:`Check`, its :class:`Outcome` and the seconds it took."""
+
     check: Check
     outcome: Outcome
     seconds: float
+
+    def __post_init__(self) -> None:
+        from theory._args import as_real
+
+        if not isinstance(self.check, Check):
+            raise TypeError(f"check must be a Check, got {type(self.check).__name__}")
+        if not isinstance(self.outcome, Outcome):
+            raise TypeError(f"outcome must be an Outcome, got {type(self.outcome).__name__}")
+        self.seconds = as_real("seconds", self.seconds, minimum=0.0)
 
 
 _REGISTRY: dict[str, Check] = {}
@@ -273,9 +352,12 @@ def check(
 
     Raises
     ------
+    TypeError
+        A text that is not a string, ``profiles`` not a tuple of profile names, a decorated object that is not
+        callable.
     ValueError
-        A profile not in ``PROFILES`` (when called), or a ``name`` already registered by another function
-        (when decorating).
+        A profile not in ``PROFILES``, an empty name or one with a comma (when called), or a ``name`` already
+        registered by another function (when decorating).
 
     Examples
     --------
@@ -293,11 +375,17 @@ def check(
     ...
     ValueError: profiles must be drawn from ('quick', 'cpu', 'full'), got 'gpu'
     """
-    for p in profiles:
-        if p not in PROFILES:
-            raise ValueError(f"profiles must be drawn from {PROFILES}, got {p!r}")
+    profiles = _profiles(profiles)
+    texts = dict(name=name, paper=paper, claim=claim, closed_form=closed_form, numerics=numerics, statistic=statistic)
+    for key, v in texts.items():
+        if not isinstance(v, str):
+            raise TypeError(f"{key} must be a string, got {type(v).__name__} {v!r:.60}")
+    if not name.strip() or "," in name:
+        raise ValueError(f"name must be a non-empty dotted name without commas (--only splits at them), got {name!r}")
 
     def deco(func: Callable[[Context], Outcome]) -> Callable[[Context], Outcome]:
+        if not callable(func):
+            raise TypeError(f"check(...) decorates a function of the Context, got {type(func).__name__}")
         if name in _REGISTRY and _REGISTRY[name].func.__qualname__ != func.__qualname__:
             raise ValueError(f"duplicate check name {name!r}")
         _REGISTRY[name] = Check(name, paper, claim, closed_form, numerics, statistic, func, tuple(profiles))
@@ -318,12 +406,66 @@ def discover() -> list[Check]:
 def select(checks: list[Check], pattern: str | None) -> list[Check]:
     """Checks whose name matches ``pattern``: a glob such as ``signal.*``, a plain substring, or several of
     either separated by commas (``architectures.heads,architectures.no_single_best``: their union, in
-    registry order). Check names hold no commas, so a comma always separates patterns."""
+    registry order). Check names hold no commas, so a comma always separates patterns. None (or ``""``):
+    every check.
+
+    Raises
+    ------
+    TypeError
+        ``checks`` not a list of :class:`Check`, ``pattern`` not a string.
+    ValueError
+        A pattern that is a malformed glob (an unclosed ``[``), or that matches no check (each pattern of a
+        comma list must match one: a typo is never silently dropped); the message names it.
+
+    Examples
+    --------
+    >>> [c.name for c in select(discover(), "levy.tail_threshold")]
+    ['levy.tail_threshold']
+    >>> select(discover(), "levy.tail_threshold,levy.nope")
+    Traceback (most recent call last):
+    ...
+    ValueError: pattern 'levy.tail_threshold,levy.nope': 'levy.nope' matches no check name (discover() lists them)
+    >>> select(discover(), "signal.[")
+    Traceback (most recent call last):
+    ...
+    ValueError: pattern 'signal.[': 'signal.[' is not a valid glob (a '[' without its closing ']')
+    """
+    if isinstance(checks, (str, bytes)) or not isinstance(checks, (list, tuple)):
+        raise TypeError(f"checks must be a list of Check (discover()), got {type(checks).__name__}")
+    for c in checks:
+        if not isinstance(c, Check):
+            raise TypeError(f"checks must hold Check objects (discover()), got {type(c).__name__} {c!r:.60}")
+    if pattern is not None and not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a string (a glob, a substring, or several separated by commas) or None, "
+                        f"got {type(pattern).__name__} {pattern!r:.60}")
     if not pattern:
         return list(checks)
     pats = [p.strip() for p in pattern.split(",") if p.strip()]
+    if not pats:
+        raise ValueError(f"pattern {pattern!r} holds no pattern (a glob such as 'signal.*', or a substring)")
+    for p in pats:
+        if _unclosed_bracket(p):
+            raise ValueError(f"pattern {pattern!r}: {p!r} is not a valid glob (a '[' without its closing ']')")
 
     def hit(name: str, pat: str) -> bool:
         return fnmatch.fnmatchcase(name, pat) if any(ch in pat for ch in "*?[") else pat in name
 
+    for p in pats:
+        if not any(hit(c.name, p) for c in checks):
+            raise ValueError(f"pattern {pattern!r}: {p!r} matches no check name (discover() lists them)")
     return [c for c in checks if any(hit(c.name, p) for p in pats)]
+
+
+def _unclosed_bracket(pat: str) -> bool:
+    """Whether a glob has a ``[`` without its ``]`` (fnmatch would match it as a literal ``[``: never a check
+    name). As in fnmatch, a ``]`` right after ``[`` or ``[!`` belongs to the set."""
+    i = pat.find("[")
+    while i != -1:
+        j = i + 1
+        j += pat[j:j + 1] == "!"
+        j += pat[j:j + 1] == "]"
+        close = pat.find("]", j)
+        if close == -1:
+            return True
+        i = pat.find("[", close + 1)
+    return False

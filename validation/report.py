@@ -34,13 +34,55 @@ def markdown_cell(x) -> str:
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
     """A GitHub-flavoured Markdown table (cells: :func:`markdown_cell`), one row per line, as wide as the
-    header."""
+    header: ``headers`` a non-empty sequence of cells, ``rows`` a sequence of sequences of ``len(headers)`` cells
+    (a TypeError / ValueError naming the row otherwise).
+
+    >>> print(markdown_table(["a", "b"], [(1, 0.5)]))
+    | a | b |
+    |---|---|
+    | 1 | 0.5 |
+    """
+    headers = _cells("headers", headers)
+    if not headers:
+        raise ValueError("headers must hold at least one column name")
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, (Sequence, np.ndarray)):
+        raise TypeError(f"rows must be a sequence of rows, got {type(rows).__name__}")
+    rows = [_cells(f"rows[{i}]", r) for i, r in enumerate(rows)]
+    for i, r in enumerate(rows):
+        if len(r) != len(headers):
+            raise ValueError(f"rows[{i}] has {len(r)} cells, the header {len(headers)}")
     lines = ["| " + " | ".join(map(markdown_cell, headers)) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(map(markdown_cell, r)) + " |" for r in rows]
     return "\n".join(lines)
 
 
+def _cells(name: str, value) -> list:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a sequence of cells, got {type(value).__name__} {value!r:.60}")
+    return list(value)
+
+
+def _as_results(results) -> list[Result]:
+    """``results`` as a list of :class:`Result` (what :func:`run_checks` returns), else a TypeError."""
+    if isinstance(results, (str, bytes)) or not isinstance(results, (list, tuple)):
+        raise TypeError(f"results must be a list of Result (run_checks), got {type(results).__name__}")
+    for r in results:
+        if not isinstance(r, Result):
+            raise TypeError(f"results must hold Result objects (run_checks), got {type(r).__name__} {r!r:.60}")
+    return list(results)
+
+
 def run_checks(checks: list[Check], ctx: Context, *, progress: bool = True) -> list[Result]:
+    """Run ``checks`` (a list of :class:`Check`, e.g. ``select(discover(), ...)``) in ``ctx``, in order, with a
+    progress bar on stderr unless ``progress`` is False; the :class:`Result` of each."""
+    from theory._args import as_bool
+
+    if isinstance(checks, (str, bytes)) or not isinstance(checks, (list, tuple)) or \
+            not all(isinstance(c, Check) for c in checks):
+        raise TypeError(f"checks must be a list of Check (discover()), got {checks!r:.60}")
+    if not isinstance(ctx, Context):
+        raise TypeError(f"ctx must be a Context, got {type(ctx).__name__}")
+    progress = as_bool("progress", progress)
     results = []
     bar = tqdm(checks, desc="validation", unit="check", disable=not progress, file=sys.stderr)
     for c in bar:
@@ -49,12 +91,13 @@ def run_checks(checks: list[Check], ctx: Context, *, progress: bool = True) -> l
     return results
 
 
-def summary_rows(results: list[Result]) -> list[list]:
+def _summary_rows(results: list[Result]) -> list[list]:
     return [[r.check.name, r.outcome.verdict, r.outcome.summary, f"{r.seconds:.1f}"] for r in results]
 
 
 def verdict_counts(results: list[Result]) -> dict[str, int]:
     """Number of checks per verdict, in the registry's verdict order (verdicts with no check left out)."""
+    results = _as_results(results)
     counts = {v: 0 for v in VERDICTS}
     for r in results:
         counts[r.outcome.verdict] += 1
@@ -63,6 +106,7 @@ def verdict_counts(results: list[Result]) -> dict[str, int]:
 
 def counts_line(results: list[Result]) -> str:
     """``"26 checks: 20 pass, 4 not reproduced, 2 inconclusive"``."""
+    results = _as_results(results)
     counts = verdict_counts(results)
     return f"{len(results)} check{'s' if len(results) != 1 else ''}: " + ", ".join(f"{n} {v}" for v, n in counts.items())
 
@@ -75,6 +119,11 @@ def partial_dir(report_dir: Path, pattern: str | None) -> Path:
     >>> partial_dir(Path("rep"), "signal.*").as_posix(), partial_dir(Path("rep"), None).as_posix()
     ('rep/partial-signal', 'rep')
     """
+    from theory._args import as_path
+
+    report_dir = Path(as_path("report_dir", report_dir))
+    if pattern is not None and not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a string or None, got {type(pattern).__name__}")
     if not pattern:
         return report_dir
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", pattern).strip("-.") or "all"
@@ -82,7 +131,11 @@ def partial_dir(report_dir: Path, pattern: str | None) -> Path:
 
 
 def check_writable(report_dir: Path) -> None:
-    """Raise ``OSError`` naming ``report_dir`` unless a report can be written there (checked before any run)."""
+    """Raise ``OSError`` naming ``report_dir`` unless a report can be written there (checked before any run);
+    ``report_dir`` a path (``str`` / ``os.PathLike``, else a TypeError)."""
+    from theory._args import as_path
+
+    report_dir = Path(as_path("report_dir", report_dir))
     try:
         report_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=report_dir, prefix=".write-test-"):
@@ -91,7 +144,7 @@ def check_writable(report_dir: Path) -> None:
         raise OSError(f"cannot write the report to {str(report_dir)!r}: {exc.strerror or exc}") from None
 
 
-def remove_stale_figures(results: list[Result], report_dir: Path) -> list[str]:
+def _remove_stale_figures(results: list[Result], report_dir: Path) -> list[str]:
     """Delete PNGs in ``report_dir/figures`` that no result of this run references (left by an earlier run)."""
     keep = {f for r in results for f in r.outcome.figures}
     removed = []
@@ -104,10 +157,10 @@ def remove_stale_figures(results: list[Result], report_dir: Path) -> list[str]:
     return removed
 
 
-def run_metadata(ctx: Context) -> dict:
+def _run_metadata(ctx: Context) -> dict:
     """Provenance of a run: profile, seed, git commit (None outside a checkout of this project), versions, time,
     and ``source``: ``commit X`` in a checkout, else ``installed version V`` (a wheel)."""
-    commit = checkout_commit()
+    commit = _checkout_commit()
     versions = {"python": platform.python_version()}
     for dist in ("seqtheory", "numpy", "scipy", "sympy", "mpmath", "numba", "torch", "python-flint"):
         try:
@@ -119,7 +172,7 @@ def run_metadata(ctx: Context) -> dict:
             "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
-def checkout_commit() -> str | None:
+def _checkout_commit() -> str | None:
     """The git commit of the checkout these packages run from; None for an installed wheel (its folder is no
     checkout of this project, even inside some other repository)."""
     root = Path(__file__).resolve().parents[1]
@@ -133,7 +186,7 @@ def checkout_commit() -> str | None:
     return out[1]
 
 
-def budget_section(results: list[Result]) -> list[str]:
+def _budget_section(results: list[Result]) -> list[str]:
     """Markdown lines of the claims answered at two optimisation budgets (``data["budgets"]``, the trained-model
     claims): the headline (polished) verdict first, the Adam-budget verdict and their agreement beside it, the
     seeds used. Empty when no result has budgets."""
@@ -170,7 +223,7 @@ def _power_text(power: dict | None) -> str:
     return ", ".join(f"{b} {p['decided']:.2f}" for b, p in power.items() if isinstance(p, dict) and "decided" in p)
 
 
-def rounds_section(results: list[Result]) -> list[str]:
+def _rounds_section(results: list[Result]) -> list[str]:
     """Markdown lines of the claims with two rounds (``data["rounds"]``): each round's verdict at both budgets,
     round 1's fragility, round 2's seeds, statistic, planned power and status. Empty when no result has
     rounds."""
@@ -202,9 +255,17 @@ def rounds_section(results: list[Result]) -> list[str]:
 
 
 def write_report(results: list[Result], ctx: Context, *, only: str | None = None) -> Path:
+    """Write ``ctx.report_dir/report.md`` (counts, the summary table, one section per check, figures) and
+    ``results.json``, removing figures no result references; ``only`` is the pattern of a partial run (None:
+    a full one). Returns the report's path."""
+    results = _as_results(results)
+    if not isinstance(ctx, Context):
+        raise TypeError(f"ctx must be a Context, got {type(ctx).__name__}")
+    if only is not None and not isinstance(only, str):
+        raise TypeError(f"only must be a string (the pattern of a partial run) or None, got {type(only).__name__}")
     ctx.report_dir.mkdir(parents=True, exist_ok=True)
-    remove_stale_figures(results, ctx.report_dir)
-    meta = run_metadata(ctx)
+    _remove_stale_figures(results, ctx.report_dir)
+    meta = _run_metadata(ctx)
     scope = f" Partial run: checks matching `{only}` only." if only else ""
     md = [
         "# Validation report",
@@ -219,11 +280,11 @@ def write_report(results: list[Result], ctx: Context, *, only: str | None = None
         "documented conventions: numbers below), *inconclusive* (the experiment did not test the claim: the "
         "reason is stated), *not run* (belongs to a larger profile).",
         "",
-        markdown_table(["check", "verdict", "decisive numbers", "seconds"], summary_rows(results)),
+        markdown_table(["check", "verdict", "decisive numbers", "seconds"], _summary_rows(results)),
         "",
     ]
-    md += budget_section(results)
-    md += rounds_section(results)
+    md += _budget_section(results)
+    md += _rounds_section(results)
     for r in results:
         c, o = r.check, r.outcome
         md += [
@@ -253,4 +314,6 @@ def write_report(results: list[Result], ctx: Context, *, only: str | None = None
 
 
 def any_failed(results: list[Result]) -> bool:
+    """Whether any result is ``fail`` or ``error`` (the run's exit status 1)."""
+    results = _as_results(results)
     return any(r.outcome.verdict in FAILING for r in results)

@@ -100,7 +100,7 @@ def main(argv=None) -> int:
     profile = {"quick": "quick", "cpu": "cpu", "reference": "full"}[a.sweep]
 
     ctx = Context(profile=profile, report_dir=report, store=a.store)
-    sweep = g.gated_sweep(ctx, a.sweep)
+    sweep = g._gated_sweep(ctx, a.sweep)
     executor, close = make_executor(a.dask, a.workers)
     try:
         with ResultStore(a.store) as store:
@@ -111,8 +111,8 @@ def main(argv=None) -> int:
     out = report / "results.json"
     report.mkdir(parents=True, exist_ok=True)
     if a.sweep == "reference":                       # the three decision rules on the reference runs
-        o = g.verdict_reference(g.collect(records))
-        data = {"verdict": o.verdict, "summary": o.summary, "data": g.collect(records)}
+        o = g.verdict_reference(g._collect(records))
+        data = {"verdict": o.verdict, "summary": o.summary, "data": g._collect(records)}
         print(o.verdict, o.summary)
     else:
         from seqtheory.cli.validate import print_table

@@ -15,7 +15,9 @@ is gone (same host) or that is older than ``stale_after`` seconds is taken over,
 are not lost.
 
 A file that is not a SQLite database, or whose tables are not this store's, raises :class:`StoreError`
-naming the file.
+naming the file. ``read_only=True`` opens an existing store for reading only (SQLite's read-only mode: the
+file is never written, its tables never created; a SQLite file without this store's tables is refused), for
+the commands that only report on a store.
 
 :meth:`ResultStore.export_runs` writes stored runs as gzipped JSON lines (one ``{"run_id", "config",
 "result", "finished"}`` object per line, sorted by run id, plus ``"artifacts": {name: base64}`` when asked
@@ -72,12 +74,18 @@ def _owner_alive(owner: str) -> bool:
 
 
 class ResultStore:
-    """Results by run id (see the module docstring). ``create=False`` refuses to create a missing file."""
+    """Results by run id (see the module docstring). ``create=False`` refuses to create a missing file;
+    ``read_only=True`` (implies ``create=False``) opens an existing store without ever writing to it: storing,
+    claiming or importing is then a :class:`StoreError`."""
 
-    def __init__(self, path: str | Path, *, create: bool = True, stale_after: float = DEFAULT_STALE_AFTER):
+    def __init__(self, path: str | Path, *, create: bool = True, stale_after: float = DEFAULT_STALE_AFTER,
+                 read_only: bool = False):
         self.path = as_path("path", path)     # a str or os.PathLike (":memory:" included), never a descriptor
         self.owner = _owner_id()
-        create = as_bool("create", create)
+        self.read_only = as_bool("read_only", read_only)
+        create = as_bool("create", create) and not self.read_only
+        if self.read_only and self.path == ":memory:":
+            raise ValueError("read_only=True needs a store file; a new ':memory:' store has nothing to read")
         self.stale_after = as_real("stale_after", stale_after, minimum=0.0)
         if self.path != ":memory:":
             p = Path(self.path)
@@ -88,8 +96,13 @@ class ResultStore:
             if not create and not p.exists():
                 raise StoreError(f"store {self.path!r} does not exist")
         try:
-            self._conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-            self._setup()
+            if self.read_only:
+                self._conn = sqlite3.connect(Path(self.path).resolve().as_uri() + "?mode=ro", uri=True,
+                                             timeout=60.0, isolation_level=None)
+                self._check_tables()
+            else:
+                self._conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+                self._setup()
         except sqlite3.DatabaseError as exc:
             if hasattr(self, "_conn"):
                 self._conn.close()
@@ -107,13 +120,21 @@ class ResultStore:
                       "claimed REAL NOT NULL)")
             c.execute("CREATE TABLE IF NOT EXISTS artifacts (run_id TEXT NOT NULL, name TEXT NOT NULL, "
                       "data BLOB NOT NULL, PRIMARY KEY (run_id, name))")
+        self._check_tables()
+
+    def _check_tables(self) -> None:
+        """The three tables with this store's columns (a missing table has none), and a readable first page."""
+        c = self._conn
         for table, want in (("runs", _RUNS_COLUMNS), ("claims", _CLAIMS_COLUMNS), ("artifacts", _ARTIFACTS_COLUMNS)):
             cols = tuple(r[1] for r in c.execute(f"PRAGMA table_info({table})"))
             if cols != want:
-                raise sqlite3.DatabaseError(f"table {table} has columns {cols}, expected {want}")
+                what = f"has columns {cols}" if cols else "is missing"
+                raise sqlite3.DatabaseError(f"table {table} {what}, expected {want}")
         c.execute("SELECT COUNT(*) FROM runs").fetchone()      # reads a page: a truncated file fails here
 
     def _transaction(self):
+        if self.read_only:
+            raise StoreError(f"store {self.path!r} is open read-only: nothing can be stored, claimed or imported")
         return _Immediate(self._conn)
 
     # ----------------------------------------------------------------------------------------- results
@@ -253,7 +274,7 @@ class ResultStore:
 
     def close(self) -> None:
         try:
-            if self.path != ":memory:":
+            if self.path != ":memory:" and not self.read_only:
                 self.release()
         except sqlite3.Error:
             pass

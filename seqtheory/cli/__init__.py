@@ -4,8 +4,9 @@
 (:mod:`seqtheory.cli.memory_report`), ``timescales`` (:mod:`seqtheory.cli.timescales`), ``validate``
 (:mod:`seqtheory.cli.validate`; also ``python -m validation``) and ``sweep`` (:mod:`seqtheory.cli.sweep`). Each
 module parses its arguments, calls the library (which returns results and raises errors) and formats the
-output; bad input is one line on stderr and exit status 2; a command that needs PyTorch says so when it is
-not installed. Importing this package imports no command's dependencies.
+output; bad input is one line on stderr and exit status 2 (a file nested too deeply for Python included, in any
+command); a command that needs PyTorch says so when it is not installed. ``seqtheory --version --json`` prints
+``{"name": "seqtheory", "version": ...}``. Importing this package imports no command's dependencies.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def _command_parser() -> OneLineParser:
                       "memory functions and anti-collapse Levy SDEs, each checked against independent numerics.",
                       epilog="Every command takes --json; `seqtheory COMMAND --help` lists its flags.")
     p.add_argument("--version", action="version", version=f"seqtheory {__version__}")
+    p.add_argument("--json", action="store_true", help="with --version: print it as JSON")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (text, _) in COMMANDS.items():
         sub.add_parser(name, help=text, add_help=False)
@@ -45,6 +47,13 @@ def _command_parser() -> OneLineParser:
 def main(argv: list[str] | None = None) -> int:
     """Dispatch ``argv`` (default ``sys.argv[1:]``) to the command's own parser and ``main``."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sorted(argv) == ["--json", "--version"]:           # argparse's version action would print text
+        from seqtheory import __version__
+
+        from ._json import dumps
+
+        print(dumps({"name": "seqtheory", "version": __version__}))
+        return 0
     if not argv or argv[0].startswith("-") or argv[0] not in COMMANDS:
         _command_parser().parse_args(argv[:1])       # --help, --version, or a one-line error naming the commands
         return 2                              # (not reached: parse_args exits for every such argv)
@@ -63,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except RecursionError:                    # the last guard: each command reads its files through _files
+        print(f"{prog}: error: an input nests too deeply for Python (RecursionError)", file=sys.stderr)
+        return 2
     except BrokenPipeError:                   # `seqtheory ... | head`: the reader left, nothing to report
         sys.stderr.close()
         return 0

@@ -15,6 +15,7 @@ import sys
 from theory._args import MAX_DPS, MIN_DPS
 
 from ._json import long_ints
+from ._limits import OverLimit, deadline
 from ._parser import OneLineParser, flag_message, int_arg, seconds
 
 # Exact fractions longer than this are not printed digit by digit: a 10**6-digit line helps nobody, and
@@ -42,8 +43,8 @@ def _parser(prog: str) -> OneLineParser:
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
     e.add_argument("--max-seconds", type=seconds, default=60.0,
-                   help="refuse up front a computation estimated to take longer (high --dps, long exact or ball "
-                        "sums; default 60)")
+                   help="refuse up front a computation estimated to take longer (every method: high --dps, long "
+                        "exact, mp or ball sums), and stop one that runs past it (default 60)")
     e.add_argument("--json", action="store_true", help="print one JSON object (inputs, values, c, regime, method, dps)")
     return e
 
@@ -66,25 +67,65 @@ def _exact_text(v) -> tuple[str | None, str | None]:
         return (str(num) if den == 1 else f"{num}/{den}"), None
 
 
-# the mp / ball paths' cost at high precision (log-gamma at dps digits), measured on the development machine:
-# about 1 s at 10,000 digits, 60 s at 100,000 (~ dps^1.8)
+# Cost models of the mp / ball paths (measured on the 2-core development machine under load, so rather high):
+# one log-gamma at D digits ~ 1 s x (D/1e4)^1.8 (1 s at 10,000 digits, 60 s at 100,000); one term of an O(t) sum
+# (a few multiplications and divisions at D digits) ~ 3e-5 s + 1.4e-3 s x (D/1e4)^1.5 (mpmath; python-flint's
+# terms cost ~1e-6 s at low precision: _BALL_TERMS_PER_S).
 _MP_SECONDS_AT_1E4 = 1.0
 _DPS_EXPONENT = 1.8
+_TERM_SECONDS = 3e-5
+_TERM_SECONDS_AT_1E4 = 1.4e-3
+_TERM_EXPONENT = 1.5
+_BALL_MAX_STEPS = 100_000       # the O(1)-in-t ball routes sum at most this many terms (theory.signal_energy._ball_super)
+
+
+def _loggamma_seconds(digits: float) -> float:
+    return _MP_SECONDS_AT_1E4 * (digits / 1e4) ** _DPS_EXPONENT
+
+
+def _term_seconds(digits: float, base: float = _TERM_SECONDS) -> float:
+    return base + _TERM_SECONDS_AT_1E4 * (digits / 1e4) ** _TERM_EXPONENT
+
+
+def _estimates(method: str, n: int, t: int, dps: int | None) -> list[tuple[float, str]]:
+    """(seconds, what sets them) for each part of ``energy`` by ``method``: float is O(1) (closed forms; long
+    sums by log-gamma differences), exact a fraction of ~ t log10 n digits, mp and ball one log-gamma at the
+    working precision for Q and, for S, the route the library takes (:func:`theory.signal_energy._mp._S_mp_route`;
+    ball: the certified routes, else the direct sum of t + 1 terms)."""
+    from theory.signal_energy import S_ball_is_direct
+    from theory.signal_energy._factorial_logs import _guard_bits
+    from theory.signal_energy._mp import _S_mp_route
+
+    if method == "float":
+        return []
+    if method == "exact":
+        # binary splitting of a fraction of ~ t log10(n) digits: ~ 1 s per 3e6 digits (quasi-linear)
+        return [((t + 1) * max(1.0, math.log10(n + 1)) / 3e6, f"--t {t} (an exact fraction of ~ t log10 n digits)")]
+    digits = dps + _guard_bits(n, t + 2) / 3.32            # the working precision, guard digits included
+    out = [(_loggamma_seconds(digits), f"--dps {dps}")]
+    if method == "ball":
+        if S_ball_is_direct(n, t, dps):
+            out.append(((t + 1) * _term_seconds(digits, 1 / _BALL_TERMS_PER_S),
+                        f"--t {t} (a direct sum of t + 1 certified terms)"))
+        return out
+    route, terms = _S_mp_route(n, t, dps)
+    if route == "euler-maclaurin":        # mpmath's sumem: at least ~ 3 dps log-gamma values (a lower bound)
+        out.append((3 * dps * _loggamma_seconds(digits), f"--n {n} --t {t} --dps {dps} (S by mpmath's "
+                    "Euler-Maclaurin summation, at least this long)"))
+    else:
+        steps = terms if route == "top-down" else min(terms, _BALL_MAX_STEPS)
+        out.append((steps * _term_seconds(digits), f"--n {n} --t {t} --dps {dps} (S from its top {steps} terms)"))
+    return out
 
 
 def _check_cost(method: str, n: int, t: int, dps: int | None, max_seconds: float) -> None:
     """Refuse up front (one line naming the argument and the limit) a computation estimated to take longer
-    than ``--max-seconds``: the precision (mp/ball) and the O(t) sums (ball's direct sum, exact fractions)."""
-    from theory.signal_energy import S_ball_is_direct
-
-    estimates = []
-    if method in ("mp", "ball") and dps is not None:
-        estimates.append((_MP_SECONDS_AT_1E4 * (dps / 1e4) ** _DPS_EXPONENT, f"--dps {dps}"))
-    if method == "ball" and dps is not None and t + 1 > _NOTICE_TERMS and S_ball_is_direct(n, t, dps):
-        estimates.append(((t + 1) / _BALL_TERMS_PER_S, f"--t {t} (a direct sum of t + 1 certified terms)"))
-    if method == "exact":
-        # binary splitting of a fraction of ~ t log10(n) digits: ~ 1 s per 3e6 digits (quasi-linear)
-        estimates.append(((t + 1) * max(1.0, math.log10(n + 1)) / 3e6, f"--t {t} (an exact fraction of ~ t log10 n digits)"))
+    than ``--max-seconds`` (:func:`_estimates`, every method); :func:`seqtheory.cli._limits.deadline` stops
+    the rest at the limit."""
+    try:
+        estimates = _estimates(method, n, t, dps)
+    except OverflowError:         # past float64 in the routes' planning: the library refuses such n, t by name
+        return
     for sec, what in estimates:
         if sec > max_seconds:
             raise ValueError(f"{what}: about {sec:.3g} s estimated, over the limit of --max-seconds {max_seconds:g}; "
@@ -188,8 +229,10 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory energy") -> in
     parser = _parser(prog)
     args = parser.parse_args(argv)
     try:
-        result = _energy(args)
-    except (ValueError, TypeError, ImportError, ArithmeticError) as exc:
+        method = args.method or ("mp" if args.dps is not None else "float")
+        with deadline(args.max_seconds, f"the computation (--method {method})"):
+            result = _energy(args)
+    except (ValueError, TypeError, ImportError, ArithmeticError, OverLimit) as exc:
         # one line, exit 2 (as argparse's own errors, without the usage block), naming the flags
         print(f"{parser.prog}: error: {flag_message(str(exc), FLAGS)}", file=sys.stderr)
         raise SystemExit(2) from None

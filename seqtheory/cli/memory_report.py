@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._files import read_json
+from ._limits import deadline
 from ._parser import OneLineParser, flag_message, seconds
 
 
@@ -61,9 +63,13 @@ def _check_cost(rho: np.ndarray, source: str, max_seconds: float) -> None:
 
 
 def _check_results(path: str) -> None:
-    """A ``--results`` file the user named must load (the library notes a missing default in the report)."""
+    """A ``--results`` file the user named must load (the library notes a missing default in the report); a
+    JSON one (any suffix but .csv, as the library reads it) first through the command lines' JSON reader
+    (:func:`seqtheory.cli._files.read_json`: no deep nesting; NaN statistics are allowed in a results file)."""
     from numerics.memory_functions.memory_report import load_benchmark
 
+    if Path(path).suffix.lower() != ".csv":
+        read_json(path, "--results", finite=False)
     try:
         load_benchmark(path)
     except (ValueError, TypeError, KeyError, OSError, AttributeError) as exc:
@@ -115,28 +121,35 @@ def _parser(prog: str) -> OneLineParser:
                     "packaged benchmark's length; a file sets T = its length)")
     ap.add_argument("--results", default=None,
                     help="benchmark results or rows file (default: the packaged CPU-scale results)")
-    ap.add_argument("--prony-tol", type=float, default=PRONY_TOL,
-                    help=f"residual the exponential-sum order must reach, in (0, 1] (default {PRONY_TOL:g})")
-    ap.add_argument("--m-max", type=int, default=None, help="largest exponential-sum order tried (default min(12, T/2))")
+    ap.add_argument("--prony-tol", type=float, default=None,
+                    help=f"residual the exponential-sum order must reach, in (0, 1] (default {PRONY_TOL:g}; not with "
+                         "--no-prony)")
+    ap.add_argument("--m-max", type=int, default=None, help="largest exponential-sum order tried (default min(12, T/2); "
+                    "not with --no-prony)")
     ap.add_argument("--no-prony", action="store_true", help="skip the exponential-sum fits")
     ap.add_argument("--far-threshold", type=float, default=FAR_THRESHOLD,
                     help=f"mismatch beyond which the target counts as far and no architecture is ranked, in (0, 1) "
                          f"(default {FAR_THRESHOLD:g})")
     ap.add_argument("--max-seconds", type=seconds, default=60.0,
-                    help="refuse up front a report estimated to take longer (~ 2e-9 T^3 s; default 60)")
+                    help="refuse up front a report estimated to take longer (~ 2e-9 T^3 s), and stop one that runs past "
+                         "it (default 60)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     return ap
 
 
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report") -> int:
     """The command line; a bad value is one line on stderr naming it, exit status 2."""
-    from numerics.memory_functions.memory_report import DEFAULT_T, memory_report
+    from numerics.memory_functions.memory_report import DEFAULT_T, PRONY_TOL, memory_report
     from theory.memory import memory_function
 
     from ._json import dumps
 
     ap = _parser(prog)
     args = ap.parse_args(argv)
+    conflict = [flag for flag, v in (("--m-max", args.m_max), ("--prony-tol", args.prony_tol)) if v is not None]
+    if args.no_prony and conflict:
+        ap.error(f"--no-prony skips the exponential-sum fits: {' and '.join(conflict)} would not be used (give one "
+                 "or the other)")
     try:
         if args.kind is not None:
             if args.alpha is None:
@@ -149,9 +162,11 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report"
         _check_cost(np.asarray(rho), "--file" if args.file else "--T", args.max_seconds)
         if args.results is not None:
             _check_results(args.results)
-        p = memory_report(rho, prony_tol=args.prony_tol, m_max=args.m_max, prony=not args.no_prony,
-                           results=args.results, far_threshold=args.far_threshold)
-    except (ValueError, TypeError, OSError) as exc:
+        tol = PRONY_TOL if args.prony_tol is None else args.prony_tol
+        with deadline(args.max_seconds, "the report"):
+            p = memory_report(rho, prony_tol=tol, m_max=args.m_max, prony=not args.no_prony, results=args.results,
+                              far_threshold=args.far_threshold)
+    except (ValueError, TypeError, OSError) as exc:         # OverLimit is a TimeoutError, an OSError
         ap.error(flag_message(str(exc), FLAGS))
     print(dumps(p.to_dict(), indent=1) if args.json else _summary(p))
     return 0

@@ -16,7 +16,11 @@ machine: :mod:`numerics.experiments.pinning`; ``--unpinned`` trains in the worke
     seqtheory sweep plot   SWEEP --store results.sqlite --out figures/
     seqtheory sweep export SWEEP --store results.sqlite --csv results.csv
 
-A bad file, field, option or store is one line on stderr naming it, exit status 2.
+A bad file, field, option or store is one line on stderr naming it, exit status 2. ``status``, ``plot`` and
+``export`` only read: they open the store read-only (a SQLite file that is not a result store is refused,
+never given tables), and ``plot`` writes its figures in the working tree unless ``--allow-outside``
+(:func:`seqtheory.cli._files.output_folder`). A sweep file is read through
+:func:`seqtheory.cli._files.read_json` (no NaN / Infinity, no deep nesting).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._files import output_folder, read_json
 from ._json import dumps
 from ._parser import OneLineParser, fail, positive
 
@@ -49,7 +54,7 @@ def _parser(prog: str) -> OneLineParser:
                        help="a sweep file (JSON) or a shipped sweep's name: arch/NAME, gated/NAME, or a bare NAME "
                             "only one kind ships (seqtheory sweep list)")
         q.add_argument("--store", required=True,
-                       help="SQLite result store (run creates it; status/plot/export only read it)")
+                       help="SQLite result store (run creates it; status/plot/export open it read-only)")
         q.add_argument("--study", action="append", help="only this study (repeatable; architecture sweeps)")
         if name == "run":
             q.add_argument("--workers", type=positive, default=1, help="parallel runs (process pool or Dask workers)")
@@ -71,7 +76,10 @@ def _parser(prog: str) -> OneLineParser:
             q.add_argument("--no-progress", action="store_true", help="no progress bar")
         q.add_argument("--json", action="store_true", help="print JSON (every subcommand)")
         if name == "plot":
-            q.add_argument("--out", default="figures", help="output directory for PNGs")
+            q.add_argument("--out", default="figures", help="output folder for PNGs, inside the working tree (the "
+                           "current directory and below; default: %(default)s)")
+            q.add_argument("--allow-outside", action="store_true",
+                           help="allow an --out folder outside the working tree")
         if name == "export":
             q.add_argument("--csv", metavar="FILE", required=True,
                            help="write one row per stored run of the sweep ('-' for standard output)")
@@ -83,6 +91,11 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int
     args = _parser(prog).parse_args(argv)
     if args.cmd == "list":
         return _list(args.json)
+    if args.cmd == "plot":              # before anything is read: a refused folder costs nothing
+        try:
+            output_folder(args.out, "--out", allow_outside=args.allow_outside)
+        except ValueError as exc:
+            return fail(prog, str(exc))
     try:
         sweep = _load(args)
     except (TypeError, ValueError) as exc:
@@ -97,7 +110,7 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int
     from numerics.experiments.store import ResultStore, StoreError
 
     try:
-        store = ResultStore(args.store, create=args.cmd == "run")
+        store = ResultStore(args.store, create=args.cmd == "run", read_only=args.cmd != "run")
     except StoreError as exc:
         return fail(prog, str(exc))
     except (TypeError, ValueError) as exc:     # --store "": not a path at all
@@ -192,11 +205,7 @@ def _load(args):
     from numerics.memory_functions.bench.sweep import load_sweep
 
     path = resolve(args.sweep)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError):
-        doc = None                             # load_sweep names the problem
+    doc = read_json(path, "sweep")
     if isinstance(doc, dict) and "runs" in doc and "studies" not in doc:
         from numerics.anticollapse.gated.sweep import load_gated_sweep
 

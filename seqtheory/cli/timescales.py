@@ -1,4 +1,4 @@
-"""``seqtheory timescales MODEL.pt [--inputs X.npy | --T --batch --seed] [--json]``: per-unit time scales, tail
+"""``seqtheory timescales MODEL.pt [--inputs X.npy | --T --batch --seed] [--max-seconds S] [--json]``: per-unit time scales, tail
 beta, envelope window gate, resolution and phase of a trained ``nn.GRU`` / ``nn.LSTM`` or toolkit gated RNN
 (:func:`numerics.anticollapse.gated.rnn_timescales.rnn_timescales`); needs PyTorch.
 """
@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from ._json import dumps
-from ._parser import OneLineParser, flag_message
+from ._limits import OverLimit, deadline
+from ._parser import OneLineParser, flag_message, seconds
 
 
 def _text(res) -> str:
@@ -52,11 +53,15 @@ def _load_inputs(path: str) -> np.ndarray:
         raise ValueError(f"--inputs {path} is not a .npy array: {exc}") from None
 
 
-def _linear_lags(name: str, v) -> np.ndarray:
-    from theory._args import MAX_LENGTH, as_int
-    lo = as_int(f"{name} LO", v[0], minimum=1, maximum=MAX_LENGTH - 1)
-    hi = as_int(f"{name} HI", v[1], minimum=lo + 1, maximum=MAX_LENGTH)
-    n = as_int(f"{name} N", v[2], minimum=2, maximum=MAX_LENGTH)
+def _linear_lags(name: str, v, T: int) -> np.ndarray:
+    """The distinct integers of ``round(linspace(LO, HI, N))``, lags below the inputs' length ``T``: every
+    integer of ``[LO, HI]`` once N reaches their count, so a huge N costs nothing (no N-point grid is built)."""
+    from theory._args import as_int
+    lo = as_int(f"{name} LO", v[0], minimum=1, maximum=max(1, T - 2))
+    hi = as_int(f"{name} HI", v[1], minimum=lo + 1, maximum=max(lo + 1, T - 1))
+    n = as_int(f"{name} N", v[2], minimum=2)
+    if n >= hi - lo + 1:
+        return np.arange(lo, hi + 1, dtype=np.int64)
     return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
 
 
@@ -75,11 +80,15 @@ def _parser(prog: str) -> OneLineParser:
     ap.add_argument("--batch", type=int, default=None, help="number of generated sequences (default 32)")
     ap.add_argument("--seed", type=int, default=None, help="seed of generated inputs (default 0)")
     ap.add_argument("--layer", type=int, default=None, help="diagnose one layer (default: every layer)")
-    ap.add_argument("--rate-lags", type=int, nargs=3, metavar=("LO", "HI", "N"), help="linspace of rate lags")
-    ap.add_argument("--envelope-lags", type=int, nargs=3, metavar=("LO", "HI", "N"), help="linspace of envelope lags")
+    ap.add_argument("--rate-lags", type=int, nargs=3, metavar=("LO", "HI", "N"),
+                    help="linspace of rate lags, rounded, below T (a large N gives every lag of [LO, HI])")
+    ap.add_argument("--envelope-lags", type=int, nargs=3, metavar=("LO", "HI", "N"),
+                    help="linspace of envelope lags, rounded, below T (a large N gives every lag of [LO, HI])")
     ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples of the tail beta (default 2000)")
     ap.add_argument("--level", type=float, default=0.90, help="level of the bootstrap interval, in (0, 1) (default 0.90)")
     ap.add_argument("--window-stride", type=int, default=1, help="stride of the envelope's sliding windows (default 1)")
+    ap.add_argument("--max-seconds", type=seconds, default=60.0,
+                    help="stop a diagnosis that runs longer (default 60); its memory is estimated up front")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar on stderr (a layer takes seconds)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     return ap
@@ -105,12 +114,14 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -
             check_budget("--batch x --T", working_bytes(B, T, d_in, net.hidden, 64), MAX_MEMORY_BYTES,
                          value=f"{B} x {T}")
             x = np.random.default_rng(as_int("--seed", args.seed or 0)).standard_normal((B, T, d_in))
-        lags = {k: None if v is None else _linear_lags(f"--{k.replace('_', '-')}", v)
+        T = x.shape[1] if getattr(x, "ndim", 0) == 3 else 0       # the library names a wrong shape
+        lags = {k: None if v is None else _linear_lags(f"--{k.replace('_', '-')}", v, T)
                 for k, v in (("rate_lags", args.rate_lags), ("envelope_lags", args.envelope_lags))}
-        res = rnn_timescales(net, x, layer=args.layer, n_boot=args.n_boot,
-                             level=args.level, window_stride=args.window_stride,
-                             progress=not args.no_progress, **lags)
-    except (ValueError, TypeError) as exc:       # one line, exit 2 (no usage block)
+        with deadline(args.max_seconds, "the diagnosis"):
+            res = rnn_timescales(net, x, layer=args.layer, n_boot=args.n_boot,
+                                 level=args.level, window_stride=args.window_stride,
+                                 progress=not args.no_progress, **lags)
+    except (ValueError, TypeError, OverLimit) as exc:       # one line, exit 2 (no usage block)
         print(f"{ap.prog}: error: {flag_message(str(exc), FLAGS)}", file=sys.stderr)
         raise SystemExit(2) from None
     print(dumps(res.to_dict(), indent=1) if args.json else _text(res))

@@ -4,17 +4,19 @@ Runs the registry of claims, prints a table, writes ``DIR/report.md`` (verdict c
 per check, figures in ``DIR/figures``) and ``DIR/results.json`` (profile, seed, commit, versions, time,
 counts, results), and exits with status 1 if any check fails or errors ("not reproduced", "inconclusive" and
 "not run" do not fail the run). A partial run (``--only PATTERN``) writes to ``DIR/partial-<pattern>/`` and
-leaves the full report alone. An unwritable ``DIR`` is reported before any check runs (exit status 2).
+leaves the full report alone. An unwritable ``DIR``, or one outside the working tree (the current directory
+and the folders below it) without ``--allow-outside``, is reported before any check runs (exit status 2), as is
+a pattern that is malformed or matches no check (each of a comma list must match one).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
+from ._files import output_folder
 from ._json import dumps
-from ._parser import OneLineParser
+from ._parser import OneLineParser, fail
 
 
 def print_table(results, stream=None) -> None:
@@ -42,8 +44,12 @@ def _parser(prog: str) -> OneLineParser:
     g.add_argument("--cpu", dest="profile", action="store_const", const="cpu",
                    help="cpu profile: every claim at CPU scale (the certified architecture sweep takes hours on 2 cores)")
     g.add_argument("--full", dest="profile", action="store_const", const="full", help="full profile (long; GPU-scale parts)")
-    p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring; several separated by commas)")
-    p.add_argument("--report", metavar="DIR", default="validation-report", help="report directory (default: %(default)s)")
+    p.add_argument("--only", metavar="PATTERN", help="run checks whose name matches (glob like 'signal.*', or substring; "
+                   "several separated by commas, each matching at least one check: --list shows the names)")
+    p.add_argument("--report", metavar="DIR", default="validation-report",
+                   help="report directory, inside the working tree: the current directory and the folders below it "
+                        "(default: %(default)s)")
+    p.add_argument("--allow-outside", action="store_true", help="allow a --report folder outside the working tree")
     p.add_argument("--list", action="store_true", help="list the checks and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print JSON (the catalogue with --list, else the verdicts)")
@@ -62,7 +68,11 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
     if args.only is not None and not args.only.strip():      # --only "" (an empty shell variable) is not "all"
         p.error(f"--only needs a pattern (a glob such as 'signal.*' or a substring), got {args.only!r}")
 
-    checks = select(discover(), args.only)
+    try:
+        checks = select(discover(), args.only)
+    except ValueError as exc:       # the library names the pattern and the part that matches nothing
+        msg = str(exc).replace("pattern ", "--only ", 1).replace(" (discover() lists them)", "")
+        return fail(prog, f"{msg}; the check names: seqtheory validate --list")
     if args.list and args.json:
         print(dumps([{"name": c.name, "profiles": list(c.profiles), "paper": c.paper, "claim": c.claim}
                      for c in checks], indent=1))
@@ -71,10 +81,10 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
         for c in checks:
             print(f"{c.name:<40} [{'/'.join(c.profiles)}] {c.claim}")
         return 0
-    if not checks:
-        print(f"{prog}: error: no check matches {args.only!r}; try --list", file=sys.stderr)
-        return 2
-    report_dir = partial_dir(Path(args.report), args.only)
+    try:
+        report_dir = partial_dir(output_folder(args.report, "--report", allow_outside=args.allow_outside), args.only)
+    except ValueError as exc:
+        return fail(prog, str(exc))
     try:
         check_writable(report_dir)
     except OSError as exc:

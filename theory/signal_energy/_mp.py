@@ -44,20 +44,37 @@ def _Q_all_mp(n: int, t: int, dps: int) -> list:
         return [+q for q in out]
 
 
-def _S_mp(n: int, t: int, dps: int):
+def _S_mp_route(n: int, t: int, dps: int) -> tuple[str, int]:
+    """How ``S(n, t, method="mp", dps=dps)`` is evaluated, and the number of top terms that matter: ``("ball",
+    terms)`` (the certified ball's midpoint, O(1) in t), ``("top-down", terms)`` (:func:`_S_mp_top_down`, O(terms))
+    or ``("euler-maclaurin", terms)`` (:func:`_S_em_mpmath`: mpmath's ``sumem``, seconds to hours). The command
+    line's up-front cost estimate reads it."""
     prec = int(dps * 3.33) + 10
     # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
     # (in integers: n / t overflows a float past n ~ 1e308 t)
     needed = t + 1 if t == 0 else min(t + 1, n * (prec + 20) * 7 // (10 * t) + 2)
-    if needed > _S_MP_VIA_BALL_MIN_TERMS:
+    ball = importlib.util.find_spec("flint") is not None and not _ball._S_ball_is_direct(n, t, dps + 3)
+    mpmath_route = _S_mpmath_route(n, t, needed)
+    if ball and (needed > _S_MP_VIA_BALL_MIN_TERMS or mpmath_route == "euler-maclaurin"):
+        return "ball", needed
+    return mpmath_route, needed
+
+
+def _S_mpmath_route(n: int, t: int, needed: int) -> str:
+    """The route without python-flint's ball: mpmath's ``sumem`` for long sums it can take, else top-down."""
+    return "euler-maclaurin" if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO else "top-down"
+
+
+def _S_mp(n: int, t: int, dps: int):
+    prec = int(dps * 3.33) + 10
+    route, needed = _S_mp_route(n, t, dps)
+    if route == "ball":
         mid = _S_via_ball(n, t, dps)
         if mid is not None:
             with mpmath.mp.workprec(prec):
-                return mpmath.mpf(mid)                 # the midpoint rounded once, to the target precision
-    if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO:
-        s = _S_em(n, t, dps)
-    else:
-        s = _S_mp_top_down(n, t, prec)
+                return mpmath.mpf(mid)             # the midpoint rounded once, to the target precision
+        route = _S_mpmath_route(n, t, needed)      # the ball unavailable after all: mpmath alone
+    s = _S_em_mpmath(n, t, dps) if route == "euler-maclaurin" else _S_mp_top_down(n, t, prec)
     with mpmath.mp.workprec(prec):
         return +s
 

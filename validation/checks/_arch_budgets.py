@@ -21,7 +21,7 @@ within the spread, and each budget's verdict is labelled *fragile* (it can flip 
 *robust*.
 
 In the quick profile the registry turns the answer into *inconclusive (smoke test)* with the committed cpu
-answer beside it (``validation.registry.smoke_test``).
+answer beside it (``validation.registry._smoke_test``).
 """
 
 from __future__ import annotations

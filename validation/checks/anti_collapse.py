@@ -49,6 +49,8 @@ from numerics.anticollapse.levy_sampling import (cp_small_jump_cumulant, cts_cum
 from numerics.anticollapse.sde_tail import SDEBeta, beta_from_sde, stationary_snapshot
 from numerics.plotting import finish, panels
 from theory.levy import LevyParams, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
+from validation._data import (ANY, BOOL, COUNT, INT, NONNEG, POS, POS_REALS, REAL, REAL_NAN, REALS, TEXT, check_data,
+                              check_path, pair, rec, rows, seq)
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from numerics.stats import agreement, z_for_false_alarm
 from validation.report import markdown_table
@@ -64,7 +66,7 @@ _SEED_TAG = {"saturating": "tanh", "linear": "ou"}
 
 
 @dataclasses.dataclass(frozen=True)
-class Setting:
+class _Setting:
     """One simulated point: a label, the SDE's LevyParams (one object for theory and simulation), a drift."""
 
     label: str
@@ -80,16 +82,16 @@ class Setting:
         return characteristic_root(self.params)
 
 
-def _setting(label: str, kappa, eta_G, eta_J, alpha, lam, C=1.0) -> Setting:
-    return Setting(label, LevyParams(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
+def _setting(label: str, kappa, eta_G, eta_J, alpha, lam, C=1.0) -> _Setting:
+    return _Setting(label, LevyParams(eta_G=eta_G, kappa=kappa, eta_J=eta_J, alpha=alpha, lam=lam, C=C))
 
 
-def _sweep_settings() -> list[Setting]:
+def _sweep_settings() -> list[_Setting]:
     s = threshold_eta_J(**{k: BASE[k] for k in ("eta_G", "kappa", "alpha", "lam", "C")})
     return [_setting(f"eta_J = {r} eta_J*", eta_J=r * s, **BASE) for r in RATIOS]
 
 
-def _alpha_settings(small: bool) -> list[Setting]:
+def _alpha_settings(small: bool) -> list[_Setting]:
     rows = [(0.7, 3.0, 0.25, 1.0, 1.5), (1.2, 2.0, 0.1, 0.5, 1.5)]
     if not small:
         rows += [(0.5, 2.0, 0.2, 1.0, 3.0), (1.0, 3.0, 0.25, 1.0, 0.5), (1.8, 4.0, 0.25, 1.0, 3.0)]
@@ -105,19 +107,19 @@ def _sizes(ctx: Context) -> dict:
 
 
 @functools.lru_cache(maxsize=64)
-def _sde_beta(st: Setting, n: int, eps: float, seed: int, n_boot: int, boot_seed: int) -> SDEBeta:
+def _sde_beta(st: _Setting, n: int, eps: float, seed: int, n_boot: int, boot_seed: int) -> SDEBeta:
     """The recipe (numerics.anticollapse.sde_tail.beta_from_sde) at one setting, cached: several checks read the
     same spectra."""
     return beta_from_sde(st.params, particles=n, seed=seed, dt=DT, w=W, eps=eps, n_boot=n_boot, boot_seed=boot_seed)
 
 
 @functools.lru_cache(maxsize=64)
-def _linear_snapshot(st: Setting, n: int, eps: float, seed: int) -> np.ndarray:
+def _linear_snapshot(st: _Setting, n: int, eps: float, seed: int) -> np.ndarray:
     """The linear (OU) control's stationary snapshot (cached across checks of one run)."""
     return stationary_snapshot(st.params, n, seed=seed, dt=DT, w=W, eps=eps, drift="linear")
 
 
-def _zeta(ctx: Context, st: Setting) -> np.ndarray:
+def _zeta(ctx: Context, st: _Setting) -> np.ndarray:
     """One stationary zeta per particle at the profile's size: the tail fit's snapshot (saturating drift), or
     the linear control's."""
     sz = _sizes(ctx)
@@ -126,7 +128,7 @@ def _zeta(ctx: Context, st: Setting) -> np.ndarray:
     return _sde_beta(st, sz["n"], sz["eps"], _seed(ctx, st), sz["n_boot"], ctx.seed).zeta
 
 
-def _seed(ctx: Context, st: Setting) -> int:
+def _seed(ctx: Context, st: _Setting) -> int:
     return (ctx.seed + sum(map(ord, st.label + _SEED_TAG[st.drift])) * 7919) % (2**31)
 
 
@@ -143,7 +145,7 @@ def _tail(zeta: np.ndarray, n_boot: int, seed: int, window=(0.75, 0.995)):
     return fit, float(np.std(fit.boot, ddof=1))
 
 
-def _tail_data(ctx: Context, settings: list[Setting], z: float) -> dict:
+def _tail_data(ctx: Context, settings: list[_Setting], z: float) -> dict:
     """Simulate every setting and fit its tail: the verdict's numbers plus the spectra for the figure."""
     sz = _sizes(ctx)
     rows, curves = [], []
@@ -156,6 +158,9 @@ def _tail_data(ctx: Context, settings: list[Setting], z: float) -> dict:
     return dict(n=sz["n"], z=z, rows=rows, curves=curves)
 
 
+_TAIL_DATA = rec(n=COUNT, z=POS, rows=rows(label=TEXT, eta_J=REAL, beta_star=POS, beta_eps=REAL, beta_hat=REAL, se=POS,
+                                      ci=pair(REAL, REAL), r2=REAL_NAN, burn_in=INT))
+_CURVES = rows(label=TEXT, zeta=REALS, beta_hat=REAL, beta_star=REAL)
 _TAIL_HEADERS = ["setting", "eta_J", "beta*", "beta*_eps (simulated process)", "beta_hat", "se (bootstrap)",
                  "z-score", "90% bootstrap CI", "R^2", "burn-in steps", "within z se"]
 
@@ -165,6 +170,7 @@ def verdict_tail(data: dict) -> Outcome:
 
     ``data``: ``n`` (particles), ``z``, ``rows`` of dicts with label, eta_J, beta_star, beta_eps, beta_hat,
     se, ci, r2, burn_in."""
+    data = check_data("data", data, _TAIL_DATA)
     z, rows = data["z"], data["rows"]
     table, bad = [], []
     for r in rows:
@@ -182,6 +188,9 @@ def verdict_tail(data: dict) -> Outcome:
 
 def plot_tail(path, curves: list[dict], title: str, *, ax=None):
     """The simulated CCDF of zeta per setting with the theory's slope beta* (dashed)."""
+    check_path("path", path)
+    curves = check_data("curves", curves, _CURVES)
+    check_data("title", title, TEXT)
     fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         zs = np.sort(c["zeta"])
@@ -198,7 +207,7 @@ def plot_tail(path, curves: list[dict], title: str, *, ax=None):
     return finish(fig, path)
 
 
-def _tail_check(ctx: Context, settings: list[Setting], fig_name: str, title: str) -> Outcome:
+def _tail_check(ctx: Context, settings: list[_Setting], fig_name: str, title: str) -> Outcome:
     data = _tail_data(ctx, settings, z_for_false_alarm(m=len(settings)))
     return with_figure(ctx, verdict_tail(data), fig_name, plot_tail, data["curves"], title)
 
@@ -228,9 +237,21 @@ def _sampler_data(ctx: Context) -> dict:
     return dict(n=n, z=z_for_false_alarm(m=2 * len(cases) * (2 + u.size)), rows=rows)
 
 
+def _sampler_checked(data) -> dict:
+    """The sampler data checked: est, se and exact of a row are lists of one length (>= 2: E X^2, E X^4, ...)."""
+    data = check_data("data", data, rec(n=COUNT, z=POS, rows=rows(alpha=REAL, dt=POS, sampler=TEXT, est=seq(REAL, 2),
+                                                                  se=seq(POS, 2), exact=seq(REAL, 2))))
+    for i, r in enumerate(data["rows"]):
+        if not len(r["est"]) == len(r["se"]) == len(r["exact"]):
+            raise ValueError(f"data['rows'][{i}]: est, se and exact must have one length, got "
+                             f"{len(r['est'])}, {len(r['se'])}, {len(r['exact'])}")
+    return data
+
+
 def verdict_samplers(data: dict) -> Outcome:
     """Every moment and CF point within ``z se`` of its closed form: pass, else fail. ``data``: n, z, rows of
     dicts (alpha, dt, sampler, est, se, exact: lists [E X^2, E X^4, E cos(u X)...])."""
+    data = _sampler_checked(data)
     est = [v for r in data["rows"] for v in r["est"]]
     se = [v for r in data["rows"] for v in r["se"]]
     ex = [v for r in data["rows"] for v in r["exact"]]
@@ -246,6 +267,8 @@ def verdict_samplers(data: dict) -> Outcome:
 
 def plot_samplers(path, data: dict, *, ax=None):
     """z-scores of every compared moment / CF point against the Bonferroni bound."""
+    check_path("path", path)
+    data = _sampler_checked(data)
     fig, ax = panels(ax, figsize=(6.5, 3.8))
     names = ["E X^2", "E X^4", "cos u=0.5", "cos u=1", "cos u=2"]
     for i, r in enumerate(data["rows"]):
@@ -310,7 +333,7 @@ def _tail_alpha(ctx: Context) -> Outcome:
     return _tail_check(ctx, _alpha_settings(ctx.small_sizes), "levy_tail_alpha.png", "stationary left tail at other alpha")
 
 
-def _gaussian_settings(small: bool) -> list[Setting]:
+def _gaussian_settings(small: bool) -> list[_Setting]:
     etas = (0.5,) if small else (0.35, 0.5, 1.0)
     return [_setting(f"Gaussian only, eta_G = {e}", 1.0, e, 0.0, 1.5, 3.0) for e in etas]
 
@@ -326,7 +349,7 @@ def _gaussian_only(ctx: Context) -> Outcome:
 
 
 # ----------------------------------------------------------------------------------------------------
-def _phase_points(small: bool) -> list[Setting]:
+def _phase_points(small: bool) -> list[_Setting]:
     pts = _sweep_settings() + _gaussian_settings(True)
     if not small:
         for eg in (0.1, 0.5):
@@ -335,9 +358,13 @@ def _phase_points(small: bool) -> list[Setting]:
     return pts
 
 
+_PHASE_DATA = rec(z=POS, rows=rows(label=TEXT, eta_G=NONNEG, eta_J=NONNEG, beta_star=POS, beta_hat=REAL, se=POS))
+
+
 def verdict_phase_flip(data: dict) -> Outcome:
     """The estimator's phase rule on ``beta_hat +- z se`` equals the theory's phase of beta* at every point:
     pass, else fail. ``data``: z, rows of dicts (label, eta_G, eta_J, beta_star, beta_hat, se)."""
+    data = check_data("data", data, _PHASE_DATA)
     z = data["z"]
     rows, bad = [], []
     for r in data["rows"]:
@@ -358,6 +385,9 @@ def verdict_phase_flip(data: dict) -> Outcome:
 def plot_phase_diagram(path, data: dict, simulated_phases: list[str], *, ax=None):
     """Left: beta* contours over (eta_G, eta_J), the critical manifold and the simulated points coloured by
     their measured phase; right: beta*(eta_J) at eta_G = 0.25 with the simulated intervals."""
+    check_path("path", path)
+    data = check_data("data", data, _PHASE_DATA)
+    simulated_phases = check_data("simulated_phases", simulated_phases, seq(TEXT, len(data["rows"])))
     fig, axes = panels(ax, 1, 2, figsize=(12, 4.6))
     eg = np.linspace(0.02, 1.2, 48)
     ej = np.linspace(0.0, 3.0, 49)
@@ -428,10 +458,15 @@ def _envelope_data(ctx: Context) -> dict:
     return dict(z=z_for_false_alarm(m=len(settings)), rows=rows, curves=curves)
 
 
+_ENVELOPE_DATA = rec(z=POS, rows=rows(label=TEXT, beta_star=POS, beta_env=REAL, se=POS, best=ANY, window_ok=BOOL,
+                                     runs_p=REAL_NAN, ci=pair(REAL, REAL)))
+
+
 def verdict_envelope(data: dict) -> Outcome:
     """``|beta_env - beta*| <= z se`` at every spectrum: pass, else fail; the window test and the phase rule
     are reported, not decisive. ``data``: z, rows of dicts (label, beta_star, beta_env, se, best, window_ok,
     runs_p, ci)."""
+    data = check_data("data", data, _ENVELOPE_DATA)
     z = data["z"]
     rows, bad = [], []
     for r in data["rows"]:
@@ -454,6 +489,8 @@ def verdict_envelope(data: dict) -> Outcome:
 
 def plot_envelope(path, curves: list[dict], *, ax=None):
     """The envelope f(l) = mean exp(-l/tau) of each simulated spectrum with the slope -beta* (dashed)."""
+    check_path("path", path)
+    curves = check_data("curves", curves, rows(label=TEXT, lags=POS_REALS, tau=POS_REALS, beta_env=REAL, beta_star=REAL))
     fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         lags, tau = c["lags"], c["tau"]
@@ -512,10 +549,15 @@ def _ou_data(ctx: Context) -> dict:
     return dict(z=z_for_false_alarm(m=2 * len(pairs)), rows=rows, curves=curves)
 
 
+_OU_DATA = rec(z=POS, rows=rows(drift=TEXT, label=TEXT, favoured=TEXT, vuong_z=REAL_NAN, beta_low=REAL_NAN,
+                                beta_high=REAL_NAN, change=REAL, se=POS))
+
+
 def verdict_ou_collapsed(data: dict) -> Outcome:
     """Linear drift: log-normal favoured and the tail slope steepens (change > z se); saturating drift:
     log-normal not favoured and |change| <= z se. Pass if every run behaves so, else fail. ``data``: z, rows
     of dicts (drift, label, favoured, vuong_z, beta_low, beta_high, change, se)."""
+    data = check_data("data", data, _OU_DATA)
     z = data["z"]
     rows, bad = [], []
     for r in data["rows"]:
@@ -536,6 +578,8 @@ def verdict_ou_collapsed(data: dict) -> Outcome:
 
 def plot_ou_collapsed(path, curves: list[dict], *, ax=None):
     """Left tails of zeta, standardised: a Gaussian (linear drift) bends down, an exponential tail stays straight."""
+    check_path("path", path)
+    curves = check_data("curves", curves, rows(label=TEXT, zeta=REALS))
     fig, ax = panels(ax, figsize=(6.5, 4.2))
     for c in curves:
         zs = np.sort(c["zeta"])

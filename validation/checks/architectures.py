@@ -2,7 +2,7 @@
 
 Seed claims of Jiang, Bao, Wang, Li (2025), arXiv:2506.05678 (``docs/papers/memory-functions.md``), tested on
 the packaged sweeps ``numerics/memory_functions/bench/sweeps/{quick,cpu,full}.json``: ``quick`` is a CI smoke test (200 Adam steps at
-toy scale: it decides nothing, ``validation.registry.smoke_test``, and shows the committed cpu answer beside
+toy scale: it decides nothing, ``validation.registry._smoke_test``, and shows the committed cpu answer beside
 each claim), ``cpu`` runs every claim at CPU scale (reference results in
 ``docs/results/cpu-architectures/``), ``full`` is GPU-scale. All runs of a profile are trained once into the store
 ``ctx.store`` (default ``<report>/architectures-<profile>.sqlite``), which every check reads: the quick store
@@ -53,6 +53,7 @@ from validation.checks import _arch_fragility as frag
 from validation.checks._arch_budgets import polished_rows, two_budgets
 from numerics.stats import LEVEL, bootstrap, bootstrap_replicates, mwu, paired, percentile_interval
 from numerics.memory_functions.bench.sweep import SWEEPS
+from validation._data import INT, NONNEG_INF, PROB, REAL, REALS, TEXT, check_data, mapping, one_of, opt, rec, seq
 from validation.registry import FAIL, INCONCLUSIVE, NOT_REPRODUCED, PASS, Context, Outcome, check
 from validation.report import markdown_table
 
@@ -70,6 +71,56 @@ EXPORT_RTOL = 1e-4          # float32 forward pass vs float64 evaluation of the 
 # ----------------------------------------------------------------------------------------------------
 # the profile's sweep, trained into its store once and read from it by every check
 # ----------------------------------------------------------------------------------------------------
+# a verdict's rows (numerics.memory_functions.bench.aggregate.collect): the labels, the seed and the RelMSE at the
+# budget (None or +inf: diverged); each verdict adds the fields it reads
+_ROW = dict(model=TEXT, kind=TEXT, alpha=REAL, seed=INT, relmse=opt(one_of(NONNEG_INF)))
+
+
+def _rows(rows, **extra) -> list[dict]:
+    """``rows`` checked (validation._data): a non-empty list of dicts with the fields of ``_ROW`` and ``extra``."""
+    return check_data("rows", rows, seq(rec(**_ROW, **extra)))
+
+
+def _config(name: str, value):
+    """A row's run config: its ``target`` has ``rho()``, ``T``, ``kind`` and ``alpha`` (a RunConfig)."""
+    target = getattr(value, "target", None)
+    if not (callable(getattr(target, "rho", None)) and all(hasattr(target, k) for k in ("T", "kind", "alpha"))):
+        raise TypeError(f"{name} must be a run config (numerics.memory_functions.bench.runs.RunConfig), got "
+                        f"{type(value).__name__} {value!r:.60}")
+    return value
+
+
+def _prony_config(name: str, value):
+    """The run config of a linear S4D row: a target (:func:`_config`) and a model with its ``state`` count N."""
+    _config(name, value)
+    model = getattr(value, "model", None)
+    if not (isinstance(model, dict) and "state" in model):
+        raise TypeError(f"{name} must be the run config of an S4D (its model holds 'state'), got {value!r:.60}")
+    return value
+
+
+# the exported exponential sum of a trained S4D (None: not exported): poles and coefficients as [re, im] pairs
+_EXP_SUM = opt(rec(poles=seq(seq(REAL, 2)), coefs=seq(seq(REAL, 2)), d0=REAL))
+
+
+def _function(name: str, value):
+    if not callable(value):
+        raise TypeError(f"{name} must be a function of rho, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def _model_names(rows: list[dict], sep: str, form: str, part=str) -> None:
+    """Every row's model is ``<family><sep><part>`` (the study's labels the verdict splits)."""
+    for i, r in enumerate(rows):
+        head, found, tail = r["model"].rpartition(sep)
+        try:
+            ok = bool(found and head and tail) and part(tail) is not None
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"rows[{i}]['model'] must be of the form {form}, got {r['model']!r}")
+
+
 def _profile(ctx: Context) -> str:
     """The sweep file's name: the context's ``sweep`` (e.g. ``cpu_T256``) or the profile's own."""
     return ctx.sweep or ctx.profile
@@ -474,6 +525,7 @@ def _polish_figure(ctx: Context, rows: list[dict], name: str, keys, title: str) 
 def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
     """Per model: seed-paired d = log10 RelMSE(poly) - log10 RelMSE(exp) over (alpha, seed); both models
     must show d > 0 (sign test, LEVEL); ruled out if a model's median interval lies at or below 0."""
+    rows, models = _rows(rows), check_data("models", models, seq(TEXT))
     rows = [r for r in rows if r["model"] in models and r["kind"] in ("exp", "poly")]
     parts, table, margins = {}, [], _margins(rows)
     for m in models:
@@ -544,6 +596,7 @@ def _spread(med: dict) -> float:
 def verdict_tcn_flat(rows: list[dict]) -> Outcome:
     """Spread (decades) over alpha of the TCN's median impulse RelMSE, with a seed-bootstrap interval: pass iff
     the interval lies below FLAT_DECADES, ruled out iff it lies above."""
+    rows = _rows(rows)
     rows = [r for r in rows if r["model"] == "tcn" and r["kind"] == "impulse"]
     cells = {a: [r["relmse"] if r["relmse"] is not None else math.inf for r in rows if r["alpha"] == a]
              for a in _alphas(rows)}
@@ -602,6 +655,7 @@ def _tcn_impulse_flat(ctx: Context) -> Outcome:
 def verdict_composition(rows: list[dict], composite="lstm->tcn", parts=("lstm", "tcn")) -> Outcome:
     """Seed-paired gain log10 RelMSE(part) - log10 RelMSE(composite) over (alpha, seed), for each part;
     pass iff both gains are significantly > 0, ruled out iff a gain's interval lies at or below 0."""
+    rows, composite, parts = _rows(rows), check_data("composite", composite, TEXT), check_data("parts", parts, seq(TEXT))
     rows = [r for r in rows if r["kind"] == "impulse" and r["model"] in (composite, *parts)]
     alphas = _alphas(rows, model=composite)
     tests, decided, margins = {}, {}, _margins(rows)
@@ -635,6 +689,7 @@ def verdict_order(rows: list[dict], a="lstm->tcn", b="tcn->lstm") -> Outcome:
     """Seed-paired d = log10 RelMSE(b) - log10 RelMSE(a) over (kind, alpha, seed): pass iff the two-sided sign
     test rejects at LEVEL; ruled out iff the median interval lies inside +-log10(2) (order changes the error
     by less than a factor 2)."""
+    rows, a, b = _rows(rows), check_data("a", a, TEXT), check_data("b", b, TEXT)
     rows = [r for r in rows if r["model"] in (a, b)]
     d, e = _pairs(rows, {"model": a}, {"model": b}, {"kind": _kinds(rows), "alpha": _alphas(rows, model=a)})
     t = paired(d)
@@ -687,6 +742,7 @@ def verdict_no_single_best(rows: list[dict]) -> Outcome:
     """Every model M is beaten on some kind: some M' has a seed-paired sign test log10 RelMSE(M) -
     log10 RelMSE(M') > 0 over (alpha, seed) at LEVEL / (number of (kind, M') candidates) (Bonferroni). Ruled
     out iff one model beats every other on every kind (each at LEVEL)."""
+    rows = _rows(rows)
     from numerics.memory_functions.bench.aggregate import kind_scores
 
     models = list(dict.fromkeys(r["model"] for r in rows))
@@ -841,6 +897,11 @@ def verdict_correlation(rows: list[dict], model: str, measures: dict, primary: s
     """Spearman correlation over (kind, alpha) cells of ``model``'s median RelMSE with each complexity measure
     (rho -> float): pass iff one-sided p < LEVEL for ``primary``; ruled out iff the seed-bootstrap 98% interval
     of the primary correlation lies below STRONG_SPEARMAN."""
+    rows = _rows(rows, config=_config)
+    model, primary, label = (check_data(k, v, TEXT) for k, v in (("model", model), ("primary", primary), ("label", label)))
+    measures = check_data("measures", measures, mapping(TEXT, _function))
+    if primary not in measures:
+        raise ValueError(f"primary must name one of the measures {list(measures)}, got {primary!r}")
     from scipy.stats import spearmanr
 
     rows = [r for r in rows if r["model"] == model]
@@ -976,6 +1037,7 @@ def verdict_prony_bound(rows: list[dict]) -> Outcome:
     theorem's floor. fail iff a model beats its floor (the search missed a basin the training found, or
     the export disagrees with the autograd probe); inconclusive iff for some N even the best seed is more
     than BOUND_TESTED x above its floor (training not good enough to test the bound); pass otherwise."""
+    rows = _rows(rows, config=_prony_config, run_id=TEXT, exp_sum=_EXP_SUM, probe=opt(REALS))
     from theory.memory import expected_linear_relmse
     from theory.prony import best_mterm_fit
 
@@ -1055,6 +1117,7 @@ def verdict_prony_budget(rows: list[dict]) -> Outcome:
     the rows are polished ones (``relmse`` = ``floor``), else on the Adam endpoints' (``adam_exp_sum`` where the
     run was polished: the probe then describes the polished model, so export-vs-probe is checked on the
     polished answer only)."""
+    rows = _rows(rows)
     return verdict_prony_bound([r if r.get("budget") == "polished" else
                                 dict(r, exp_sum=r["adam_exp_sum"], probe=None) if r.get("adam_exp_sum") else r
                                 for r in rows])
@@ -1067,6 +1130,8 @@ def verdict_depth(rows: list[dict], shallow="L1", deep="L3") -> Outcome:
     """Per family: on impulse, the deep model is better (seed-paired d = log10 shallow - log10 deep > 0);
     on exp, one layer suffices (d < log10 2: the shallow model within a factor 2 of the deep one). Pass iff
     all four parts are significant (IUT); ruled out iff some part's interval lies on the other side."""
+    rows, shallow, deep = _rows(rows), check_data("shallow", shallow, TEXT), check_data("deep", deep, TEXT)
+    _model_names(rows, "_", "{family}_{depth label}")
     fams = sorted({r["model"].rsplit("_", 1)[0] for r in rows})
     parts, table, margins = {}, [], _margins(rows)
     for fam in fams:
@@ -1110,6 +1175,8 @@ def verdict_heads(rows: list[dict], strong: float = 0.75) -> Outcome:
     under strong dependence (alpha >= ``strong``): an interior head count beats both extremes (over (kind, seed),
     Bonferroni over the interior counts). Pass iff (a) and (b); ruled out iff (b)'s best interior candidate
     is no better than an extreme (interval at or below 0)."""
+    rows, strong = _rows(rows), check_data("strong", strong, PROB)
+    _model_names(rows, "_h", "transformer_h{number of heads}", int)
     heads = sorted({int(m.rsplit("_h", 1)[1]) for m in {r["model"] for r in rows}})
     kinds = _kinds(rows)
     lab = lambda h: f"transformer_h{h}"  # noqa: E731
@@ -1196,6 +1263,8 @@ def verdict_optimizer(rows: list[dict], sparse=("impulse", "airy"), smooth=("exp
     minibatches) is larger on sparse than on smooth kinds; (b) the seed spread (standard deviation of log10
     RelMSE over seeds, per (kind, alpha, optimiser) cell) is larger on sparse kinds. One-sided Mann-Whitney,
     1% each; pass iff both; ruled out iff one is significant in the opposite direction."""
+    rows = _rows(rows, train_variant=TEXT)
+    sparse, smooth = check_data("sparse", sparse, seq(TEXT)), check_data("smooth", smooth, seq(TEXT))
     eff, spread, table = {}, {}, []
     bound_eff, bound_sd = {}, {}            # how far each value can move within the cross-machine spread
     for k in _kinds(rows):
@@ -1267,6 +1336,7 @@ def verdict_mixed(rows: list[dict], robust: str = "transformer", center: str = "
     points > 0, bootstrap interval above 0. Pass iff (a) and (b); ruled out iff some model's difference, or
     (b), has its interval below 0. ``center="mean"``: every (model, lam) cell summarised by its mean RelMSE
     instead (:func:`verdict_mixed_risk`, round 2's statistic)."""
+    rows, robust = _rows(rows, lam=REAL), check_data("robust", robust, TEXT)
     models = list(dict.fromkeys(r["model"] for r in rows))
     lams = sorted({r["lam"] for r in rows})
     cells = {(r["model"], r["lam"]): [] for r in rows}
@@ -1385,6 +1455,8 @@ def _mixed_figure(ctx, rows) -> str:
 def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt") -> Outcome:
     """Seed-paired d = log10 RelMSE(reference dt) - log10 RelMSE(task dt) over (alpha, seed) on impulse
     targets: pass iff d > 0 (sign test, 1%); ruled out iff its interval lies at or below 0."""
+    rows = _rows(rows)
+    task, reference = check_data("task", task, TEXT), check_data("reference", reference, TEXT)
     rows = [r for r in rows if r["model"] in (task, reference)]
     d, e = _pairs(rows, {"model": task}, {"model": reference}, {"kind": _kinds(rows), "alpha": _alphas(rows, model=task)})
     margins = _margins(rows)

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from validation._data import (ANY, BOOL, COUNT, INT, POS, REAL, REAL_NAN, TEXT, check_data, mapping, pair, rec,
+                              seq)
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, PASS, Context, Outcome, check
 from validation.report import markdown_table
 
@@ -49,20 +51,20 @@ NUMERICS = ("numerics.anticollapse.gated.train.train_gated, numerics.anticollaps
 # ----------------------------------------------------------------------------------------------------
 # the sweep: trained into the profile's store once (numerics.anticollapse.gated.sweep), read by every check
 # ----------------------------------------------------------------------------------------------------
-def sweep_name(ctx: Context) -> str:
+def _sweep_name(ctx: Context) -> str:
     """The gated sweep file a profile trains: ``quick.json`` for the quick profile, ``cpu.json`` otherwise."""
     return "quick" if ctx.profile == "quick" else "cpu"
 
 
-def gated_sweep(ctx: Context, name: str | None = None):
-    """The sweep ``name`` (default :func:`sweep_name`) with the seeds this profile trains (quick: the first)."""
+def _gated_sweep(ctx: Context, name: str | None = None):
+    """The sweep ``name`` (default :func:`_sweep_name`) with the seeds this profile trains (quick: the first)."""
     from numerics.anticollapse.gated.sweep import load_gated_sweep
 
-    sweep = load_gated_sweep(name or sweep_name(ctx))
+    sweep = load_gated_sweep(name or _sweep_name(ctx))
     return sweep.with_seeds(sweep.seeds[:1]) if ctx.profile == "quick" else sweep
 
 
-def gated_records(ctx: Context, sweep, device: str = "cpu") -> dict:
+def _gated_records(ctx: Context, sweep, device: str = "cpu") -> dict:
     """``{(run, seed): {"train": ..., "long": ..., "train_author": ...}}``: the sweep's stored results, after
     training (and re-diagnosing) whatever the profile's store does not hold yet (``Context.store_path``)."""
     from numerics.anticollapse.gated.sweep import gated_results, run_gated_sweep
@@ -77,7 +79,7 @@ def gated_records(ctx: Context, sweep, device: str = "cpu") -> dict:
     return records
 
 
-def collect(records: dict, which: str = "long") -> dict:
+def _collect(records: dict, which: str = "long") -> dict:
     """``{"seed<k>": {run: [checkpoint summaries]}}``: the input of the ``verdict_*`` functions. The summaries
     of the diagnosis ``which`` (one of ``numerics.anticollapse.gated.sweep.DIAGNOSES``) where the sweep has
     it, else (and for ``which="train"``) those of the training-time checkpoints; calibrated labels current
@@ -85,9 +87,9 @@ def collect(records: dict, which: str = "long") -> dict:
     from numerics.anticollapse.spectra import record_summary
 
     out: dict = {}
-    for (run, s), rec in records.items():
-        diag = rec.get(which) if which != "train" else None
-        out.setdefault(f"seed{s}", {})[run] = [record_summary(c) for c in (diag or rec["train"])["checkpoints"]]
+    for (run, s), record in records.items():
+        diag = record.get(which) if which != "train" else None
+        out.setdefault(f"seed{s}", {})[run] = [record_summary(c) for c in (diag or record["train"])["checkpoints"]]
     return out
 
 
@@ -118,9 +120,41 @@ def _inconclusive(why: list[str], rule: Outcome | None = None) -> Outcome:
 # ----------------------------------------------------------------------------------------------------
 # verdicts (pure, on checkpoint summaries)
 # ----------------------------------------------------------------------------------------------------
+# the fields of a checkpoint summary (numerics.anticollapse.spectra.record_summary) each verdict reads: the labels
+# and whether the spectrum is resolved; the tail fit (missing where the tail sample is too small: then a note);
+# the envelope comparison
+_CI = pair(REAL_NAN, REAL_NAN)
+_LABELS = {"epoch": INT, "phase": TEXT, "phase_mixture": TEXT, "resolved": BOOL, "resolution_reason": TEXT,
+           "phase_calibrated?": TEXT, "beta_tail_ci?": _CI, "calibrated_gof_p?": REAL_NAN, "tau_leak_median?": REAL_NAN}
+_TAIL = {"note": TEXT, "tau_median": POS, "tau_q90": REAL, "beta_tail?": REAL_NAN, "beta_tail_ci?": _CI}
+_ENVELOPE = {"resolved": BOOL, "resolution_reason": TEXT, "beta_tail_r2?": REAL_NAN, "tail_envelope_agree?": BOOL,
+             "beta_tail?": REAL_NAN, "beta_tail_ci?": _CI, "beta_env?": REAL_NAN, "beta_env_ci?": _CI,
+             "beta_env_calibrated?": REAL_NAN, "beta_env_calibrated_ci?": _CI, "beta_env_diff_ci?": _CI,
+             "envelope_gate_passed": BOOL, "envelope_gate_reason": TEXT}
+_COMPARISON = ("tail_envelope_agree", "beta_tail", "beta_tail_ci", "beta_env", "beta_env_ci", "beta_env_calibrated",
+               "beta_env_calibrated_ci", "beta_env_diff_ci")
+_FAMILY = mapping(ANY, rec(passed=INT, n=COUNT))
+
+
+def _checkpoints(data, runs: tuple[str, ...], fields: dict) -> dict:
+    """``data`` checked (validation._data): ``{"seed<k>": {run: [checkpoint summaries]}}`` for at least one seed,
+    each of ``runs`` with at least one checkpoint holding ``fields``; where the tail fit is there, its interval."""
+    data = check_data("data", data, mapping(TEXT, rec(**{r: seq(rec(**fields)) for r in runs})))
+    for seed, by_run in data.items():
+        for run in runs:
+            fin = by_run[run][-1]
+            if "beta_tail?" in fields and "beta_tail" in fin and "beta_tail_ci" not in fin:
+                raise ValueError(f"data[{seed!r}][{run!r}][-1] holds beta_tail without its beta_tail_ci")
+            decided = fin["resolved"] and fin.get("beta_tail_r2", 1.0) >= 0.90       # the rule reads the comparison
+            if "tail_envelope_agree?" in fields and (decided or "tail_envelope_agree" in fin) and \
+                    not all(k in fin for k in _COMPARISON):
+                raise ValueError(f"data[{seed!r}][{run!r}][-1] must hold the envelope comparison "
+                                 f"({', '.join(_COMPARISON)}) where the spectrum is resolved")
+    return data
 def verdict_constgate(data: dict) -> Outcome:
     """ConstGate collapsed at every checkpoint, with and without forcing: the author's labels (measured
     envelope and mixture) and our calibrated label."""
+    data = _checkpoints(data, ("const", "const_forced"), _LABELS)
     why = _unresolved(data, ("const", "const_forced"))
     return _inconclusive(why, _rule_constgate(data)) if why else _rule_constgate(data)
 
@@ -157,6 +191,7 @@ def _upper(c: dict) -> float:
 
 def verdict_diag_vs_shared(data: dict) -> Outcome:
     """DiagGate's final tail interval below SharedGate's and a heavier upper tail, every seed."""
+    data = _checkpoints(data, ("shared", "diag"), _TAIL)
     why = _unresolved(data, ("shared", "diag"), envelope=False)
     if why:
         return _inconclusive(why)
@@ -185,6 +220,7 @@ def verdict_diag_vs_shared(data: dict) -> Outcome:
 
 def verdict_tail_envelope(data: dict) -> Outcome:
     """DiagGate final: the calibrated difference interval contains 0 (see the module docstring)."""
+    data = _checkpoints(data, ("diag",), _ENVELOPE)
     why = _unresolved(data, ("diag",))
     why += [f"diag {s}: tail fit R^2 = {r['diag'][-1]['beta_tail_r2']:.3f} < 0.90 (unresolved beta)"
             for s, r in data.items() if r["diag"][-1].get("beta_tail_r2", 1.0) < 0.90]
@@ -220,7 +256,7 @@ _HEAD = ["run", "epoch", "author: envelope", "author: mixture", "calibrated", "G
          "leak-only tau median", "first-order size"]
 
 
-def trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
+def _trajectory_table(data: dict, runs: tuple[str, ...]) -> str:
     from numerics.anticollapse.spectra import author_label_text
 
     nan = float("nan")
@@ -251,21 +287,21 @@ def _horizon(sweep) -> str:
 def _outcome(ctx: Context, key: str, runs: tuple[str, ...], fig: str | None = None, fig_runs=()) -> Outcome:
     from numerics.anticollapse.figures import plot_spectra
 
-    sweep = gated_sweep(ctx)
-    records = gated_records(ctx, sweep)
-    data = collect(records)
+    sweep = _gated_sweep(ctx)
+    records = _gated_records(ctx, sweep)
+    data = _collect(records)
     out = VERDICTS[key](data)
     seeds = list(sweep.seeds)
     out.summary = f"{sweep.name} profile, {len(data)} seed(s), {_horizon(sweep)}: {out.summary}"
     out.details = (f"Sweep `{sweep.name}.json`, seeds {seeds}, {_horizon(sweep)}. The author's labels "
                    "(window gate on the measured envelope / on the mixture) beside our calibrated label "
-                   "(`numerics.anticollapse.calibrated_phase`).\n\n" + trajectory_table(data, runs))
+                   "(`numerics.anticollapse.calibrated_phase`).\n\n" + _trajectory_table(data, runs))
     out.data = {seed: {r: by_run[r] for r in runs} for seed, by_run in data.items()}
     if sweep.long is not None:
         out.data["training_length"] = {seed: {r: by_run[r] for r in runs}
-                                       for seed, by_run in collect(records, "train").items()}
+                                       for seed, by_run in _collect(records, "train").items()}
         out.data["author_floors_training_length"] = {
-            seed: {r: by_run[r] for r in runs} for seed, by_run in collect(records, "train_author").items()}
+            seed: {r: by_run[r] for r in runs} for seed, by_run in _collect(records, "train_author").items()}
     if fig is not None:
         s0 = seeds[0]
         finals = {r: (records[(r, s0)]["long"] or records[(r, s0)]["train"])["checkpoints"][-1] for r in fig_runs}
@@ -330,6 +366,7 @@ def verdict_gate_discrimination(rates: dict) -> Outcome:
     grid, the pooled pass rate on Pareto draws (beta 0.5 / 0.8 / 1.2) must exceed the pooled rate on 1-5-
     exponential mixtures, ``p_few``, by >= GATE_MIN_GAP, with the one-sided binomial test of the Pareto pass
     count against ``p_few`` at p < GATE_ALPHA; pass on every grid, else not reproduced."""
+    rates = check_data("rates", rates, mapping(TEXT, rec(pareto_draws=_FAMILY, few=_FAMILY, pareto_quantiles=_FAMILY)))
     from scipy import stats
 
     parts, ok = [], True
@@ -350,7 +387,7 @@ def verdict_gate_discrimination(rates: dict) -> Outcome:
                                                                      "the two families: " + summary)
 
 
-def gate_rates(draws: int = GATE_DRAWS) -> dict:
+def _gate_rates(draws: int = GATE_DRAWS) -> dict:
     from numerics.anticollapse.synthetic_spectra import gate_pass_rates
 
     return {g: gate_pass_rates(np.linspace(*v), draws=draws, seed=i) for i, (g, v) in enumerate(GATE_GRIDS.items())}
@@ -367,7 +404,7 @@ def gate_rates(draws: int = GATE_DRAWS) -> dict:
                  "pooled Pareto pass rate - pooled 1-5-exponential pass rate >= 0.25 and one-sided binomial "
                  "p < 1e-3, on the author's grid and ours")
 def _gate_discrimination(ctx: Context) -> Outcome:
-    rates = gate_rates()
+    rates = _gate_rates()
     out = verdict_gate_discrimination(rates)
     out.data = rates
     return out
@@ -375,6 +412,7 @@ def _gate_discrimination(ctx: Context) -> Outcome:
 
 def verdict_reference(data: dict) -> Outcome:
     """The three rules above on the reference-scale runs: pass only if all three pass."""
+    data = _checkpoints(data, RUNS, {**_LABELS, **_TAIL, **_ENVELOPE})
     outs = {k: v(data) for k, v in VERDICTS.items()}
     verdicts = {o.verdict for o in outs.values()}
     verdict = PASS if verdicts == {PASS} else (INCONCLUSIVE if INCONCLUSIVE in verdicts and
@@ -398,4 +436,4 @@ def _reference(ctx: Context) -> Outcome:
     if not torch.cuda.is_available():
         return Outcome(NOT_RUN, "needs an accelerator: 40 runs of ~29,400 AdamW steps at H = 512, T = 1280, about "
                                 "5,900 core-hours on CPU; see numerics/anticollapse/gated/sweeps/reference.json")
-    return verdict_reference(collect(gated_records(ctx, gated_sweep(ctx, "reference"), device="cuda")))
+    return verdict_reference(_collect(_gated_records(ctx, _gated_sweep(ctx, "reference"), device="cuda")))
