@@ -41,8 +41,8 @@ for any chunking, executor or order.
 The independent route is :func:`numerics.signal_propagation.law_cumulants.cumulant_counts` (set partitions
 of the ``2k`` matrix slots, cumulant form); the two agree on every k both reach (``tests/test_law_rows.py``).
 
->>> sorted(shape_counts(2).items())        # P_2 = n(n-1)(n-2) + 2 n(n-1) + n m_4 = n^3 + (m_4 - 1) n
-[((1, (2,)), 1), ((2, (1, 1)), 2), ((3, (1, 1)), 1)]
+>>> sorted(shape_counts(2).items())        # P_2 = n(n-1)(n-2) + 3 n(n-1) + n m_4 = n^3 + (m_4 - 1) n
+[((1, (2,)), 1), ((2, (1, 1)), 3), ((3, (1, 1)), 1)]
 """
 
 from __future__ import annotations

@@ -263,10 +263,12 @@ def from_moments(*moments) -> Law:
     r"""A law given by its even moments ``m_4, m_6, ..., m_{2R}`` (``m_2 = 1``, odd moments 0), ``1 <= R - 1 <=
     MAX_GIVEN_MOMENTS``.
 
-    Refuses moments that no law can have: ``m_4 < 1``, and any ``m_{2r}`` that makes the Hankel matrix
-    ``(m_{i+j})_{i,j <= r}`` not positive semidefinite (Hamburger: a sequence is a moment sequence iff these are
-    PSD; for a symmetric sequence it splits into the Hankel matrices of ``(m_{2i+2j})`` and ``(m_{2i+2j+2})``),
-    naming the first impossible argument. Exact arithmetic (floats by their decimal form).
+    Refuses moments that no law can have, naming the first impossible argument: ``m_4 < 1``, and any ``m_{2r}``
+    whose Hankel matrix ``H(r) = (m_{i+j})_{i,j <= r}`` (odd moments 0) is not positive semidefinite, or is of a
+    higher rank than a singular ``H(r-1)`` (a singular ``H(r-1)`` means a law with finitely many atoms, whose
+    later moments are fixed). This is the solvability criterion of the truncated Hamburger moment problem
+    (R. Curto and L. Fialkow, "Recursiveness, positivity, and truncated moment problems", Houston J. Math. 17
+    (1991)), applied at every truncation. Exact arithmetic (floats by their decimal form).
 
     >>> from_moments(3, 15).moment(6), from_moments(3, 15).max_order
     (Fraction(15, 1), 6)
@@ -274,6 +276,10 @@ def from_moments(*moments) -> Law:
     Traceback (most recent call last):
         ...
     ValueError: m6=5 is impossible with the moments before it: the Hankel matrix of m_0..m_6 is not positive semidefinite (no law has these moments; for m4=3, m6 must be >= 9)
+    >>> from_moments(1, 2)                      # m4 = 1: g = +-1, so every moment is 1
+    Traceback (most recent call last):
+        ...
+    ValueError: m6=2 is impossible with the moments before it: the Hankel matrix of m_0..m_6 has rank 3 while that of m_0..m_4 is 2: a law with finitely many atoms is determined by its first moments (no law has these moments)
     """
     if not moments:
         raise TypeError("from_moments needs at least m4 (from_moments(m4, m6, ...))")
@@ -283,34 +289,42 @@ def from_moments(*moments) -> Law:
     ms = tuple(_exact(f"m{2 * i + 4}", m, what="a real number") for i, m in enumerate(moments))
     if ms[0] < 1:
         raise ValueError(f"m4 must be >= 1 (E g^4 >= (E g^2)^2 = 1 for every law), got {ms[0]}")
-    seq = (Fraction(1), Fraction(1)) + ms                  # m_0, m_2, m_4, ...
-    for r in range(2, len(seq)):
-        if not (_psd([[seq[i + j] for j in range(r // 2 + 1)] for i in range(r // 2 + 1)])
-                and _psd([[seq[i + j + 1] for j in range((r - 1) // 2 + 1)] for i in range((r - 1) // 2 + 1)])):
-            hint = ""
-            if r == 3:
-                hint = f"; for m4={seq[2]}, m6 must be >= {seq[2] ** 2}"
-            raise ValueError(f"m{2 * r}={seq[r]} is impossible with the moments before it: the Hankel matrix of "
-                             f"m_0..m_{2 * r} is not positive semidefinite (no law has these moments{hint})")
+    s = [Fraction(1), Fraction(0), Fraction(1), Fraction(0)]          # s_j = E g^j, odd ones 0
+    for m in ms:
+        s += [m, Fraction(0)]
+    rank_before = 2                                                     # H(1) = I
+    for r in range(2, len(ms) + 2):
+        h = [[s[i + j] for j in range(r + 1)] for i in range(r + 1)]
+        rank = _psd_rank(h)
+        if rank is None or (rank_before < r and rank != rank_before):
+            hint = f"; for m4={ms[0]}, m6 must be >= {ms[0] ** 2}" if r == 3 and rank is None else ""
+            why = ("is not positive semidefinite" if rank is None else
+                   f"has rank {rank} while that of m_0..m_{2 * r - 2} is {rank_before}: a law with finitely many "
+                   "atoms is determined by its first moments")
+            raise ValueError(f"m{2 * r}={ms[r - 2]} is impossible with the moments before it: the Hankel matrix of "
+                             f"m_0..m_{2 * r} {why} (no law has these moments{hint})")
+        rank_before = rank
     return Law("moments:" + ",".join(_fmt(m) for m in ms), "moments", ms)
 
 
-def _psd(a: list[list[Fraction]]) -> bool:
-    """Exact test of positive semidefiniteness of a symmetric rational matrix: every principal minor >= 0 is
-    equivalent to a symmetric elimination that never meets a negative pivot, nor a zero pivot whose row is
-    not zero (then that row and column are dropped)."""
+def _psd_rank(a: list[list[Fraction]]) -> int | None:
+    """The rank of a symmetric rational matrix if it is positive semidefinite, else None (exact): a symmetric
+    elimination that meets no negative pivot, nor a zero pivot whose row is not zero (that row and column
+    are then dropped), is a proof of semidefiniteness; the nonzero pivots count the rank."""
     a = [row[:] for row in a]
+    rank = 0
     while a:
         p = a[0][0]
         if p < 0:
-            return False
+            return None
         if p == 0:
             if any(x != 0 for x in a[0]):
-                return False
+                return None
             a = [row[1:] for row in a[1:]]
             continue
+        rank += 1
         a = [[a[i][j] - a[i][0] * a[0][j] / p for j in range(1, len(a))] for i in range(1, len(a))]
-    return True
+    return rank
 
 
 def as_law(value, *, name: str = "init") -> Law:

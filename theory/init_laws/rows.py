@@ -19,7 +19,7 @@ Gaussian moments, against the committed real rows, and committed in ``theory/dat
 >>> law_row(2, "rademacher")                       # n^3 + (m_4 - 1) n with m_4 = 1
 (Fraction(0, 1), Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
 >>> law_row(3)                                      # symbolic: polynomials in the moments
-(0, m4*(-3) + m6 - 2, 3*m4 + 1, 0, 1)
+(0, -3*m4 + m6 - 2, 3*m4 + 1, 0, 1)
 >>> law_row(3, basis="cumulants")
 (0, 12*kappa4 + kappa6 + 4, 3*kappa4 + 10, 0, 1)
 """
@@ -56,8 +56,8 @@ def law_rows_max_k() -> int:
 def shape_terms(k) -> tuple[tuple[int, tuple[int, ...], int], ...]:
     """The committed shape table of ``P_k``: ``(V, lambda, N_k(V, lambda))`` triples, ``0 <= k <= law_rows_max_k()``.
 
-    >>> shape_terms(2)                  # n(n-1)(n-2) + 2 n(n-1) + n m_4
-    ((1, (2,), 1), (2, (1, 1), 2), (3, (1, 1), 1))
+    >>> shape_terms(2)                  # n(n-1)(n-2) + 3 n(n-1) + n m_4 = n^3 + (m_4 - 1) n
+    ((1, (2,), 1), (2, (1, 1), 3), (3, (1, 1), 1))
     """
     k = as_int("k", k, minimum=0, maximum=law_rows_max_k())
     return _table()[k]
