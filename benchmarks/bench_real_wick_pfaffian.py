@@ -53,7 +53,7 @@ def main() -> None:
     old = json.loads(real_wick.DATA_FILE.read_text())
     enum_old = {r["k"]: r for r in old["rows"] if "enumeration_cpu_seconds" in r or "cpu_seconds" in r}
     _fresh_rows(3)                                                  # compile / cache load
-    real_wick.real_wick_polynomial(8, method="enumerate")                # compiles the memo kernel too
+    real_wick.real_wick_polynomial(8, algorithm="enumerate")                # compiles the memo kernel too
 
     print(f"{'k':>3} {'pfaffian CPU s':>15} {'enumeration CPU s':>18} {'speed-up':>9}  rows equal")
     per_row = {}
@@ -62,7 +62,7 @@ def main() -> None:
         per_row[k] = (list(rows[k]), cpu)
         if 6 <= k <= 12:
             if k <= 10:
-                enum, _, ecpu = _cpu(real_wick.real_wick_polynomial, k, method="enumerate")
+                enum, _, ecpu = _cpu(real_wick.real_wick_polynomial, k, algorithm="enumerate")
                 src = "this run"
             else:
                 enum = [int(c) for c in enum_old[k]["coefficients"]]
@@ -96,7 +96,7 @@ def _write(per_row, cpu30, enum_old, big_cpu) -> None:
         "quantity": "E tr((G^k)^T G^k), G n x n with iid N(0,1) entries; coefficients[j] multiplies n**j",
         "algorithm": "numerics.signal_propagation.real_wick_pfaffian (quaternion duality, Pfaffian average, skew elimination, "
                      "modular arithmetic + CRT, exact interpolation); k <= 12 also by the matching enumeration "
-                     "numerics.signal_propagation.real_wick (real_wick_polynomial(k, method='enumerate'))",
+                     "numerics.signal_propagation.real_wick (real_wick_polynomial(k, algorithm='enumerate'))",
         "machine": "a 2-core AMD EPYC machine shared with other jobs (CPU time is process time; the load "
                    "inflates it); numba, 1 thread",
         "seconds": "pfaffian_cpu_seconds (k <= 30): process CPU time of real_wick_rows(k) from scratch (it gives "

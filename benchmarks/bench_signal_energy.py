@@ -16,7 +16,7 @@ Measured side by side in one process (best of a few repeats):
   (c = 31.6, between: Euler-Maclaurin) and ``10**10`` (supercritical): target ratio <= 10 each. The values are
   compared.
 * float ``Q`` over 1e6 integer elements (n log-uniform in [10, 1e12], k up to 2 sqrt n) against the bare
-  ``scipy.special.gammaln`` expression of the same formula: target ratio <= 3; and the worst relative
+  ``scipy.special.gammaln`` expression of the same formula: target ratio <= 2 (issue 43); and the worst relative
   error of the array path against mp over 2000 elements with n up to 1e18: target <= 1e-14.
 
     python benchmarks/bench_signal_energy.py
@@ -131,9 +131,9 @@ def _array_section(results: list) -> None:
     t_q, _ = _best(lambda: Q(n, k), repeats=5)
     t_g, _ = _best(lambda: _bare_gammaln_Q(n, k), repeats=5)
     ratio = t_q / t_g
-    results.append(ratio <= 3.0)
+    results.append(ratio <= 2.0)
     print(f"float Q over 1e6 elements: {t_q * 1e3:.0f} ms; bare gammaln expression: {t_g * 1e3:.0f} ms; ratio "
-          f"{ratio:.2f} (target <= 3)  {_verdict(ratio <= 3.0)}")
+          f"{ratio:.2f} (target <= 2)  {_verdict(ratio <= 2.0)}")
     n, k = _array_grid(2000, 1e18, 1)
     q = Q(n, k)
     worst = max(float(abs(mpmath.mpf(float(v)) / Q(int(a), int(b), method="mp", dps=40) - 1))

@@ -53,13 +53,13 @@ def main() -> None:
     _real_section(args.real)
     print(f"numba threads: {numba.get_num_threads()}")
     _, tc = _timed(wick_polynomial, 3, "complex")
-    _, tr = _timed(wick_polynomial, 3, "real", method="enumerate")
+    _, tr = _timed(wick_polynomial, 3, "real", algorithm="enumerate")
     print(f"first call (compile or cache load): complex {tc:.2f} s, real {tr:.2f} s")
 
     rows = []
     cases = [("complex", 11, 20.0), ("real", 9, 60.0)] + ([("complex", 12, 240.0)] if args.full else [])
     for field, k, target in cases:
-        poly, dt = _timed(wick_polynomial, k, field, method="enumerate")
+        poly, dt = _timed(wick_polynomial, k, field, algorithm="enumerate")
         count = math.factorial(k) if field == "complex" else math.prod(range(2 * k - 1, 0, -2))
         assert sum(poly) == count and (field == "real" or poly == hultman_row(k))
         rows.append((f"{field} k={k}", count, dt, target))
@@ -71,8 +71,8 @@ def main() -> None:
     print("\nspeed-up over the pure-Python reference (same k, same machine, this run):")
     for field, k in (("complex", 8), ("real", 7)):
         ref, t_ref = _timed(wick_polynomial_reference, k, field)
-        best = min(_timed(wick_polynomial, k, field, method="enumerate")[1] for _ in range(5))
-        assert ref == wick_polynomial(k, field, method="enumerate")
+        best = min(_timed(wick_polynomial, k, field, algorithm="enumerate")[1] for _ in range(5))
+        assert ref == wick_polynomial(k, field, algorithm="enumerate")
         print(f"  {field} k={k}: pure Python {t_ref:.3f} s, numba {best * 1e3:.2f} ms, speed-up {t_ref / best:.0f}x"
               + ("  (target >= 50x: " + ("OK)" if t_ref / best >= 50 else "BELOW TARGET)") if k == 8 else ""))
 
@@ -104,13 +104,13 @@ def _sample(k: int, fraction: float) -> None:
 
 
 def _real_section(kmax) -> None:
-    _, t9 = _timed(real_wick.real_wick_polynomial, 9, method="enumerate")       # compile / cache load
-    new, t9 = _timed(real_wick.real_wick_polynomial, 9, method="enumerate")
-    old, t9_enum = _timed(wick_polynomial, 9, "real", method="enumerate")
+    _, t9 = _timed(real_wick.real_wick_polynomial, 9, algorithm="enumerate")       # compile / cache load
+    new, t9 = _timed(real_wick.real_wick_polynomial, 9, algorithm="enumerate")
+    old, t9_enum = _timed(wick_polynomial, 9, "real", algorithm="enumerate")
     assert new == old
     print(f"real k=9: real_wick {t9:.2f} s, enumeration {t9_enum:.2f} s, speed-up {t9_enum / t9:.1f}x (same run)")
     for k in range(10, (kmax or 0) + 1):
-        row, dt = _timed(real_wick.real_wick_polynomial, k, method="enumerate")
+        row, dt = _timed(real_wick.real_wick_polynomial, k, algorithm="enumerate")
         target = {11: 300.0, 12: 3600.0}.get(k)
         verdict = "" if target is None else f" (target < {target:.0f} s: {'MET' if dt < target else 'MISS'})"
         print(f"real k={k}: {dt:.1f} s{verdict}; n = 1 value check {sum(row) == math.prod(range(2 * k - 1, 0, -2))}")

@@ -12,6 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))             # document this checkout, not another installed copy
+sys.path.insert(1, str(Path(__file__).resolve().parent))     # docs/_mathspans.py
+
+from _mathspans import math_roles  # noqa: E402
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 project = "seqtheory"
@@ -49,7 +52,13 @@ autodoc_default_options = {"members": True, "undoc-members": True, "show-inherit
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_typehints_description_target = "documented_params"   # numpydoc sections state their own types
-autodoc_mock_imports: list[str] = []
+# PyTorch is an extra (models): the docs extra builds the site without it. Its modules import torch at the top,
+# so autodoc imports them with torch mocked, installed or not (the same site either way; tests/test_docs.py
+# builds it in an environment without torch).
+autodoc_mock_imports = ["torch"]
+# scipy.stats draws examples of its distributions when first imported, asking whether arrays are torch tensors
+# (scipy's array-API dispatch): under the mock that question fails. Import it here, before any mocked import.
+import scipy.stats  # noqa: E402,F401
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 # Parameter types stay the words the docstring writes ("int >= 0", '"exact" | "float"'), not cross-references.
@@ -87,6 +96,52 @@ def _escape_bars(app, what, name, obj, options, lines):
             block_indent = indent
         parts = _MARKUP.split(line)
         lines[i] = "".join(p if k % 2 else p.replace("|", "\\|") for k, p in enumerate(parts))
+
+
+def _module_math(app, what, name, obj, options, lines):
+    """Module docstrings write formulas as ASCII math in code spans: typeset them (docs/_mathspans.py)."""
+    if what == "module":
+        math_roles(lines)
+
+
+def _public_names() -> list[tuple[str, str, str]]:
+    """``(name, documented target, summary)`` for every name of ``seqtheory.__all__``, from its export table
+    (the PyTorch models imported with torch mocked, as autodoc does)."""
+    import importlib
+    import inspect
+
+    from sphinx.ext.autodoc.mock import mock
+
+    import seqtheory
+
+    rows = []
+    for name in seqtheory.__all__:
+        if name not in seqtheory._WHERE:
+            continue
+        mod, attr = seqtheory._WHERE[name]
+        mod += f".{seqtheory._MODELS[name]}" if name in seqtheory._MODELS else ""
+        with mock(autodoc_mock_imports):
+            value = getattr(importlib.import_module(mod), attr)
+        if inspect.isfunction(value) or inspect.isclass(value):
+            target = f"{value.__module__}.{value.__qualname__}"
+            summary = [(inspect.getdoc(value) or "").strip().split("\n\n")[0].replace("\n", " ")]
+            math_roles(summary)                        # the formulas of the summary line typeset
+            summary = summary[0]
+        else:
+            target, summary = f"{mod}.{attr}", f"constant: ``{value!r:.70}``"
+        rows.append((name, target, summary))
+    return rows
+
+
+def _seqtheory_page(app, docname, source):
+    """The API page of the user's package: every public name (``seqtheory.__all__``), what it is, where it is
+    documented. Generated at build time, so a name added to the package is listed without editing the page."""
+    if docname != "api/seqtheory":
+        return
+    rows = "".join(f"   * - ``seqtheory.{name}``\n     - :py:obj:`{target}`\n     - {summary}\n"
+                   for name, target, summary in _public_names())
+    source[0] += ("\n.. list-table::\n   :header-rows: 1\n   :widths: 20 30 50\n\n"
+                  "   * - name\n     - documented as\n     - what it is\n" + rows)
 
 
 def _shown_as_code(target: str, module: str) -> bool:
@@ -150,10 +205,13 @@ def _results_toctree(app, docname, source):
 
 
 def setup(app):
+    app.connect("autodoc-process-docstring", _module_math)          # before _escape_bars: roles keep their |
     app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("source-read", _seqtheory_page)
     app.connect("missing-reference", _resolve_reference)
     app.connect("source-read", _results_toctree)
 
 html_theme = "furo"
 html_title = "seqtheory"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["wrap.css"]

@@ -165,12 +165,12 @@ across the two chains are the complex pairings; the others only add non-negative
 $Q^{\mathbb R}_{n,k} \ge Q_{n,k}$ coefficient by coefficient. No closed form is known; the counter gives the
 exact polynomials (at $n = 1$: $\mathbb{E}\,g^{2k} = (2k-1)!!$), at a cost that grows like $(2k-1)!!$.
 (`wick_polynomial(k, "real")` itself now takes the polynomial-time Pfaffian route of
-`numerics.signal_propagation.real_wick_pfaffian`, section 7; `method="enumerate"` is the counter.)
+`numerics.signal_propagation.real_wick_pfaffian`, section 7; `algorithm="enumerate"` is the counter.)
 """)
 
 nb.code(r"""
 for k in range(0, 8):
-    real, cplx = wick_polynomial(k, "real", method="enumerate"), wick_polynomial(k)
+    real, cplx = wick_polynomial(k, "real", algorithm="enumerate"), wick_polynomial(k)
     assert sum(real) == math.prod(range(2 * k - 1, 0, -2))
     assert all(r >= c for r, c in zip(real, cplx))
     print(f"k={k}: real {polynomial_string(real):<60s} complex {polynomial_string(cplx)}")
@@ -224,7 +224,7 @@ It reproduces every enumerated row:
 nb.code(r"""
 from numerics.signal_propagation.real_wick_pfaffian import real_wick_rows
 t0 = time.perf_counter(); rows = real_wick_rows(30); dt = time.perf_counter() - t0
-assert all(rows[k] == wick_polynomial(k, "real", method="enumerate") for k in range(0, 9))
+assert all(rows[k] == wick_polynomial(k, "real", algorithm="enumerate") for k in range(0, 9))
 print(f"rows k <= 30 in {dt:.1f} s; k = 30: n^31 + {rows[30][29]} n^29 + ... + {rows[30][1]} n")
 """)
 
@@ -300,7 +300,7 @@ plot_real_curves(); plt.show()
 
 nb.md(r"""
 Beyond the rows, `QR(n, t)` and `SR(n, t)` sum the expansion with an error estimate (the first omitted terms),
-in O(1) per value, inside a stated domain (`max_depth(n)`: $c \le 3.26$ and a relative error estimate
+in O(1) per value, inside a stated domain (`max_depth(n, quantity="Q")`: $c \le 3.26$ and a relative error estimate
 $\le 10^{-2}$); outside they refuse. Monte Carlo (`numerics.signal_propagation.real_energy_mc`, probe blocks) is the independent
 check; here a small run at $n = 2048$, $t = 61$ ($c = 1.35$, past the rows). It agrees but cannot resolve the
 real correction $Q^{\mathbb R} - Q$; the validation check `real.expansion_mc` does at $n = 1024$, $c \approx 2$ with
@@ -312,7 +312,7 @@ nb.code(r"""
 from numerics.signal_propagation.real_energy_mc import real_energy_mc
 r = rx.QR(10**6, 1000)
 print(f"Q^R(10^6, 1000) = {r.value:.13f} +- {r.error:.1e} ({r.source}); complex Q = {Q(10**6, 1000):.13f}")
-print("served up to t =", rx.max_depth(1024), "at n = 1024 and", rx.max_depth(10**6), "at n = 10^6")
+print("served up to t =", rx.max_depth(1024, quantity="Q"), "at n = 1024 and", rx.max_depth(10**6, quantity="Q"), "at n = 10^6")
 try:
     rx.QR(256, 100)                                  # c = 6.25: outside the domain
 except ValueError as exc:

@@ -31,9 +31,9 @@ import sympy
 from theory.levy import (LevyParams, Phi, Phi_symbolic, jump_symbol, characteristic_root, threshold_eta_J, critical_eta_J,
                          phase)
 import seqtheory
-from seqtheory import SDEConfig, simulate
+from seqtheory import beta_from_sde, stationary_snapshot
 from numerics.anticollapse.levy_sampling import cts_increments, cts_cumulant
-from numerics.anticollapse.estimators import tail_beta, spectrum_envelope_fit, lognormal_comparison
+from numerics.anticollapse.estimators import spectrum_envelope_fit, lognormal_comparison
 t_start = time.perf_counter()
 kappa, eta_G, alpha, lam = 1.0, 0.25, 1.5, 3.0
 """)
@@ -120,28 +120,30 @@ print(f"E X^4 = {np.mean(x**4):.5f} +- {np.std(x**4) / np.sqrt(x.size):.5f}   ka
 nb.md(r"""
 ## A simulated tail against theory
 
-`numerics.anticollapse.sde.simulate` runs an ensemble (numba, one random stream per particle: bit-identical for any
-thread count). Below the equilibrium the chain is a random walk with drift $\kappa$; its left tail is
-$P(\zeta < z) \propto e^{\beta^* z}$ for any time step. We take one stationary snapshot per particle and
-estimate $\beta$ from the time scales $\tau = e^{-\zeta}$ (CCDF slope over the quantile window
-[0.75, 0.995], bootstrap over particles).
+`seqtheory.beta_from_sde` (`numerics.anticollapse.sde_tail`) runs the recipe: an ensemble of
+`numerics.anticollapse.sde.simulate` (numba, one random stream per particle: bit-identical for any thread count)
+with the narrow saturating drift ($w = 0.1$) and $dt = 0.05$, a burn-in of $10 T_d$ steps
+($T_d = \ln 200 / (\beta^*\Phi'(\beta^*))$, the time to fill the tail down to its 0.5% quantile), one
+stationary snapshot per particle, and the CCDF slope of the time scales $\tau = e^{-\zeta}$ over the quantile
+window [0.75, 0.995] (bootstrap over particles). Below the equilibrium the chain is a random walk with drift
+$\kappa$; its left tail is $P(\zeta < z) \propto e^{\beta^* z}$ for any time step. A shorter burn-in (the
+particles start at $\zeta_0 = 0$) leaves the tail unfilled and $\beta$ far too large: the function warns.
 """)
 
 nb.code(r"""
 fig, ax = plt.subplots(figsize=(6.5, 4))
 spectra = {}
-for r, burn in ((0.5, 700), (2.0, 1900)):
+for r in (0.5, 2.0):
     params = LevyParams(kappa=kappa, eta_G=eta_G, eta_J=r * eta_star, alpha=alpha, lam=lam)   # one spec ...
-    cfg = SDEConfig(params, w=0.1, dt=0.05, eps=0.2)                                          # ... simulated
-    zeta = simulate(cfg, 10_000, burn_in=burn, seed=int(10 * r))[:, 0]
-    spectra[r] = np.exp(-zeta)
+    res = beta_from_sde(params, particles=10_000, seed=int(10 * r), n_boot=300)               # ... simulated
+    spectra[r] = np.exp(-res.zeta)
     bstar = characteristic_root(params)                                                        # ... and solved
-    fit = tail_beta(spectra[r], n_boot=300)
-    zs = np.sort(zeta); p = (np.arange(zs.size) + 1) / zs.size
-    line, = ax.semilogy(zs[p < 0.3], p[p < 0.3], label=f"eta_J = {r} eta_J*: beta_hat = {fit.beta:.3f}, beta* = {bstar:.3f}")
+    zs = np.sort(res.zeta); p = (np.arange(zs.size) + 1) / zs.size
+    line, = ax.semilogy(zs[p < 0.3], p[p < 0.3], label=f"eta_J = {r} eta_J*: beta_hat = {res.beta:.3f}, beta* = {bstar:.3f}")
     zq = np.quantile(zs, 0.25); zz = np.linspace(zs[0], zq, 20)
     ax.semilogy(zz, 0.25 * np.exp(bstar * (zz - zq)), "--", color=line.get_color())
-    print(f"eta_J = {r} eta_J*: beta_hat = {fit.beta:.3f}, 90% CI {fit.ci[0]:.3f}..{fit.ci[1]:.3f}, beta* = {bstar:.4f}")
+    print(f"eta_J = {r} eta_J*: beta_hat = {res.beta:.3f}, 90% CI {res.ci[0]:.3f}..{res.ci[1]:.3f}, beta* = {bstar:.4f} "
+          f"(burn-in {res.burn_in} steps)")
 ax.set_xlabel("zeta"); ax.set_ylabel("P(zeta < z)"); ax.legend(fontsize=7); plt.show()
 """)
 
@@ -154,9 +156,8 @@ Gaussian $\zeta$, a log-normal $\tau$ and an envelope that falls faster than any
 """)
 
 nb.code(r"""
-cfg_ou = SDEConfig(LevyParams(kappa=kappa, eta_G=0.5, eta_J=0.0, alpha=alpha, lam=lam), w=0.1, dt=0.05,
-                   drift="linear")
-tau_ou = np.exp(-simulate(cfg_ou, 10_000, burn_in=100, seed=3)[:, 0])
+ou = LevyParams(kappa=kappa, eta_G=0.5, eta_J=0.0, alpha=alpha, lam=lam)
+tau_ou = np.exp(-stationary_snapshot(ou, 10_000, seed=3, drift="linear"))     # burn-in: 50 relaxation times
 fig, ax = plt.subplots(figsize=(6.5, 4))
 for label, tau in (("tanh, eta_J = 2 eta_J*", spectra[2.0]), ("tanh, eta_J = 0.5 eta_J*", spectra[0.5]),
                    ("OU (collapsed)", tau_ou)):

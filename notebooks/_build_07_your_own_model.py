@@ -44,12 +44,12 @@ from seqtheory import z_for_false_alarm
 t_start = time.perf_counter()
 
 n, t, tol = 256, 20, 0.05
-r = sigma_for_horizon(n, t, tol)
+r = sigma_for_horizon(n, t, tol, quantity="Q")
 print(f"n = {n}, horizon t = {t}, tol = {tol}")
 print(f"Glorot (sigma = 1) deviation : {r.glorot_deviation:.4f}")
 print(f"minimax sigma                : {r.sigma:.6f}  (deviation {r.deviation:.4f})")
 print(f"feasible interval            : [{r.sigma_low:.6f}, {r.sigma_high:.6f}]")
-print(f"horizon at Glorot / at sigma : {depth_for_scale(n, 1.0, tol)} / {depth_for_scale(n, r.sigma, tol)}")
+print(f"horizon at Glorot / at sigma : {depth_for_scale(n, 1.0, tol, quantity='Q')} / {depth_for_scale(n, r.sigma, tol, quantity='Q')}")
 """)
 
 nb.md(r"""
@@ -60,17 +60,17 @@ split over the depths):
 
 nb.code(r"""
 n_mc, t_mc = 32, 8
-r_mc = sigma_for_horizon(n_mc, t_mc, 0.1)
-mean, se = simulate_energies(n_mc, r_mc.sigma, t_mc, 2000, seed=7)
-pred = gain_curve(n_mc, t_mc, r_mc.sigma)
+r_mc = sigma_for_horizon(n_mc, t_mc, 0.1, quantity="Q")
+mean, se = simulate_energies(n_mc, r_mc.sigma, t_mc, 2000, seed=7, quantity="Q")
+pred = gain_curve(n_mc, t_mc, r_mc.sigma, quantity="Q")
 z = z_for_false_alarm(1e-6, m=t_mc)
 print("max |z| over depths 1..t:", np.max(np.abs(mean[1:] - pred[1:]) / se[1:]).round(2), "<= z =", round(z, 2))
 assert np.all(np.abs(mean[1:] - pred[1:]) <= z * se[1:])
 
 j = np.arange(t + 1)
 fig, ax = plt.subplots(figsize=(6, 3.5))
-ax.plot(j, gain_curve(n, t, 1.0), label="Glorot, sigma = 1")
-ax.plot(j, gain_curve(n, t, r.sigma), label=f"minimax sigma = {r.sigma:.4f}")
+ax.plot(j, gain_curve(n, t, 1.0, quantity="Q"), label="Glorot, sigma = 1")
+ax.plot(j, gain_curve(n, t, r.sigma, quantity="Q"), label=f"minimax sigma = {r.sigma:.4f}")
 ax.axhspan(1 - tol, 1 + tol, color="0.9", label="tol band")
 ax.set_xlabel("depth j"); ax.set_ylabel("p_j = E||h_j||^2 / ||h_0||^2")
 ax.set_title("energy ratio against depth: Glorot vs the horizon's scale"); ax.legend(); plt.show()
@@ -92,7 +92,7 @@ for q in ("Q", "S"):
 
 nb.md(r"""
 Real Gaussian weights have larger energies ($Q^R_{n,k} \ge Q_{n,k}$) and no closed form:
-`numerics.signal_propagation.horizon_mc.sigma_for_horizon(n, t, tol, weights="real")` uses the exact rows up to depth 30
+`numerics.signal_propagation.horizon_mc.sigma_for_horizon(n, t, tol, field="real", quantity="Q")` uses the exact rows up to depth 30
 (`theory.real_rows`) and Monte Carlo with jackknife standard errors beyond (not run here).
 
 ## 2. Memory report of a target

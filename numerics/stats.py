@@ -36,8 +36,8 @@ import numpy as np
 from scipy import stats
 from scipy.special import ndtri
 
-from theory._args import (MAX_MEMORY_BYTES, as_instance, as_int, as_probability, as_real, as_real_array,
-                          check_budget)
+from theory._args import (MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_probability, as_real,
+                          as_real_array, check_budget)
 
 EXACT_FIT = 1e-10       # runs_test_normal: residuals all below this are an exact fit, nothing to reject (the author's rule)
 
@@ -94,7 +94,31 @@ def z_for_false_alarm(p: float = FALSE_ALARM, m: int = 1) -> float:
 
 @dataclasses.dataclass
 class Agreement:
-    """Result of comparing estimates (with standard errors) to exact values at critical value ``z``."""
+    """The comparison of estimates (with standard errors) with exact values at a critical value ``z``.
+
+    Element i agrees when ``|estimate[i] - exact[i]| <= z se[i]``; an element with ``se[i] = 0`` is
+    deterministic (e.g. the k = 0 energy of a Monte Carlo row, exactly 1 in every draw) and agrees only when
+    the estimate equals the exact value. Returned by :func:`agreement`.
+
+    Parameters
+    ----------
+    estimate, se, exact : numpy.ndarray
+        The flattened float64 arrays compared.
+    z : float
+        The critical value.
+
+    Returns
+    -------
+    Agreement
+        ``ok`` (every element agrees), ``zscores`` (0 for an exact element that agrees, +-inf for one that
+        does not) and ``max_abs_z``.
+
+    Examples
+    --------
+    >>> a = agreement([1.0, 1.02], [0.0, 0.01], [1.0, 1.0], z=4.5)     # element 0 exact, element 1 at z = 2
+    >>> a.ok, a.zscores.round(9).tolist()
+    (True, [0.0, 2.0])
+    """
 
     estimate: np.ndarray
     se: np.ndarray
@@ -103,31 +127,40 @@ class Agreement:
 
     @property
     def zscores(self) -> np.ndarray:
-        return (self.estimate - self.exact) / self.se
+        """``(estimate - exact) / se``; for ``se = 0``: 0 when equal, else +-inf."""
+        diff = self.estimate - self.exact
+        exact_el = self.se == 0
+        out = diff / np.where(exact_el, 1.0, self.se)
+        out[exact_el] = np.where(diff[exact_el] == 0, 0.0, np.copysign(np.inf, diff[exact_el]))
+        return out
 
     @property
     def ok(self) -> bool:
+        """Whether every element agrees."""
         return bool(np.all(np.abs(self.estimate - self.exact) <= self.z * self.se))
 
     @property
     def max_abs_z(self) -> float:
-        return float(np.max(np.abs(self.zscores))) if self.zscores.size else 0.0
+        """The largest ``|zscore|`` (0 for no elements)."""
+        zs = np.abs(self.zscores)
+        return float(np.max(zs)) if zs.size else 0.0
 
 
 def agreement(estimate, se, exact, *, z: float) -> Agreement:
     """Compare Monte Carlo estimates with exact values: does each lie within ``z`` standard errors?
 
     Elementwise ``|estimate - exact| <= z se`` (the form of every Monte Carlo check of the toolkit, module
-    docstring), with ``z`` from a stated false-alarm rate (:func:`z_for_false_alarm`). A standard error that
-    is not strictly positive and finite is refused, since it would make the comparison vacuous (or
-    impossible to pass) rather than statistical.
+    docstring), with ``z`` from a stated false-alarm rate (:func:`z_for_false_alarm`). A standard error of
+    exactly 0 marks a deterministic element (the k = 0 energy of a Monte Carlo row is 1 in every draw): it
+    agrees only when the estimate equals the exact value. A negative or non-finite standard error, or a
+    non-finite estimate, is refused with a ValueError that names the element's index.
 
     Parameters
     ----------
     estimate : array_like of float
         Estimates (finite).
     se : array_like of float
-        Their standard errors from the same run (finite, > 0), of the same shape.
+        Their standard errors from the same run (finite, >= 0), of the same shape.
     exact : array_like of float
         The exact values, of the same shape.
     z : float
@@ -144,7 +177,8 @@ def agreement(estimate, se, exact, *, z: float) -> Agreement:
     TypeError
         An argument that is not a real number or an array of them.
     ValueError
-        Different shapes, ``z < 4.5``, a standard error that is not finite and > 0, a non-finite estimate.
+        Different shapes, ``z < 4.5``, a standard error that is negative or not finite, a non-finite
+        estimate (the message names the first such element).
 
     Examples
     --------
@@ -153,10 +187,12 @@ def agreement(estimate, se, exact, *, z: float) -> Agreement:
     (True, 1.0)
     >>> agreement([3.0], [0.1], [2.0], z=4.5).ok                       # 10 standard errors off
     False
-    >>> agreement([1.0], [0.0], [1.0], z=4.5)
+    >>> agreement([1.0, 1.0], [0.0, 0.1], [1.0, 1.0], z=4.5).ok       # element 0: se = 0, exactly equal
+    True
+    >>> agreement([1.0, 1.0], [0.1, -0.1], [1.0, 1.0], z=4.5)
     Traceback (most recent call last):
     ...
-    ValueError: every standard error must be finite and > 0
+    ValueError: se[1] = -0.1: every standard error must be finite and >= 0 (0 only for an exact element)
     """
     est = as_real_array("estimate", estimate, finite=False).ravel()
     s = as_real_array("se", se, finite=False).ravel()
@@ -166,12 +202,16 @@ def agreement(estimate, se, exact, *, z: float) -> Agreement:
         raise ValueError(f"shapes differ: estimate {est.shape}, se {s.shape}, exact {ex.shape}")
     if z < Z_MIN:
         raise ValueError(f"z must be >= {Z_MIN}, got {z}")
-    if not np.all(np.isfinite(s) & (s > 0)):
-        raise ValueError("every standard error must be finite and > 0")
-    if not np.all(np.isfinite(est)):
-        raise ValueError("estimates must be finite")
+    bad = np.flatnonzero(~(np.isfinite(s) & (s >= 0)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"se[{i}] = {float(s[i])!r}: every standard error must be finite and >= 0 (0 only for an "
+                         f"exact element)")
+    bad = np.flatnonzero(~np.isfinite(est))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"estimate[{i}] = {float(est[i])!r}: estimates must be finite")
     return Agreement(est, s, ex, float(z))
-
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -291,12 +331,27 @@ def paired(d, level: float = LEVEL) -> Paired:
     p_l = float(binom.cdf(k, n, 0.5)) if n else 1.0             # P(K <= k)
     s = np.sort(d)
     m = len(s)
-    j = 0                                                        # largest j with P(Bin(m, 1/2) <= j - 1) <= level
-    while j + 1 <= m // 2 and binom.cdf(j, m, 0.5) <= level:
-        j += 1
+    j = order_statistic_rank(m, level)
     lo, hi = (float(s[j - 1]), float(s[m - j])) if j >= 1 else (-math.inf, math.inf)
     med = float(np.median(s)) if m else math.nan
     return Paired(n, k, p_g, p_l, med, lo, hi)
+
+
+def order_statistic_rank(m: int, level: float = LEVEL) -> int:
+    """The rank ``j`` of :func:`paired`'s median interval over ``m`` differences, ``[d_(j), d_(m + 1 - j)]``: the
+    largest ``j <= m // 2`` with ``P(Bin(m, 1/2) <= j - 1) <= level`` (0: no interval, ``(-inf, inf)``).
+
+    >>> order_statistic_rank(15), order_statistic_rank(5)
+    (3, 0)
+    """
+    from scipy.stats import binom
+
+    m = as_int("m", m, minimum=0)
+    cdf = binom.cdf(np.arange(m // 2 + 1), m, 0.5)              # one vectorised call: the same values
+    j = 0
+    while j + 1 <= m // 2 and cdf[j] <= level:
+        j += 1
+    return j
 
 
 def mwu(x, y) -> float:
@@ -309,26 +364,50 @@ def mwu(x, y) -> float:
     return float(mannwhitneyu(x, y, alternative="greater").pvalue)
 
 
+CENTERS = {"median": np.median, "mean": np.mean}     # what summarises a cell's per-seed values
+
+
 def bootstrap(cells: dict, stat: Callable[[dict], float], level: float = LEVEL, *, B: int = BOOT,
-              seed: int = BOOT_SEED) -> tuple[float, float, float]:
-    """(statistic, lo, hi): ``stat`` of the per-cell medians and its percentile interval at ``1 - 2 level``,
-    resampling each cell's per-seed values (a dict cell -> list of values) with replacement."""
-    as_instance("cells", cells, dict, "dict cell -> list of per-seed values")
+              seed: int = BOOT_SEED, center: str = "median") -> tuple[float, float, float]:
+    """(statistic, lo, hi): ``stat`` of the per-cell centres (``center``: ``"median"``, or ``"mean"``) and its
+    percentile interval at ``1 - 2 level``, resampling each cell's per-seed values (a dict cell -> list of
+    values) with replacement."""
     if not callable(stat):
         raise TypeError(f"stat must be a callable of the per-cell medians, got {type(stat).__name__}")
     level = as_probability("level", level, open_min=True, open_max=True)
+    return percentile_interval(stat, *bootstrap_replicates(cells, B=B, seed=seed, center=center), level)
+
+
+def percentile_interval(stat: Callable[[dict], float], point: dict, reps: list[dict],
+                        level: float = LEVEL) -> tuple[float, float, float]:
+    """(``stat(point)``, and the ``level`` and ``1 - level`` quantiles of ``stat`` over the replicates): the
+    interval of :func:`bootstrap` from :func:`bootstrap_replicates`' output, so that several statistics of
+    the same cells share one resampling (the same numbers as one :func:`bootstrap` call each)."""
+    vals = np.asarray([stat(m) for m in reps], float)
+    return stat(point), float(np.quantile(vals, level)), float(np.quantile(vals, 1 - level))
+
+
+def bootstrap_replicates(cells: dict, *, B: int = BOOT, seed: int = BOOT_SEED,
+                         center: str = "median") -> tuple[dict, list[dict]]:
+    """(the per-cell centres of the data, the per-cell centres of each of the ``B`` seed resamples): the
+    resampling of :func:`bootstrap` (the same draws for the same ``seed``), for statistics that need the
+    replicates themselves (the worst case of a replicate under a bounded shift of every value:
+    ``validation.checks._arch_fragility``).
+
+    >>> point, reps = bootstrap_replicates({"a": [1.0, 3.0]}, B=4, seed=0)
+    >>> point, len(reps), all(r["a"] in (1.0, 2.0, 3.0) for r in reps)
+    ({'a': 2.0}, 4, True)
+    """
+    as_instance("cells", cells, dict, "dict cell -> list of per-seed values")
     B = as_int("B", B, minimum=1, maximum=MAX_BOOT)
+    f = CENTERS[as_choice("center", center, tuple(CENTERS))]
     rng = np.random.default_rng(as_int("seed", seed, minimum=0))
     arr = {c: as_real_array(f"cells[{c!r}]", v, finite=False).ravel() for c, v in cells.items()}
     if any(v.size == 0 for v in arr.values()):
         raise ValueError("cells: every cell must hold at least one value")
-    med = {c: float(np.median(v)) for c, v in arr.items()}
-    est = stat(med)
-    reps = []
-    for _ in range(B):
-        reps.append(stat({c: float(np.median(v[rng.integers(0, len(v), len(v))])) for c, v in arr.items()}))
-    reps = np.asarray(reps, float)
-    return est, float(np.quantile(reps, level)), float(np.quantile(reps, 1 - level))
+    point = {c: float(f(v)) for c, v in arr.items()}
+    reps = [{c: float(f(v[rng.integers(0, len(v), len(v))])) for c, v in arr.items()} for _ in range(B)]
+    return point, reps
 
 
 # ----------------------------------------------------------------------------------------------------

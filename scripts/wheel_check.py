@@ -119,9 +119,18 @@ def run_notebooks(bin_dir: Path, cwd: Path, numbers: list[str]) -> None:
         run([bin_dir / "python", script], cwd, timeout=1800)
 
 
+def readme_sweep_names() -> list[str]:
+    """The sweeps the README's ``seqtheory sweep run|status|plot|export SWEEP`` commands name, in order."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return list(dict.fromkeys(re.findall(r"seqtheory sweep (?:run|status|plot|export) +([a-z][^\s`]*)", text)))
+
+
 def models_smoke(bin_dir: Path, cwd: Path) -> dict:
     """``seqtheory timescales`` on a GRU saved by the new venv's torch, and ``seqtheory sweep status`` (the
-    models install's own commands)."""
+    models install's own commands): of a sweep file, and of every shipped sweep the README names, by name,
+    from the empty folder."""
     code = ("import torch; torch.manual_seed(0); "
             "torch.save(torch.nn.GRU(2, 4, batch_first=True).state_dict(), 'gru.pt')")
     run([bin_dir / "python", "-c", code], cwd)
@@ -135,6 +144,11 @@ def models_smoke(bin_dir: Path, cwd: Path) -> dict:
                              "--json"], cwd).stdout)
     if status != {"main": {"done": 0, "total": 1}}:
         raise RuntimeError(f"sweep status answered {status}")
+    for name in readme_sweep_names():
+        status = json.loads(run([bin_dir / "seqtheory", "sweep", "status", name, "--store", "none.sqlite", "--json"],
+                                cwd).stdout)
+        if not status or any(c["done"] != 0 or c["total"] < 1 for c in status.values()):
+            raise RuntimeError(f"sweep status {name} answered {status}")
     return out
 
 

@@ -1,6 +1,7 @@
 """(test helper) A headless Debian chromium with the network off, driven by selenium through chromedriver, and
-what a page shows once MathJax has finished: counts of math elements, typeset ones, figures, loaded ones, any
-TeX delimiter left in the visible text, and whether a request to a CDN got through (it must not)."""
+what a page shows once MathJax has finished: counts of math elements (all, typeset, inline, TeX errors),
+figures and loaded ones, code blocks and those wider than their box (scrolling sideways), any TeX delimiter
+left in the visible text, and whether a request to a CDN got through (it must not)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ const report = (reached) => {
   const imgs = [...document.querySelectorAll('article img')];
   const text = document.querySelector('article') ? document.querySelector('article').innerText : '';
   const raw = (text.match(/\\\\\\(|\\\\\\)|\\\\\\[|\\\\\\]|\\$\\$/g) || []);
+  const pres = [...document.querySelectorAll('article pre')];
   done({math: math.length, typeset: math.filter(m => m.querySelector('mjx-container')).length,
+        inline_math: document.querySelectorAll('span.math').length,
+        tex_errors: document.querySelectorAll('mjx-merror').length,
         images: imgs.length, loaded: imgs.filter(i => i.complete && i.naturalWidth > 0).length,
+        code_blocks: pres.length, overflowing: pres.filter(p => p.scrollWidth > p.clientWidth + 1).length,
         raw_tex: raw, network: reached});
 };
 let polls = 0;          // MathJax missing (e.g. a CDN copy, offline): report after 10 s what the page shows

@@ -52,7 +52,9 @@ RESULT_TYPES = {
     "numerics.signal_propagation.ginibre.FeedforwardEstimate", "numerics.anticollapse.levy_sampling.CTSParams", "numerics.anticollapse.levy_sampling.CPParams",
     "theory.horizon.HorizonScale", "numerics.memory_functions.memory_report.MemoryReport", "numerics.memory_functions.memory_report.BenchCell",
     "numerics.signal_propagation.quaternion_ginibre.QuaternionMoments", "numerics.stats.Agreement", "numerics.stats.Paired",
-    "theory.real_expansion.RealEnergy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
+    "theory.results.Energy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
+    "numerics.signal_propagation.haar.HaarStatistics", "numerics.signal_propagation.haar.HaarRounding",
+    "numerics.signal_propagation.structured_mc.StructuredEstimate", "numerics.anticollapse.sde_tail.SDEBeta",
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -199,13 +201,13 @@ def baselines() -> dict[str, Case]:
         "theory.memory.poly_area": Case(dict(p=1.5, T=64, method="float", dps=None), kinds={"dps": "int?"}),
         "theory.memory.poly_area#mp": Case(dict(p=1.5, T=64, method="mp", dps=30)),
         "theory.memory.area_expression": Case(dict(kind="exp")),
-        "theory.memory.exp_tau": Case(dict(alpha=0.5, T=64, area_max=None, dps=30), kinds={"area_max": "real?"}),
-        "theory.memory.poly_exponent": Case(dict(alpha=0.5, T=64, area_max=None, dps=30),
+        "theory.memory.exp_tau": Case(dict(alpha=0.5, T=64, area_max=None, work_dps=30), kinds={"area_max": "real?"}),
+        "theory.memory.poly_exponent": Case(dict(alpha=0.5, T=64, area_max=None, work_dps=30),
                                             kinds={"area_max": "real?"}, allow_inf=True),   # p = inf at alpha 0
         "theory.memory.impulse_lag": Case(dict(alpha=0.5, T=64)),
         "theory.memory.airy_phase_rate": Case(dict(x=-2.0), kinds={"x": "realarray"}),
         "theory.memory.airy_shift_scale": Case(dict(alpha=0.5, T=64, samples_per_period=8.0)),
-        "theory.memory.memory_function": Case(dict(kind="exp", alpha=0.5, T=64, dps=30)),
+        "theory.memory.memory_function": Case(dict(kind="exp", alpha=0.5, T=64, work_dps=30)),
         "theory.memory.mixed_memory_function": Case(dict(kind_a="exp", kind_b="impulse", lam=0.5, alpha=0.5, T=64)),
         "theory.memory.lag_weights": Case(dict(T=64)),
         "theory.memory.expected_linear_relmse": Case(dict(rhohat=RHO * 0.9, rho=RHO, T=None), kinds={"T": "int?"}),
@@ -255,8 +257,8 @@ def baselines() -> dict[str, Case]:
         "theory.signal_energy.S#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.S#exact": Case(dict(n=8, t=3, method="exact", dps=None), kinds={"dps": "int?"}),
         "theory.signal_energy.S#ball": Case(dict(n=8, t=3, method="ball", dps=30), kinds={"dps": "int?"}),
-        "theory.signal_energy.Q_all": Case(dict(n=8, t=3), allow_inf=True),
-        "theory.signal_energy.Q_all#mp": Case(dict(n=8, t=3, method="mp", dps=30), kinds={"dps": "int?"}),
+        "theory.signal_energy.Q_all": Case(dict(n=8, k=3), allow_inf=True),
+        "theory.signal_energy.Q_all#mp": Case(dict(n=8, k=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.log_Q": Case(dict(n=8, k=3), kinds=_NK_ARRAY),
         "theory.signal_energy.log_Q#mp": Case(dict(n=8, k=3, method="mp", dps=30), kinds={"dps": "int?"}),
         "theory.signal_energy.log_S": Case(dict(n=8, t=3), kinds=_NT_ARRAY),
@@ -292,7 +294,7 @@ def baselines() -> dict[str, Case]:
         # numerics.anticollapse.estimators
         "numerics.anticollapse.estimators.tail_beta": Case(dict(tau=tau, window=(0.75, 0.995), n_boot=50, seed=0, level=0.9),
                                               kinds={"window": "any", "seed": "seed"}),
-        "numerics.anticollapse.estimators.hill_beta": Case(dict(tau=tau, k=None), kinds={"k": "int?"}),
+        "numerics.anticollapse.estimators.hill_beta": Case(dict(tau=tau, n_tail=None), kinds={"n_tail": "int?"}),
         "numerics.anticollapse.estimators.envelope_fit": Case(dict(lags=lags, f=lags ** -0.7, level=0.9, runs_alpha=0.05,
                                                       window=None), kinds={"window": "any"}),
         "numerics.anticollapse.estimators.spectrum_envelope_fit": Case(dict(tau=tau[:50], lags=lags, weights=None, n_boot=20,
@@ -309,14 +311,14 @@ def baselines() -> dict[str, Case]:
         "numerics.stats.bootstrap": Case(dict(cells={"a": [1.0, 2.0, 3.0], "b": [0.5, 0.6]}, stat=_spread, level=0.01,
                                               B=50, seed=0), kinds={"cells": "any", "stat": "callable"}),
         "numerics.stats.runs_test": Case(dict(residuals=np.array([1.0, -1, 2, -2, 1, 1, -1, -3]), zero_tol=0.0)),
-        "numerics.anticollapse.estimators.lognormal_comparison": Case(dict(tau=tau, q_min=0.75, alpha=0.05)),
+        "numerics.anticollapse.estimators.lognormal_comparison": Case(dict(tau=tau, q_min=0.75, significance=0.05)),
         # numerics.signal_propagation.ginibre
         "numerics.signal_propagation.ginibre.sample_ginibre": Case(dict(n=3, count=2, field="complex", seed=0, normalised=True),
                                                 kinds={"seed": "seed"}),
-        "numerics.signal_propagation.ginibre.estimate_Q": Case(dict(n=3, kmax=2, samples=16, field="complex", seed=0,
+        "numerics.signal_propagation.ginibre.estimate_Q": Case(dict(n=3, k=2, samples=16, field="complex", seed=0,
                                                  estimator="trace", chunk=None, progress=False),
                                             kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
-        "numerics.signal_propagation.ginibre.estimate_S": Case(dict(n=3, tmax=2, samples=16, field="complex", seed=0, chunk=None,
+        "numerics.signal_propagation.ginibre.estimate_S": Case(dict(n=3, t=2, samples=16, field="complex", seed=0, chunk=None,
                                                  progress=False),
                                             kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
         "numerics.signal_propagation.ginibre.estimate_feedforward": Case(dict(n=3, L=2, samples=16, field="complex", seed=0, chunk=None,
@@ -344,11 +346,22 @@ def baselines() -> dict[str, Case]:
                                             drift="saturating", jumps="cp", eps=0.1), kinds={"params": "object"}),
         "numerics.anticollapse.sde.simulate": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2, thin=1,
                                            seed=0, zeta_init=None, progress=False),
-                                      kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
+                                      kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?", "progress": "bool?"}),
         "numerics.anticollapse.sde.simulate_numpy": Case(dict(cfg=_cfg(eta_J=0.05), n_particles=3, burn_in=5, n_samples=2,
                                                  thin=1, seed=0, zeta_init=None),
                                             kinds={"cfg": "object", "seed": "seed", "zeta_init": "realarray?"}),
         "numerics.anticollapse.sde.drift": Case(dict(cfg=_cfg(), zeta=0.5), kinds={"cfg": "object", "zeta": "realarray"}),
+        # a fast tail (beta* = kappa / eta_G = 10: a burn-in of 106 steps) with a drift narrow against 1/beta*
+        "numerics.anticollapse.sde_tail.beta_from_sde": Case(
+            dict(params=_levy_params(eta_G=0.1, eta_J=0.0), particles=400, seed=0, dt=0.05, w=0.01, eps=0.1,
+                 burn_in=None, window=(0.75, 0.995), n_boot=20, boot_seed=None, level=0.9, progress=False),
+            kinds={"params": "object", "burn_in": "int?", "boot_seed": "int?", "progress": "bool?", "window": "any"}),
+        "numerics.anticollapse.sde_tail.stationary_snapshot": Case(
+            dict(params=_levy_params(eta_G=0.1, eta_J=0.0), particles=50, seed=0, dt=0.05, w=0.01, eps=0.1,
+                 drift="saturating", burn_in=None, progress=False),
+            kinds={"params": "object", "burn_in": "int?", "progress": "bool?"}),
+        "numerics.anticollapse.sde_tail.beta_eps": Case(dict(params=_levy_params(eta_J=0.05), eps=0.1),
+                                                        kinds={"params": "object"}),
         # numerics.memory_functions.targets
         "numerics.memory_functions.targets.linear_target": Case(dict(x=np.ones((2, 8)), rho=RHO[:8], workers=None),
                                                kinds={"workers": "int?"}),
@@ -359,7 +372,7 @@ def baselines() -> dict[str, Case]:
                                                          "sigma2": "callable"}),
         "numerics.memory_functions.targets.make_dataset": Case(dict(rho=RHO[:8], n_seq=3, T=None, nonlinear=False, seed=0, chunk=1024,
                                                    inputs="normal"),
-                                              kinds={"T": "int?", "seed": "seed"}),
+                                              kinds={"T": "int?", "seed": "seed", "chunk": "int?"}),
         "numerics.memory_functions.targets.relative_mse": Case(dict(yhat=np.array([1.0, 2.0]), y=np.array([1.5, 2.0]))),
         # numerics.signal_propagation.wick
         "numerics.signal_propagation.wick.wick_polynomial": Case(dict(k=3, field="complex", progress=False), kinds={"progress": "bool?"}),
@@ -406,39 +419,39 @@ def _optional_baselines() -> dict:
     out = {}
     if _present("theory.horizon"):
         out.update({
-            "theory.horizon.log_energies": Case(dict(n=4, t=3)),
+            "theory.horizon.log_energies": Case(dict(n=4, k=3)),
             # documented: inf past float64 (large sigma or depth)
             "theory.horizon.gain_curve": Case(dict(n=4, t=2, sigma=1.0, quantity="S"), allow_inf=True),
             "theory.horizon.scale_from_energies": Case(
                 dict(energies=[1, 1, Fraction(17, 16), Fraction(21, 16)], tol=0.2, quantity="Q", method="float",
-                     dps=None, n=None, weights="complex", source="given energies"),
+                     dps=None, n=None, field="complex", source="given energies"),
                 kinds={"energies": "any", "dps": "int?", "n": "int?", "source": "text"}),
-            "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", weights="complex",
+            "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", field="complex",
                                                           method="float", dps=None), kinds={"dps": "int?"}),
             "theory.horizon.depth_for_scale": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
-                                                        max_t=None, weights="complex"), kinds={"max_t": "int?"}),
+                                                        max_t=None, field="complex"), kinds={"max_t": "int?"}),
             "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
             "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
         })
     if _present("numerics.signal_propagation.real_wick_pfaffian"):
         out.update({
-            "numerics.signal_propagation.real_wick_pfaffian.real_wick_rows": Case(dict(k_max=3, backend="numba")),
+            "numerics.signal_propagation.real_wick_pfaffian.real_wick_rows": Case(dict(k=3, backend="numba")),
             "numerics.signal_propagation.real_wick_pfaffian.pfaffian_real_wick_polynomial": Case(dict(k=3)),
-            "numerics.signal_propagation.real_wick_pfaffian.pfaffian_values": Case(dict(K=3, backend="numba")),
+            "numerics.signal_propagation.real_wick_pfaffian.pfaffian_values": Case(dict(k=3, backend="numba")),
             "numerics.signal_propagation.real_wick_pfaffian.value_bound": Case(dict(k=3, m=2)),
             "numerics.signal_propagation.real_wick_pfaffian.interpolate_row": Case(dict(k=1, values=[4, 16]), kinds={"values": "any"}),
             "numerics.signal_propagation.loop_equations.loop_equation_polynomial": Case(dict(k=3)),
             "numerics.signal_propagation.loop_equations.word_moment": Case(dict(words="0011"), kinds={"words": "any"}),
-            "numerics.signal_propagation.quaternion_ginibre.quaternion_moments": Case(dict(m=1, kmax=2, samples=64, seed=0),
+            "numerics.signal_propagation.quaternion_ginibre.quaternion_moments": Case(dict(m=1, k=2, samples=64, seed=0),
                                                                    kinds={"seed": "seed"}),
-            "numerics.signal_propagation.real_regimes.ratio_along_ray": Case(dict(c=1.0, kmax=4), kinds={"kmax": "int?"}),
+            "numerics.signal_propagation.real_regimes.ratio_along_ray": Case(dict(c=1.0, k=4), kinds={"k": "int?"}),
             "numerics.signal_propagation.real_regimes.real_correction": Case(dict(c=1.0, points=10, degree=5)),
             "numerics.signal_propagation.real_regimes.real_limit": Case(dict(c=1.0, points=10, degree=5)),
             "numerics.signal_propagation.real_regimes.series_correction": Case(dict(c=1.0)),
             "numerics.signal_propagation.real_regimes.regimes_data": Case(dict(rays=[1.0]), kinds={"rays": "realarray"}),
             "theory.real_rows.real_row": Case(dict(k=3)),
             "theory.real_rows.real_Q": Case(dict(n=4, k=2)),
-            "theory.real_rows.real_energies": Case(dict(n=4, kmax=2)),
+            "theory.real_rows.real_energies": Case(dict(n=4, k=2)),
             "theory.real_rows.real_rows_max_k": Case(dict()),
             "theory.real_rows.verification_rows": Case(dict()),
             "theory.real_expansion.coefficient_shape": Case(dict(m=3)),
@@ -448,14 +461,14 @@ def _optional_baselines() -> dict:
             "theory.real_expansion.coefficient_record": Case(dict(m=3)),
             "theory.real_expansion.coefficient_value": Case(dict(m=3, k=5)),
             "theory.real_expansion.partial_sum": Case(dict(m=2)),
-            "theory.real_expansion.QR": Case(dict(n=10**6, t=100, method="float", dps=None),
-                                             kinds={"n": "intarray", "t": "intarray", "dps": "int?"}),
+            "theory.real_expansion.QR": Case(dict(n=10**6, k=100, method="float", dps=None),
+                                             kinds={"n": "intarray", "k": "intarray", "dps": "int?"}),
             "theory.real_expansion.SR": Case(dict(n=10**6, t=100, method="float", dps=None),
                                              kinds={"n": "intarray", "t": "intarray", "dps": "int?"}),
             "theory.real_expansion.max_depth": Case(dict(n=1000, quantity="Q")),
             "theory.real_expansion.scaling_series": Case(dict(j=1)),
             "theory.real_expansion.scaling_function": Case(dict(j=1, c=1.0), kinds={"c": "realarray"}),
-            "theory.real_expansion.real_energies_any": Case(dict(n=10**6, t=70, method="float", dps=None),
+            "theory.real_expansion.real_energies_any": Case(dict(n=10**6, k=70, method="float", dps=None),
                                                             kinds={"dps": "int?"}),
             "theory.real_expansion.truncated_expansion": Case(dict(n=3600, t=60, quantity="Q", m_top=15, base=None),
                                                               kinds={"n": "intarray", "t": "intarray", "base": "int?"}),
@@ -464,14 +477,16 @@ def _optional_baselines() -> dict:
             "numerics.signal_propagation.real_energy_mc.real_energy_mc": Case(dict(n=8, t=3, samples=16, probes=2, seed=0,
                                                                 progress=False), kinds={"progress": "bool?"}),
         })
+    if _present("numerics.signal_propagation.structured_mc"):
+        out.update(_structured_baselines())
     if _present("numerics.signal_propagation.horizon_mc"):
         out.update({
-            "numerics.signal_propagation.horizon_mc.real_energies": Case(dict(n=2, kmax=2)),
-            "numerics.signal_propagation.horizon_mc.mc_energies": Case(dict(n=4, t=2, samples=64, field="real", seed=0, batches=4),
+            "numerics.signal_propagation.horizon_mc.real_energies": Case(dict(n=2, k=2)),
+            "numerics.signal_propagation.horizon_mc.mc_energies": Case(dict(n=4, k=2, samples=64, field="real", seed=0, batches=4),
                                                     kinds={"seed": "seed"}),
-            "numerics.signal_propagation.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, weights="real"),
-                                                          kinds={"weights": "choice"}),
-            "numerics.signal_propagation.horizon_mc.depth_with_se": Case(dict(n=4, sigma=1.0, tol=0.3, weights="real")),
+            "numerics.signal_propagation.horizon_mc.sigma_for_horizon": Case(dict(n=16, t=6, tol=0.05, field="real"),
+                                                          kinds={"field": "choice"}),
+            "numerics.signal_propagation.horizon_mc.depth_with_se": Case(dict(n=4, sigma=1.0, tol=0.3, field="real")),
             "numerics.signal_propagation.horizon_mc.simulate_energies": Case(dict(n=8, sigma=0.9, t=3, samples=64, seed=1),
                                                           kinds={"seed": "seed"}),
         })
@@ -497,6 +512,47 @@ def _optional_baselines() -> dict:
             "numerics.memory_functions.memory_report.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
         })
     return out
+
+
+def _structured_baselines() -> dict:
+    """theory.structured_init and its numerics (the structured initialisations)."""
+    from theory.structured_init import IdentityNoiseInit, RingInit
+
+    ring = RingInit(0.5, 0.99)
+    law = {"init": "any", "dps": "int?"}
+    return {
+        "theory.structured_init.Q_structured": Case(dict(n=8, k=5, init=ring, method="float", dps=None), kinds=law),
+        "theory.structured_init.S_structured": Case(dict(n=8, t=5, init=ring, method="float", dps=None), kinds=law),
+        "theory.structured_init.structured_variance": Case(dict(n=8, t=5, init=ring, quantity="S", method="float",
+                                                                dps=None), kinds=law),
+        "theory.structured_init.haar_moments": Case(dict(n=4, field="real")),
+        "theory.structured_init.identity_noise_expansion": Case(dict(k=3, init=IdentityNoiseInit(1, 0.5, "real")),
+                                                                kinds={"init": "any"}),
+        "theory.structured_init.as_init": Case(dict(init="ring:r_min=0.5"), kinds={"init": "any"}),
+        "theory.structured_init.OrthogonalInit": Case(dict(field="real")),
+        "theory.structured_init.RingInit": Case(dict(r_min=0.5, r_max=0.99, theta_max=1.0, normalised=False),
+                                                keeps_type=True),
+        "theory.structured_init.RotationBlocksInit": Case(dict(r_min=0.5, r_max=0.99, theta_max=1.0,
+                                                               normalised=False), keeps_type=True),
+        "theory.structured_init.IdentityNoiseInit": Case(dict(alpha=1.0, beta=0.5, field="complex"), keeps_type=True),
+        "numerics.signal_propagation.haar.sample_haar": Case(dict(n=4, count=3, field="real", seed=0),
+                                                             kinds={"seed": "seed"}),
+        "numerics.signal_propagation.haar.haar_statistics": Case(dict(n=4, samples=16, field="real", seed=0,
+                                                                      sampler="qr"), kinds={"seed": "seed"}),
+        "numerics.signal_propagation.haar.haar_rounding": Case(dict(n=4, k=3, count=2, field="real", seed=0),
+                                                               kinds={"seed": "seed"}),
+        "numerics.signal_propagation.haar.householder_defect_bound": Case(dict(n=4)),
+        "numerics.signal_propagation.identity_noise.mixed_words": Case(dict(k=3)),
+        "numerics.signal_propagation.identity_noise.identity_noise_real_energies": Case(
+            dict(n=4, k=3, alpha=1.0, beta=0.5)),
+        "numerics.signal_propagation.loop_equations.word_moments": Case(dict(words_list=["0011", "00"]),
+                                                                        kinds={"words_list": "any"}),
+        "numerics.signal_propagation.structured_mc.sample_init": Case(dict(n=4, count=3, init=ring, seed=0),
+                                                                      kinds={"init": "any", "seed": "seed"}),
+        "numerics.signal_propagation.structured_mc.estimate_structured": Case(
+            dict(n=4, t=3, samples=8, init=ring, seed=0, progress=False),
+            kinds={"init": "any", "seed": "seed", "progress": "bool?"}),
+    }
 
 
 def _spread(med: dict) -> float:

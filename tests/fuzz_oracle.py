@@ -136,7 +136,7 @@ def check(qual: str, kwargs: dict, result) -> tuple[bool, str] | None:
         dps = max(int(mpmath.mp.dps), 5)
     depth = "k" if "k" in kwargs else "t"
     if name == "Q_all":
-        nt = _ints(kwargs, "t")
+        nt = _ints(kwargs, "k")
         if nt is None or nt[1] + 1 > MAX_ELEMENTS:
             return None
         checks = [_scalar("Q", nt[0], k, v, method, dps, False) for k, v in enumerate(result)]
@@ -190,7 +190,7 @@ def valid_args(qual: str):
     from hypothesis import strategies as st
 
     name = qual.split("#", 1)[0].rsplit(".", 1)[1]
-    depth = "k" if "Q" in name and name != "Q_all" else "t"
+    depth = "k" if "Q" in name else "t"
     big = (3, 6, 9, 12, 15, 20, 25, 30) if depth == "k" else (3, 6, 9, 12)
     ns = st.one_of(st.integers(1, 64), st.sampled_from([10**e for e in (3, 6, 9, 12, 15, 18)] + [2**31 - 1]))
     ks = st.integers(0, 15) if name == "Q_all" else st.one_of(st.integers(0, 300), st.sampled_from([10**e for e in big]))

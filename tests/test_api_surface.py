@@ -13,7 +13,7 @@ import seqtheory
 
 ROOT = Path(__file__).resolve().parents[1]
 ROLES = (":func:", ":class:", ":mod:", ":meth:", ":data:", ":attr:")
-TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn")
+TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn", "RNNTimescales")
 
 
 def _exports():

@@ -107,9 +107,9 @@ def test_python_m_validation_is_the_validate_command():
     (["nonsense"], "invalid choice"),
     (["energy", "--n", "x", "--t", "2"], "--n"),
     (["horizon", "sigma", "--n", "16", "--t", "4"], "--tol"),
-    (["horizon", "depth", "--n", "4", "--sigma", "-1", "--tol", "0.3"], "sigma"),
+    (["horizon", "depth", "--n", "4", "--sigma", "-1", "--tol", "0.3"], "--sigma"),
     (["memory-report", "--kind", "exp"], "--alpha"),
-    (["memory-report", "--kind", "exp", "--alpha", "0.5", "--far-threshold", "2"], "far_threshold"),
+    (["memory-report", "--kind", "exp", "--alpha", "0.5", "--far-threshold", "2"], "--far-threshold"),
     (["validate", "--only", "no-such-check"], "no check matches"),
     (["sweep", "status"], "--store"),
 ])
@@ -124,9 +124,9 @@ def test_bad_input_is_one_line_and_exit_2(argv, word, capsys):
 
 def test_commands_print_json(capsys, tmp_path):
     assert cli.main(["energy", "--n", "4", "--t", "2", "--method", "exact", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["Q"] == "17/16"
-    assert cli.main(["horizon", "depth", "--n", "4", "--sigma", "1", "--tol", "0.3", "--weights", "real",
-                     "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["Q"] == {"numerator": 17, "denominator": 16}
+    assert cli.main(["horizon", "depth", "--quantity", "Q", "--n", "4", "--sigma", "1", "--tol", "0.3", "--field",
+                     "real", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["depth"] == 2           # Q^R_{4,3} = 1 + 44/64 breaks tol 0.3
     assert cli.main(["memory-report", "--kind", "poly", "--alpha", "0.5", "--no-prony", "--json"]) == 0
     prof = json.loads(capsys.readouterr().out)

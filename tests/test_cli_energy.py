@@ -76,6 +76,7 @@ def test_module_entry_point():
 # --- scripting: --json, integer literals, huge exact results, bounded precision, up-front notices ---------
 
 import json
+from decimal import Decimal
 from fractions import Fraction
 
 from theory._args import MAX_DPS
@@ -89,18 +90,20 @@ def test_json_is_one_object_with_every_field(capsys):
     out = capsys.readouterr().out
     obj = json.loads(out)                                  # the whole output is one JSON object
     assert set(obj) == {"n", "t", "method", "dps", "Q", "S", "Q_infinite_width", "S_infinite_width", "c", "regime"}
-    assert Fraction(obj["Q"]) == ref_Q(4, 3) and Fraction(obj["S"]) == ref_S(4, 3)
+    # exact values: {"numerator", "denominator"}, JSON integers (seqtheory.cli._json)
+    assert Fraction(obj["Q"]["numerator"], obj["Q"]["denominator"]) == ref_Q(4, 3)
+    assert Fraction(obj["S"]["numerator"], obj["S"]["denominator"]) == ref_S(4, 3)
     assert (obj["n"], obj["t"], obj["method"], obj["dps"]) == (4, 3, "exact", None)
     assert (obj["Q_infinite_width"], obj["S_infinite_width"], obj["c"], obj["regime"]) == (1, 4, 1.5, "critical")
 
 
 def test_json_mp_keeps_every_digit_and_float_overflow_gives_log(capsys):
     main(["--n", "1024", "--t", "64", "--dps", "40", "--json"])
-    obj = json.loads(capsys.readouterr().out)
-    assert obj["dps"] == 40 and isinstance(obj["Q"], str)
+    obj = json.loads(capsys.readouterr().out, parse_float=Decimal)     # an mp value: a number literal
+    assert obj["dps"] == 40 and isinstance(obj["Q"], Decimal) and len(obj["Q"].as_tuple().digits) == 40
     exact = ref_Q(1024, 64)
     with mpmath.workdps(50):
-        assert abs(mpmath.mpf(obj["Q"]) - mpmath.mpf(exact.numerator) / exact.denominator) <= mpmath.mpf(10) ** -38
+        assert abs(mpmath.mpf(str(obj["Q"])) - mpmath.mpf(exact.numerator) / exact.denominator) <= mpmath.mpf(10) ** -38
     main(["--n", "10", "--t", "2000", "--json"])
     obj = json.loads(capsys.readouterr().out)
     assert obj["Q"] is None and obj["log_Q"] > 709 and obj["regime"] == "supercritical"
@@ -209,7 +212,7 @@ def test_an_exact_refusal_comes_before_any_promise_of_a_long_run(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--n", "1e18", "--t", "1e6", "--method", "exact"])
     err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1 and "takes a while" not in err and "method='mp'" in err
+    assert e.value.code == 2 and err.count("\n") == 1 and "takes a while" not in err and "--method mp" in err
 
 
 def test_the_mp_default_is_the_apis(capsys):
@@ -218,8 +221,9 @@ def test_the_mp_default_is_the_apis(capsys):
     from theory.signal_energy import Q
 
     main(["--n", "1024", "--t", "64", "--method", "mp", "--json"])
-    obj = json.loads(capsys.readouterr().out)
-    assert obj["dps"] == mpmath.mp.dps and obj["Q"] == mpmath.nstr(Q(1024, 64, method="mp"), mpmath.mp.dps)
+    obj = json.loads(capsys.readouterr().out, parse_float=Decimal)
+    assert obj["dps"] == mpmath.mp.dps == 15
+    assert obj["Q"] == Decimal(mpmath.nstr(Q(1024, 64, method="mp"), mpmath.mp.dps))
 
 
 def test_costly_computations_are_refused_up_front(capsys):
@@ -238,7 +242,8 @@ def test_costly_computations_are_refused_up_front(capsys):
 def test_mp_prints_correct_digits_at_huge_t(capsys):
     """`energy --n 12 --t 10**30 --method mp --dps 20` printed 20 digits of a value 4% wrong (issue 33)."""
     main(["--n", "12", "--t", "10**30", "--method", "mp", "--dps", "20", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    # a number literal of exponent 2.8e31, beyond Decimal's 1e18: read as text, then by mpmath
+    out = json.loads(capsys.readouterr().out, parse_float=str)
     import flint
     with flint.ctx.workprec(400):
         n, m = flint.arb(12), 10**30 + 2

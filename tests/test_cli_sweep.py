@@ -47,7 +47,7 @@ def _one_line_error(capsys, *needles):
 # ------------------------------------------------------------------------------------------ CLI errors
 def test_missing_file(tmp_path, capsys):
     assert main(["run", str(tmp_path / "nope.json"), "--store", str(tmp_path / "s.sqlite")]) == 2
-    _one_line_error(capsys, "nope.json", "not found")
+    _one_line_error(capsys, "nope.json", "no such file")
     assert not (tmp_path / "s.sqlite").exists()
 
 

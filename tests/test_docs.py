@@ -83,8 +83,9 @@ def built_site(tmp_path_factory) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.torch              # the API pages import every module, the PyTorch subpackages included
 def test_sphinx_build_has_no_warnings(built_site):
+    """The site builds with warnings as errors: in the full job and in the core job, whose environment has the
+    docs extra but no PyTorch (the API pages import the torch modules with torch mocked: docs/conf.py)."""
     html = built_site
     for page in ("index", "papers/signal-propagation", "papers/memory-functions", "papers/anti-collapse",
                  "cpu-results", "api/index"):
@@ -96,6 +97,7 @@ def test_sphinx_build_has_no_warnings(built_site):
     assert _unrendered_markup(html) == []
     _assert_math_served_locally(html)
     assert (html / "results" / "real-weight-rows.html").is_file()       # every committed report is a page
+    _assert_the_seqtheory_page_lists_every_public_name(html)
     for paper in ("signal-propagation", "memory-functions", "anti-collapse"):    # each with its key figures
         page = (html / "papers" / f"{paper}.html").read_text(encoding="utf-8")
         images = re.findall(r'<img [^>]*src="([^"]+)"', page)
@@ -131,6 +133,19 @@ def _unrendered_markup(html: Path) -> list[str]:
     return hits
 
 
+def _assert_the_seqtheory_page_lists_every_public_name(html: Path):
+    """The API reference has the user's package: every name of ``seqtheory.__all__``, linked to its page."""
+    import seqtheory
+
+    page = (html / "api" / "seqtheory.html").read_text(encoding="utf-8")
+    page = page[page.index("<table"):page.index("</table>")]
+    rows = re.findall(r'<code class="docutils literal notranslate"><span class="pre">seqtheory\.(\w+)</span>', page)
+    assert set(rows) == set(seqtheory.__all__) - {"__version__"}, set(seqtheory.__all__) ^ set(rows)
+    links = re.findall(r'<a class="reference internal" href="generated/[^"]+#([\w.]+)"', page)
+    assert len(links) >= len(rows), (len(links), len(rows))
+    assert 'href="seqtheory.html"' in (html / "api" / "index.html").read_text(encoding="utf-8")
+
+
 def _assert_math_served_locally(html: Path):
     page = (html / "api" / "generated" / "theory.signal_energy.html").read_text(encoding="utf-8")
     assert 'class="math' in page                                   # the docstrings' math is math
@@ -143,22 +158,34 @@ def _assert_math_served_locally(html: Path):
 
 
 
+# Browser pages: a paper page, API pages (module docstrings' formulas: inline math), and pages with long code lines
+_BROWSER_PAGES = ("papers/signal-propagation.html", "api/generated/theory.signal_energy.html",
+                  "api/generated/theory.horizon.html", "api/seqtheory.html", "tools/horizon.html",
+                  "using-seqtheory.html", "conventions.html")
+
+
 @pytest.mark.slow
-@pytest.mark.torch
+@pytest.mark.torch     # not torch itself: one browser run, in the full job (the core job builds the site without torch)
 def test_the_site_renders_in_a_real_browser_offline(built_site):
-    """Debian's chromium (headless, driven by selenium through chromedriver; installed by scripts/run) opens a
-    paper page and an API page from file:// with the network off: the math is typeset by the locally served
-    MathJax (its output elements present, no TeX delimiters left in the text) and every figure loads."""
+    """Debian's chromium (headless, driven by selenium through chromedriver; installed by scripts/run) opens
+    pages from file:// with the network off: the math is typeset by the locally served MathJax (its output
+    elements present, no TeX error, no TeX delimiters left in the text), the module docstrings' formulas are
+    inline math on the API pages (issue 44: they were ASCII in code spans), every figure loads, and no code
+    block is wider than its box (issue 44: long lines overflowed sideways and cut their comments)."""
     from browser import offline_chromium, page_report
 
     with offline_chromium() as driver:
-        for page in ("papers/signal-propagation.html", "api/generated/theory.signal_energy.html"):
-            rep = page_report(driver, built_site / page)
-            assert rep["network"] is False, rep                      # the network is off: a CDN request fails
-            assert rep["math"] > 0 and rep["typeset"] == rep["math"], (page, rep)
-            assert rep["raw_tex"] == [], (page, rep["raw_tex"][:5])
-            assert rep["images"] == rep["loaded"], (page, rep)
-        assert page_report(driver, built_site / "papers/signal-propagation.html")["images"] > 0
+        reports = {page: page_report(driver, built_site / page) for page in _BROWSER_PAGES}
+    for page, rep in reports.items():
+        assert rep["network"] is False, rep                      # the network is off: a CDN request fails
+        assert rep["typeset"] == rep["math"] and rep["tex_errors"] == 0, (page, rep)
+        assert rep["raw_tex"] == [], (page, rep["raw_tex"][:5])
+        assert rep["images"] == rep["loaded"], (page, rep)
+        assert rep["overflowing"] == 0, (page, rep)
+    assert reports["papers/signal-propagation.html"]["images"] > 0
+    for page in ("api/generated/theory.signal_energy.html", "api/generated/theory.horizon.html", "api/seqtheory.html"):
+        assert reports[page]["inline_math"] >= 10, (page, reports[page])
+    assert reports["tools/horizon.html"]["code_blocks"] >= 5
 
 
 def test_citation_cff_names_the_papers_of_the_readme():

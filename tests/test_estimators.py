@@ -116,14 +116,14 @@ def test_hill_is_unbiased_for_inverse_beta_on_pareto():
 def test_hill_by_hand_and_default_k():
     x = np.array([1.0, 2.0, 4.0, 8.0])
     # k = 2: mean(log 8, log 4) - log 2 = 1.5 log 2
-    assert abs(hill_beta(x, k=2) - 1 / (1.5 * math.log(2))) < 1e-15
+    assert abs(hill_beta(x, n_tail=2) - 1 / (1.5 * math.log(2))) < 1e-15
     assert abs(hill_beta(x) - 1 / (math.log(64) / 3)) < 1e-15      # default k capped at n - 1 = 3
     big = np.exp(np.arange(1, 1001) / 100.0)
-    assert abs(hill_beta(big) - hill_beta(big, k=80)) == 0.0       # max(50, 0.08 * 1000) = 80
-    with pytest.raises(ValueError, match="k"):
-        hill_beta(x, k=4)
+    assert abs(hill_beta(big) - hill_beta(big, n_tail=80)) == 0.0       # max(50, 0.08 * 1000) = 80
+    with pytest.raises(ValueError, match="n_tail"):
+        hill_beta(x, n_tail=4)
     with pytest.raises(ValueError, match="equal"):
-        hill_beta([3.0, 3.0, 3.0], k=1)
+        hill_beta([3.0, 3.0, 3.0], n_tail=1)
 
 
 # --- log-normal reference ------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ from theory.signal_energy import Q, S
 from numerics.stats import agreement, z_for_false_alarm
 
 
-def _real_Q(n, kmax):
-    """Exact real-weight Q^R_{n,k}, k = 0..kmax, from the Wick enumeration (independent of the MC)."""
+def _real_Q(n, k_last):
+    """Exact real-weight Q^R_{n,k}, k = 0..k_last, from the Wick enumeration (independent of the MC)."""
     return np.array([sum(c * n**j for j, c in enumerate(wick_polynomial(k, "real"))) / n ** (k + 1)
-                     for k in range(kmax + 1)])
+                     for k in range(k_last + 1)])
 
 
 def _assert_agrees(est, exact, *, skip_first=False):
@@ -49,24 +49,24 @@ def test_sampler_scaling_and_prefix_stability():
 # --- Monte Carlo against the closed forms ------------------------------------------------------------
 @pytest.mark.parametrize("method", ["trace", "probe"])
 def test_Q_complex_agrees(method):
-    n, kmax = 6, 4
-    est = estimate_Q(n, kmax, 4000, seed=21, estimator=method)
-    _assert_agrees(est, [float(Q(n, k, method="exact")) for k in range(kmax + 1)], skip_first=method == "trace")
+    n, k_last = 6, 4
+    est = estimate_Q(n, k_last, 4000, seed=21, estimator=method)
+    _assert_agrees(est, [float(Q(n, k, method="exact")) for k in range(k_last + 1)], skip_first=method == "trace")
 
 
 @pytest.mark.parametrize("method", ["trace", "probe"])
 def test_Q_real_agrees_with_wick(method):
-    n, kmax = 5, 4
-    est = estimate_Q(n, kmax, 4000, field="real", seed=22, estimator=method)
-    _assert_agrees(est, _real_Q(n, kmax), skip_first=method == "trace")
+    n, k_last = 5, 4
+    est = estimate_Q(n, k_last, 4000, field="real", seed=22, estimator=method)
+    _assert_agrees(est, _real_Q(n, k_last), skip_first=method == "trace")
 
 
 @pytest.mark.parametrize("field", ["complex", "real"])
 def test_S_agrees(field):
-    n, tmax = 6, 5
-    exact = ([float(S(n, t, method="exact")) for t in range(tmax + 1)] if field == "complex"
-             else np.cumsum(_real_Q(n, tmax)))
-    _assert_agrees(estimate_S(n, tmax, 3000, field=field, seed=23), exact)
+    n, t_last = 6, 5
+    exact = ([float(S(n, t, method="exact")) for t in range(t_last + 1)] if field == "complex"
+             else np.cumsum(_real_Q(n, t_last)))
+    _assert_agrees(estimate_S(n, t_last, 3000, field=field, seed=23), exact)
 
 
 @pytest.mark.parametrize("field,per_layer", [("complex", 1.0), ("real", 2.0)])
@@ -138,7 +138,7 @@ def test_standard_error_is_sd_over_root_n():
 @pytest.mark.parametrize("kwargs,exc,msg", [
     (dict(n=0), ValueError, "n must be an integer >= 1"),
     (dict(n=4.0), TypeError, "n must be an integer"),
-    (dict(kmax=-1), ValueError, "kmax must be an integer >= 0"),
+    (dict(k=-1), ValueError, "k must be an integer >= 0"),
     (dict(samples=1), ValueError, "samples must be an integer >= 2"),
     (dict(field="quaternion"), ValueError, "field must be one of"),
     (dict(seed=-3), ValueError, "seed must be an integer >= 0"),
@@ -148,15 +148,15 @@ def test_standard_error_is_sd_over_root_n():
     (dict(progress="yes"), TypeError, "progress must be"),
 ])
 def test_bad_input_Q(kwargs, exc, msg):
-    args = dict(n=4, kmax=2, samples=10)
+    args = dict(n=4, k=2, samples=10)
     args.update(kwargs)
-    pos = (args.pop("n"), args.pop("kmax"), args.pop("samples"))
+    pos = (args.pop("n"), args.pop("k"), args.pop("samples"))
     with pytest.raises(exc, match=msg):
         estimate_Q(*pos, **args)
 
 
 def test_bad_input_S_feedforward_sampler():
-    with pytest.raises(ValueError, match="tmax must be an integer >= 0"):
+    with pytest.raises(ValueError, match="t must be an integer >= 0"):
         estimate_S(4, -1, 10)
     with pytest.raises(ValueError, match="L must be an integer >= 0"):
         estimate_feedforward(4, -2, 10)

@@ -73,7 +73,7 @@ def test_Q_interval_explicit_bounds():
     """For Q the interval is explicit:
     log sigma^2 in [max_j (log(1-tol) - log Q_j)/j, min_j (log(1+tol) - log Q_j)/j]."""
     n, tol = 300, 0.03
-    t = max_horizon(n, tol)[0]                       # the longest feasible horizon: both bounds active
+    t = max_horizon(n, tol, quantity="Q")[0]                       # the longest feasible horizon: both bounds active
     r = sigma_for_horizon(n, t, tol, quantity="Q")
     with mpmath.workdps(40):
         logs = [mpmath.log(mpmath.mpf(q.numerator) / q.denominator) for q in (exact_Q(n, k) for k in range(t + 1))]
@@ -85,9 +85,9 @@ def test_Q_interval_explicit_bounds():
 
 def test_infeasible_horizon():
     n = 256
-    t, _ = max_horizon(n, 0.05)
-    assert sigma_for_horizon(n, t, 0.05).feasible
-    r = sigma_for_horizon(n, t + 1, 0.05)
+    t, _ = max_horizon(n, 0.05, quantity="Q")
+    assert sigma_for_horizon(n, t, 0.05, quantity="Q").feasible
+    r = sigma_for_horizon(n, t + 1, 0.05, quantity="Q")
     assert not r.feasible and r.sigma_low is None and r.sigma_high is None and r.deviation > 0.05
 
 
@@ -108,7 +108,7 @@ def test_mp_agrees_with_float_and_exact_endpoint(quantity):
 
 def test_gain_curve_scaling_is_exact():
     n, t, sigma = 50, 12, 0.97
-    p = gain_curve(n, t, sigma)
+    p = gain_curve(n, t, sigma, quantity="Q")
     ref = exact_curve(n, t, sigma, "Q")
     assert np.allclose(p, [float(v) for v in ref], rtol=1e-13, atol=0)
 
@@ -138,7 +138,7 @@ def test_depth_and_max_horizon_consistent():
 
 
 def test_glorot_table_sqrt_law():
-    rows = th.glorot_table([1024, 16384], 0.05)
+    rows = th.glorot_table([1024, 16384], 0.05, quantity="Q")
     for r in rows:
         assert r["t_best"] > r["t_glorot"] and r["sigma_best"] < 1.0
     # the sqrt(n) law survives rescaling: t / sqrt(n) changes by less than the factor 4 of sqrt(n)
@@ -164,23 +164,23 @@ def test_recommended_sigma_against_simulated_recurrence(quantity):
 
 def test_real_weights_exact_rows_against_simulation():
     n, t, tol = 12, 7, 0.1
-    r = hmc.sigma_for_horizon(n, t, tol, weights="real")
+    r = hmc.sigma_for_horizon(n, t, tol, field="real", quantity="Q")
     E = hmc.real_energies(n, t)
     assert abs(exact_dev(n, t, r.sigma, "Q", E) - r.deviation) <= 1e-12
-    mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, field="real", seed=5)
+    mean, se = hmc.simulate_energies(n, r.sigma, t, 4000, field="real", seed=5, quantity="Q")
     pred = np.array([float(v) for v in exact_curve(n, t, r.sigma, "Q", E)])
     z = z_for_false_alarm(1e-6, m=t)
     assert np.all(np.abs(mean[1:] - pred[1:]) <= z * se[1:])
     # Q^R >= Q: real weights need a smaller scale to be back at 1 at depth t
-    assert r.sigma_endpoint < sigma_for_horizon(n, t, tol).sigma_endpoint
+    assert r.sigma_endpoint < sigma_for_horizon(n, t, tol, quantity="Q").sigma_endpoint
 
 
-@pytest.mark.parametrize("weights", ["real", "complex"])
-def test_monte_carlo_path_against_exact(weights):
+@pytest.mark.parametrize("field", ["real", "complex"])
+def test_monte_carlo_path_against_exact(field):
     """The MC path (jackknife se) agrees with the exact energies within z * se."""
     n, t, tol = 24, 8, 0.2
-    exact = hmc.sigma_for_horizon(n, t, tol, weights=weights)
-    mc = hmc.sigma_for_horizon(n, t, tol, weights=weights, method="mc", exact_max_k=0, samples=2048, seed=3)
+    exact = hmc.sigma_for_horizon(n, t, tol, field=field, quantity="Q")
+    mc = hmc.sigma_for_horizon(n, t, tol, field=field, method="mc", exact_max_k=0, samples=2048, seed=3, quantity="Q")
     z = z_for_false_alarm(1e-6, m=3)
     for name in ("sigma", "sigma_endpoint", "deviation"):
         assert mc.se[name] > 0
@@ -188,20 +188,20 @@ def test_monte_carlo_path_against_exact(weights):
 
 
 def test_real_beyond_rows_uses_the_expansion_and_monte_carlo_on_request():
-    r = hmc.sigma_for_horizon(4096, 90, 0.3, weights="real")
-    assert r == sigma_for_horizon(4096, 90, 0.3, weights="real") and "large-n expansion" in r.source and r.se == {}
-    m = hmc.sigma_for_horizon(4096, 90, 0.3, weights="real", method="mp", dps=20)
+    r = hmc.sigma_for_horizon(4096, 90, 0.3, field="real", quantity="Q")
+    assert r == sigma_for_horizon(4096, 90, 0.3, field="real", quantity="Q") and "large-n expansion" in r.source and r.se == {}
+    m = hmc.sigma_for_horizon(4096, 90, 0.3, field="real", method="mp", dps=20, quantity="Q")
     assert abs(float(m.sigma) - r.sigma) < 1e-9
-    mc = hmc.sigma_for_horizon(64, 32, 0.3, weights="real", method="mc", exact_max_k=20, samples=256, batches=8,
-                               seed=1)
+    mc = hmc.sigma_for_horizon(64, 32, 0.3, field="real", method="mc", exact_max_k=20, samples=256, batches=8,
+                               seed=1, quantity="Q")
     assert "Monte Carlo beyond" in mc.source and mc.se["sigma_endpoint"] > 0       # p_32 comes from the MC
 
 
 def test_real_rows_to_60_are_exact_in_theory_and_numerics():
     """Every t <= 60 uses the committed exact rows (no Monte Carlo, no se), the same in both layers (theory, numerics)."""
     for quantity in ("Q", "S"):
-        a = sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
-        b = hmc.sigma_for_horizon(400, 60, 0.1, weights="real", quantity=quantity)
+        a = sigma_for_horizon(400, 60, 0.1, field="real", quantity=quantity)
+        b = hmc.sigma_for_horizon(400, 60, 0.1, field="real", quantity=quantity)
         assert a == b and a.se == {} and a.source.startswith("exact real Wick rows")
     assert hmc.real_energies(400, 60) == real_energies(400, 60)
 
@@ -210,23 +210,23 @@ def test_real_rows_to_60_are_exact_in_theory_and_numerics():
 # bad input and the command line
 # ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("call,exc,word", [
-    (lambda: sigma_for_horizon(0, 5, 0.1), ValueError, "n"),
-    (lambda: sigma_for_horizon(8, 0, 0.1), ValueError, "t"),
-    (lambda: sigma_for_horizon(8, 5, 1.5), ValueError, "tol"),
-    (lambda: sigma_for_horizon(8, 5, "0.1"), TypeError, "tol"),
-    (lambda: sigma_for_horizon(8.0, 5, 0.1), TypeError, "n"),
+    (lambda: sigma_for_horizon(0, 5, 0.1, quantity="Q"), ValueError, "n"),
+    (lambda: sigma_for_horizon(8, 0, 0.1, quantity="Q"), ValueError, "t"),
+    (lambda: sigma_for_horizon(8, 5, 1.5, quantity="Q"), ValueError, "tol"),
+    (lambda: sigma_for_horizon(8, 5, "0.1", quantity="Q"), TypeError, "tol"),
+    (lambda: sigma_for_horizon(8.0, 5, 0.1, quantity="Q"), TypeError, "n"),
     (lambda: sigma_for_horizon(8, 5, 0.1, quantity="R"), ValueError, "quantity"),
-    (lambda: sigma_for_horizon(8, 5, 0.1, method="exact"), ValueError, "method"),
-    (lambda: sigma_for_horizon(8, 5, 0.1, dps=30), ValueError, "dps"),
-    (lambda: sigma_for_horizon(8, 61, 0.1, weights="real"), ValueError, "t must be <= 60 at n=8"),
-    (lambda: sigma_for_horizon(8, 5, 0.1, weights="quaternion"), ValueError, "weights"),
-    (lambda: depth_for_scale(8, -1.0, 0.1), ValueError, "sigma"),
-    (lambda: depth_for_scale(8, 1.0, 0.0), ValueError, "tol"),
-    (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6), ValueError, "max_t"),
-    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, weights="real", exact_max_k=61), ValueError, "exact_max_k"),
-    (lambda: hmc.depth_with_se(8, 1.0, 0.1, weights="real", method="mp"), ValueError, "method"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, method="exact", quantity="Q"), ValueError, "method"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, dps=30, quantity="Q"), ValueError, "dps"),
+    (lambda: sigma_for_horizon(8, 61, 0.1, field="real", quantity="Q"), ValueError, "t must be <= 60 at n=8"),
+    (lambda: sigma_for_horizon(8, 5, 0.1, field="quaternion", quantity="Q"), ValueError, "field"),
+    (lambda: depth_for_scale(8, -1.0, 0.1, quantity="Q"), ValueError, "sigma"),
+    (lambda: depth_for_scale(8, 1.0, 0.0, quantity="Q"), ValueError, "tol"),
+    (lambda: depth_for_scale(8, 1.0, 0.1, method="exact", max_t=10**6, quantity="Q"), ValueError, "max_t"),
+    (lambda: hmc.sigma_for_horizon(8, 5, 0.1, field="real", exact_max_k=61, quantity="Q"), ValueError, "exact_max_k"),
+    (lambda: hmc.depth_with_se(8, 1.0, 0.1, field="real", method="mp", quantity="Q"), ValueError, "method"),
     (lambda: hmc.mc_energies(8, 5, 10, batches=8), ValueError, "samples"),
-    (lambda: th.scale_from_energies([1, -1, 2], 0.1), ValueError, "energies"),
+    (lambda: th.scale_from_energies([1, -1, 2], 0.1, quantity="Q"), ValueError, "energies"),
 ])
 def test_bad_input(call, exc, word):
     with pytest.raises(exc, match=word):
@@ -242,16 +242,16 @@ def test_real_depth_exact_rows():
         dev = [abs(p - 1) for p in exact_curve(n, 8, sigma, q, E)]
         first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
         assert first <= hmc.EXACT_REAL_MAX_K
-        assert hmc.depth_with_se(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
+        assert hmc.depth_with_se(n, sigma, tol, quantity=q, field="real")["depth"] == first - 1
 
 
 def test_real_depth_monte_carlo_path():
     """With Monte Carlo energies only, the depth is the exact one whenever both decisions at the boundary
     (depth d within tol, d + 1 beyond) are clear by z standard errors of the same run's energies."""
     n, sigma, tol, samples, batches, seed = 16, 1.0, 0.18, 8192, 16, 4      # Q^R - 1 = 0.117 (j=4), 0.277 (j=5)
-    exact = hmc.depth_with_se(n, sigma, tol, weights="real")["depth"]
-    mc = hmc.depth_with_se(n, sigma, tol, weights="real", method="mc", exact_max_k=0, samples=samples,
-                             batches=batches, seed=seed, max_t=exact + 3)
+    exact = hmc.depth_with_se(n, sigma, tol, field="real", quantity="Q")["depth"]
+    mc = hmc.depth_with_se(n, sigma, tol, field="real", method="mc", exact_max_k=0, samples=samples,
+                             batches=batches, seed=seed, max_t=exact + 3, quantity="Q")
     means = hmc.mc_energies(n, exact + 3, samples, field="real", seed=seed, batches=batches)
     se = means.std(axis=0, ddof=1) / math.sqrt(batches)
     E = hmc.real_energies(n, exact + 1)
@@ -276,22 +276,22 @@ def test_theory_real_depth_from_the_exact_curve(n, sigma, tol, q):
     dev = [abs(p - 1) for p in exact_curve(n, 30, sigma, q, E)]
     first = next(j for j, d in enumerate(dev) if d > Fraction(tol))
     for method in ("float", "exact"):
-        assert depth_for_scale(n, sigma, tol, quantity=q, method=method, weights="real") == first - 1
-    assert hmc.depth_with_se(n, sigma, tol, quantity=q, weights="real")["depth"] == first - 1
+        assert depth_for_scale(n, sigma, tol, quantity=q, method=method, field="real") == first - 1
+    assert hmc.depth_with_se(n, sigma, tol, quantity=q, field="real")["depth"] == first - 1
 
 
 def test_theory_real_depth_beyond_the_rows_and_bad_input():
     from theory.real_expansion import real_breakdown_depth
-    d = depth_for_scale(10**6, 1.0, 0.3, weights="real")                 # the expansion: c = 1.5
-    assert d == real_breakdown_depth(10**6, 0.3) - 1 and 1400 < d < depth_for_scale(10**6, 1.0, 0.3)
+    d = depth_for_scale(10**6, 1.0, 0.3, field="real", quantity="Q")                 # the expansion: c = 1.5
+    assert d == real_breakdown_depth(10**6, 0.3) - 1 and 1400 < d < depth_for_scale(10**6, 1.0, 0.3, quantity="Q")
     with pytest.raises(ValueError, match="method='float'"):
-        depth_for_scale(10**6, 1.0, 0.3, weights="real", method="exact")   # exact comparisons: the rows only
+        depth_for_scale(10**6, 1.0, 0.3, field="real", method="exact", quantity="Q")   # exact comparisons: the rows only
     with pytest.raises(ValueError, match="max_t"):
-        depth_for_scale(64, 1.0, 0.05, weights="real", max_t=10**6)
+        depth_for_scale(64, 1.0, 0.05, field="real", max_t=10**6, quantity="Q")
     with pytest.raises(ValueError, match="raise max_t"):
-        depth_for_scale(10**6, 1.0, 0.3, weights="real", max_t=5)
-    with pytest.raises(ValueError, match="weights"):
-        depth_for_scale(64, 1.0, 0.05, weights="quaternion")
+        depth_for_scale(10**6, 1.0, 0.3, field="real", max_t=5, quantity="Q")
+    with pytest.raises(ValueError, match="field"):
+        depth_for_scale(64, 1.0, 0.05, field="quaternion", quantity="Q")
 
 
 def test_monte_carlo_sizes_take_numpy_integers():
@@ -299,7 +299,7 @@ def test_monte_carlo_sizes_take_numpy_integers():
     import numpy as np
     from numerics.signal_propagation import horizon_mc as hm
     # t = 64 lies beyond the exact real rows (k <= 60): the Monte Carlo runs (within them it is not needed)
-    r = hm.sigma_for_horizon(8, 64, 0.5, weights="real", method="mc", samples=np.int16(4096), batches=np.int8(16))
+    r = hm.sigma_for_horizon(8, 64, 0.5, field="real", method="mc", samples=np.int16(4096), batches=np.int8(16), quantity="Q")
     assert "4096 draws, 16 batches" in r.source
-    d = hm.depth_with_se(8, 1.0, 0.1, weights="real", method="mc", samples=4096, batches=np.int8(16), exact_max_k=0)
+    d = hm.depth_with_se(8, 1.0, 0.1, field="real", method="mc", samples=4096, batches=np.int8(16), exact_max_k=0, quantity="Q")
     assert "4096 draws, 16 batches" in d["source"]

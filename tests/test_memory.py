@@ -200,7 +200,7 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="T"):
         expected_linear_relmse([1.0, 0.0], [1.0, 0.0], T=1)
     with pytest.raises(ValueError, match="dps"):
-        exp_tau(0.5, 10, dps=5)
+        exp_tau(0.5, 10, work_dps=5)
     assert area_target(1.0, 40) == 10.0
 
 

@@ -126,7 +126,7 @@ def test_exact_rows_are_served_exactly():
 @pytest.mark.parametrize("n,k", [(3600, 60), (2500, 55), (900, 60), (10**6, 41), (700, 50)])
 def test_truncated_expansion_within_its_error_on_exact_rows(n, k):
     for m_top in (rx.M_MAX, 11):
-        v, e = rx.truncated_expansion(n, k, m_top=m_top)
+        v, e = rx.truncated_expansion(n, k, m_top=m_top, quantity="Q")
         assert abs(Fraction(v) - exact_Q(n, k)) <= Fraction(e)
         assert e < 0.01 * v
     v, e = rx.truncated_expansion(n, k, quantity="S", base=30)
@@ -185,33 +185,36 @@ def test_arrays_broadcast_and_match_scalars():
 
 def test_domain_is_monotone_and_refused_beyond():
     for n in (400, 2000, 10**5, 10**8):
-        md = rx.max_depth(n)
+        md = rx.max_depth(n, quantity="Q")
         rx.QR(n, md)
-        with pytest.raises(ValueError, match=r"^t must be <= "):
+        with pytest.raises(ValueError, match=r"^k must be <= "):
             rx.QR(n, md + 1)
         ts = np.arange(K + 1, md + 1, max(1, (md - K) // 50))
         if ts.size:
             r = rx.QR(n, ts)
             assert np.all(r.error <= rx.REL_ERROR_MAX * r.value)
     for n, t in ((256, 100), (1024, 200), (4096, 300)):        # the Monte Carlo points: c = 6.25, 6.25, 4.7
-        with pytest.raises(ValueError, match="t must be"):
+        with pytest.raises(ValueError, match="k must be"):
             rx.QR(n, t)
+        with pytest.raises(ValueError, match="t must be"):
+            rx.SR(n, t)
 
 
 @pytest.mark.parametrize("call,exc,match", [
     (lambda: rx.QR(10.0, 5), TypeError, "n"),
     (lambda: rx.QR(0, 5), ValueError, "n"),
-    (lambda: rx.QR(10, -1), ValueError, "t"),
+    (lambda: rx.QR(10, -1), ValueError, "^k must"),
+    (lambda: rx.SR(10, -1), ValueError, "^t must"),
     (lambda: rx.QR(10, 5, dps=30), ValueError, "dps"),
     (lambda: rx.QR(10, 5, method="exact"), ValueError, "method"),
     (lambda: rx.QR([10, 20], 5, method="mp"), TypeError, "n"),
     (lambda: rx.SR(10, 2.5), TypeError, "t"),
-    (lambda: rx.max_depth(0), ValueError, "n"),
+    (lambda: rx.max_depth(0, quantity="Q"), ValueError, "n"),
     (lambda: rx.scaling_series(4), ValueError, "j"),
     (lambda: rx.scaling_function(1, 3.5), ValueError, "c"),
     (lambda: rx.breakdown_law(0.995), ValueError, "tol"),
     (lambda: rx.real_breakdown_depth(10, 1.5), ValueError, "tol"),
-    (lambda: rx.truncated_expansion(100, 10, m_top=3), ValueError, "m_top"),
+    (lambda: rx.truncated_expansion(100, 10, m_top=3, quantity="Q"), ValueError, "m_top"),
 ])
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
@@ -256,19 +259,19 @@ def exact_or_served(n, t):
 # --------------------------------------------------------------------------------------------------
 def test_real_horizon_beyond_the_rows():
     n, t = 4096, 150
-    r = sigma_for_horizon(n, t, 0.1, weights="real")
+    r = sigma_for_horizon(n, t, 0.1, field="real", quantity="Q")
     E, rel, src = rx.real_energies_any(n, t)
-    assert r == scale_from_energies(("log", np.log(E)), 0.1, n=n, weights="real", source=src)
+    assert r == scale_from_energies(("log", np.log(E)), 0.1, n=n, field="real", source=src, quantity="Q")
     assert "expansion" in r.source and rel < 1e-3
-    rc = sigma_for_horizon(n, t, 0.1)
+    rc = sigma_for_horizon(n, t, 0.1, quantity="Q")
     assert r.sigma_endpoint < rc.sigma_endpoint                    # Q^R > Q: a smaller scale is back at 1
-    d = depth_for_scale(10**6, 1.0, 0.05, weights="real")
-    assert d == rx.real_breakdown_depth(10**6, 0.05) - 1 < depth_for_scale(10**6, 1.0, 0.05)
+    d = depth_for_scale(10**6, 1.0, 0.05, field="real", quantity="Q")
+    assert d == rx.real_breakdown_depth(10**6, 0.05) - 1 < depth_for_scale(10**6, 1.0, 0.05, quantity="Q")
 
 
 def test_real_horizon_mp_matches_float():
-    a = sigma_for_horizon(4096, 80, 0.05, weights="real")
-    b = sigma_for_horizon(4096, 80, 0.05, weights="real", method="mp", dps=25)
+    a = sigma_for_horizon(4096, 80, 0.05, field="real", quantity="Q")
+    b = sigma_for_horizon(4096, 80, 0.05, field="real", method="mp", dps=25, quantity="Q")
     assert abs(float(b.sigma) - a.sigma) < 1e-9
 
 

@@ -17,7 +17,7 @@ from validation.registry import FAIL, INCONCLUSIVE, PASS
 
 
 def test_ratio_along_ray_is_exact_and_at_least_one():
-    for k, n, qr, qc in ratio_along_ray(2, kmax=10):
+    for k, n, qr, qc in ratio_along_ray(2, k=10):
         assert n == Fraction(k * k, 4)
         assert qr == sum(c * n**j for j, c in enumerate(real_row(k))) / n ** (k + 1)
         assert qc == sum(c * n**j for j, c in enumerate(hultman_row(k))) / n ** (k + 1)

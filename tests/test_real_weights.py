@@ -32,18 +32,18 @@ def test_doctests():
 
 @pytest.mark.parametrize("k", range(0, 6))
 def test_matches_pure_python_reference(k):
-    assert real_wick_polynomial(k, method="enumerate") == wick_polynomial_reference(k, "real")
+    assert real_wick_polynomial(k, algorithm="enumerate") == wick_polynomial_reference(k, "real")
     assert real_wick_polynomial(k) == wick_polynomial_reference(k, "real")
 
 
 @pytest.mark.parametrize("k", [6, 7, 8])
 def test_matches_numba_enumeration(k):
-    assert real_wick_polynomial(k, method="enumerate") == wick_polynomial(k, "real", method="enumerate")
+    assert real_wick_polynomial(k, algorithm="enumerate") == wick_polynomial(k, "real", algorithm="enumerate")
 
 
 @pytest.mark.parametrize("k", range(0, 11))
 def test_pfaffian_route_matches_matching_enumeration(k):
-    assert real_wick_polynomial(k) == real_wick_polynomial(k, method="enumerate")
+    assert real_wick_polynomial(k) == real_wick_polynomial(k, algorithm="enumerate")
     assert wick_polynomial(k, "real") == real_wick_polynomial(k)
 
 
@@ -84,7 +84,7 @@ def test_published_rows_reproduce_and_satisfy_identities():
     rows = published_rows()
     assert sorted(rows) == list(range(len(rows))) and max(rows) >= 11
     for k in range(0, 9):
-        assert rows[k] == real_wick_polynomial(k, method="enumerate")
+        assert rows[k] == real_wick_polynomial(k, algorithm="enumerate")
     for k, coeffs in rows.items():
         assert all(holds for _, _, holds in row_identities(k, coeffs)), k
 
@@ -130,8 +130,8 @@ def test_memo_bit_identical_for_any_thread_count_and_grouping():
 
 def test_thread_pool_executor_gives_the_same_rows():
     with ThreadPoolExecutor(2) as ex:
-        assert real_wick_polynomial(8, method="enumerate", executor=ex) == real_wick_polynomial(8)
-        assert wick_polynomial(7, "real", executor=ex, method="enumerate") == wick_polynomial(7, "real")
+        assert real_wick_polynomial(8, algorithm="enumerate", executor=ex) == real_wick_polynomial(8)
+        assert wick_polynomial(7, "real", executor=ex, algorithm="enumerate") == wick_polynomial(7, "real")
 
 
 def test_dask_local_cluster_bit_identical():
@@ -139,7 +139,7 @@ def test_dask_local_cluster_bit_identical():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cl, \
             distributed.Client(cl) as client:
         ex = client.get_executor()
-        assert real_wick_polynomial(8, method="enumerate", executor=ex) == real_wick_polynomial(8)
+        assert real_wick_polynomial(8, algorithm="enumerate", executor=ex) == real_wick_polynomial(8)
         assert np.array_equal(wick_module.count_pairings(7, "real", executor=ex), wick_module.count_pairings(7, "real"))
         assert np.array_equal(wick_module.count_pairings(8, "complex", executor=ex),
                               wick_module.count_pairings(8, "complex"))

@@ -1,7 +1,7 @@
 """Tests of the polynomial-time real-weight rows (numerics.signal_propagation.real_wick_pfaffian), the loop equations
 (numerics.signal_propagation.loop_equations) and the quaternion Monte Carlo of the duality (numerics.signal_propagation.quaternion_ginibre).
 
-References: the matching enumeration (numerics.signal_propagation.real_wick, method="enumerate"; k <= 10 in
+References: the matching enumeration (numerics.signal_propagation.real_wick, algorithm="enumerate"; k <= 10 in
 tests/test_real_weights.py), the Schwinger-Dyson
 recursion (a third algorithm), hand-computed word moments, Monte Carlo with se from the same run.
 """
@@ -131,8 +131,8 @@ def test_bad_k(bad, exc):
 
 
 def test_bad_method_and_executor():
-    with pytest.raises(ValueError, match="method"):
-        real_wick_polynomial(3, method="fast")
+    with pytest.raises(ValueError, match="algorithm"):
+        real_wick_polynomial(3, algorithm="fast")
     with pytest.raises(TypeError, match="executor"):
         real_wick_polynomial(3, executor=object())
 

@@ -11,7 +11,7 @@ import pytest
 import seqtheory
 
 ROOT = Path(__file__).resolve().parents[1]
-TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn")
+TORCH_NAMES = ("LSTM", "S4D", "TCN", "Transformer", "rnn_timescales", "as_rnn", "RNNTimescales")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -34,8 +34,8 @@ def test_the_package_answers_like_its_modules():
     # both weight types through one name: complex = the closed form of theory.horizon
     from theory.horizon import sigma_for_horizon as complex_only
 
-    assert seqtheory.sigma_for_horizon(64, 8, 0.05).sigma == complex_only(64, 8, 0.05).sigma
-    assert seqtheory.sigma_for_horizon(16, 6, 0.05, weights="real").weights == "real"
+    assert seqtheory.sigma_for_horizon(64, 8, 0.05, quantity="Q").sigma == complex_only(64, 8, 0.05, quantity="Q").sigma
+    assert seqtheory.sigma_for_horizon(16, 6, 0.05, field="real", quantity="Q").field == "real"
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         seqtheory.no_such_name  # noqa: B018
 

@@ -542,6 +542,6 @@ def test_S_ball_at_t_0_is_one(n):
 
 
 def test_Q_all_mp_has_a_stated_maximum():
-    """Q_all(8, 3.5e6, method="mp") ran for minutes (issue 33 fuzz): refused past MAX_QALL_MP_T, naming t."""
-    with pytest.raises(ValueError, match="t must be an integer <= 100000"):
+    """Q_all(8, 3.5e6, method="mp") ran for minutes (issue 33 fuzz): refused past MAX_QALL_MP_T, naming k."""
+    with pytest.raises(ValueError, match="k must be an integer <= 100000"):
         Q_all(8, se.MAX_QALL_MP_T + 1, method="mp", dps=30)

@@ -48,6 +48,32 @@ def test_agreement_rule():
     assert not agreement(np.array([1.0]), np.array([0.1]), np.array([1.5]), z=4.5).ok
 
 
+def test_agreement_on_a_monte_carlo_row_with_an_exact_first_element():
+    """A Monte Carlo row of Q_{n,k}: k = 0 is ||I||_F^2 / n = 1 in every draw, so its se is exactly 0 (issue 44);
+    that element agrees exactly, the others within z se of the closed form."""
+    from numerics.signal_propagation.ginibre import estimate_Q
+    from theory.signal_energy import Q
+
+    est = estimate_Q(6, 4, 400, seed=3)
+    exact = [float(Q(6, k, method="exact")) for k in range(5)]
+    assert est.se[0] == 0.0 and est.mean[0] == 1.0 and np.all(est.se[1:] > 0)
+    a = agreement(est.mean, est.se, exact, z=z_for_false_alarm(m=5))
+    assert a.ok and a.zscores[0] == 0.0 and np.all(np.isfinite(a.zscores))
+    # an exact element that differs from the exact value disagrees (infinitely many standard errors off)
+    b = agreement([1.0, 1.0], [0.0, 0.1], [1.5, 1.0], z=4.5)
+    assert not b.ok and b.zscores[0] == -np.inf and b.max_abs_z == np.inf
+
+
+@pytest.mark.parametrize("est,se,word", [
+    ([1.0, 1.0, 1.0], [0.1, 0.1, -0.1], r"se\[2\] = -0.1"),
+    ([1.0, 1.0, 1.0], [0.1, float("nan"), 0.1], r"se\[1\] = nan"),
+    ([1.0, float("inf"), 1.0], [0.1, 0.1, 0.1], r"estimate\[1\] = inf"),
+])
+def test_agreement_names_the_bad_element(est, se, word):
+    with pytest.raises(ValueError, match=word):
+        agreement(est, se, [1.0, 1.0, 1.0], z=4.5)
+
+
 def test_runs_test_matches_brute_force_enumeration():
     n1, n2 = 4, 5
     counts = {}

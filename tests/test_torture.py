@@ -103,8 +103,8 @@ def _memory_cases():
             yield (f"poly_tail_energy p={x} T={T} s={s}",
                    lambda d, x=x, T=T, s=s: complexity.poly_tail_energy(x, T, s, method="mp", dps=d))
     for T, a in itertools.product((2, 64, 10**5), (1e-300, 1e-8, 0.25, 0.5, 0.999, 1.0)):
-        yield f"exp_tau alpha={a} T={T}", lambda d, a=a, T=T: memory.exp_tau(a, T, dps=d)
-        yield f"poly_exponent alpha={a} T={T}", lambda d, a=a, T=T: memory.poly_exponent(a, T, dps=d)
+        yield f"exp_tau alpha={a} T={T}", lambda d, a=a, T=T: memory.exp_tau(a, T, work_dps=d)
+        yield f"poly_exponent alpha={a} T={T}", lambda d, a=a, T=T: memory.poly_exponent(a, T, work_dps=d)
 
 
 def _tauberian_cases():
@@ -130,7 +130,7 @@ def _prony_cases():
 def _horizon_cases():
     for n, t in ((1, 3), (4, 20), (64, 40), (10**6, 60)):
         yield f"sigma_for_horizon n={n} t={t}", lambda d, n=n, t=t: horizon.sigma_for_horizon(
-            n, t, 0.05, method="mp", dps=d).sigma
+            n, t, 0.05, method="mp", dps=d, quantity="Q").sigma
 
 
 CASES = dict(itertools.chain(_levy_cases(), _energy_cases(), _profile_cases(), _memory_cases(), _tauberian_cases(),

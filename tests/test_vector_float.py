@@ -98,3 +98,21 @@ def test_S_array_paths_agree_with_the_scalar_path():
         for j in range(4):
             ref = S(int(n[i, 0]), int(t[j]))
             assert abs(got[i, j] - ref) <= 1e-13 * ref
+
+
+def test_both_sides_of_the_series_boundaries_in_one_array():
+    """Elements just inside and just outside ``x = m/n <= 1`` (rising ratio) and ``(m-1)/n <= 1/2`` (falling
+    ratio), mixed in one array: the far elements are overwritten as one subset, the near ones keep the L form;
+    each must match mp and the single-element call (a slip in the subset bookkeeping shifts values)."""
+    n_vals, k_vals = [], []
+    for n in range(10, 24):
+        for m in {n - 1, n, n + 1, n + 2, n // 2, n // 2 + 1, n // 2 + 2}:    # x = m/n and (m-1)/n at the edges
+            if m >= 2:
+                n_vals.append(n)
+                k_vals.append(m - 2)
+    n, k = np.array(n_vals), np.array(k_vals)
+    x, y = (k + 2) / n, (k + 1) / n
+    assert (x <= 1).any() and (x > 1).any() and (y <= 0.5).any() and (y > 0.5).any()
+    values = Q(n, k)
+    assert _worst(n, k, values) <= 1e-14
+    assert [float(Q(np.array([a]), np.array([b]))[0]) for a, b in zip(n, k)] == values.tolist()

@@ -84,11 +84,12 @@ def test_memory_report_reads_the_packaged_results(venv):
 def test_every_subcommand_runs_from_the_wheel(venv, tmp_path):
     bin_dir, work = venv
     e = _json(bin_dir, work, "energy", "--n", "4", "--t", "2", "--method", "exact", "--json")
-    assert (e["Q"], e["S"], e["regime"]) == ("17/16", "49/16", "critical")
+    assert (e["Q"], e["S"], e["regime"]) == ({"numerator": 17, "denominator": 16},
+                                             {"numerator": 49, "denominator": 16}, "critical")
     c = _json(bin_dir, work, "horizon", "sigma", "--n", "1024", "--t", "40", "--tol", "0.05", "--json")
-    r = _json(bin_dir, work, "horizon", "depth", "--n", "4", "--sigma", "1", "--tol", "0.3", "--weights", "real",
-              "--json")
-    assert c["weights"] == "complex" and c["feasible"] and r["depth"] == 2 and r["weights"] == "real"
+    r = _json(bin_dir, work, "horizon", "depth", "--quantity", "Q", "--n", "4", "--sigma", "1", "--tol", "0.3",
+              "--field", "real", "--json")
+    assert c["field"] == "complex" and c["feasible"] and r["depth"] == 2 and r["field"] == "real"
     checks = _json(bin_dir, work, "validate", "--list", "--json")
     assert len(checks) > 40 and all({"name", "profiles", "claim"} <= set(c) for c in checks)
     v = _json(bin_dir, work, "validate", "--only", "wick.complex_hultman", "--report", tmp_path / "rep",
@@ -115,3 +116,36 @@ def test_what_needs_an_extra_says_which(venv, tmp_path):
     v = _json(bin_dir, work, "validate", "--only", "signal.precision_ladder", "--report", tmp_path / "rep",
               "--no-progress", "--json")
     assert v["counts"] == {"not run": 1} and "'certified' extra" in v["results"][0]["summary"], v
+
+
+def test_the_pages_that_say_so_run_from_the_wheel(venv):
+    """A docs page that says it works from an installed wheel (docs/using-seqtheory.md) runs there: its Python
+    blocks by the wheel's Python, its commands by the wheel's ``seqtheory``, from an empty folder (issue 44:
+    its example called memory_function with the arguments in the wrong order, and nothing ran it)."""
+    import doc_blocks as db
+
+    bin_dir, work = venv
+    pages = [p for p in db.pages() if db.is_wheel_page(p)]
+    assert [p.relative_to(ROOT).as_posix() for p in pages] == ["docs/using-seqtheory.md"]
+    folder = work / "pages"
+    folder.mkdir()
+    for page in pages:
+        assert db.run_page(page, folder, seqtheory=[str(bin_dir / "seqtheory")], python=str(bin_dir / "python"),
+                           env=wheel_check.clean_env(), python_in_process=False) > 0
+
+
+def test_the_readme_sweeps_open_by_name_from_an_empty_folder(venv, tmp_path):
+    """issue 44: the README's `seqtheory sweep run numerics/anticollapse/gated/sweeps/cpu.json` was "not
+    found" from an empty folder. `sweep list` names every shipped sweep of both kinds, and every sweep the
+    README names opens from the wheel: in this core install the command then says that it needs the models
+    extra (never that the sweep is not found); CI's models install runs `sweep status` on them
+    (scripts/wheel_check.py)."""
+    bin_dir, work = venv
+    listed = {r["name"]: r for r in _json(bin_dir, work, "sweep", "list", "--json")}
+    assert {"arch/quick", "arch/cpu", "arch/full", "gated/quick", "gated/cpu", "gated/reference"} <= set(listed)
+    names = wheel_check.readme_sweep_names()
+    assert len(names) >= 3 and {"gated/cpu", "gated/reference"} <= set(names)
+    for name in names:
+        assert name in listed or sum(n.endswith("/" + name) for n in listed) == 1, (name, sorted(listed))
+        res = _cli(bin_dir, work, "sweep", "status", name, "--store", tmp_path / "s.sqlite", "--json")
+        assert res.returncode == 2 and "needs the 'models' extra" in res.stderr, (name, res.stderr[-2000:])

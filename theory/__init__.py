@@ -43,17 +43,35 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     keeps the energies within tol of 1 up to depth t, the depth reachable at a scale,
     the comparison with Glorot.
 
+``theory.structured_init``
+    structured initialisations (the toolkit's own results): Haar orthogonal/unitary (``Q = 1``,
+    ``S = t + 1`` exactly), the LRU ring and real rotation blocks (exact means and the exact ``1/n``
+    variance over draws), identity plus Gaussian noise (closed form for complex noise; the ``1/n``
+    expansion for real noise): ``Q_structured``, ``S_structured``, ``structured_variance``, the laws
+    ``OrthogonalInit``, ``RingInit``, ``RotationBlocksInit``, ``IdentityNoiseInit``. Private modules: the laws
+    (``theory.structured_init._inits``), the ring's moments (``theory.structured_init._ring``), identity plus
+    noise (``theory.structured_init._identity``), Haar moments and the expansion
+    (``theory.structured_init._exact_facts``).
+
 ``theory.real_rows``
     exact real-weight energies ``real_Q(n, k)`` (k <= 60) read from the committed rows.
 
 ``theory.real_expansion``
-    real-weight energies at any depth: ``QR(n, t)``, ``SR(n, t)`` (exact rows, the large-n expansion
+    real-weight energies at any depth: ``QR(n, k)``, ``SR(n, t)`` (exact rows, the large-n expansion
     beyond, with an error estimate and a stated domain), the exact coefficients ``a_m(k)``, the real
     scaling functions ``F_0..F_3``, the real breakdown depth and its law.
+
+``theory.results``
+    the result of an approximate energy: ``Energy`` (value, error, source; prints the value to the digits its
+    error supports), returned by ``QR`` and ``SR``.
 
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,
     ``as_dps``, ``as_method_dps``); ``theory._summation`` (private) compensated sums.
+
+``theory._types``
+    (private) the static types of the public numbers (``mpf``, ``arb``, the integer and array aliases) that
+    ``typing.overload`` on ``method`` uses.
 
 ``theory._data``, ``theory._extras``
     (private) the packaged run-time data found with ``importlib.resources`` (``package_path``); the optional

@@ -23,6 +23,7 @@ FloatOrMp = Literal["float", "mp"]
 FloatOrExact = Literal["float", "exact"]
 EnergyMethod = Literal["exact", "float", "mp", "ball"]
 Quantity = Literal["Q", "S"]
+Field = Literal["complex", "real"]          # the Gaussian field of the weight entries
 
 def as_int(name: str, value: Any, *, minimum: int | None = 0, maximum: int | None = None) -> int:
     """Return ``value`` as a Python ``int`` in ``[minimum, maximum]``.

@@ -36,6 +36,7 @@ coupling matrix chosen by ``coupling``:
 from __future__ import annotations
 
 import math
+from typing import Literal, overload
 
 import mpmath
 import numpy as np
@@ -43,9 +44,13 @@ from scipy.linalg import hankel
 
 from theory._args import DEFAULT_DPS, as_choice, as_int, as_method_dps, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._types import Real, mpf   # the number types each method returns
 
 # Hurwitz zeta at 30,000 digits takes minutes: the tail-energy closed forms stop at 100 digits
 _TAIL_MAX_DPS = 100
+
+__all__ = ["TAIL_KINDS", "COUPLINGS", "tail_energy", "tail_energy_curve", "effective_support", "exp_tail_energy",
+           "poly_tail_energy", "coupling_matrix", "singular_values", "entropy_effective_rank", "effective_rank"]
 
 TAIL_KINDS = ("sorted", "positional")
 COUPLINGS = ("toeplitz", "hankel", "lag")
@@ -167,7 +172,11 @@ def effective_support(rho, *, kind: str = "sorted") -> float:
     return float(np.sum(prof[:-1]))
 
 
-def exp_tail_energy(tau: float, T: int, s: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def exp_tail_energy(tau: Real, T: int, s: int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def exp_tail_energy(tau: Real, T: int, s: int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def exp_tail_energy(tau: Real, T: int, s: int, *, method: FloatOrMp = "float", dps: int | None = None) -> float | mpf:
     r"""Closed form of ``C(rho, s)`` for ``rho(t) = exp(-t/tau)``, ``t < T`` (both kinds coincide).
 
     .. math:: C = \frac{\sum_{t=s}^{T-1} q^{2t}}{\sum_{t=0}^{T-1} q^{2t}}
@@ -194,7 +203,11 @@ def exp_tail_energy(tau: float, T: int, s: int, *, method: FloatOrMp = "float", 
     return float(out) if method == "float" else out
 
 
-def poly_tail_energy(p: float, T: int, s: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def poly_tail_energy(p: Real, T: int, s: int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def poly_tail_energy(p: Real, T: int, s: int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def poly_tail_energy(p: Real, T: int, s: int, *, method: FloatOrMp = "float", dps: int | None = None) -> float | mpf:
     r"""Closed form of ``C(rho, s)`` for ``rho(t) = (1+t)^(-p)``, ``t < T`` (both kinds coincide).
 
     .. math:: C = \frac{\zeta(2p, s+1) - \zeta(2p, T+1)}{\zeta(2p, 1) - \zeta(2p, T+1)}

@@ -64,7 +64,7 @@ relative 1e-14 in ``log sigma``), ``"mp"`` (each ``Q_{n,k}`` from the mp closed 
 in mpmath at ``dps`` digits, local precision). sigma is an algebraic number (a root of a polynomial with
 rational coefficients), so no ``"exact"`` method is offered for it; :func:`depth_for_scale` has one.
 
->>> r = sigma_for_horizon(1024, 40, 0.05)
+>>> r = sigma_for_horizon(1024, 40, 0.05, quantity="Q")
 >>> r.glorot_deviation > 0.05 and r.feasible           # Glorot fails at t = 1.25 sqrt(n), a tuned sigma works
 True
 >>> r.sigma_low < r.sigma < r.sigma_high < 1.0 and r.deviation < 0.05
@@ -84,7 +84,8 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._args import as_choice, as_dps, as_int, as_real, as_real_array
-from ._args import FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
+from ._args import Field, FloatOrExact, FloatOrMp, Quantity   # the Literal types of the option arguments
+from ._types import mpf
 from .signal_energy import Q as _Q
 from .signal_energy import Q_all, trace_moment
 
@@ -100,7 +101,7 @@ _SCALE_MAX_T = 500_000       # sigma_for_horizon (float): ~60 O(t) bisection swe
 _MP_MAX_T = 5_000            # method "mp": O(t) mp operations per bisection step (~8 s per 1000 depths)
 _EXACT_MAX_T = 4_000         # depth_for_scale(method="exact"): O(t^2) big-integer work
 MAX_HORIZON_N = 10**9        # max_horizon / glorot_table: ~2 s at n = 1e9 (t_max ~ sqrt(n), ~40 solves)
-WEIGHTS = ("complex", "real")
+FIELDS = ("complex", "real")      # the Gaussian weight field (the vocabulary: field=)
 REAL_ROWS_SOURCE = "exact real Wick rows (theory.real_rows)"
 REAL_EXPANSION_SOURCE = "exact real Wick rows k <= 60, large-n expansion beyond (theory.real_expansion)"
 
@@ -131,8 +132,8 @@ class HorizonScale:
         Tolerance on ``dev``, ``0 < tol < 1``.
     quantity : {"Q", "S"}
         Free recurrence or driven recurrence (running mean).
-    weights : {"complex", "real"}
-        The weight law of the energies.
+    field : {"complex", "real"}
+        The Gaussian field of the weight entries (the weight law of the energies).
     method : {"float", "mp"}
         float64, or mpmath at ``dps`` digits.
     source : str
@@ -166,7 +167,7 @@ class HorizonScale:
     (j = 1), ``[(8/17)^(1/2), (24/17)^(1/2)]`` (j = 2), ``[(8/21)^(1/3), (24/21)^(1/3)]`` (j = 3), whose
     intersection is the last one:
 
-    >>> r = sigma_for_horizon(4, 3, 0.5)
+    >>> r = sigma_for_horizon(4, 3, 0.5, quantity="Q")
     >>> r.feasible, abs(r.sigma_low - (8 / 21) ** (1 / 6)) < 1e-12, abs(r.sigma_high - (8 / 7) ** (1 / 6)) < 1e-12
     (True, True, True)
     >>> abs(r.sigma_endpoint - (16 / 21) ** (1 / 6)) < 1e-12, round(r.glorot_deviation, 12)    # Q_{4,3} - 1
@@ -179,17 +180,17 @@ class HorizonScale:
     t: int
     tol: float
     quantity: str
-    weights: str
+    field: str
     method: str
     source: str
-    sigma: object
-    deviation: object
-    sigma_low: object
-    sigma_high: object
-    sigma_endpoint: object
-    glorot_deviation: object
+    sigma: float | mpf
+    deviation: float | mpf
+    sigma_low: float | mpf | None
+    sigma_high: float | mpf | None
+    sigma_endpoint: float | mpf
+    glorot_deviation: float | mpf
     dps: int | None = None
-    se: dict = dataclasses.field(default_factory=dict)
+    se: dict[str, float] = dataclasses.field(default_factory=dict)
 
     @property
     def feasible(self) -> bool:
@@ -212,25 +213,26 @@ class HorizonScale:
 # --------------------------------------------------------------------------------------------------
 # energies and the gain curve
 # --------------------------------------------------------------------------------------------------
-def log_energies(n, t) -> np.ndarray:
-    r"""``[log Q_{n,0}, ..., log Q_{n,t}]`` (natural logs, float64, complex Ginibre), finite for every k.
+def log_energies(n, k) -> np.ndarray:
+    r"""``[log Q_{n,0}, ..., log Q_{n,k}]`` (natural logs, float64, complex Ginibre), finite for every depth.
 
-    From :func:`theory.signal_energy.Q_all`; entries past float64's range (``Q > 1.8e308``, i.e.
-    ``k^2/(2n) > ~700``) come from ``log Gamma(n+k+2) - log Gamma(n) - (k+1) log n - log((k+1)(k+2))``
+    From :func:`theory.signal_energy.Q_all`; entries past float64's range (``Q_{n,j} > 1.8e308``, i.e.
+    ``j^2/(2n) > ~700``) come from ``log Gamma(n+j+2) - log Gamma(n) - (j+1) log n - log((j+1)(j+2))``
     (Theorem 2.1 without the falling factorial, which is below ``e^{-1400}`` of the rising one there).
+    Domain: ``n >= 1``, ``0 <= k <= 1e7``.
 
     >>> np.round(np.exp(log_energies(4, 3)), 12).tolist()          # 1, 1, 17/16, 21/16
     [1.0, 1.0, 1.0625, 1.3125]
     """
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0, maximum=_MAX_T)
-    q = Q_all(n, t)
+    k = as_int("k", k, minimum=0, maximum=_MAX_T)
+    q = Q_all(n, k)
     with np.errstate(divide="ignore"):
         out = np.log(q)
     bad = ~np.isfinite(out)
     if np.any(bad):
-        k = np.flatnonzero(bad).astype(np.float64)
-        out[bad] = (gammaln(n + k + 2) - gammaln(float(n)) - (k + 1) * math.log(n) - np.log((k + 1) * (k + 2)))
+        j = np.flatnonzero(bad).astype(np.float64)
+        out[bad] = (gammaln(n + j + 2) - gammaln(float(n)) - (j + 1) * math.log(n) - np.log((j + 1) * (j + 2)))
     return out
 
 
@@ -242,7 +244,7 @@ def _log_curve(L: np.ndarray, x: float, quantity: str) -> np.ndarray:
     return np.logaddexp.accumulate(a) - np.log(np.arange(1, L.size + 1))
 
 
-def gain_curve(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
+def gain_curve(n, t, sigma, *, quantity: Quantity = "S") -> np.ndarray:
     r"""The energy at every depth up to t, relative to the critical infinite-width value: ``p_j(sigma)``, ``j = 0..t``.
 
     ``quantity="Q"``: ``p_j = sigma^{2j} Q_{n,j}`` (free recurrence, ``E||h_j||^2/||h_0||^2``);
@@ -261,7 +263,7 @@ def gain_curve(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
     sigma : float
         Scale of the weights, ``sigma > 0`` (1: Glorot).
     quantity : {"Q", "S"}
-        Free recurrence (default) or driven recurrence.
+        Driven recurrence (default) or free recurrence.
 
     Returns
     -------
@@ -279,7 +281,7 @@ def gain_curve(n, t, sigma, *, quantity: Quantity = "Q") -> np.ndarray:
     --------
     >>> gain_curve(4, 2, 1.0, quantity="S").tolist()            # S_{4,j}/(j+1): 1, 1, 49/48
     [1.0, 1.0, 1.0208333333333333]
-    >>> np.round(gain_curve(1, 3, 0.5), 12).tolist()            # n = 1: Q_{1,j} = j!, times 4^(-j)
+    >>> np.round(gain_curve(1, 3, 0.5, quantity="Q"), 12).tolist()            # n = 1: Q_{1,j} = j!, times 4^(-j)
     [1.0, 0.25, 0.125, 0.09375]
     """
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
@@ -387,16 +389,16 @@ def _as_energies(energies, method: str):
     return exact, L
 
 
-def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: FloatOrMp = "float", dps: int | None = None,
-                        n: int | None = None, weights: str = "complex", source: str = "given energies") -> HorizonScale:
+def scale_from_energies(energies, tol, *, quantity: Quantity = "S", method: FloatOrMp = "float", dps: int | None = None,
+                        n: int | None = None, field: Field = "complex", source: str = "given energies") -> HorizonScale:
     r"""Solve the horizon problem of the module docstring for given energies ``E_k``, ``k = 0..t``.
 
     ``energies``: ``Q_{n,0..t}`` of any weight law (``E_0 = 1``, positive), as floats, Fractions or mpf;
     with ``method="float"`` their natural logs may be passed instead as a ``numpy`` array via
     ``energies=("log", L)``. Used by :func:`sigma_for_horizon` (closed forms) and by
-    :mod:`numerics.signal_propagation.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``weights`` are recorded only.
+    :mod:`numerics.signal_propagation.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``field`` are recorded only.
 
-    >>> r = scale_from_energies([1, 1, Fraction(17, 16), Fraction(21, 16)], 0.2)   # n = 4, t = 3
+    >>> r = scale_from_energies([1, 1, Fraction(17, 16), Fraction(21, 16)], 0.2, quantity="Q")   # n = 4, t = 3
     >>> r.feasible, round(r.sigma_endpoint ** 6 * 21 / 16, 12)                     # p_3(sigma_end) = 1
     (True, 1.0)
     """
@@ -407,7 +409,7 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: Floa
         raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
     # recorded only, but recorded right: a width, a weight law, a text
     n = None if n is None else as_int("n", n, minimum=1)
-    weights = as_choice("weights", weights, ("complex", "real"))
+    field = as_choice("field", field, FIELDS)
     if not isinstance(source, str):
         raise TypeError(f"source must be a str, got {type(source).__name__}")
     exact, L = _as_energies(energies, method)
@@ -423,7 +425,7 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "Q", method: Floa
     x_star, dev, x_low, x_high, x_end = sol
     with mpmath.workdps(dps or 15):
         sig = (lambda x: mpmath.exp(x / 2)) if method == "mp" else (lambda x: math.exp(x / 2))
-        return HorizonScale(n=n, t=t, tol=tol, quantity=quantity, weights=weights, method=method, source=source,
+        return HorizonScale(n=n, t=t, tol=tol, quantity=quantity, field=field, method=method, source=source,
                             sigma=sig(x_star), deviation=dev, sigma_low=None if x_low is None else sig(x_low),
                             sigma_high=None if x_high is None else sig(x_high), sigma_endpoint=sig(x_end),
                             glorot_deviation=glorot, dps=dps)
@@ -461,7 +463,7 @@ def _refine_mp(exact, quantity, tol, sol, dps):
 # --------------------------------------------------------------------------------------------------
 # public API, complex weights
 # --------------------------------------------------------------------------------------------------
-def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "complex", method: FloatOrMp = "float",
+def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "complex", method: FloatOrMp = "float",
                       dps: int | None = None) -> HorizonScale:
     r"""The scale sigma that keeps a width-n recurrence within ``tol`` of critical infinite width up to depth t.
 
@@ -471,9 +473,9 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     (``quantity="Q"``: free recurrence ``sigma^{2j} Q_{n,j}``; ``"S"``: driven, running mean). Exact
     energies from Theorem 2.1 of Seleznova (2026). Domain: integers ``n >= 1``, ``1 <= t <= 5e5``
     (about 3 s there; ``<= 5000`` for ``method="mp"``: about 8 s per 1000 depths at 30 digits), ``0 < tol < 1``;
-    ``weights="real"``: the exact real-weight rows of :mod:`theory.real_rows` for depths ``<= 60`` and the
+    ``field="real"``: the exact real-weight rows of :mod:`theory.real_rows` for depths ``<= 60`` and the
     large-n expansion of :mod:`theory.real_expansion` beyond, with its error estimate in ``source``
-    (``t <= theory.real_expansion.max_depth(n)``; Monte Carlo as a check:
+    (``t <= theory.real_expansion.max_depth(n, quantity="Q")``; Monte Carlo as a check:
     :func:`numerics.signal_propagation.horizon_mc.sigma_for_horizon`). ``method``: "float" or "mp" (``dps`` digits; None: the
     ambient ``mpmath.mp.dps``).
 
@@ -488,7 +490,7 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
         Free recurrence (``sigma^{2j} Q_{n,j}``) or driven recurrence (running mean of those).
-    weights : {"complex", "real"}
+    field : {"complex", "real"}
         Complex Ginibre weights, or real ones (exact rows to depth 60, the large-n expansion beyond).
     method : {"float", "mp"}
         float64, or mpmath at ``dps`` digits.
@@ -506,19 +508,19 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
     TypeError
         ``n`` or ``t`` not an integer, ``tol`` not real.
     ValueError
-        A value out of range, ``weights="real"`` with ``t`` beyond the real energies' domain, an unknown ``method``
+        A value out of range, ``field="real"`` with ``t`` beyond the real energies' domain, an unknown ``method``
         or ``quantity``, ``dps`` with "float".
 
     Examples
     --------
-    >>> r = sigma_for_horizon(4, 3, 0.5, method="mp", dps=25)
+    >>> r = sigma_for_horizon(4, 3, 0.5, quantity="Q", method="mp", dps=25)
     >>> with mpmath.workdps(25):                       # Q_{4,3} = 21/16, so sigma_end = (16/21)^(1/6)
     ...     bool(abs(r.sigma_endpoint - (mpmath.mpf(16) / 21) ** (mpmath.mpf(1) / 6)) < mpmath.mpf(10) ** -23)
     True
     """
     n = as_int("n", n, minimum=1)
-    weights = as_choice("weights", weights, WEIGHTS)
-    if weights == "real":
+    field = as_choice("field", field, FIELDS)
+    if field == "real":
         return _real_sigma_for_horizon(n, t, tol, quantity, method, dps)
     method = as_choice("method", method, METHODS)
     t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _SCALE_MAX_T)
@@ -537,18 +539,19 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "Q", weights: str = "co
 
 def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     """Real weights: the exact committed rows (depths <= 60) and the large-n expansion beyond."""
-    from .real_expansion import real_energies_any
+    from .real_expansion import _check_served, real_energies_any
 
     method = as_choice("method", method, METHODS)
     t = as_int("t", t, minimum=1, maximum=_MP_MAX_T if method == "mp" else _SCALE_MAX_T)
+    _check_served(n, t, "Q", "t")          # the energies Q^R_{n,0..t} (S sums them): the horizon t names the depth
     tol, quantity = _as_tol(tol), as_choice("quantity", quantity, QUANTITIES)
     if method == "float" and dps is not None:
         raise ValueError(f"dps applies only to method 'mp', got dps={dps!r} with method 'float'")
     E, _, source = real_energies_any(n, t, method=method, dps=None if method == "float" else as_dps(dps) + 10)
     source = REAL_ROWS_SOURCE if source == "exact real rows" else source
     if method == "float":
-        return scale_from_energies(("log", np.log(E)), tol, quantity=quantity, n=n, weights="real", source=source)
-    return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n, weights="real", source=source)
+        return scale_from_energies(("log", np.log(np.asarray(E, dtype=np.float64))), tol, quantity=quantity, n=n, field="real", source=source)
+    return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n, field="real", source=source)
 
 
 def _first_violation_float(L: np.ndarray, sigma: float, tol: float, quantity: str) -> int | None:
@@ -571,8 +574,8 @@ def _first_violation_exact(energies, sigma: Fraction, tol: Fraction, quantity: s
     return None
 
 
-def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrExact = "float",
-                    max_t: int | None = None, weights: str = "complex") -> int:
+def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrExact = "float",
+                    max_t: int | None = None, field: Field = "complex") -> int:
     r"""The horizon reachable at scale sigma: the largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
 
     ``p_j`` as in the module docstring (complex Ginibre, exact energies of Seleznova 2026, Thm 2.1). At
@@ -581,7 +584,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     scans depths in doubling blocks, O(t) work; ``method="exact"`` compares exact rationals (``sigma`` and
     ``tol`` taken at their exact binary values; ``t <= 4000``). Raises ValueError if no violation is found up
     to ``max_t`` (default: the cap, 1e7 or 4000). Domain: ``n >= 1``, ``sigma > 0``, ``0 < tol < 1``.
-    ``weights="real"``: the real-weight energies ``Q^R_{n,k}``, exact rows for k <= 60 and the large-n
+    ``field="real"``: the real-weight energies ``Q^R_{n,k}``, exact rows for k <= 60 and the large-n
     expansion of :mod:`theory.real_expansion` beyond (``method="float"``; ``max_t`` up to its domain,
     :func:`theory.real_expansion.max_depth`); ``method="exact"`` compares the exact rows only, so its horizon
     must be below 60.
@@ -601,7 +604,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     max_t : int, optional
         The largest depth searched (default and bound: 1e7, or 4000 for "exact"; for real weights the real
         energies' domain, or 60 for "exact").
-    weights : {"complex", "real"}
+    field : {"complex", "real"}
         Complex Ginibre weights (closed form), or real ones (exact rows, the large-n expansion beyond).
 
     Returns
@@ -618,9 +621,9 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
 
     Examples
     --------
-    >>> depth_for_scale(4, 1.0, 1/16, method="exact")                 # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
+    >>> depth_for_scale(4, 1.0, 1/16, quantity="Q", method="exact")              # Q_{4,3} - 1 = 5/16 > 1/16 = Q_{4,2} - 1
     2
-    >>> depth_for_scale(4, 1.0, 0.3, weights="real")                  # Q^R_{4,2} = 1 + 2/16, Q^R_{4,3} = 1 + 44/64
+    >>> depth_for_scale(4, 1.0, 0.3, quantity="Q", field="real")             # Q^R_{4,2} = 1 + 2/16, Q^R_{4,3} = 1 + 44/64
     2
     >>> t_best, s_best = max_horizon(10**6, 0.01)                        # the minimax scale of that horizon
     >>> depth_for_scale(10**6, 1.0, 0.01) < depth_for_scale(10**6, s_best, 0.01) == t_best
@@ -631,7 +634,7 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "Q", method: FloatOrE
     tol = _as_tol(tol)
     quantity = as_choice("quantity", quantity, QUANTITIES)
     method = as_choice("method", method, DEPTH_METHODS)
-    if as_choice("weights", weights, WEIGHTS) == "real":
+    if as_choice("field", field, FIELDS) == "real":
         return _real_depth_for_scale(n, sigma, tol, quantity, method, max_t)
     cap = _EXACT_MAX_T if method == "exact" else _MAX_T
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
@@ -654,13 +657,13 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
     from .real_expansion import MAX_T_LINEAR, max_depth, real_energies_any
     from .real_rows import real_energies, real_rows_max_k
 
-    kmax = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n))
-    cap = min(kmax, MAX_T_LINEAR)
+    last = real_rows_max_k() if method == "exact" else max(real_rows_max_k(), max_depth(n, quantity="Q"))
+    cap = min(last, MAX_T_LINEAR)          # the depths whose Q^R the energies need (S sums them)
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
     T = min(64, max_t)
     while True:
         if method == "float":
-            j = _first_violation_float(np.log(real_energies_any(n, T)[0]), sigma, tol, quantity)
+            j = _first_violation_float(np.log(np.asarray(real_energies_any(n, T)[0], dtype=np.float64)), sigma, tol, quantity)
         else:
             j = _first_violation_exact(real_energies(n, T), Fraction(sigma), Fraction(tol), quantity)
         if j is not None:
@@ -676,7 +679,7 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
     raise ValueError(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
 
 
-def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
+def max_horizon(n, tol, *, quantity: Quantity = "S") -> tuple[int, float]:
     r"""The longest horizon that any weight scale can keep within ``tol`` of critical infinite width, and that scale.
 
     ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}`` with ``dev`` of the module docstring (uniform over
@@ -693,7 +696,7 @@ def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
     tol : float
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
-        Free recurrence (default) or driven recurrence.
+        Driven recurrence (default) or free recurrence.
 
     Returns
     -------
@@ -713,7 +716,7 @@ def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
     ``[(0.6/j!)^(1/j), (1.4/j!)^(1/j)]``; for j = 1, 2, 3 these are ``[0.6, 1.4]``, ``[0.548, 0.837]``,
     ``[0.464, 0.616]`` (common part ``[0.6, 0.616]``), and j = 4 gives ``[0.398, 0.491]``: empty.
 
-    >>> t, s = max_horizon(1, 0.4)
+    >>> t, s = max_horizon(1, 0.4, quantity="Q")
     >>> t, 0.6 <= s * s <= (1.4 / 6) ** (1 / 3)
     (3, True)
 
@@ -724,7 +727,7 @@ def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
     ...     L = [math.log(trace_moment(n, j) / n ** (j + 1)) for j in range(1, t + 1)]
     ...     return (max((math.log(1 - tol) - l) / j for j, l in enumerate(L, 1)),
     ...             min((math.log(1 + tol) - l) / j for j, l in enumerate(L, 1)))
-    >>> t, s = max_horizon(64, 0.1)
+    >>> t, s = max_horizon(64, 0.1, quantity="Q")
     >>> lo, hi = bounds(64, t, 0.1)
     >>> lo <= 2 * math.log(s) <= hi, bounds(64, t + 1, 0.1)[0] > bounds(64, t + 1, 0.1)[1]
     (True, True)
@@ -749,7 +752,7 @@ def max_horizon(n, tol, *, quantity: Quantity = "Q") -> tuple[int, float]:
     return lo, cast(float, sigma_for_horizon(n, lo, tol, quantity=quantity).sigma)    # the float path: a float
 
 
-def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
+def glorot_table(ns, tol, *, quantity: Quantity = "S") -> list[dict]:
     r"""How far plain Glorot (sigma = 1) and the best weight scale each stay near infinite width, per width.
 
     Rows: ``n``, ``t_glorot`` (:func:`depth_for_scale` at sigma = 1), ``t_best`` and ``sigma_best``
@@ -765,7 +768,7 @@ def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
     tol : float
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
-        Free recurrence (default) or driven recurrence.
+        Driven recurrence (default) or free recurrence.
 
     Returns
     -------
@@ -784,7 +787,7 @@ def glorot_table(ns, tol, *, quantity: Quantity = "Q") -> list[dict]:
     At ``n = 1`` (``Q_{1,j} = j!``) Glorot keeps ``tol = 0.4`` up to depth 1 (``Q_{1,2} = 2``); the best scale
     reaches depth 3 (:func:`max_horizon`'s example):
 
-    >>> row = glorot_table(1, 0.4)[0]
+    >>> row = glorot_table(1, 0.4, quantity="Q")[0]
     >>> row["t_glorot"], row["t_best"], row["gain"], row["c_best"]
     (1, 3, 3.0, 3.0)
     >>> row = glorot_table([256], 0.1)[0]

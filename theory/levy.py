@@ -108,7 +108,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from typing import Any
+from typing import Any, Literal, overload
 
 import mpmath
 import numpy as np
@@ -119,6 +119,7 @@ from scipy.special import exprel, gamma as _gamma
 from theory._args import (PARAM_MAX, as_choice, as_method_dps, as_real, as_real_array,
                           elementwise, scalar_or_array)
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._types import FloatArray, Real, RealArray, mpf   # the number types each method returns
 
 __all__ = [
     "LevyParams", "jump_symbol", "jump_exponent", "Phi", "characteristic_root", "threshold_eta_J",
@@ -207,12 +208,12 @@ class LevyParams:
     >>> float(Phi(2.0, q)), float(characteristic_root(q))          # 0.25 * 4 - 2, and 1 / 0.25
     (-1.0, 4.0)
     """
-    eta_G: Any
-    kappa: Any
-    eta_J: Any
-    alpha: Any
-    lam: Any
-    C: Any = 1.0
+    eta_G: Real
+    kappa: Real
+    eta_J: Real
+    alpha: Real
+    lam: Real
+    C: Real = 1.0
 
     def __post_init__(self) -> None:
         with mpmath.workdps(_CHECK_DPS):
@@ -350,8 +351,22 @@ def _jump_symbol_float(beta, eta_J, alpha, lam, C):
     return scalar_or_array(out)
 
 
-def jump_symbol(beta: Any, params: LevyParams | None = None, /, *, eta_J: Any = None, alpha: Any = None,
-                lam: Any = None, C: Any = None, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def jump_symbol(beta: Real, params: LevyParams | None = ..., /, *, eta_J: Real | None = ...,
+                alpha: Real | None = ..., lam: Real | None = ..., C: Real | None = ...,
+                method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def jump_symbol(beta: Real | RealArray, params: LevyParams | None = ..., /, *, eta_J: Real | RealArray | None = ...,
+                alpha: Real | RealArray | None = ..., lam: Real | RealArray | None = ...,
+                C: Real | RealArray | None = ..., method: Literal["float"] = ...,
+                dps: None = ...) -> float | FloatArray: ...
+@overload
+def jump_symbol(beta: Real, params: LevyParams | None = ..., /, *, eta_J: Real | None = ...,
+                alpha: Real | None = ..., lam: Real | None = ..., C: Real | None = ..., method: Literal["mp"],
+                dps: int | None = ...) -> mpf: ...
+def jump_symbol(beta: Real | RealArray, params: LevyParams | None = None, /, *, eta_J: Any = None, alpha: Any = None,
+                lam: Any = None, C: Any = None, method: FloatOrMp = "float",
+                dps: int | None = None) -> float | FloatArray | mpf:
     r"""The CTS jump symbol ``Psi*(beta) = int (cosh(beta y) - 1) nu(dy)``, vectorised over ``beta``.
 
     Source: arXiv:2606.29519 (Livi 2026), coarse-grained SDE; ``docs/papers/anti-collapse.md``. Closed
@@ -442,9 +457,22 @@ def jump_exponent(u: Any, params: LevyParams | None = None, /, *, eta_J: Any = N
     return scalar_or_array(out)
 
 
-def Phi(beta: Any, params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
+@overload
+def Phi(beta: Real, params: LevyParams | None = ..., /, *, eta_G: Real | None = ..., kappa: Real | None = ...,
+        eta_J: Real | None = ..., alpha: Real | None = ..., lam: Real | None = ..., C: Real | None = ...,
+        method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def Phi(beta: Real | RealArray, params: LevyParams | None = ..., /, *, eta_G: Real | RealArray | None = ...,
+        kappa: Real | RealArray | None = ..., eta_J: Real | RealArray | None = ...,
+        alpha: Real | RealArray | None = ..., lam: Real | RealArray | None = ..., C: Real | RealArray | None = ...,
+        method: Literal["float"] = ..., dps: None = ...) -> float | FloatArray: ...
+@overload
+def Phi(beta: Real, params: LevyParams | None = ..., /, *, eta_G: Real | None = ..., kappa: Real | None = ...,
+        eta_J: Real | None = ..., alpha: Real | None = ..., lam: Real | None = ..., C: Real | None = ...,
+        method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def Phi(beta: Real | RealArray, params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
         eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None, method: FloatOrMp = "float",
-        dps: int | None = None):
+        dps: int | None = None) -> float | FloatArray | mpf:
     r"""The characteristic function ``Phi(beta) = eta_G beta^2 + Psi*(beta) - kappa beta`` (vectorised).
 
     Source: arXiv:2606.29519, adjoint generator on ``exp(beta zeta)`` in the saturated region of the drift;
@@ -503,9 +531,23 @@ def _phi_scalar(b: float, eta_G: float, kappa: float, pref: float, alpha: float,
     return float(eta_G * b * b + pref * _bracket_over_prefactor(x, alpha)[0] - kappa * b)
 
 
+@overload
+def characteristic_root(params: LevyParams | None = ..., /, *, eta_G: Real | None = ..., kappa: Real | None = ...,
+                        eta_J: Real | None = ..., alpha: Real | None = ..., lam: Real | None = ...,
+                        C: Real | None = ..., method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def characteristic_root(params: None = ..., /, *, eta_G: Real | RealArray | None = ...,
+                        kappa: Real | RealArray | None = ..., eta_J: Real | RealArray | None = ...,
+                        alpha: Real | RealArray | None = ..., lam: Real | RealArray | None = ...,
+                        C: Real | RealArray | None = ..., method: Literal["float"] = ...,
+                        dps: None = ...) -> float | FloatArray: ...
+@overload
+def characteristic_root(params: LevyParams | None = ..., /, *, eta_G: Real | None = ..., kappa: Real | None = ...,
+                        eta_J: Real | None = ..., alpha: Real | None = ..., lam: Real | None = ...,
+                        C: Real | None = ..., method: Literal["mp"], dps: int | None = ...) -> mpf: ...
 def characteristic_root(params: LevyParams | None = None, /, *, eta_G: Any = None, kappa: Any = None,
                         eta_J: Any = None, alpha: Any = None, lam: Any = None, C: Any = None,
-                        method: FloatOrMp = "float", dps: int | None = None):
+                        method: FloatOrMp = "float", dps: int | None = None) -> float | FloatArray | mpf:
     r"""The tail exponent ``beta_eff``: the root ``beta*`` of ``Phi`` in ``(0, lam)``, or ``lam`` if none.
 
     Source: arXiv:2606.29519; ``docs/papers/anti-collapse.md`` ("Root"). ``Phi(0) = 0``, ``Phi'(0) = -kappa``

@@ -38,7 +38,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from typing import Any
+from typing import Any, Literal, overload
 
 import mpmath
 import numpy as np
@@ -46,10 +46,15 @@ import sympy
 from scipy.optimize import brentq
 from scipy.special import airy
 
-from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_dps, as_int, as_method_dps, as_mp_real, as_real, as_real_array
+from theory._args import DEFAULT_DPS, MAX_LENGTH, as_choice, as_int, as_method_dps, as_mp_real, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._types import Real, mpf   # the number types each method returns
 
 #: The four memory-function families of :func:`memory_function`.
+__all__ = ["KINDS", "DEFAULT_SAMPLES_PER_PERIOD", "default_area_max", "area_target", "exp_area", "poly_area",
+           "area_expression", "exp_tau", "poly_exponent", "impulse_lag", "airy_phase_rate", "airy_shift_scale",
+           "memory_function", "mixed_memory_function", "lag_weights", "expected_linear_relmse"]
+
 KINDS = ("exp", "poly", "impulse", "airy")
 _MIN_SOLVE_DPS = 15     # the tau / p solves return float64: fewer working digits could not resolve it
 DEFAULT_SAMPLES_PER_PERIOD = 8
@@ -92,7 +97,11 @@ def _excess(alpha: float, T: int, area_max: Any) -> float:
     return alpha * (_area_max(T, area_max) - 1.0)
 
 
-def exp_area(tau, T: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def exp_area(tau: Real, T: int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def exp_area(tau: Real, T: int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def exp_area(tau: Real, T: int, *, method: FloatOrMp = "float", dps: int | None = None) -> float | mpf:
     r"""Closed-form area of ``exp(-s/tau)`` over ``s = 0..T-1`` (geometric sum), as ``mpmath.mpf``.
 
     .. math:: \sum_{s=0}^{T-1} e^{-s/\tau} = \frac{1 - e^{-T/\tau}}{1 - e^{-1/\tau}}
@@ -128,7 +137,11 @@ def _exp_excess(u, T: int):
     return mpmath.exp(-u) * mpmath.expm1(-(T - 1) * u) / mpmath.expm1(-u)
 
 
-def poly_area(p, T: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def poly_area(p: Real, T: int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def poly_area(p: Real, T: int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def poly_area(p: Real, T: int, *, method: FloatOrMp = "float", dps: int | None = None) -> float | mpf:
     r"""Closed-form area of ``(1+s)^(-p)`` over ``s = 0..T-1``: the generalised harmonic number.
 
     .. math:: \sum_{s=0}^{T-1} (1+s)^{-p} = H_T^{(p)} = \zeta(p) - \zeta(p, T+1) \quad (p \ne 1),
@@ -246,13 +259,10 @@ def _solve_decreasing(f, target, lo: float, hi: float, dps: int) -> float:
         return float(mpmath.exp((la + lb) / 2))
 
 
-def _solve_dps(dps) -> int:
-    """Working digits of the tau / p solves: :func:`theory._args.as_dps`, and at least 15."""
-    dps = as_dps(dps)
-    if not _MIN_SOLVE_DPS <= dps <= _SOLVE_MAX_DPS:
-        raise ValueError(f"dps must be an integer in [{_MIN_SOLVE_DPS}, {_SOLVE_MAX_DPS}] for a float64 solve, "
-                         f"got {dps}")
-    return dps
+def _solve_dps(work_dps) -> int:
+    """Working digits of the tau / p solves (``work_dps``: an integer in [15, 100]: fewer could not resolve a
+    float64 answer)."""
+    return as_int("work_dps", work_dps, minimum=_MIN_SOLVE_DPS, maximum=_SOLVE_MAX_DPS)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -264,11 +274,12 @@ def _exp_tau_cached(excess: float, T: int, dps: int) -> float:
     return 1.0 / u
 
 
-def exp_tau(alpha: float, T: int, *, area_max: float | None = None, dps: int = DEFAULT_DPS) -> float:
+def exp_tau(alpha: float, T: int, *, area_max: float | None = None, work_dps: int = DEFAULT_DPS) -> float:
     """Time constant ``tau(alpha)`` of the exponential family: ``sum_{s<T} exp(-s/tau) = A(alpha)``.
 
     Solved on the geometric-sum closed form (:func:`exp_area`, written as
-    ``sum_{s>=1} q^s = A(alpha) - 1`` to avoid cancellation) in a local ``dps``-digit mpmath context.
+    ``sum_{s>=1} q^s = A(alpha) - 1`` to avoid cancellation) in a local ``work_dps``-digit mpmath context
+    (the working digits of a float64 answer; ``dps`` names an mp result's digits elsewhere).
     ``tau = 0`` at ``alpha = 0`` (``delta_0``); ``tau`` increases strictly with alpha.
 
     >>> exp_tau(0.0, 64)
@@ -279,7 +290,7 @@ def exp_tau(alpha: float, T: int, *, area_max: float | None = None, dps: int = D
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    return _exp_tau_cached(_excess(alpha, T, area_max), T, _solve_dps(dps))
+    return _exp_tau_cached(_excess(alpha, T, area_max), T, _solve_dps(work_dps))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -292,10 +303,10 @@ def _poly_p_cached(excess: float, T: int, dps: int) -> float:
     return _solve_decreasing(lambda p: _poly_excess(p, T, dps), excess, 0.5, hi, dps)
 
 
-def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, dps: int = DEFAULT_DPS) -> float:
+def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, work_dps: int = DEFAULT_DPS) -> float:
     """Exponent ``p(alpha)`` of the polynomial family: ``sum_{s<T} (1+s)^(-p) = A(alpha)``.
 
-    Solved on the Hurwitz-zeta closed form (:func:`poly_area`) in a local ``dps``-digit context.
+    Solved on the Hurwitz-zeta closed form (:func:`poly_area`) in a local ``work_dps``-digit context.
     ``p = inf`` at ``alpha = 0`` (``delta_0``); ``p`` decreases strictly with alpha (``p < 1`` is
     possible for large budgets: at T = 1024, ``A = 256`` needs ``p ~ 0.33``).
 
@@ -307,7 +318,7 @@ def poly_exponent(alpha: float, T: int, *, area_max: float | None = None, dps: i
     """
     alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0)
     T = as_int("T", T, minimum=2)
-    return _poly_p_cached(_excess(alpha, T, area_max), T, _solve_dps(dps))
+    return _poly_p_cached(_excess(alpha, T, area_max), T, _solve_dps(work_dps))
 
 
 def impulse_lag(alpha: float, T: int) -> int:
@@ -396,15 +407,15 @@ def _delta(T: int) -> np.ndarray:
     return rho
 
 
-def _rho_exp(alpha, T, *, area_max=None, dps=DEFAULT_DPS):
-    tau = exp_tau(alpha, T, area_max=area_max, dps=dps)
+def _rho_exp(alpha, T, *, area_max=None, work_dps=DEFAULT_DPS):
+    tau = exp_tau(alpha, T, area_max=area_max, work_dps=work_dps)
     if tau == 0.0:
         return _delta(T)
     return np.exp(-np.arange(T) / tau)
 
 
-def _rho_poly(alpha, T, *, area_max=None, dps=DEFAULT_DPS):
-    p = poly_exponent(alpha, T, area_max=area_max, dps=dps)
+def _rho_poly(alpha, T, *, area_max=None, work_dps=DEFAULT_DPS):
+    p = poly_exponent(alpha, T, area_max=area_max, work_dps=work_dps)
     if math.isinf(p):
         return _delta(T)
     return np.exp(-p * np.log1p(np.arange(T, dtype=float)))
@@ -433,7 +444,7 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
     """The memory function ``rho(s; alpha)``, ``s = 0..T-1``, as a float64 array (toolkit convention).
 
     ``kind`` in :data:`KINDS`; ``alpha in [0, 1]`` (0 gives ``delta_0`` for every kind); ``T >= 2``.
-    Keyword parameters: ``area_max`` (default ``T/4``) and ``dps`` for ``"exp"``/``"poly"``;
+    Keyword parameters: ``area_max`` (default ``T/4``) and ``work_dps`` for ``"exp"``/``"poly"``;
     ``samples_per_period`` (default 8) for ``"airy"``; none for ``"impulse"``. See the module
     docstring for the formulas and :func:`exp_tau`, :func:`poly_exponent`, :func:`impulse_lag`,
     :func:`airy_shift_scale` for the scaling ``mu(alpha)``. Source: Jiang, Bao, Wang, Li (2025), Sec. 2,
@@ -448,7 +459,7 @@ def memory_function(kind: str, alpha: float, T: int, **params) -> np.ndarray:
     T : int
         Number of lags, ``2 <= T <= MAX_LENGTH``.
     **params
-        ``area_max`` (``1 <= area_max < T``) and ``dps`` (working digits of the solve) for "exp" and
+        ``area_max`` (``1 <= area_max < T``) and ``work_dps`` (working digits of the solve) for "exp" and
         "poly"; ``samples_per_period`` for "airy".
 
     Returns
@@ -507,7 +518,7 @@ def mixed_memory_function(kind_a: str, kind_b: str, lam: float, alpha: float, T:
     T : int
         Number of lags, ``2 <= T <= MAX_LENGTH``.
     **params
-        Family keywords (``area_max``, ``dps``, ``samples_per_period``): each goes to the families that
+        Family keywords (``area_max``, ``work_dps``, ``samples_per_period``): each goes to the families that
         accept it (e.g. ``area_max`` to "exp" and "poly").
 
     Returns

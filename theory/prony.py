@@ -65,6 +65,10 @@ from scipy.optimize import least_squares
 from theory._args import DEFAULT_DPS, MAX_LENGTH, as_bool, as_choice, as_int, as_method_dps, as_real, as_real_array
 from theory._args import FloatOrMp   # the Literal type of the method argument
 
+__all__ = ["POLE_CLASSES", "AUTO_MP_CONDITION", "ExpSumFit", "OrderSelection", "exp_sum", "vandermonde",
+           "vandermonde_condition", "prony", "matrix_pencil", "best_mterm_fit", "gauss_newton_condition",
+           "mterm_scan", "select_order"]
+
 POLE_CLASSES = ("complex", "real", "pairs")
 AUTO_MP_CONDITION = 1e8
 _FLOAT_CONDITION_MAX = 1e10  # above, float64's SVD cannot resolve the condition number: mpmath takes over
@@ -1065,20 +1069,46 @@ def gauss_newton_condition(fit: ExpSumFit, *, weights: Any = "lag") -> float:
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass
 class OrderSelection:
-    """Result of :func:`select_order`: the chosen order ``m`` (None if ``tol`` was not reached within
-    ``m_max``), its fit, and the whole scan (``fits[k]`` has ``k + 1`` terms)."""
+    """The smallest number of exponential modes that fits a memory function within ``tol``, and the scan.
+
+    Returned by :func:`select_order`, which scans best m-term fits (:func:`best_mterm_fit`) for m = 1, 2, ...
+
+    Parameters
+    ----------
+    m : int or None
+        The chosen order: the smallest m whose fit has ``residual <= tol`` (None if none within ``m_max``).
+    fit : ExpSumFit
+        The fit of order ``m`` (the last of the scan when ``m`` is None).
+    fits : list of ExpSumFit
+        The whole scan: ``fits[j]`` has ``j + 1`` terms.
+    tol : float
+        The residual tolerance.
+
+    Returns
+    -------
+    OrderSelection
+        A record; ``residuals`` and ``conditions`` give the scan's numbers as arrays.
+
+    Examples
+    --------
+    >>> sel = select_order(0.5 ** np.arange(32) + 0.25 * 0.9 ** np.arange(32), 1e-8, m_max=3)
+    >>> sel.m, len(sel.fits), bool(sel.residuals[1] <= 1e-8)        # two exponentials: two modes suffice
+    (2, 2, True)
+    """
 
     m: int | None
     fit: ExpSumFit
-    fits: list
+    fits: list[ExpSumFit]
     tol: float
 
     @property
     def residuals(self) -> np.ndarray:
+        """The scan's residuals, one per order."""
         return np.array([f.residual for f in self.fits])
 
     @property
     def conditions(self) -> np.ndarray:
+        """The scan's Vandermonde condition numbers, one per order."""
         return np.array([f.condition for f in self.fits])
 
 

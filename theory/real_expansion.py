@@ -72,12 +72,11 @@ against ``e^{c^2/2}`` for the complex curve (the real eigenvalues of real Ginibr
 >>> QR(400, 100)
 Traceback (most recent call last):
     ...
-ValueError: t must be <= 60 at n=400 (the exact rows reach t = 60; the large-n expansion serves c = t/sqrt(n) up to 3.26 and a relative error estimate up to 0.01), got t = 100 (c = 5)
+ValueError: k must be <= 60 at n=400 (the exact rows reach k = 60; the large-n expansion serves c = k/sqrt(n) up to 3.26 and a relative error estimate up to 0.01), got k = 100 (c = 5)
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import math
@@ -85,14 +84,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
+from typing import Literal, overload
 
 import mpmath
 import numpy as np
 
-from ._args import as_int, as_int_array
+from ._args import FloatOrMp, Quantity, as_int, as_int_array
+from ._types import FloatArray, Int, IntArray, mpf
+from .results import Energy
 from .real_rows import real_Q, real_rows_max_k
 
-__all__ = ["RealEnergy", "COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "MAX_T_LINEAR",
+__all__ = ["COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "MAX_T_LINEAR",
            "MAX_FIT_M", "coefficient_shape",
            "fit_coefficient", "fit_quasi", "quasi_value", "quasi_partial_sum", "coefficient", "coefficient_record", "coefficient_value", "partial_sum", "QR", "SR",
            "max_depth", "scaling_series", "scaling_function", "real_energies_any", "truncated_expansion",
@@ -103,21 +105,6 @@ REL_ERROR_MAX = 1e-2      # the largest relative error estimate the expansion is
 RHO_MAX = 0.5             # the largest tail ratio (c^2 / M_MAX)^2 the error estimate is trusted at
 MAX_T_LINEAR = 10**6      # real_energies_any, real_breakdown_depth: O(t) float work (about a second at 1e6)
 MAX_FIT_M = 64            # fit_coefficient: a_64 would need rows to k = 255
-
-
-@dataclasses.dataclass(frozen=True)
-class RealEnergy:
-    """A real-weight energy with its error estimate.
-
-    ``value``: ``Q^R`` or ``S^R`` (float, numpy array, or ``mpmath.mpf``); ``error``: an estimate of
-    ``|value - exact|`` of the same kind (0 for exact rows; the expansion's first omitted terms otherwise,
-    module docstring); ``source``: ``"exact rows"``, ``"expansion"`` or, for arrays mixing both,
-    ``"exact rows and expansion"``.
-    """
-
-    value: object
-    error: object
-    source: str
 
 
 # --------------------------------------------------------------------------------------------------
@@ -438,7 +425,7 @@ def _float_value_error(n: np.ndarray, t: np.ndarray, quantity: str, base: int | 
     return value, err + _ROUNDING * scale
 
 
-def truncated_expansion(n, t, *, quantity: str = "Q", m_top: int = M_MAX, base: int | None = None):
+def truncated_expansion(n, t, *, quantity: Quantity = "S", m_top: int = M_MAX, base: int | None = None):
     """``(value, error)`` of the raw truncated expansion at any ``(n, t)``, float64 arrays, no domain check: for
     the checks of the error estimate against exact rows.
 
@@ -448,7 +435,7 @@ def truncated_expansion(n, t, *, quantity: str = "Q", m_top: int = M_MAX, base: 
     docstring). ``4 <= m_top <= M_MAX``;
     ``m_top = 11`` uses only coefficients fitted on rows k <= 40.
 
-    >>> v, e = truncated_expansion(3600, 60)            # c = 1: compare with the exact row
+    >>> v, e = truncated_expansion(3600, 60, quantity="Q")   # c = 1: compare with the exact row
     >>> bool(abs(v - float(_exact_row_energy(3600, 60, "Q"))) <= e)
     True
     """
@@ -489,12 +476,12 @@ def _max_depth(n: int, quantity: str) -> int:
     return lo
 
 
-def max_depth(n, *, quantity: str = "Q") -> int:
-    """The largest depth t at which :func:`QR` (``quantity="Q"``) or :func:`SR` (``"S"``) serves width n: the
+def max_depth(n, *, quantity: Quantity = "S") -> int:
+    """The largest depth at which :func:`QR` (``quantity="Q"``) or :func:`SR` (``"S"``, the default) serves width n: the
     exact rows (``t <= 60``) or the expansion while ``rho = (c^2/15)^2 <= 1/2`` and the relative error estimate
     is ``<= REL_ERROR_MAX`` (module docstring; the estimate grows with t, found by bisection).
 
-    >>> max_depth(10**6), max_depth(100), max_depth(10**12)          # c = 2.93, exact rows only, c = 3.26
+    >>> max_depth(10**6, quantity="Q"), max_depth(100, quantity="Q"), max_depth(10**12, quantity="Q")   # c = 2.93, 60, 3.26
     (2934, 60, 3256777)
     """
     from ._args import as_choice
@@ -502,19 +489,29 @@ def max_depth(n, *, quantity: str = "Q") -> int:
     return _max_depth(n, as_choice("quantity", quantity, ("Q", "S")))
 
 
-def _domain_error(n: int, t: int, quantity: str) -> ValueError:
-    md = _max_depth(n, quantity)
-    return ValueError(f"t must be <= {md} at n={n} (the exact rows reach t = {real_rows_max_k()}; the large-n "
-                      f"expansion serves c = t/sqrt(n) up to {math.sqrt(M_MAX * math.sqrt(RHO_MAX)):.3g} and a "
-                      f"relative error estimate up to {REL_ERROR_MAX:g}), got t = {t} (c = {t / math.sqrt(n):.3g})")
+def _domain_error(n: int, t: int, quantity: str, name: str | None = None) -> ValueError:
+    md, name = _max_depth(n, quantity), name or _DEPTH[quantity]
+    return ValueError(f"{name} must be <= {md} at n={n} (the exact rows reach {name} = {real_rows_max_k()}; the large-n "
+                      f"expansion serves c = {name}/sqrt(n) up to {math.sqrt(M_MAX * math.sqrt(RHO_MAX)):.3g} and a "
+                      f"relative error estimate up to {REL_ERROR_MAX:g}), got {name} = {t} (c = {t / math.sqrt(n):.3g})")
 
 
-def _energy(n, t, method, dps, quantity: str) -> RealEnergy:
+_DEPTH = {"Q": "k", "S": "t"}        # the vocabulary: Q-type depth k, S-type depth t (docs/api/vocabulary.md)
+
+
+def _check_served(n: int, depth: int, quantity: str, name: str) -> None:
+    """A ValueError naming the caller's parameter ``name`` when ``depth`` is beyond :func:`max_depth` at width n."""
+    if depth > real_rows_max_k() and depth > _max_depth(n, quantity):
+        raise _domain_error(n, depth, quantity, name)
+
+
+def _energy(n, t, method, dps, quantity: str) -> Energy:
     from ._args import as_method_dps
     method, dps = as_method_dps(method, dps)
+    name = _DEPTH[quantity]
     if method == "mp":
-        return _energy_mp(as_int("n", n, minimum=1), as_int("t", t, minimum=0), dps, quantity)
-    nn, tt = np.broadcast_arrays(as_int_array("n", n, minimum=1), as_int_array("t", t, minimum=0))
+        return _energy_mp(as_int("n", n, minimum=1), as_int(name, t, minimum=0), dps, quantity)
+    nn, tt = np.broadcast_arrays(as_int_array("n", n, minimum=1), as_int_array(name, t, minimum=0))
     shape, nn, tt = nn.shape, nn.ravel(), tt.ravel()
     K = real_rows_max_k()
     value, error = np.empty(nn.shape), np.zeros(nn.shape)
@@ -532,42 +529,63 @@ def _energy(n, t, method, dps, quantity: str) -> RealEnergy:
         value[~exact], error[~exact] = v, e
     source = "exact rows" if exact.all() else "expansion" if not exact.any() else "exact rows and expansion"
     if not shape:
-        return RealEnergy(float(value[0]), float(error[0]), source)
-    return RealEnergy(value.reshape(shape), error.reshape(shape), source)
+        return Energy(float(value[0]), float(error[0]), source)
+    return Energy(value.reshape(shape), error.reshape(shape), source)
 
 
-def _energy_mp(n: int, t: int, dps: int, quantity: str) -> RealEnergy:
+def _rounded(x: Fraction) -> tuple[mpf, Fraction]:
+    """``x`` at the working precision and the exact size of that rounding (for the error field)."""
+    v = mpmath.mpf(x.numerator) / x.denominator
+    man, exp = v.man_exp
+    exact_v = Fraction(int(man) * 2**int(exp)) if exp >= 0 else Fraction(int(man), 2**int(-exp))
+    return v, abs(exact_v - x)
+
+
+def _energy_mp(n: int, t: int, dps: int, quantity: str) -> Energy:
+    """The mp path: exact rational arithmetic (rows, or the expansion's terms), rounded once to ``dps`` digits;
+    the error is the truncation estimate (0 on the rows) plus the size of that final rounding."""
     K = real_rows_max_k()
     with mpmath.workdps(dps):
-        def mpf(x: Fraction):
+        def mpf_of(x: Fraction):
             return mpmath.mpf(x.numerator) / x.denominator
         if t <= K:
-            return RealEnergy(mpf(_exact_row_energy(n, t, quantity)), mpmath.mpf(0), "exact rows")
+            value, rounding = _rounded(_exact_row_energy(n, t, quantity))
+            return Energy(value, mpf_of(rounding), "exact rows")
         if t > _max_depth(n, quantity):
             raise _domain_error(n, t, quantity)
         terms = _terms_exact(n, t, quantity, K)
-        value, err = _value_error(terms[:M_MAX + 1], Fraction(float(_rho(n, t))))
+        exact_sum, err = _value_error(terms[:M_MAX + 1], Fraction(float(_rho(n, t))))
         if quantity == "S":
-            value += _exact_row_energy(n, K, "S")
-        return RealEnergy(mpf(value), mpf(err), "expansion")
+            exact_sum += _exact_row_energy(n, K, "S")
+        value, rounding = _rounded(exact_sum)
+        return Energy(value, mpf_of(err + rounding), "expansion")
 
 
-def QR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
-    r"""The real-weight energy ``Q^R_{n,t} = E tr((G^t)^T G^t) / n^(t+1)`` at any depth, with an error estimate.
+@overload
+def QR(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> Energy[float]: ...
+@overload
+def QR(n: IntArray, k: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> Energy[FloatArray]: ...
+@overload
+def QR(n: Int, k: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> Energy[FloatArray]: ...
+@overload
+def QR(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> Energy[mpf]: ...
+def QR(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
+       dps: int | None = None) -> Energy[float] | Energy[FloatArray] | Energy[mpf]:
+    r"""The real-weight energy ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)`` at any depth, with an error estimate.
 
     Source: the quantity of Seleznova (2026), arXiv:2605.05113, Sec. 2 (real Gaussian weights
-    ``W = G / sqrt(n)``, ``Q^R >= Q``); the values are the toolkit's: the exact rows for ``t <= 60``
+    ``W = G / sqrt(n)``, ``Q^R >= Q``); the values are the toolkit's: the exact rows for ``k <= 60``
     (:mod:`theory.real_rows`), the large-n expansion of the module docstring beyond (verified coefficients
     ``a_m``, m <= 13, and the first omitted terms as the error estimate). Domain: integers ``n >= 1``,
-    ``t >= 0`` with ``t <= max_depth(n)`` (e.g. 2934 at ``n = 10^6``; always ``t <= 60``); outside, a ValueError
-    naming ``t``. Cost O(1) per value. Convention: ``Q^R_{n,0} = 1``.
+    ``k >= 0`` with ``k <= max_depth(n, quantity="Q")`` (e.g. 2934 at ``n = 10^6``; always ``k <= 60``); outside,
+    a ValueError naming ``k`` and the domain. Cost O(1) per value. Convention: ``Q^R_{n,0} = 1``.
 
     Parameters
     ----------
     n : int or array of int
-        Width ``n >= 1`` (arrays broadcast against ``t`` on the float path).
-    t : int or array of int
-        Depth ``t >= 0``.
+        Width ``n >= 1`` (arrays broadcast against ``k`` on the float path).
+    k : int or array of int
+        Depth (the power of ``W``), ``k >= 0``.
     method : {"float", "mp"}
         float64 (arrays allowed), or mpmath at ``dps`` digits (scalars; the expansion's sum is exact
         rational arithmetic, rounded once).
@@ -576,15 +594,17 @@ def QR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
 
     Returns
     -------
-    RealEnergy
-        ``value``, ``error`` (an estimate of ``|value - Q^R|``; 0 on the exact rows) and ``source``.
+    theory.results.Energy
+        ``value``, ``error`` (an estimate of ``|value - Q^R|``: the truncation estimate, 0 on the exact rows,
+        plus the final rounding on the "mp" path) and ``source``; it prints the value to the digits its
+        error supports.
 
     Raises
     ------
     TypeError
-        ``n`` or ``t`` not an integer (or integer array), ``method`` not a string.
+        ``n`` or ``k`` not an integer (or integer array), ``method`` not a string.
     ValueError
-        ``n < 1``, ``t < 0``, ``t`` beyond :func:`max_depth`, an unknown method, ``dps`` with "float".
+        ``n < 1``, ``k < 0``, ``k`` beyond :func:`max_depth`, an unknown method, ``dps`` with "float".
 
     Examples
     --------
@@ -593,13 +613,24 @@ def QR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
     >>> r = QR(10**6, 1000, method="mp", dps=30)
     >>> mpmath.nstr(r.value, 20), r.error < 1e-14
     ('1.0426213997913565614', True)
+    >>> QR(10**6, 1000, method="mp", dps=40)            # the digits the error supports, not 40
+    Energy(value=1.0426213997913566, error=5.8e-15, source='expansion')
     >>> QR(10**6, [10, 1000, 2000]).value.round(8).tolist()
     [1.0, 1.0426214, 1.82639885]
     """
-    return _energy(n, t, method, dps, "Q")
+    return _energy(n, k, method, dps, "Q")
 
 
-def SR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
+@overload
+def SR(n: Int, t: Int, *, method: Literal["float"] = ..., dps: None = ...) -> Energy[float]: ...
+@overload
+def SR(n: IntArray, t: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> Energy[FloatArray]: ...
+@overload
+def SR(n: Int, t: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> Energy[FloatArray]: ...
+@overload
+def SR(n: Int, t: Int, *, method: Literal["mp"], dps: int | None = ...) -> Energy[mpf]: ...
+def SR(n: Int | IntArray, t: Int | IntArray, *, method: FloatOrMp = "float",
+       dps: int | None = None) -> Energy[float] | Energy[FloatArray] | Energy[mpf]:
     r"""The real-weight driven energy ``S^R_{n,t} = sum_{k=0}^t Q^R_{n,k}`` (``t + 1`` terms) with an error estimate.
 
     As :func:`QR`: exact rows for ``t <= 60``; beyond, the exact ``S^R_{n,60}`` plus the expansion's partial
@@ -621,8 +652,8 @@ def SR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
 
     Returns
     -------
-    RealEnergy
-        ``value``, ``error``, ``source``.
+    theory.results.Energy
+        ``value``, ``error``, ``source``, as for :func:`QR`.
 
     Raises
     ------
@@ -642,10 +673,11 @@ def SR(n, t, *, method: str = "float", dps: int | None = None) -> RealEnergy:
     return _energy(n, t, method, dps, "S")
 
 
-def real_energies_any(n, t, *, method: str = "float", dps: int | None = None) -> tuple[list | np.ndarray, float, str]:
-    """``(E, rel_error, source)``: ``E = [Q^R_{n,0}, ..., Q^R_{n,t}]`` (float64 array, or for "mp" a list of
+def real_energies_any(n, k, *, method: FloatOrMp = "float",
+                      dps: int | None = None) -> tuple[list[Fraction | mpf] | FloatArray, float, str]:
+    """``(E, rel_error, source)``: ``E = [Q^R_{n,0}, ..., Q^R_{n,k}]`` (float64 array, or for "mp" a list of
     exact Fractions on the rows and ``mpf`` beyond), the largest relative error estimate among them and a
-    source text; for :mod:`theory.horizon`. Domain: :func:`QR`'s, ``t <= MAX_T_LINEAR = 1e6``.
+    source text; for :mod:`theory.horizon`. Domain: :func:`QR`'s, ``k <= MAX_T_LINEAR = 1e6``.
 
     >>> E, err, src = real_energies_any(10**6, 100)           # the float path's rounding bound dominates here
     >>> len(E), err < 1e-13, src
@@ -653,20 +685,21 @@ def real_energies_any(n, t, *, method: str = "float", dps: int | None = None) ->
     """
     from ._args import as_method_dps
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0, maximum=MAX_T_LINEAR)
+    k = as_int("k", k, minimum=0, maximum=MAX_T_LINEAR)
     method, dps = as_method_dps(method, dps)
     K = real_rows_max_k()
-    exact = [_exact_row_energy(n, k, "Q") for k in range(min(t, K) + 1)]
-    if t <= K:
+    exact: list[Fraction | mpf] = [_exact_row_energy(n, j, "Q") for j in range(min(k, K) + 1)]
+    if k <= K:
         return (exact if method == "mp" else np.array([float(e) for e in exact])), 0.0, "exact real rows"
+    E: list[Fraction | mpf] | FloatArray
     if method == "mp":
-        tail = [QR(n, k, method="mp", dps=dps) for k in range(K + 1, t + 1)]
-        rel = max(float(r.error / r.value) for r in tail)           # type: ignore[operator]   # mpf / mpf
-        E: list | np.ndarray = exact + [r.value for r in tail]
+        tail = [QR(n, j, method="mp", dps=dps) for j in range(K + 1, k + 1)]
+        rel = max(float(r.error / r.value) for r in tail)
+        E = exact + [r.value for r in tail]
     else:
-        r = QR(n, np.arange(K + 1, t + 1))
-        rel = float(np.max(np.asarray(r.error) / np.asarray(r.value)))
-        E = np.concatenate([np.array([float(e) for e in exact]), np.asarray(r.value)])
+        r = QR(n, np.arange(K + 1, k + 1))
+        rel = float(np.max(r.error / r.value))
+        E = np.concatenate([np.array([float(e) for e in exact]), r.value])
     return E, rel, f"exact real rows k <= {K}, large-n expansion beyond (relative error estimate <= {rel:.2g})"
 
 
@@ -717,7 +750,7 @@ def real_breakdown_depth(n, tol) -> int:
     """The first depth t with ``|Q^R_{n,t} - 1| > tol`` (real weights, ``sigma = 1``; ``Q^R >= 1``, so the first
     ``Q^R_{n,t} > 1 + tol``): the real counterpart of :func:`theory.regimes.breakdown_depth` with
     ``quantity="Q"``, from the exact rows and the expansion (float; scanned in doubling blocks). Equal to
-    ``theory.horizon.depth_for_scale(n, 1.0, tol, weights="real") + 1``. Domain: ``n >= 1``, ``0 < tol < 1``,
+    ``theory.horizon.depth_for_scale(n, 1.0, tol, quantity="Q", field="real") + 1``. Domain: ``n >= 1``, ``0 < tol < 1``,
     with the crossing at most :func:`max_depth` (else ValueError naming tol) and at most ``MAX_T_LINEAR = 1e6``
     (else ValueError naming n: the law of :func:`breakdown_law` gives it there).
 

@@ -55,15 +55,19 @@ def real_Q(n, k) -> Fraction:
     return Fraction(sum(c * n**j for j, c in enumerate(row)), n ** (len(row) - 1))
 
 
-def real_energies(n, kmax) -> list[Fraction]:
-    """``[Q^R_{n,0}, ..., Q^R_{n,kmax}]`` exactly; ``n >= 1``, ``0 <= kmax <= real_rows_max_k()``.
+def real_energies(n, k) -> list[Fraction]:
+    """``[Q^R_{n,0}, ..., Q^R_{n,k}]`` exactly; ``n >= 1``, ``0 <= k <= real_rows_max_k()`` (60). Deeper depths
+    have no exact row: :func:`theory.real_expansion.QR` gives them with an error estimate (the ValueError says so).
 
     >>> real_energies(2, 2)
     [Fraction(1, 1), Fraction(1, 1), Fraction(3, 2)]
     """
     n = as_int("n", n, minimum=1)
-    kmax = as_int("kmax", kmax, minimum=0, maximum=real_rows_max_k())
-    return [real_Q(n, k) for k in range(kmax + 1)]
+    k = as_int("k", k, minimum=0)
+    if k > real_rows_max_k():
+        raise ValueError(f"k must be <= {real_rows_max_k()} (the committed exact rows), got k = {k}; deeper depths: "
+                         f"QR(n, k) (theory.real_expansion, seqtheory.QR) gives Q^R_(n,k) with an error estimate")
+    return [real_Q(n, j) for j in range(k + 1)]
 
 
 @lru_cache(maxsize=1)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import numbers
 from fractions import Fraction
+from typing import Literal, overload
 
 import mpmath
 import numpy as np
@@ -35,6 +36,7 @@ import numpy as np
 from ._args import (FLOAT_INT_MAX, LOG_FLOAT_MAX, as_bool, as_choice, as_dps, as_int, as_int_array, as_real, as_real_array, elementwise,
                     scalar_or_array)
 from ._args import FloatOrExact   # the Literal type of the method argument
+from ._args import Field
 
 __all__ = [
     "critical_curve", "critical_S_curve", "critical_correction", "Q_critical_form", "S_critical_form",
@@ -739,7 +741,11 @@ _FIELDS = ("complex", "real")
 _FF_METHODS = ("float", "exact")
 
 
-def feedforward_mean(n, L, *, method: FloatOrExact = "float"):
+@overload
+def feedforward_mean(n: int, L: int, *, method: Literal["float"] = ...) -> float: ...
+@overload
+def feedforward_mean(n: int, L: int, *, method: Literal["exact"]) -> Fraction: ...
+def feedforward_mean(n: int, L: int, *, method: FloatOrExact = "float") -> float | Fraction:
     r"""``E||W_L...W_1 x||^2 / ||x||^2 = 1`` exactly, for independent layers of the same law.
 
     Source: Seleznova (2026), feedforward contrast (``docs/papers/signal-propagation.md``): each layer
@@ -757,7 +763,12 @@ def feedforward_mean(n, L, *, method: FloatOrExact = "float"):
     return Fraction(1) if method == "exact" else 1.0
 
 
-def feedforward_second_moment(n, L, *, field: str = "complex", method: FloatOrExact = "float"):
+@overload
+def feedforward_second_moment(n: int, L: int, *, field: Field = ..., method: Literal["float"] = ...) -> float: ...
+@overload
+def feedforward_second_moment(n: int, L: int, *, field: Field = ..., method: Literal["exact"]) -> Fraction: ...
+def feedforward_second_moment(n: int, L: int, *, field: Field = "complex",
+                              method: FloatOrExact = "float") -> float | Fraction:
     r"""``E(||W_L...W_1 x||^2 / ||x||^2)^2 = (1 + 1/n)^L`` (complex) or ``(1 + 2/n)^L`` (real).
 
     Source: Seleznova (2026), feedforward contrast (``docs/papers/signal-propagation.md``). One layer:

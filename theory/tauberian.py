@@ -62,7 +62,7 @@ largest detectable lag (the horizon) with ``N`` samples: exponential ``f = e^{-l
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Literal, overload
 
 import mpmath
 import numpy as np
@@ -70,6 +70,7 @@ from scipy import integrate, special
 
 from theory._args import PARAM_MAX, as_method_dps, as_real, as_real_array, scalar_or_array, as_float64
 from theory._args import FloatOrMp   # the Literal type of the method argument
+from theory._types import FloatArray, Real, RealArray, mpf   # the number types each method returns
 
 # Tail exponents are O(1); beyond 100, Gamma(beta) overflows float64 at 171 and inf * 0 gives nan.
 _BETA_MAX = 100.0
@@ -148,8 +149,15 @@ def envelope_from_spectrum(lags: Any, tau: Any, *, weights: Any = None) -> np.nd
     return (out / total).reshape(l.shape)
 
 
-def envelope_from_density(lags: Any, density: Callable[[Any], Any], *, support: tuple[float, float] = (0.0,
-                          math.inf), method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def envelope_from_density(lags: Real | RealArray, density: Callable[[Any], Any], *, support: tuple[float, float] = ...,
+                          method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def envelope_from_density(lags: Real | RealArray, density: Callable[[Any], Any], *, support: tuple[float, float] = ...,
+                          method: Literal["mp"], dps: int | None = ...) -> list[mpf]: ...
+def envelope_from_density(lags: Real | RealArray, density: Callable[[Any], Any], *,
+                          support: tuple[float, float] = (0.0, math.inf), method: FloatOrMp = "float",
+                          dps: int | None = None) -> FloatArray | list[mpf]:
     r"""``f(l) = int exp(-l/tau) p(tau) dtau`` over ``support`` by numerical quadrature.
 
     ``density`` is a callable ``p(tau)`` (need not be normalised: the integral is returned as is).
@@ -219,7 +227,17 @@ def _pareto_params(beta: Any, tau_min: Any) -> tuple[float, float]:
             as_real("tau_min", tau_min, minimum=0.0, open_min=True, maximum=PARAM_MAX))
 
 
-def pareto_envelope(lags: Any, *, beta: Any, tau_min: Any = 1.0, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def pareto_envelope(lags: Real, *, beta: Real, tau_min: Real = ..., method: Literal["float"] = ...,
+                    dps: None = ...) -> float: ...
+@overload
+def pareto_envelope(lags: Real | RealArray, *, beta: Real | RealArray, tau_min: Real | RealArray = ...,
+                    method: Literal["float"] = ..., dps: None = ...) -> float | FloatArray: ...
+@overload
+def pareto_envelope(lags: Real, *, beta: Real, tau_min: Real = ..., method: Literal["mp"],
+                    dps: int | None = ...) -> mpf: ...
+def pareto_envelope(lags: Real | RealArray, *, beta: Real | RealArray, tau_min: Real | RealArray = 1.0,
+                    method: FloatOrMp = "float", dps: int | None = None) -> float | FloatArray | mpf:
     r"""Closed-form envelope of the Pareto time-scale density ``beta tau_min^beta tau^(-1-beta)``, ``tau >=
     tau_min``: ``f(l) = beta x^(-beta) gamma(beta, x) = e^(-x) 1F1(1; 1+beta; x)``, ``x = l / tau_min``.
 

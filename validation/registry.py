@@ -137,6 +137,35 @@ def with_figure(ctx: "Context", out: Outcome, name: str, plot: Callable, *args, 
 
 @dataclasses.dataclass(frozen=True)
 class Check:
+    """One registered claim: what it tests, against which closed form and numerics, and the function that runs it.
+
+    Made by the :func:`check` decorator; :func:`discover` returns every one; ``run(ctx)`` gives a
+    :class:`Result` (the :class:`Outcome` and the seconds).
+
+    Parameters
+    ----------
+    name : str
+        ``"<paper>.<claim>"``.
+    paper, claim, closed_form, numerics, statistic : str
+        The source, the claim in words, the dotted names of the closed form and the numerics (resolved by
+        ``tests/test_registry.py``), and the decision rule.
+    func : callable
+        ``func(ctx) -> Outcome``.
+    profiles : tuple of str
+        The profiles it runs in.
+
+    Returns
+    -------
+    Check
+        A frozen record.
+
+    Examples
+    --------
+    >>> chk = next(c for c in discover() if c.name == "levy.tail_threshold")
+    >>> chk.closed_form.startswith("theory.levy.characteristic_root"), "quick" in chk.profiles
+    (True, True)
+    """
+
     name: str
     paper: str
     claim: str

@@ -20,16 +20,23 @@ from tqdm import tqdm
 from .registry import FAILING, VERDICTS, Check, Context, Result
 
 
+def markdown_cell(x) -> str:
+    r"""One cell of a GitHub-flavoured Markdown table: floats with 6 significant digits; ``|`` escaped (GFM
+    splits a row at every unescaped ``|``, code spans included) and line breaks made spaces (a row is a line).
+
+    >>> print(markdown_cell("`|x|` < 1\nsee below"), markdown_cell(0.1 + 0.2))
+    `\|x\|` < 1 see below 0.3
+    """
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.6g}" if math.isfinite(x) else str(float(x))
+    return " ".join(str(x).replace("|", "\\|").splitlines())
+
+
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
-    """A GitHub-flavoured Markdown table; floats printed with 6 significant digits."""
-
-    def fmt(x) -> str:
-        if isinstance(x, (float, np.floating)):
-            return f"{float(x):.6g}" if math.isfinite(x) else str(float(x))
-        return str(x)
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(fmt(x) for x in r) + " |" for r in rows]
+    """A GitHub-flavoured Markdown table (cells: :func:`markdown_cell`), one row per line, as wide as the
+    header."""
+    lines = ["| " + " | ".join(map(markdown_cell, headers)) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(map(markdown_cell, r)) + " |" for r in rows]
     return "\n".join(lines)
 
 
@@ -138,14 +145,60 @@ def budget_section(results: list[Result]) -> list[str]:
             continue
         rows.append([r.check.name, r.outcome.verdict, (b.get("polished") or {}).get("verdict", "-"),
                      (b.get("adam") or {}).get("verdict", "-"), data.get("agreement", "-"),
-                     ", ".join(str(s) for s in data.get("seeds", [])) or "-"])
+                     ", ".join(str(s) for s in data.get("seeds", [])) or "-", fragility_text(data.get("fragility"))])
     if not rows:
         return []
     return ["## Answers at two optimisation budgets", "",
             "Every number is an upper bound on what an architecture can reach. Headline: the polished budget "
             "(the Adam stage, then the full-batch L-BFGS polish); beside it the Adam budget and whether the two "
-            "agree. The rule: docs/papers/memory-functions.md, \"The decision rule\".", "",
-            markdown_table(["check", "verdict", "polished budget", "Adam budget", "agreement", "seeds"], rows), ""]
+            "agree. The rule: docs/papers/memory-functions.md, \"The decision rule\". Fragility: whether the "
+            "verdict can flip within the cross-machine spread of its runs (docs/papers/memory-functions.md, "
+            "\"Amendment (2026-12-06): fragility\"; every margin in the claim's section).", "",
+            markdown_table(["check", "verdict", "polished budget", "Adam budget", "agreement", "seeds", "fragility"],
+                           rows), ""]
+
+
+def fragility_text(labels: dict | None) -> str:
+    """``"polished fragile, adam robust"`` from a claim's per-budget fragility labels (``-``: not assessed)."""
+    return ", ".join(f"{b} {v}" for b, v in labels.items()) if labels else "-"
+
+
+def _power_text(power: dict | None) -> str:
+    """The plan's power of a round-2 claim: P(decided) per budget (pass + not reproduced)."""
+    if not power:
+        return "-"
+    return ", ".join(f"{b} {p['decided']:.2f}" for b, p in power.items() if isinstance(p, dict) and "decided" in p)
+
+
+def rounds_section(results: list[Result]) -> list[str]:
+    """Markdown lines of the claims with two rounds (``data["rounds"]``): each round's verdict at both budgets,
+    round 1's fragility, round 2's seeds, statistic, planned power and status. Empty when no result has
+    rounds."""
+    rows = []
+    for r in results:
+        rounds = (r.outcome.data or {}).get("rounds")
+        if not rounds:
+            continue
+        one, two = rounds.get("1") or {}, rounds.get("2") or {}
+        b1, b2 = one.get("budgets") or {}, two.get("budgets") or {}
+        seeds = two.get("seeds")
+        rows.append([r.check.name, r.outcome.verdict, one.get("verdict", "-"), b1.get("polished", "-"),
+                     b1.get("adam", "-"), fragility_text(one.get("fragility")), two.get("verdict", "-"),
+                     b2.get("polished", "-"), b2.get("adam", "-"),
+                     f"{min(seeds)}-{max(seeds)}" if seeds else "-", two.get("statistic", "-"),
+                     _power_text(two.get("power")), two.get("status", "-")])
+    if not rows:
+        return []
+    return ["## Round 1 and round 2 (pre-registered)", "",
+            "Round 1: the answers at the seeds the rule gave (0-2, or 0-4 where extended), unchanged, with their "
+            "fragility under the cross-machine spread. Round 2: the claims the pre-registered plan retrains on new "
+            "seeds (5 and up, under the pinned numerical settings), decided on the round-2 runs alone; the "
+            "planned power is P(pass or not reproduced) at the plan's size. The headline is round 2's verdict "
+            "once all its runs are in, else round 1's. The rule: docs/papers/memory-functions.md, \"Round 2 "
+            "(pre-registered)\".", "",
+            markdown_table(["check", "headline", "round 1", "round 1 polished", "round 1 Adam", "round 1 fragility",
+                            "round 2", "round 2 polished", "round 2 Adam", "round 2 seeds", "round 2 statistic",
+                            "planned power", "round 2 status"], rows), ""]
 
 
 def write_report(results: list[Result], ctx: Context, *, only: str | None = None) -> Path:
@@ -170,6 +223,7 @@ def write_report(results: list[Result], ctx: Context, *, only: str | None = None
         "",
     ]
     md += budget_section(results)
+    md += rounds_section(results)
     for r in results:
         c, o = r.check, r.outcome
         md += [

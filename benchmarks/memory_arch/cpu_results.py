@@ -29,6 +29,11 @@ the report in ``--out`` and adds to ``numerics/memory_functions/bench/sweeps/SWE
 statistic is complete and lacks power (with its 3-seed answer and cells; a planned claim is never replanned);
 ``--train-only --part ext`` trains seeds 3 and 4 on those cells; the next report answers those claims with 5
 seeds (``validation.checks.architectures.profile_rows``).
+Round 2 (``docs/papers/memory-functions.md``, "Round 2 (pre-registered)"; the plan
+``numerics/memory_functions/bench/sweeps/SWEEP_round2.json``, written by ``benchmarks/memory_arch/power.py``
+before any round-2 run): ``--train-only --part r2-N`` trains one of its parts (each part completes whole
+claims, cheapest first; ``--status`` lists them); the report answers each planned claim at round 1 and, once
+all its round-2 runs are in, at round 2.
 ``--sweep NAME`` runs another sweep file of that folder under the same rules (``cpu_T256``: the claims at
 T = 256, into ``docs/results/cpu-architectures-T256`` with ``--out``); ``--checks`` restricts the checks
 (globs or substrings, several separated by commas: ``--checks "architectures.heads,architectures.no_single*"``).
@@ -156,15 +161,26 @@ def select_cells(runs: list, cells: list[str] | None) -> list:
                                    for c in cells)]
 
 
+def round2_parts(sweep: str) -> dict[str, list[str]]:
+    """Round 2's resumable parts of ``sweep`` (name -> its claims; empty without a round-2 plan)."""
+    from validation.checks.architectures import load_round2
+
+    plan = load_round2(sweep) or {}
+    return {p["name"]: list(p["claims"]) for p in plan.get("parts", [])}
+
+
 def selected_runs(a) -> list:
     """The sweep runs that ``--study``, ``--part`` and ``--cell`` select."""
     from numerics.memory_functions.bench.sweep import expand_sweep, load_sweep
 
-    from validation.checks.architectures import _dedup, extension_runs, load_extension
+    from validation.checks.architectures import _dedup, extension_runs, load_extension, load_round2
 
     doc = load_sweep(a.sweep)
-    if a.part == "ext":                      # the seed extension's runs (every planned claim's), then the filters
-        runs = _dedup([r for rs in extension_runs(doc, load_extension(a.sweep)).values() for r in rs])
+    second = round2_parts(a.sweep)
+    if a.part == "ext" or a.part in second:  # a planned extension's runs (every claim's, or one part's claims')
+        plan = load_extension(a.sweep) if a.part == "ext" else load_round2(a.sweep)
+        planned = extension_runs(doc, plan)
+        runs = _dedup([r for name, rs in planned.items() if a.part == "ext" or name in second[a.part] for r in rs])
         runs = [r for r in runs if a.study is None or r.study in a.study]
     else:
         runs = select_part(expand_sweep(doc, studies=a.study), a.part)
@@ -216,12 +232,12 @@ def status(a, store: Path) -> int:
     rows, every, cpu_of = [], set(), {}
     with ResultStore(store) as st:
         done = st.done_ids()
-        for part in [*sorted(PARTS), "ext"]:
+        for part in [*sorted(PARTS), "ext", *round2_parts(a.sweep)]:
             ids = {r.run_id for r in part_runs(a.sweep, part)}
             for i in ids & done:
                 cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
             rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} |")
-            every |= ids if part != "ext" else set()
+            every |= ids if part in PARTS else set()
     have = every & done                       # parts share runs (composition reuses main's): count each once
     print("| part | runs stored | CPU hours |\n|---|---|---|\n" + "\n".join(rows)
           + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cpu_of[i] for i in have) / 3600:.1f} |")
@@ -289,8 +305,8 @@ def main(argv=None) -> int:
     p.add_argument("--train-only", action="store_true", help="train into the store, write no report")
     p.add_argument("--workers", type=int, default=2, help="worker processes, one torch thread each")
     p.add_argument("--study", action="append", help="with --train-only: only this study (repeatable)")
-    p.add_argument("--part", choices=[*sorted(PARTS), "ext"], help="with --train-only: one resumable part of the "
-                   "profile (ext: the seed extension planned by --plan-extension)")
+    p.add_argument("--part", help="with --train-only: one resumable part of the profile (1-6; ext: the seed "
+                   "extension planned by --plan-extension; r2-N: a part of the pre-registered round 2)")
     p.add_argument("--plan-extension", action="store_true", help="write the seed-extension plan from the report "
                    "in --out (the claims whose statistic lacks power at 3 seeds) and stop")
     p.add_argument("--status", action="store_true", help="print how many runs of each part the store holds "
@@ -310,6 +326,9 @@ def main(argv=None) -> int:
         p.error(f"--sweep {a.sweep!r}: no packaged sweep {SWEEPS / (a.sweep + '.json')}")
     if a.out is None:                 # another sweep's report never overwrites the profile's committed one
         a.out = str(DEFAULT_OUT if a.sweep == "cpu" else DEFAULT_OUT.with_name(f"cpu-architectures-{a.sweep}"))
+    parts = [*sorted(PARTS), "ext", *round2_parts(a.sweep)]
+    if a.part is not None and a.part not in parts:
+        p.error(f"--part {a.part!r}: one of {', '.join(parts)}")
     if a.no_train and a.train_only:
         p.error("--no-train and --train-only exclude each other")
     if a.workers < 1 or a.group < 1:

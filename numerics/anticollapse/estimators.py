@@ -64,7 +64,43 @@ _EXACT_FIT_RTOL = 1e-9          # residuals below this (relative to the scale of
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class TailFit:
-    """Result of :func:`tail_beta`."""
+    """The tail exponent of a time-scale sample, from the slope of its empirical CCDF.
+
+    Returned by :func:`tail_beta` (and inside :class:`numerics.anticollapse.sde_tail.SDEBeta`).
+
+    Parameters
+    ----------
+    beta : float
+        ``max(0, -slope)`` of the log-log CCDF fit on the full sample.
+    ci : (float, float)
+        Bootstrap percentile interval at ``level``.
+    r2 : float
+        R^2 of the log-log least-squares fit.
+    p_below_1 : float
+        Bootstrap ``P(beta_hat < 1)``.
+    n_tail, n, n_dropped : int
+        Distinct CCDF points in the window, finite time scales used, infinite ones left out.
+    window_x, window_q : (float, float)
+        The quantile window in tau units and as quantiles ``(q_lo, q_hi)``.
+    level : float
+        Level of ``ci``.
+    boot : numpy.ndarray
+        The bootstrap replicates (NaN-free).
+    n_boot_failed : int
+        Resamples with fewer than 3 distinct CCDF points in the window.
+
+    Returns
+    -------
+    TailFit
+        A frozen record.
+
+    Examples
+    --------
+    >>> x = (1.0 - (np.arange(10000) + 0.5) / 10000) ** (-1 / 1.5)    # Pareto(beta = 1.5) quantiles
+    >>> fit = tail_beta(x, n_boot=100)
+    >>> round(fit.beta, 1), fit.n, fit.window_q
+    (1.5, 10000, (0.75, 0.995))
+    """
 
     beta: float                 # max(0, -slope) on the full sample
     ci: tuple[float, float]     # bootstrap percentile interval at `level`
@@ -82,8 +118,42 @@ class TailFit:
 
 @dataclasses.dataclass(frozen=True)
 class EnvelopeFit:
-    """Result of :func:`envelope_fit`. ``params[name]`` are the coefficients in the order of the model
-    formula: exponential ``(a, b)``, power ``(c, d)``, tempered ``(a, d, b)``."""
+    """Exponential, power and tempered fits of an envelope ``f(l)``, the exponent, and the window test.
+
+    Returned by :func:`envelope_fit` (and inside :class:`SpectrumEnvelopeFit`).
+
+    Parameters
+    ----------
+    beta : float
+        ``-d`` of the tempered fit if it is best, else ``-d`` of the power fit.
+    ci : (float, float)
+        t interval at ``level`` (se: the larger of OLS and Newey-West).
+    best : {"exponential", "power", "tempered"}
+        The model with the smallest AIC.
+    aic, params, rss : dict
+        Per model: AIC, coefficients in the order of the formula (exponential ``(a, b)``, power ``(c, d)``,
+        tempered ``(a, d, b)``), residual sum of squares.
+    window_ok : bool
+        The runs test on the power-fit residual signs does not reject (at ``runs_alpha``).
+    runs_p : float
+        Its two-sided p-value.
+    lags : numpy.ndarray
+        The lags fitted.
+    level : float
+        Level of ``ci``.
+
+    Returns
+    -------
+    EnvelopeFit
+        A frozen record.
+
+    Examples
+    --------
+    >>> lags = np.geomspace(10, 1000, 20)
+    >>> fit = envelope_fit(lags, 3.0 * lags ** -0.8)                  # an exact power law
+    >>> round(fit.beta, 6), fit.best in ("power", "tempered")
+    (0.8, True)
+    """
 
     beta: float                 # -d of the tempered fit if it is best, else -d of the power fit
     ci: tuple[float, float]     # t interval at `level`, se = max(OLS, Newey-West)
@@ -285,37 +355,34 @@ def tail_beta(tau: Any, *, window: tuple[float, float] = (0.75, 0.995), n_boot: 
                    n_boot_failed=int(n_boot - betas.size))
 
 
-def hill_beta(tau: Any, k: int | None = None) -> float:
-    r"""Hill's estimator of the tail exponent: ``beta = k / sum_{i<k} log(x_(i) / x_(k))``.
+def hill_beta(tau: Any, n_tail: int | None = None) -> float:
+    r"""Hill's estimator of the tail exponent: ``beta = m / sum_{i<m} log(x_(i) / x_(m))``, ``m = n_tail``.
 
     ``x_(0) >= x_(1) >= ...`` are the descending order statistics of the finite time scales (+inf are left
-    out); ``k = max(50, floor(0.08 n))`` by default, capped at ``n - 1``. Source: B. M. Hill, Ann. Statist.
-    3 (1975) 1163. For an exact Pareto sample ``k beta / beta_hat ~ Gamma(k, 1)`` (Renyi representation):
-    ``1/beta_hat`` is unbiased for ``1/beta`` and ``E beta_hat = beta k/(k-1)``.
+    out); ``n_tail = max(50, floor(0.08 N))`` by default (N finite time scales), capped at ``N - 1``. Source:
+    B. M. Hill, Ann. Statist. 3 (1975) 1163. For an exact Pareto sample ``m beta / beta_hat ~ Gamma(m, 1)``
+    (Renyi representation): ``1/beta_hat`` is unbiased for ``1/beta`` and ``E beta_hat = beta m/(m-1)``.
 
     >>> x = (1.0 - (np.arange(10000) + 0.5) / 10000) ** (-1 / 1.5)     # Pareto(1.5) quantiles
     >>> round(hill_beta(x), 2)
     1.5
     """
     t, _ = as_time_scales("tau", tau)
-    n = t.size
-    if n < 2:
-        raise ValueError(f"tau needs >= 2 finite time scales for the Hill estimator, got {n}")
-    if k is None:
-        k = min(max(50, int(0.08 * n)), n - 1)
+    size = t.size
+    if size < 2:
+        raise ValueError(f"tau needs >= 2 finite time scales for the Hill estimator, got {size}")
+    if n_tail is None:
+        m = min(max(50, int(0.08 * size)), size - 1)
     else:
-        k = as_int("k", k, minimum=1, maximum=n - 1)
+        m = as_int("n_tail", n_tail, minimum=1, maximum=size - 1)
     d = np.sort(t)[::-1]
-    g = float(np.mean(np.log(d[:k])) - math.log(d[k]))
+    g = float(np.mean(np.log(d[:m])) - math.log(d[m]))
     if not g > 0:
-        raise ValueError("the top k+1 time scales are all equal: the Hill estimator is undefined")
+        raise ValueError("the top n_tail + 1 time scales are all equal: the Hill estimator is undefined")
     return 1.0 / g
 
 
-# ----------------------------------------------------------------------------------------------------
-# log-normal reference
-# ----------------------------------------------------------------------------------------------------
-def lognormal_comparison(tau: Any, *, q_min: float = 0.75, alpha: float = 0.05) -> LognormalComparison:
+def lognormal_comparison(tau: Any, *, q_min: float = 0.75, significance: float = 0.05) -> LognormalComparison:
     r"""Is the upper tail (above the ``q_min`` quantile) better described by a power law or a log-normal?
 
     Above ``x_min`` both candidates are fitted by maximum likelihood on the ``n_t`` tail points: the
@@ -324,7 +391,7 @@ def lognormal_comparison(tau: Any, *, q_min: float = 0.75, alpha: float = 0.05) 
     ``S(x_min) = Phi_c((ln x_min - mu)/sigma)``. With pointwise log-likelihood differences ``l_i``,
     ``R = sum l_i`` and Vuong's statistic ``z = R / (sqrt(n_t) sd(l_i))`` is asymptotically N(0, 1) when the
     two models are equally close to the truth (non-nested case). ``favoured`` is "power" if ``z > 0`` and
-    the two-sided p-value is below ``alpha``, "lognormal" if ``z < 0`` and p < alpha, else "undecided"
+    the two-sided p-value is below ``significance``, "lognormal" if ``z < 0`` and p < significance, else "undecided"
     (a finite window often cannot tell them apart: then a straight CCDF is not evidence of a power law).
     Source: Clauset, Shalizi, Newman (2009), Sec. 5. A log-normal with ``mu -> -inf`` and large ``sigma``
     approaches a Pareto tail, so on genuine power-law data the expected verdict is "undecided" (measured:
@@ -337,7 +404,7 @@ def lognormal_comparison(tau: Any, *, q_min: float = 0.75, alpha: float = 0.05) 
     """
     t, _ = as_time_scales("tau", tau)
     q_min = as_real("q_min", q_min, minimum=0.0, maximum=1.0, open_max=True)
-    alpha = as_real("alpha", alpha, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    significance = as_real("significance", significance, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     if t.size < MIN_TAIL_SAMPLE:
         raise ValueError(f"tau needs >= {MIN_TAIL_SAMPLE} finite time scales, got {t.size}")
     x_min = float(np.quantile(t, q_min))
@@ -368,7 +435,7 @@ def lognormal_comparison(tau: Any, *, q_min: float = 0.75, alpha: float = 0.05) 
     sd = float(np.std(d))
     zst = R / (math.sqrt(d.size) * sd) if sd > 0 else 0.0
     p = float(2.0 * special.ndtr(-abs(zst)))
-    fav = "undecided" if p >= alpha else ("power" if zst > 0 else "lognormal")
+    fav = "undecided" if p >= significance else ("power" if zst > 0 else "lognormal")
     return LognormalComparison(loglik_ratio=R, z=zst, p_value=p, favoured=fav, beta_pareto=beta,
                                lognormal=(mu, sg), x_min=x_min, n_tail=int(x.size))
 

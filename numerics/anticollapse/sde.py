@@ -56,6 +56,7 @@ __all__ = ["SDEConfig", "simulate", "simulate_numpy", "drift"]
 JUMPS = ("none", "cp", "exact")
 _CHUNKS = 32   # progress-bar granularity; results do not depend on it
 MAX_STEPS = 10**7     # Euler steps per particle (simulate: ~0.5 s each); simulate_numpy, a Python-loop reference: 10**5
+PROGRESS_STEPS = 5 * 10**7   # progress=None shows a bar beyond this many particle steps (about 2-3 s at 50 ns each)
 
 
 _DEFAULT_PARAMS = LevyParams(eta_G=0.25, kappa=1.0, eta_J=0.0, alpha=1.5, lam=3.0, C=1.0)
@@ -82,8 +83,9 @@ class SDEConfig:
         Width of the drift (> 0): ``F = -kappa tanh((zeta - zeta_0) / w)``.
     zeta_0 : float, default 0.0
         The drift's equilibrium.
-    dt : float, default 0.02
-        Euler step (> 0).
+    dt : float, default 0.05
+        Euler step (> 0); the step does not bias the tail exponent (module docstring), 0.05 is the
+        recipe of :func:`numerics.anticollapse.sde_tail.beta_from_sde`.
     drift : {"saturating", "linear"}, default "saturating"
         ``theory.levy.DRIFTS``: the saturating drift (power-law tail) or the linear (OU) control.
     jumps : {"cp", "exact", "none"}, default "cp"
@@ -120,7 +122,7 @@ class SDEConfig:
     params: LevyParams = _DEFAULT_PARAMS
     w: float = 0.1
     zeta_0: float = 0.0
-    dt: float = 0.02
+    dt: float = 0.05
     drift: str = "saturating"
     jumps: str = "cp"
     eps: float = 0.1
@@ -254,7 +256,7 @@ def _check_run_args(n_particles, burn_in, n_samples, thin, seed, zeta_init, cfg)
 
 
 def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int = 1, thin: int = 1,
-             seed: int = 0, zeta_init: Any = None, progress: bool = False) -> np.ndarray:
+             seed: int = 0, zeta_init: Any = None, progress: bool | None = None) -> np.ndarray:
     r"""Simulate independent paths of the log-rate SDE and return snapshots of each, seeded and reproducible.
 
     The scheme of the module docstring (Euler-Maruyama with exact Levy increments, numba, parallel over
@@ -280,8 +282,9 @@ def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int =
         Seed (>= 0) of the per-particle streams.
     zeta_init : float or array of float, optional
         Start, one value or one per particle (finite); None: ``cfg.zeta_0``.
-    progress : bool, default False
-        A tqdm bar over chunks of particles.
+    progress : bool, optional
+        A tqdm bar over chunks of particles (None: only for long runs, more than ``PROGRESS_STEPS`` = 5e7
+        particle steps, a few seconds).
 
     Returns
     -------
@@ -291,7 +294,7 @@ def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int =
     Raises
     ------
     TypeError
-        ``cfg`` not an ``SDEConfig``, ``progress`` not a bool, an argument of the wrong type (named).
+        ``cfg`` not an ``SDEConfig``, ``progress`` not a bool or None, an argument of the wrong type (named).
     ValueError
         A size out of range (named), more than ``MAX_STEPS`` steps per particle, a ``zeta_init`` of the
         wrong shape or not finite.
@@ -321,8 +324,10 @@ def simulate(cfg: SDEConfig, n_particles: int, *, burn_in: int, n_samples: int =
     bounds = np.linspace(0, n, min(n, _CHUNKS) + 1).astype(int)
     from tqdm import tqdm
 
+    if progress is None:
+        progress = n * (b + (m - 1) * t) > PROGRESS_STEPS
     if not isinstance(progress, (bool, np.bool_)):
-        raise TypeError(f"progress must be True or False, got {progress!r}")
+        raise TypeError(f"progress must be True, False or None (automatic), got {progress!r}")
     with tqdm(total=n, disable=not progress, desc="SDE particles", leave=False) as bar:
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             _simulate_chunk(states[lo:hi], z0[lo:hi], out[lo:hi], b, t, *args)

@@ -271,7 +271,36 @@ def nearest_families(rho, *, kinds=KINDS) -> list[dict]:
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class BenchCell:
-    """One benchmark cell: the median over seeds of the final training RelMSE of ``model`` on (kind, alpha)."""
+    """One benchmark cell: the median over seeds of the final training RelMSE of ``model`` on (kind, alpha).
+
+    Returned (a list of them) by :func:`load_benchmark`; :func:`memory_report` ranks architectures by them.
+
+    Parameters
+    ----------
+    model : str
+        The architecture (e.g. "lstm", "s4d", "lstm->tcn").
+    kind : str
+        The memory-function family (:data:`theory.memory.KINDS`).
+    alpha : float
+        The family's memory parameter, in [0, 1].
+    median_relmse : float
+        Median over seeds of the final training RelMSE (``inf`` for a diverged run).
+    source : str
+        Where the record was read (a check's name, or the rows file).
+    T : int or None
+        The benchmark's sequence length, where the results file records it.
+
+    Returns
+    -------
+    BenchCell
+        A frozen record.
+
+    Examples
+    --------
+    >>> cell = load_benchmark()[0]                  # the packaged cpu results
+    >>> cell.kind in ("exp", "poly", "impulse", "airy"), cell.median_relmse >= 0
+    (True, True)
+    """
 
     model: str
     kind: str
@@ -439,13 +468,49 @@ def best_on_cell(cells: list[BenchCell], kind: str, alpha: float) -> tuple[float
 # ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass
 class MemoryReport:
-    """Result of :func:`memory_report` (``to_dict()`` for JSON); fields as in the module docstring."""
+    """The memory report of a target: complexity, Prony order, nearest benchmarked family, best architectures.
+
+    Returned by :func:`memory_report` (the module docstring defines every number); ``to_dict()`` for JSON.
+
+    Parameters
+    ----------
+    T : int
+        The number of lags of the memory function.
+    tail_energy : dict
+        The tail-energy complexity ``C(rho, s)`` at ``s = 1, 2, 4, ...`` and its area, sorted and positional.
+    effective_rank : dict
+        The effective rank of the Toeplitz, Hankel and lag couplings.
+    prony : dict or None
+        The best exponential-sum order within ``prony_tol`` with its residual, condition and time scales
+        (None when not asked).
+    families : list of dict
+        Every family's nearest member (kind, alpha, mismatch), nearest first.
+    nearest : dict
+        The nearest family (kind, alpha, mismatch).
+    far : bool
+        Whether the mismatch exceeds ``far_threshold`` (no architecture is ranked then).
+    far_threshold : float
+        The threshold of ``far``.
+    benchmark : dict
+        The benchmarked cell nearest to the family and the architectures that did best on it (or why none).
+
+    Returns
+    -------
+    MemoryReport
+        A record.
+
+    Examples
+    --------
+    >>> r = memory_report(0.9 ** np.arange(64), prony=False)       # an exponential memory
+    >>> r.T, r.nearest["kind"], r.far
+    (64, 'exp', False)
+    """
 
     T: int
     tail_energy: dict
     effective_rank: dict
     prony: dict | None
-    families: list
+    families: list[dict]
     nearest: dict
     far: bool
     far_threshold: float

@@ -140,7 +140,7 @@ def _draw(rng: np.random.Generator, shape, inputs: str) -> np.ndarray:
 
 
 def make_dataset(rho, n_seq: int, T: int | None = None, *, nonlinear: bool = False, seed: int = 0,
-                 chunk: int = DEFAULT_CHUNK, inputs: str = "normal", sigma1: Callable = np.tanh,
+                 chunk: int | None = None, inputs: str = "normal", sigma1: Callable = np.tanh,
                  sigma2: Callable = np.tanh, dtype=np.float64, workers: int | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Draw ``n_seq`` random input sequences of length ``T`` and their targets: ``(x, y)``, shape ``(n_seq, T)``.
@@ -165,8 +165,8 @@ def make_dataset(rho, n_seq: int, T: int | None = None, *, nonlinear: bool = Fal
         Nonlinear target with ``sigma1``, ``sigma2`` (elementwise callables, default ``numpy.tanh``).
     seed : int, default 0
         Seed (>= 0) of the inputs.
-    chunk : int, default 1024
-        Rows convolved at a time (>= 1).
+    chunk : int, optional
+        Rows convolved at a time (>= 1; None: ``DEFAULT_CHUNK`` = 1024).
     inputs : {"normal", "rademacher", "uniform"}, default "normal"
         Input law: ``N(0, 1)``, random signs, or uniform on ``[-sqrt(3), sqrt(3)]``.
     sigma1, sigma2 : callable, default numpy.tanh
@@ -207,7 +207,7 @@ def make_dataset(rho, n_seq: int, T: int | None = None, *, nonlinear: bool = Fal
     T = r.size if T is None else as_int("T", T, minimum=1, maximum=MAX_LENGTH)
     if n_seq * T > MAX_LENGTH:
         raise ValueError(f"n_seq * T must be <= {MAX_LENGTH} (one array), got n_seq={n_seq}, T={T}")
-    chunk = as_int("chunk", chunk, minimum=1)
+    chunk = DEFAULT_CHUNK if chunk is None else as_int("chunk", chunk, minimum=1)
     inputs = as_choice("inputs", inputs, INPUTS)
     if not isinstance(nonlinear, (bool, np.bool_)):
         raise TypeError(f"nonlinear must be a bool, got {nonlinear!r}")

@@ -12,13 +12,13 @@ Weights: ``W = G / sqrt(n)``; ``field="complex"``: ``G`` iid proper complex Gaus
 Estimators (one weight draw = one sample; every sample is independent)
 ------------------------------------------------------------------------
 * :func:`estimate_Q`, ``estimator="trace"`` (default): ``X_k = ||W^k||_F^2 / n = (1/n) tr((W^k)^* W^k)``,
-  k = 0..kmax, by repeated products ``W^k = W^{k-1} W`` batched with ``numpy.matmul`` over a stack of
+  k = 0..K, by repeated products ``W^k = W^{k-1} W`` batched with ``numpy.matmul`` over a stack of
   matrices. ``E X_k = Q_{n,k}``. ``X_0 = 1`` exactly, so its standard error is 0.
 * :func:`estimate_Q`, ``estimator="probe"``: ``X_k = ||W^k u||^2`` with one unit vector ``u`` uniform on the
   sphere per draw (Haar-invariance of the law of ``W`` makes ``E X_k = Q_{n,k}``); far noisier than the
   trace, which averages ``n`` orthogonal probes.
 * :func:`estimate_S`: the driven recurrence ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, with fresh iid
-  standard Gaussian inputs each step (``E x x^* = I``), ``X_t = ||h(t)||^2 / n``, t = 0..tmax, so
+  standard Gaussian inputs each step (``E x x^* = I``), ``X_t = ||h(t)||^2 / n``, t = 0..T, so
   ``E X_t = S_{n,t} = sum_{k<=t} Q_{n,k}``: t + 1 terms, x(0) counted (the toolkit's convention).
 * :func:`estimate_feedforward`: independent layers ``W_1..W_L`` of the same law,
   ``R_L = ||W_L...W_1 u||^2`` for a unit ``u``; first moment ``E R_L = 1`` and second moment
@@ -56,14 +56,14 @@ from theory._args import MAX_LENGTH, as_bool, as_choice, as_executor, as_int, as
 
 __all__ = ["MCEstimate", "Checkpoints", "FeedforwardEstimate", "sample_ginibre", "estimate_Q", "estimate_S",
            "estimate_feedforward", "block_rng", "FIELDS", "ESTIMATORS", "BLOCK",
-           "MAX_N", "MAX_KMAX", "MAX_SAMPLES"]
+           "MAX_N", "MAX_DEPTH", "MAX_SAMPLES"]
 
 FIELDS = ("complex", "real")
 ESTIMATORS = ("trace", "probe")
-# Documented bounds (the cost grows with each): n x n matrices, BLOCK of them per stream; kmax matrix
+# Documented bounds (the cost grows with each): n x n matrices, BLOCK of them per stream; k (or t) matrix
 # products per draw; samples draws.
 MAX_N = 256              # each product costs 8 n^3 flops per draw: n = 512 is seconds per 16 draws
-MAX_KMAX = 10**4          # a Python loop of kmax matrix products per chunk
+MAX_DEPTH = 10**4         # the largest depth k (Q) or t (S): a Python loop of that many matrix products per chunk
 MAX_SAMPLES = 10**6         # ~4 s at n = 3; more: several seeds, combined (validation uses <= 20,000)
 BLOCK = 32                       #: draws per random stream, the unit of reproducibility
 _CHUNK_BYTES = 48 << 20          # default memory budget for the matrices of one chunk
@@ -86,15 +86,47 @@ class Checkpoints:
 class MCEstimate:
     """A Monte Carlo estimate of a vector of expectations, with its standard error from the same run.
 
-    ``mean[i]`` estimates the i-th expectation (``Q_{n,i}``, ``S_{n,i}``, ...), ``se[i]`` is the sample
-    standard deviation over ``sqrt(samples)``. ``quantity`` names what is estimated, ``method`` the
-    estimator, ``field`` the weight law.
+    Returned by :func:`estimate_Q` and :func:`estimate_S` (and :func:`estimate_feedforward`'s two moments).
+    Compare with exact values by :func:`numerics.stats.agreement` (``mean``, ``se``, exact): an element with
+    ``se = 0`` (``Q_{n,0} = 1`` in every draw) is exact.
+
+    Parameters
+    ----------
+    mean : numpy.ndarray
+        ``mean[i]`` estimates the i-th expectation (``Q_{n,i}``, ``S_{n,i}``, ...).
+    se : numpy.ndarray
+        The sample standard deviation over ``sqrt(samples)``, from the same draws.
+    samples : int
+        Draws (one weight matrix each).
+    seed : int or numpy.random.SeedSequence
+        The random stream (an int when given one).
+    method : str
+        The estimator ("trace", "probe", "driven", ...).
+    field : {"complex", "real"}
+        The Gaussian field of the weights.
+    n : int
+        Width.
+    quantity : str
+        What is estimated ("Q", "S", ...).
+    checkpoints : Checkpoints
+        Running means and standard errors after growing numbers of draws.
+
+    Returns
+    -------
+    MCEstimate
+        A frozen record; ``zscores(exact)`` gives ``(mean - exact) / se``.
+
+    Examples
+    --------
+    >>> r = estimate_Q(4, 2, 64, seed=0)
+    >>> r.quantity, r.field, float(r.mean[0]), float(r.se[0])      # Q_{n,0} = 1 in every draw
+    ('Q', 'complex', 1.0, 0.0)
     """
 
     mean: np.ndarray
     se: np.ndarray
     samples: int
-    seed: "int | np.random.SeedSequence"
+    seed: int | np.random.SeedSequence
     method: str
     field: str
     n: int
@@ -340,12 +372,12 @@ def _sqnorm(x: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", f, f)
 
 
-def _common_args(n, kmax_name, kmax, samples, field, seed):
+def _common_args(n, depth_name, depth, samples, field, seed):
     n = as_int("n", n, minimum=1, maximum=MAX_N)
-    kmax = as_int(kmax_name, kmax, minimum=0, maximum=MAX_KMAX)
+    depth = as_int(depth_name, depth, minimum=0, maximum=MAX_DEPTH)
     samples = as_int("samples", samples, minimum=2, maximum=MAX_SAMPLES)
     field = as_choice("field", field, FIELDS)
-    return n, kmax, samples, field, as_seed_sequence(seed)
+    return n, depth, samples, field, as_seed_sequence(seed)
 
 
 def _seed_label(ss: np.random.SeedSequence):
@@ -356,19 +388,19 @@ def _seed_label(ss: np.random.SeedSequence):
 # --------------------------------------------------------------------------------------------------
 # Q: free recurrence
 # --------------------------------------------------------------------------------------------------
-def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=0,
+def estimate_Q(n: int, k: int, samples: int, *, field: str = "complex", seed=0,
                estimator: str = "trace", chunk: int | None = None, progress: bool | None = None,
                executor=None) -> MCEstimate:
-    r"""Monte Carlo ``Q_{n,k} = (1/n) E tr((W^k)^* W^k)``, k = 0..kmax (arrays of length kmax + 1).
+    r"""Monte Carlo ``Q_{n,j} = (1/n) E tr((W^j)^* W^j)``, j = 0..k (arrays of length k + 1).
 
-    ``estimator="trace"``: ``||W^k||_F^2 / n`` per draw (repeated batched matrix products; ``kmax`` matmuls
+    ``estimator="trace"``: ``||W^j||_F^2 / n`` per draw, j = 0..k (repeated batched matrix products; ``k`` matmuls
     per draw). ``estimator="probe"``: ``||W^k u||^2`` with a uniform unit ``u`` per draw (matrix-vector
     products). Both are unbiased for ``Q_{n,k}`` of Seleznova (2026), Theorem 2.1 (complex) and for the
     real-weight ``Q^R_{n,k}`` (``numerics.signal_propagation.wick``). The variance grows quickly with ``k / sqrt(n)``; the
     estimates for different k share the draws, so their errors are strongly correlated.
 
     (``estimator``, not ``method``: in :mod:`theory.signal_energy` ``method`` is the arithmetic; the
-    result's ``method`` field records the estimator.) Domain: ``1 <= n <= MAX_N``, ``0 <= kmax <= MAX_KMAX``,
+    result's ``method`` field records the estimator.) Domain: ``1 <= n <= MAX_N``, ``0 <= k <= MAX_DEPTH``,
     ``2 <= samples <= MAX_SAMPLES`` draws; ``seed``: int >= 0, SeedSequence or Generator; ``chunk``: draws held in memory at once (rounded up to a
     multiple of :data:`BLOCK`; default: about 48 MB of matrices); ``progress``: tqdm bar (``None`` = only
     for long runs); ``executor``: a ``concurrent.futures.Executor`` running the chunks (e.g. Dask's
@@ -379,8 +411,8 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
     ----------
     n : int
         Width, ``1 <= n <= MAX_N``.
-    kmax : int
-        Largest power, ``0 <= kmax <= MAX_KMAX``.
+    k : int
+        Largest power, ``0 <= k <= MAX_DEPTH``.
     samples : int
         Weight draws, ``2 <= samples <= MAX_SAMPLES``.
     field : {"complex", "real"}
@@ -399,7 +431,7 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
     Returns
     -------
     MCEstimate
-        ``.mean`` and ``.se`` (length ``kmax + 1``, the standard error from the same run), ``.samples``,
+        ``.mean`` and ``.se`` (length ``k + 1``, the standard error from the same run), ``.samples``,
         ``.seed``, ``.method`` (the estimator), ``.field``, ``.quantity``.
 
     Raises
@@ -415,7 +447,7 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
     >>> r.mean.shape, r.se.shape, r.samples, r.method
     ((3,), (3,), 64, 'trace')
     """
-    n, kmax, samples, field, seed = _common_args(n, "kmax", kmax, samples, field, seed)
+    n, k, samples, field, seed = _common_args(n, "k", k, samples, field, seed)
     method = as_choice("estimator", estimator, ESTIMATORS)
     itemsize = np.dtype(_dtype(field)).itemsize
     cflop = 4.0 if field == "complex" else 1.0
@@ -423,43 +455,43 @@ def estimate_Q(n: int, kmax: int, samples: int, *, field: str = "complex", seed=
     if method == "trace":
         def kernel(rngs, sizes):
             W = _draw_weights(rngs, sizes, n, field)
-            out = np.empty((W.shape[0], kmax + 1))
+            out = np.empty((W.shape[0], k + 1))
             out[:, 0] = 1.0
-            if kmax == 0:
+            if k == 0:
                 return out
             P, buf = W.copy(), np.empty_like(W)
             out[:, 1] = _sqnorm(P) / n
-            for k in range(2, kmax + 1):
+            for j in range(2, k + 1):
                 np.matmul(P, W, out=buf)
                 P, buf = buf, P
-                out[:, k] = _sqnorm(P) / n
+                out[:, j] = _sqnorm(P) / n
             return out
 
-        per_draw, flops = 3 * n * n * itemsize, 2.0 * cflop * n ** 3 * max(kmax - 1, 0)
+        per_draw, flops = 3 * n * n * itemsize, 2.0 * cflop * n ** 3 * max(k - 1, 0)
     else:
         def kernel(rngs, sizes):
             W = _draw_weights(rngs, sizes, n, field)
             v = _draw_unit_vectors(rngs, sizes, n, field)
-            out = np.empty((W.shape[0], kmax + 1))
+            out = np.empty((W.shape[0], k + 1))
             out[:, 0] = _sqnorm(v)
-            for k in range(1, kmax + 1):
+            for j in range(1, k + 1):
                 v = np.matmul(W, v)
-                out[:, k] = _sqnorm(v)
+                out[:, j] = _sqnorm(v)
             return out
 
-        per_draw, flops = n * n * itemsize, 2.0 * cflop * n * n * kmax
-    acc = _run(kernel, width=kmax + 1, samples=samples, seed=seed, chunk=chunk, per_draw_bytes=per_draw,
+        per_draw, flops = n * n * itemsize, 2.0 * cflop * n * n * k
+    acc = _run(kernel, width=k + 1, samples=samples, seed=seed, chunk=chunk, per_draw_bytes=per_draw,
                flops_per_draw=flops, progress=progress, desc=f"Q n={n} {field} {method}", executor=executor)
-    _check_finite(acc, "kmax")
+    _check_finite(acc, "k")
     return _result(acc, samples=samples, seed=seed, method=method, field=field, n=n, quantity="Q")
 
 
 # --------------------------------------------------------------------------------------------------
 # S: driven recurrence
 # --------------------------------------------------------------------------------------------------
-def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=0,
+def estimate_S(n: int, t: int, samples: int, *, field: str = "complex", seed=0,
                chunk: int | None = None, progress: bool | None = None, executor=None) -> MCEstimate:
-    r"""Monte Carlo ``S_{n,t} = E||h(t)||^2 / n``, t = 0..tmax, from the driven recurrence itself.
+    r"""Monte Carlo ``S_{n,j} = E||h(j)||^2 / n``, j = 0..t, from the driven recurrence itself.
 
     ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, fresh iid standard Gaussian inputs every step
     (complex: ``E|x_i|^2 = 1``); one weight draw and one input sequence per sample. Its expectation is
@@ -471,13 +503,13 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
     ----------
     n, samples, field, seed, chunk, progress, executor
         As for :func:`estimate_Q`.
-    tmax : int
-        Last time step, ``0 <= tmax <= MAX_KMAX``.
+    t : int
+        Last time step, ``0 <= t <= MAX_DEPTH``.
 
     Returns
     -------
     MCEstimate
-        ``.mean[t]`` estimates ``S_{n,t}``, ``t = 0..tmax``, with ``.se`` from the same run.
+        ``.mean[j]`` estimates ``S_{n,j}``, ``j = 0..t``, with ``.se`` from the same run.
 
     Raises
     ------
@@ -490,30 +522,30 @@ def estimate_S(n: int, tmax: int, samples: int, *, field: str = "complex", seed=
     >>> r.mean.shape, r.quantity
     ((3,), 'S')
     """
-    n, tmax, samples, field, seed = _common_args(n, "tmax", tmax, samples, field, seed)
+    n, t, samples, field, seed = _common_args(n, "t", t, samples, field, seed)
     itemsize = np.dtype(_dtype(field)).itemsize
 
     def kernel(rngs, sizes):
         W = _draw_weights(rngs, sizes, n, field)
-        x = np.empty((W.shape[0], tmax + 1, n, 1), dtype=W.dtype)
+        x = np.empty((W.shape[0], t + 1, n, 1), dtype=W.dtype)
         start = 0
         for rng, s in zip(rngs, sizes):
             _fill_gaussian(rng, x[start:start + s], field, 1.0)
             start += s
-        out = np.empty((W.shape[0], tmax + 1))
+        out = np.empty((W.shape[0], t + 1))
         h = x[:, 0].copy()
         out[:, 0] = _sqnorm(h) / n
-        for t in range(1, tmax + 1):
+        for j in range(1, t + 1):
             h = np.matmul(W, h)
-            h += x[:, t]
-            out[:, t] = _sqnorm(h) / n
+            h += x[:, j]
+            out[:, j] = _sqnorm(h) / n
         return out
 
     cflop = 4.0 if field == "complex" else 1.0
-    acc = _run(kernel, width=tmax + 1, samples=samples, seed=seed, chunk=chunk,
-               per_draw_bytes=(n * n + (tmax + 1) * n) * itemsize, flops_per_draw=2.0 * cflop * n * n * tmax,
+    acc = _run(kernel, width=t + 1, samples=samples, seed=seed, chunk=chunk,
+               per_draw_bytes=(n * n + (t + 1) * n) * itemsize, flops_per_draw=2.0 * cflop * n * n * t,
                progress=progress, desc=f"S n={n} {field}", executor=executor)
-    _check_finite(acc, "tmax")
+    _check_finite(acc, "t")
     return _result(acc, samples=samples, seed=seed, method="driven", field=field, n=n, quantity="S")
 
 

@@ -34,9 +34,9 @@ from fractions import Fraction
 import numpy as np
 from tqdm import tqdm
 
-from numerics.signal_propagation.ginibre import MAX_KMAX, MAX_N, MAX_SAMPLES, _show_progress, estimate_Q, sample_ginibre
+from numerics.signal_propagation.ginibre import MAX_DEPTH, MAX_N, MAX_SAMPLES, _show_progress, estimate_Q, sample_ginibre
 from theory import horizon as _th
-from theory._args import MAX_LENGTH, as_choice, as_int, as_real
+from theory._args import MAX_LENGTH, Field, Quantity, as_choice, as_int, as_real
 from theory.horizon import HorizonScale, scale_from_energies
 from theory.real_rows import real_energies as _real_energies
 from theory.real_rows import real_rows_max_k
@@ -50,34 +50,35 @@ _METHODS = ("float", "mp", "mc")
 _EXACT_SOURCE = "exact real Wick rows (theory.real_rows)"
 
 
-def real_energies(n, kmax) -> list[Fraction]:
-    r"""The exact signal energies of a linear recurrence with real Gaussian weights, depths 0 to ``kmax``.
+def real_energies(n, k) -> list[Fraction]:
+    r"""The exact signal energies of a linear recurrence with real Gaussian weights, depths 0 to ``k``.
 
-    ``Q^R_{n,k} = E tr((G^k)^T G^k) / n^(k+1)`` for ``W = G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries,
+    ``Q^R_{n,j} = E tr((G^j)^T G^j) / n^(j+1)`` for ``W = G / sqrt(n)``, ``G`` with iid ``N(0, 1)`` entries,
     as exact fractions. Source: Seleznova (2026), arXiv:2605.05113, Sec. 2 (the energies); no closed form is
-    known for real weights, so these are the committed exact rows ``P_k`` of :mod:`theory.real_rows`
-    (``Q^R_{n,k} = P_k(n) / n^(k+1)``; ``P_2 = n^3 + 2n``, so ``Q^R_{n,2} = 1 + 2/n^2``), computed by
-    :mod:`numerics.signal_propagation.real_wick_pfaffian`. Domain: ``n >= 1``, ``0 <= kmax <= 60`` (the
-    rows committed).
+    known for real weights, so these are the committed exact rows ``P_j`` of :mod:`theory.real_rows`
+    (``Q^R_{n,j} = P_j(n) / n^(j+1)``; ``P_2 = n^3 + 2n``, so ``Q^R_{n,2} = 1 + 2/n^2``), computed by
+    :mod:`numerics.signal_propagation.real_wick_pfaffian`. Domain: ``n >= 1``, ``0 <= k <= 60`` (the
+    rows committed); deeper, :func:`theory.real_expansion.QR` (``seqtheory.QR``) gives ``Q^R_{n,k}`` with an
+    error estimate.
 
     Parameters
     ----------
     n : int
         Width (>= 1).
-    kmax : int
-        Deepest power, ``0 <= kmax <= 60``.
+    k : int
+        Deepest power, ``0 <= k <= 60``.
 
     Returns
     -------
     list of fractions.Fraction
-        ``kmax + 1`` exact values ``Q^R_{n,0}, ..., Q^R_{n,kmax}`` (``Q^R_{n,0} = Q^R_{n,1} = 1``).
+        ``k + 1`` exact values ``Q^R_{n,0}, ..., Q^R_{n,k}`` (``Q^R_{n,0} = Q^R_{n,1} = 1``).
 
     Raises
     ------
     TypeError
-        ``n`` or ``kmax`` not an integer.
+        ``n`` or ``k`` not an integer.
     ValueError
-        ``n < 1``, or ``kmax`` outside ``0..60``.
+        ``n < 1``, or ``k`` outside ``0..60`` (the message points to ``QR`` for deeper depths).
 
     Examples
     --------
@@ -88,31 +89,29 @@ def real_energies(n, kmax) -> list[Fraction]:
     >>> real_energies(4, 3)[3] == Fraction(4**4 + 10 * 4**2 + 4 * 4, 4**4)   # P_3 = n^4 + 10n^2 + 4n
     True
     """
-    n = as_int("n", n, minimum=1)
-    kmax = as_int("kmax", kmax, minimum=0, maximum=_WICK_MAX_K)
-    return _real_energies(n, kmax)
+    return _real_energies(as_int("n", n, minimum=1), k)
 
 
 def _batch_seeds(seed: int, batches: int) -> list[int]:
     return [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(batches)]
 
 
-def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: int = 16,
+def mc_energies(n, k, samples, *, field: Field = "complex", seed: int = 0, batches: int = 16,
                 progress: bool | None = None) -> np.ndarray:
-    r"""Batch means of the full-trace estimator of ``Q_{n,k}``, k = 0..t: an array of shape ``(batches, t+1)``.
+    r"""Batch means of the full-trace estimator of ``Q_{n,j}``, j = 0..k: an array of shape ``(batches, k+1)``.
 
     Each batch is an independent :func:`numerics.signal_propagation.ginibre.estimate_Q` run of ``samples // batches`` draws
     (seeds spawned from ``seed``); the pooled estimate is the mean over rows. Domain: ``n >= 1``,
-    ``t >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real"); the bounds of
-    :func:`numerics.signal_propagation.ginibre.estimate_Q` (``n <= MAX_N``, ``t <= MAX_KMAX``, ``samples <= MAX_SAMPLES``).
+    ``k >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real"); the bounds of
+    :func:`numerics.signal_propagation.ginibre.estimate_Q` (``n <= MAX_N``, ``k <= MAX_DEPTH``, ``samples <= MAX_SAMPLES``).
     ``progress``: a tqdm bar over the batches (``None``: only for more than a few seconds of matrix products).
 
-    >>> m = mc_energies(4, 2, 64, batches=4)
+    >>> m = mc_energies(4, 2, 64, field="real", batches=4)
     >>> m.shape, bool(np.all(m[:, 0] == 1.0))
     ((4, 3), True)
     """
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0, maximum=MAX_KMAX)
+    k = as_int("k", k, minimum=0, maximum=MAX_DEPTH)
     samples = as_int("samples", samples, minimum=4, maximum=MAX_SAMPLES)
     batches = as_int("batches", batches, minimum=2)
     if samples < 2 * batches:      # a joint condition: name both
@@ -121,16 +120,16 @@ def mc_energies(n, t, samples, *, field: str = "real", seed: int = 0, batches: i
     field = as_choice("field", field, ("complex", "real"))
     seed = as_int("seed", seed, minimum=0)
     per = samples // batches
-    show = _show_progress(progress, mc_flops(n, t, samples, field))
-    bar = tqdm(_batch_seeds(seed, batches), desc=f"Monte Carlo energies n={n} t={t}", unit="batch", disable=not show,
+    show = _show_progress(progress, mc_flops(n, k, samples, field))
+    bar = tqdm(_batch_seeds(seed, batches), desc=f"Monte Carlo energies n={n} k={k}", unit="batch", disable=not show,
                leave=False, file=sys.stderr)
-    return np.array([estimate_Q(n, t, per, field=field, seed=s, progress=False).mean for s in bar])
+    return np.array([estimate_Q(n, k, per, field=field, seed=s, progress=False).mean for s in bar])
 
 
-def mc_flops(n: int, t: int, samples: int, field: str) -> float:
-    """Floating-point work of :func:`mc_energies` (``t - 1`` products of n x n matrices per draw): above
+def mc_flops(n: int, k: int, samples: int, field: str) -> float:
+    """Floating-point work of :func:`mc_energies` (``k - 1`` products of n x n matrices per draw): above
     ``numerics.signal_propagation.ginibre``'s progress threshold (a few seconds) the automatic progress bar shows."""
-    return 2.0 * (4 if field == "complex" else 1) * n**3 * max(t - 1, 0) * samples
+    return 2.0 * (4 if field == "complex" else 1) * n**3 * max(k - 1, 0) * samples
 
 
 _SE_FIELDS = ("sigma", "deviation", "sigma_low", "sigma_high", "sigma_endpoint", "glorot_deviation")
@@ -148,29 +147,29 @@ def _jackknife(point: HorizonScale, reps: list[HorizonScale]) -> dict:
     return se
 
 
-def _from_batches(exact_prefix: list, batch_means: np.ndarray, tol, quantity, n, weights, source) -> HorizonScale:
+def _from_batches(exact_prefix: list, batch_means: np.ndarray, tol, quantity, n, field, source) -> HorizonScale:
     """Splice exact energies (k < len(exact_prefix)) and pooled MC means; jackknife se over batches."""
     k0 = len(exact_prefix)
     B = batch_means.shape[0]
 
     def solve(mc_row):
         E = np.concatenate([np.array([float(e) for e in exact_prefix]), mc_row[k0:]])
-        return scale_from_energies(("log", np.log(E)), tol, quantity=quantity, n=n, weights=weights, source=source)
+        return scale_from_energies(("log", np.log(E)), tol, quantity=quantity, n=n, field=field, source=source)
 
     point = solve(batch_means.mean(axis=0))
     reps = [solve(np.delete(batch_means, b, axis=0).mean(axis=0)) for b in range(B)]
     return dataclasses.replace(point, se=_jackknife(point, reps))
 
 
-def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "complex", method: str = "float",
                       dps: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
                       exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> HorizonScale:
     r"""The weight scale ``sigma`` that keeps the energies within ``tol`` of 1 up to depth ``t``, for complex
     **and real** weights (:func:`theory.horizon.sigma_for_horizon` extended).
 
-    * ``weights="complex"``, ``method`` "float"/"mp": the closed forms (delegated to theory);
+    * ``field="complex"``, ``method`` "float"/"mp": the closed forms (delegated to theory);
       ``method="mc"``: Monte Carlo energies for every ``k >= 1`` (a check of the MC path).
-    * ``weights="real"``, ``method`` "float" or "mp": theory's real energies (exact rows, the large-n
+    * ``field="real"``, ``method`` "float" or "mp": theory's real energies (exact rows, the large-n
       expansion beyond; :func:`theory.horizon.sigma_for_horizon`); ``method="mc"``: exact rows up to
       ``exact_max_k`` and Monte Carlo beyond (``samples`` draws in ``batches`` batches, ``seed``);
       ``result.se`` holds jackknife standard errors.
@@ -188,9 +187,9 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
         Horizon: the depth to reach (>= 1).
     tol : float
         Tolerance on ``|p_j(sigma) - 1|`` for every ``j <= t``, in (0, 1).
-    quantity : {"Q", "S"}, default "Q"
-        Free recurrence (Q) or driven (S).
-    weights : {"complex", "real"}, default "complex"
+    quantity : {"Q", "S"}, default "S"
+        Driven recurrence (S) or free (Q).
+    field : {"complex", "real"}, default "complex"
         Gaussian weight field.
     method : {"float", "mp", "mc"}, default "float"
         Closed forms / exact rows in float64, in mpmath (``dps`` digits), or Monte Carlo.
@@ -216,34 +215,34 @@ def sigma_for_horizon(n, t, tol, *, quantity: str = "Q", weights: str = "complex
 
     Examples
     --------
-    >>> r = sigma_for_horizon(16, 6, 0.05, weights="real")          # exact rows: no Monte Carlo, no se
+    >>> r = sigma_for_horizon(16, 6, 0.05, field="real")          # exact rows: no Monte Carlo, no se
     >>> r.source.startswith("exact real Wick rows"), r.se
     (True, {})
     """
-    weights = as_choice("weights", weights, ("complex", "real"))
+    field = as_choice("field", field, _th.FIELDS)
     method = as_choice("method", method, _METHODS)
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
     samples, batches = _mc_sizes(samples, batches)
-    if weights == "complex" and method != "mc":
+    if field == "complex" and method != "mc":
         return _th.sigma_for_horizon(n, t, tol, quantity=quantity, method=method, dps=dps)
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=1)
     tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
-    if weights == "real" and method != "mc":
-        return _th.sigma_for_horizon(n, t, tol, quantity=quantity, weights="real", method=method, dps=dps)
+    if field == "real" and method != "mc":
+        return _th.sigma_for_horizon(n, t, tol, quantity=quantity, field="real", method=method, dps=dps)
     if dps is not None:
         raise ValueError("dps applies only to method 'mp'")
-    prefix = real_energies(n, min(exact_max_k, t)) if weights == "real" else [Fraction(1)]
+    prefix = real_energies(n, min(exact_max_k, t)) if field == "real" else [Fraction(1)]
     if len(prefix) > t:          # the exact rows cover the whole horizon: no Monte Carlo, and the answer says so
         src = (f"exact real Wick rows k <= {t} (method 'mc' asked; no Monte Carlo needed: the exact rows reach "
                f"k = {exact_max_k} >= t)")
-        return dataclasses.replace(scale_from_energies(prefix, tol, quantity=quantity, n=n, weights=weights,
+        return dataclasses.replace(scale_from_energies(prefix, tol, quantity=quantity, n=n, field=field,
                                                        source=src), method="exact")
-    means = mc_energies(n, t, samples, field=weights, seed=seed, batches=batches, progress=progress)
-    src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if weights == "real"
+    means = mc_energies(n, t, samples, field=field, seed=seed, batches=batches, progress=progress)
+    src = (f"exact real Wick rows k <= {len(prefix) - 1}, Monte Carlo beyond" if field == "real"
            else "Monte Carlo (complex)") + f" ({samples // batches * batches} draws, {batches} batches, seed {seed})"
-    return dataclasses.replace(_from_batches(prefix, means, tol, quantity, n, weights, src), method="mc")
+    return dataclasses.replace(_from_batches(prefix, means, tol, quantity, n, field, src), method="mc")
 
 
 def _mc_sizes(samples, batches) -> tuple[int, int]:
@@ -260,7 +259,7 @@ def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> 
     return int(bad[0]) if bad.size else None
 
 
-def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex", method: str = "float",
+def depth_with_se(n, sigma, tol, *, quantity: Quantity = "S", field: Field = "complex", method: str = "float",
                     max_t: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
                     exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
     r"""The depth reachable at scale ``sigma``, with its standard error and source, for complex and real
@@ -284,9 +283,9 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
         Weight scale (> 0; 1 is Glorot).
     tol : float
         Tolerance on ``|p_j(sigma) - 1|``, in (0, 1).
-    quantity : {"Q", "S"}, default "Q"
-        Free recurrence (Q) or driven (S).
-    weights : {"complex", "real"}, default "complex"
+    quantity : {"Q", "S"}, default "S"
+        Driven recurrence (S) or free (Q).
+    field : {"complex", "real"}, default "complex"
         Gaussian weight field.
     method : {"float", "mc"}, default "float"
         Real weights: exact rows and the large-n expansion, or Monte Carlo beyond the exact rows.
@@ -307,10 +306,10 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
 
     Examples
     --------
-    >>> depth_with_se(4, 1.0, 0.3, weights="real")       # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
+    >>> depth_with_se(4, 1.0, 0.3, quantity="Q", field="real")   # Q^R_{4,2} = 1 + 2/16 (ok), Q^R_{4,3} = 1 + 44/64
     {'depth': 2, 'se': 0.0, 'source': 'exact real Wick rows (theory.real_rows)'}
     """
-    weights = as_choice("weights", weights, ("complex", "real"))
+    field = as_choice("field", field, _th.FIELDS)
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
     n = as_int("n", n, minimum=1)
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
@@ -318,11 +317,11 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
     method = as_choice("method", method, ("float", "mc"))
     samples, batches = _mc_sizes(samples, batches)
-    if weights == "complex":
+    if field == "complex":
         return {"depth": _th.depth_for_scale(n, sigma, tol, quantity=quantity), "se": 0.0,
                 "source": "closed form (Seleznova 2026, Thm 2.1)"}
     if method == "float":
-        d = _th.depth_for_scale(n, sigma, tol, quantity=quantity, weights="real", max_t=max_t)
+        d = _th.depth_for_scale(n, sigma, tol, quantity=quantity, field="real", max_t=max_t)
         return {"depth": d, "se": 0.0, "source": _EXACT_SOURCE if d < EXACT_REAL_MAX_K else _th.REAL_EXPANSION_SOURCE}
     exact = np.array([float(e) for e in real_energies(n, exact_max_k)])
     j = _first_violation(exact, sigma, tol, quantity)
@@ -330,7 +329,7 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
         return {"depth": j - 1, "se": 0.0, "source": _EXACT_SOURCE}
     if max_t is None:
         max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
-    max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_KMAX)
+    max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_DEPTH)
     means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches, progress=progress)
     means[:, :exact.size] = exact
 
@@ -348,7 +347,7 @@ def depth_with_se(n, sigma, tol, *, quantity: str = "Q", weights: str = "complex
     return {"depth": point, "se": se, "replicate_range": [int(reps.min()), int(reps.max())], "source": src}
 
 
-def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str = "complex", seed: int = 0):
+def simulate_energies(n, sigma, t, samples, *, quantity: Quantity = "S", field: Field = "complex", seed: int = 0):
     r"""Simulate the scaled linear recurrence: the mean signal energy at each depth, with its standard error.
 
     Weights ``W = sigma G / sqrt(n)`` (``G`` complex Ginibre or real Gaussian, :func:`sample_ginibre`), one
@@ -367,11 +366,11 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
     sigma : float
         Weight scale (> 0; 1 is Glorot).
     t : int
-        Deepest depth, ``0 <= t <= MAX_KMAX``.
+        Deepest depth, ``0 <= t <= MAX_DEPTH``.
     samples : int
         Weight draws, ``2 <= samples <= min(MAX_SAMPLES, MAX_LENGTH / n^2)`` (all draws are held at once).
-    quantity : {"Q", "S"}, default "Q"
-        Free recurrence (Q) or driven (S).
+    quantity : {"Q", "S"}, default "S"
+        Driven recurrence (S) or free (Q).
     field : {"complex", "real"}, default "complex"
         Gaussian weight field.
     seed : int, default 0
@@ -390,10 +389,10 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
 
     Examples
     --------
-    >>> mean, se = simulate_energies(8, 0.9, 3, 64, seed=1)
+    >>> mean, se = simulate_energies(8, 0.9, 3, 64, quantity="Q", seed=1)
     >>> mean.shape, se.dtype, float(mean[0]), float(se[0])      # p_0 = ||I||_F^2 / n = 1 exactly
     ((4,), dtype('float64'), 1.0, 0.0)
-    >>> again, _ = simulate_energies(8, 0.9, 3, 64, seed=1)
+    >>> again, _ = simulate_energies(8, 0.9, 3, 64, quantity="Q", seed=1)
     >>> bool(np.array_equal(mean, again))                          # seeded: reproducible
     True
     >>> from numerics.stats import z_for_false_alarm
@@ -403,7 +402,7 @@ def simulate_energies(n, sigma, t, samples, *, quantity: str = "Q", field: str =
     """
     n = as_int("n", n, minimum=1, maximum=MAX_N)
     sigma = as_real("sigma", sigma, minimum=0.0, open_min=True)
-    t = as_int("t", t, minimum=0, maximum=MAX_KMAX)
+    t = as_int("t", t, minimum=0, maximum=MAX_DEPTH)
     # the draws of W are held at once (sample_ginibre's memory bound), each step multiplies all of them
     samples = as_int("samples", samples, minimum=2, maximum=min(MAX_SAMPLES, MAX_LENGTH // (n * n)))
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from theory._args import as_int
 
-__all__ = ["loop_equation_polynomial", "word_moment", "K_MAX_LOOP"]
+__all__ = ["loop_equation_polynomial", "word_moment", "word_moments", "K_MAX_LOOP"]
 
 K_MAX_LOOP = 18            # k = 16 takes seconds to a minute; beyond that the state count explodes
 _FLIP = str.maketrans("01", "10")
@@ -92,6 +92,31 @@ def word_moment(words) -> list[int]:
     """``E prod_r tr(W_r)`` for ``words``: one word or a sequence of words, each a string over "0" (``G``)
     and "1" (``G^T``) read left to right; an empty word is ``tr(I) = n``. Total length must be even (odd
     moments vanish); at most 40 letters (the recursion is exponential)."""
+    return _word_moment(words, {})
+
+
+def word_moments(words_list) -> list[list[int]]:
+    """:func:`word_moment` of each entry of ``words_list`` (a list of its arguments), sharing one table of
+    intermediate states: tables of related words (all ``E tr((G^T)^j G^l)``, ``j, l <= k``) cost about what
+    the largest one costs alone.
+
+    >>> word_moments(["00", "0011", "1000"])      # E tr G^2 = n, E tr(G^2 (G^2)^T), E tr(G^T G^3) = 2 n^2 + n
+    [[0, 1], [0, 2, 0, 1], [0, 1, 2]]
+    """
+    if isinstance(words_list, (str, bytes, dict)) or not hasattr(words_list, "__iter__"):
+        raise TypeError(f"words_list must be a list of words (strings over '0' and '1') or of word sequences, "
+                        f"got {words_list!r:.80}")
+    memo: dict = {}
+    out = []
+    for i, w in enumerate(words_list):
+        try:
+            out.append(_word_moment(w, memo))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"words_list[{i}]: {exc}") from None
+    return out
+
+
+def _word_moment(words, memo: dict) -> list[int]:
     words = (words,) if isinstance(words, str) else words
     if (isinstance(words, (bytes, dict)) or not hasattr(words, "__iter__")
             or not all(isinstance(w, str) and set(w) <= {"0", "1"} for w in words)):
@@ -107,7 +132,7 @@ def word_moment(words) -> list[int]:
         return [0]
     sub, empty = _state(words)
     acc: list[int] = [0]
-    _add(acc, _moment(sub, {}), empty)
+    _add(acc, _moment(sub, memo), empty)
     return acc
 
 

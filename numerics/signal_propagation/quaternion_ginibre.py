@@ -46,27 +46,27 @@ def _quaternion_ginibre(m: int, size: int, rng: np.random.Generator) -> np.ndarr
     return out
 
 
-def quaternion_moments(m: int, kmax: int, samples: int, *, seed=0) -> QuaternionMoments:
-    """Monte Carlo ``E tr(Q^k (Q^*)^k)``, k = 0..kmax, for the m x m quaternion Ginibre Q (module docstring);
-    ``1 <= m <= 64``, ``0 <= kmax <= 40``, ``2 <= samples <= 10^8``, ``seed`` as in :mod:`numerics.signal_propagation.ginibre`."""
+def quaternion_moments(m: int, k: int, samples: int, *, seed=0) -> QuaternionMoments:
+    """Monte Carlo ``E tr(Q^j (Q^*)^j)``, j = 0..k, for the m x m quaternion Ginibre Q (module docstring);
+    ``1 <= m <= 64``, ``0 <= k <= 40``, ``2 <= samples <= 10^8``, ``seed`` as in :mod:`numerics.signal_propagation.ginibre`."""
     m = as_int("m", m, minimum=1, maximum=64)
-    kmax = as_int("kmax", kmax, minimum=0, maximum=40)
+    k = as_int("k", k, minimum=0, maximum=40)
     samples = as_int("samples", samples, minimum=2, maximum=10**8)
     ss = as_seed_sequence(seed)
     rng = np.random.default_rng(ss)
-    s1 = np.zeros(kmax + 1)
-    s2 = np.zeros(kmax + 1)
+    s1 = np.zeros(k + 1)
+    s2 = np.zeros(k + 1)
     done = 0
     while done < samples:
         size = min(_CHUNK, samples - done)
         Q = _quaternion_ginibre(m, size, rng)
         P = np.broadcast_to(np.eye(2 * m, dtype=complex), Q.shape).copy()
-        for k in range(kmax + 1):
-            if k:
+        for j in range(k + 1):
+            if j:
                 P = P @ Q
-            v = np.sum(np.abs(P) ** 2, axis=(1, 2))          # tr(Q^k (Q^*)^k) = ||Q^k||_F^2
-            s1[k] += v.sum()
-            s2[k] += (v * v).sum()
+            v = np.sum(np.abs(P) ** 2, axis=(1, 2))          # tr(Q^j (Q^*)^j) = ||Q^j||_F^2
+            s1[j] += v.sum()
+            s2[j] += (v * v).sum()
         done += size
     mean = s1 / samples
     se = np.sqrt(np.maximum(s2 / samples - mean**2, 0.0) * samples / (samples - 1) / samples)

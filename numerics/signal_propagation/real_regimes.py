@@ -54,15 +54,15 @@ def _as_c(c) -> Fraction:
     return Fraction(c).limit_denominator(10**6)
 
 
-def ratio_along_ray(c, kmax: int | None = None) -> list[tuple[int, Fraction, Fraction, Fraction]]:
-    """``[(k, n, Q^R_{n,k}, Q^C_{n,k})]`` for k = 1..kmax with ``n = (k / c)^2`` exactly (c as a rational,
-    ``1e-3 <= c <= 8``; kmax <= 60, default all rows)."""
+def ratio_along_ray(c, k: int | None = None) -> list[tuple[int, Fraction, Fraction, Fraction]]:
+    """``[(j, n, Q^R_{n,j}, Q^C_{n,j})]`` for j = 1..k with ``n = (j / c)^2`` exactly (c as a rational,
+    ``1e-3 <= c <= 8``; k <= 60, default all rows)."""
     c = _as_c(c)
-    kmax = real_rows_max_k() if kmax is None else as_int("kmax", kmax, minimum=1, maximum=real_rows_max_k())
+    last = real_rows_max_k() if k is None else as_int("k", k, minimum=1, maximum=real_rows_max_k())
     out = []
-    for k in range(1, kmax + 1):
-        n = (Fraction(k) / c) ** 2
-        out.append((k, n, _value(real_row(k), n, k), _value(hultman_row(k), n, k)))
+    for j in range(1, last + 1):
+        n = (Fraction(j) / c) ** 2
+        out.append((j, n, _value(real_row(j), n, j), _value(hultman_row(j), n, j)))
     return out
 
 

@@ -456,15 +456,15 @@ def _chunk_task(args):
     return real_counts(k, items)
 
 
-METHODS = ("pfaffian", "enumerate")
+ALGORITHMS = ("pfaffian", "enumerate")
 
 
-def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> list[int]:
+def real_wick_polynomial(k: int, *, algorithm: str | None = None, executor=None) -> list[int]:
     r"""Integer coefficients of ``E tr((G^k)^T G^k)`` (real ``G``, iid ``N(0, 1)``), entry j of ``n**j``.
 
-    ``method="pfaffian"`` (default, k <= 64): the polynomial-time route of :mod:`numerics.signal_propagation.real_wick_pfaffian`
+    ``algorithm="pfaffian"`` (the default, None; k <= 64): the polynomial-time route of :mod:`numerics.signal_propagation.real_wick_pfaffian`
     (quaternion duality, Pfaffian average, modular arithmetic and CRT); every row k <= 30 in seconds.
-    ``method="enumerate"`` (k <= 16, the reference): the matching reformulation with an incremental
+    ``algorithm="enumerate"`` (k <= 16, the reference): the matching reformulation with an incremental
     cycle count and the order-4 symmetry (module docstring), an algorithm independent of
     :func:`numerics.signal_propagation.wick.wick_polynomial`'s enumeration, which it reproduces; ``executor`` (any
     :class:`concurrent.futures.Executor`, a Dask ``Client.get_executor()`` included) distributes it, with
@@ -473,13 +473,13 @@ def real_wick_polynomial(k: int, *, method: str = "pfaffian", executor=None) -> 
 
     >>> real_wick_polynomial(4)                 # n^5 + 28 n^3 + 28 n^2 + 48 n
     [0, 48, 28, 28, 0, 1]
-    >>> real_wick_polynomial(9, method="enumerate") == real_wick_polynomial(9)
+    >>> real_wick_polynomial(9, algorithm="enumerate") == real_wick_polynomial(9)
     True
     """
-    method = as_choice("method", method, METHODS)
-    if method == "pfaffian":
+    algorithm = as_choice("algorithm", "pfaffian" if algorithm is None else algorithm, ALGORITHMS)
+    if algorithm == "pfaffian":
         if executor is not None:
-            raise TypeError("executor applies to method='enumerate' only (the Pfaffian route takes seconds)")
+            raise TypeError("executor applies to algorithm='enumerate' only (the Pfaffian route takes seconds)")
         from numerics.signal_propagation.real_wick_pfaffian import pfaffian_real_wick_polynomial
         return pfaffian_real_wick_polynomial(k)
     k = as_int("k", k, minimum=0, maximum=K_MAX)

@@ -309,11 +309,11 @@ def value_bound(k: int, m: int) -> int:
     return math.prod(range(2 * k - 1, 0, -2)) * (2 * m) ** (k + 1)
 
 
-def pfaffian_values(K: int, *, backend: str = "numba") -> dict[int, list[int]]:
-    """``{k: [P_k(-2), P_k(-4), ..., P_k(-2(k+1))]}`` for every k <= K, exact integers (one elimination per
-    prime and root of unity; primes until their product exceeds twice :func:`value_bound` for every k, m).
+def pfaffian_values(k: int, *, backend: str = "numba") -> dict[int, list[int]]:
+    """``{j: [P_j(-2), P_j(-4), ..., P_j(-2(j+1))]}`` for every depth j <= k, exact integers (one elimination per
+    prime and root of unity; primes until their product exceeds twice :func:`value_bound` for every j, m).
     ``backend``: the elimination's, one of :data:`BACKENDS` (module docstring); both give the same integers."""
-    K = as_int("K", K, minimum=0, maximum=K_MAX_PFAFFIAN)
+    K = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
     backend = as_choice("backend", backend, BACKENDS)
     need = 2 * max(value_bound(k, k + 1) for k in range(K + 1)) + 1
     count = 1
@@ -370,16 +370,16 @@ def _rows(K: int, backend: str = "numba") -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(interpolate_row(k, values[k])) for k in range(K + 1))
 
 
-def real_wick_rows(k_max: int, *, backend: str = "numba") -> dict[int, list[int]]:
-    """Every row ``k = 0..k_max`` of ``E tr((G^k)^T G^k)`` (entry j: coefficient of ``n**j``), by one run of the
-    Pfaffian route (module docstring); the cost is that of the row ``k_max`` alone. ``backend``: the skew
+def real_wick_rows(k: int, *, backend: str = "numba") -> dict[int, list[int]]:
+    """Every row ``0..k`` of ``E tr((G^j)^T G^j)`` (entry i: coefficient of ``n**i``), by one run of the
+    Pfaffian route (module docstring); the cost is that of the row ``k`` alone. ``backend``: the skew
     elimination's, ``"numba"`` or ``"flint"`` (python-flint series; the same rows, about 3x slower at 30).
 
     >>> real_wick_rows(6, backend="flint") == real_wick_rows(6)
     True
     """
-    k_max = as_int("k_max", k_max, minimum=0, maximum=K_MAX_PFAFFIAN)
-    return {k: list(row) for k, row in enumerate(_rows(k_max, as_choice("backend", backend, BACKENDS)))}
+    k = as_int("k", k, minimum=0, maximum=K_MAX_PFAFFIAN)
+    return {j: list(row) for j, row in enumerate(_rows(k, as_choice("backend", backend, BACKENDS)))}
 
 
 def pfaffian_real_wick_polynomial(k: int) -> list[int]:

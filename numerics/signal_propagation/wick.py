@@ -386,14 +386,14 @@ def count_pairings(k: int, field: str = "complex", *, progress: bool | None = No
         numba.set_num_threads(before)
 
 
-METHODS = ("enumerate", "pfaffian")
+ALGORITHMS = ("enumerate", "pfaffian")
 
 
 def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = None,
-                    executor=None, method: str | None = None) -> list[int]:
+                    executor=None, algorithm: str | None = None) -> list[int]:
     r"""Integer coefficients of ``E tr((G^k)^* G^k)`` in n, exact.
 
-    ``method``: ``"enumerate"`` (the Wick enumeration below; the default for complex weights, k <= 16) or
+    ``algorithm``: ``"enumerate"`` (the Wick enumeration below; the default for complex weights, k <= 16) or
     ``"pfaffian"`` (real weights only, the default there, k <= 64: the polynomial-time route of
     :mod:`numerics.signal_propagation.real_wick_pfaffian`; ``progress`` and ``executor`` apply to the enumeration only).
 
@@ -419,6 +419,9 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
         Show a tqdm bar (None: only beyond 1e8 pairings).
     executor : concurrent.futures.Executor, optional
         Runs the blocks of work in parallel.
+    algorithm : {"enumerate", "pfaffian"}, optional
+        The route (not the arithmetic: every route is exact); None: "enumerate" for complex weights,
+        "pfaffian" for real ones.
 
     Returns
     -------
@@ -436,20 +439,20 @@ def wick_polynomial(k: int, field: str = "complex", *, progress: bool | None = N
     --------
     >>> wick_polynomial(2), wick_polynomial(2, "real")     # n^3 + n  and  n^3 + 2n
     ([0, 1, 0, 1], [0, 2, 0, 1])
-    >>> wick_polynomial(7, "real") == wick_polynomial(7, "real", method="enumerate")
+    >>> wick_polynomial(7, "real") == wick_polynomial(7, "real", algorithm="enumerate")
     True
     >>> sum(wick_polynomial(6)) == math.factorial(6)       # n = 1: E|g|^12 = 6!
     True
     """
     field = as_choice("field", field, FIELDS)
-    method = as_choice("method", "pfaffian" if method is None and field == "real" else method or "enumerate",
-                       METHODS)
-    if method == "pfaffian":
+    algorithm = as_choice("algorithm", "pfaffian" if algorithm is None and field == "real" else algorithm or "enumerate",
+                          ALGORITHMS)
+    if algorithm == "pfaffian":
         if field != "real":
-            raise ValueError("method='pfaffian' is the real-weight route; use field='real' (the complex row is "
+            raise ValueError("algorithm='pfaffian' is the real-weight route; use field='real' (the complex row is "
                              "theory.signal_energy.hultman_row)")
         if executor is not None:
-            raise TypeError("executor applies to method='enumerate' only (the Pfaffian route takes seconds)")
+            raise TypeError("executor applies to algorithm='enumerate' only (the Pfaffian route takes seconds)")
         from numerics.signal_propagation.real_wick_pfaffian import pfaffian_real_wick_polynomial
         return pfaffian_real_wick_polynomial(k)
     hist = count_pairings(k, field, progress=progress, executor=executor)

@@ -95,3 +95,26 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
     return value
+
+
+def flag_message(message: str, flags: dict[str, str]) -> str:
+    """A library error with its parameter names written as the command line's flags (the words the user typed).
+
+    ``flags`` maps a library parameter to its flag (``{"k": "--t", "n": "--n", "method": "--method"}``): the
+    name where it starts a clause (``k must ...``) becomes the flag, ``name=value`` (also ``name = value``,
+    ``name 'value'``) becomes ``--flag value``, and a one-letter name inside a formula becomes the flag's
+    letter (``(k+2) log2(n+k+2)``: ``(t+2) ...``).
+
+    >>> flag_message("k must satisfy (k+2) log2(n+k+2) <= 99 (got n=4, k=7): use method='mp'",
+    ...              {"k": "--t", "n": "--n", "method": "--method"})
+    '--t must satisfy (t+2) log2(n+t+2) <= 99 (got --n 4, --t 7): use --method mp'
+    """
+    for name, flag in flags.items():
+        word = rf"(?<![\w.'\-]){re.escape(name)}(?![\w'])"
+        message = re.sub(word + r"\s?=\s?('?)([^,;:)\s']*)\1", lambda m: f"{flag} {m.group(2)}", message)
+        if len(name) > 1:                        # method 'mp' -> --method mp
+            message = re.sub(word + r" '([^'\s]*)'", lambda m: f"{flag} {m.group(1)}", message)
+        message = re.sub(word + r"(?=\s+(?:must|is|are|applies|and|or|needs)\b)", flag, message)
+        if len(name) == 1 and len(flag.lstrip("-")) == 1 and name != flag.lstrip("-"):
+            message = re.sub(rf"(?<![\w'\-]){name}(?![\w'])", flag.lstrip("-"), message)
+    return message

@@ -9,14 +9,13 @@ Integers may be written ``1024``, ``1_000_000``, ``1e18`` or ``10**18`` (exactly
 
 from __future__ import annotations
 
-import contextlib
-import json
 import math
 import sys
 
 from theory._args import MAX_DPS, MIN_DPS
 
-from ._parser import OneLineParser, int_arg
+from ._json import long_ints
+from ._parser import OneLineParser, flag_message, int_arg
 
 # Exact fractions longer than this are not printed digit by digit: a 10**6-digit line helps nobody, and
 # decimal conversion of huge ints is slow (CPython caps it at 4300 digits by default for that reason).
@@ -24,6 +23,8 @@ MAX_EXACT_DIGITS = 20_000
 # Measured on a 2-core x86 machine (AMD EPYC): ~1e6 certified terms per second for ``--method ball``.
 _BALL_TERMS_PER_S = 1e6
 _NOTICE_TERMS = 10**6
+# the library's parameter names -> this command's flags, in its error messages (Q's depth is k, S's t)
+FLAGS = {"k": "--t", "t": "--t", "n": "--n", "dps": "--dps", "method": "--method"}
 
 
 _DESCRIPTION = ("Exact finite-width signal energies Q_{n,t} and S_{n,t} of a width-n linear recurrence with "
@@ -47,21 +48,6 @@ def _parser(prog: str) -> OneLineParser:
     return e
 
 
-@contextlib.contextmanager
-def _long_int_str():
-    """Allow int -> str beyond CPython's default 4300-digit guard (restored afterwards)."""
-    get = getattr(sys, "get_int_max_str_digits", None)
-    if get is None:
-        yield
-        return
-    old = get()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
-
-
 def _digits(x: int) -> int:
     """Decimal digits of |x| (exact; no decimal conversion)."""
     x = abs(x)
@@ -76,7 +62,7 @@ def _exact_text(v) -> tuple[str | None, str | None]:
     if dn + dd > MAX_EXACT_DIGITS:
         return None, (f"exact fraction with a {dn}-digit numerator and a {dd}-digit denominator, over "
                       f"{MAX_EXACT_DIGITS} digits: not printed; use --method mp --dps D for D digits")
-    with _long_int_str():
+    with long_ints():
         return (str(num) if den == 1 else f"{num}/{den}"), None
 
 
@@ -122,8 +108,11 @@ def _notice(method: str, n: int, t: int, dps: int | None) -> str | None:
 
 
 def _value(fn, log_fn, n: int, t: int, method: str, dps: int | None) -> dict:
-    """One energy as {'text', 'value' (JSON), 'log' (natural log, on float overflow), 'note'}."""
+    """One energy as {'text', 'value' (for --json: seqtheory.cli._json), 'log' (natural log, on float
+    overflow), 'note'}."""
     import mpmath
+
+    from . import _json
 
     try:
         v = fn(n, t, method=method, dps=dps)
@@ -133,14 +122,13 @@ def _value(fn, log_fn, n: int, t: int, method: str, dps: int | None) -> dict:
     if method == "float":
         return {"text": repr(v), "value": v, "log": None, "note": None}
     if method == "mp":
-        s = mpmath.nstr(v, dps)
-    elif method == "ball":
-        s = v.str(dps, radius=True)
-    else:
-        s, note = _exact_text(v)
-        if s is None:
-            return {"text": note, "value": None, "log": None, "note": note}
-    return {"text": s, "value": s, "log": None, "note": None}
+        return {"text": mpmath.nstr(v, dps), "value": _json.mp_number(v, dps), "log": None, "note": None}
+    if method == "ball":
+        return {"text": v.str(dps, radius=True), "value": _json.ball(v, dps), "log": None, "note": None}
+    s, note = _exact_text(v)
+    if s is None:
+        return {"text": note, "value": None, "log": None, "note": note}
+    return {"text": s, "value": v, "log": None, "note": None}
 
 
 def _energy(args) -> dict:
@@ -180,7 +168,11 @@ def _as_text(r: dict) -> str:
 
 
 def _as_json(r: dict) -> str:
-    """One object; exact/mp/ball values are strings (no digit is lost), float values JSON numbers."""
+    """One object in the command lines' number format (:mod:`seqtheory.cli._json`): float and mp values are
+    JSON numbers (mp with its ``dps`` digits), exact values ``{"numerator", "denominator"}``, balls
+    ``{"mid", "rad"}``."""
+    from . import _json
+
     out = {k: r[k] for k in ("n", "t", "method", "dps")}
     for name in ("Q", "S"):
         out[name] = r[name]["value"]
@@ -189,8 +181,7 @@ def _as_json(r: dict) -> str:
         if r[name]["note"] is not None:
             out[f"{name}_note"] = r[name]["note"]
     out.update({k: r[k] for k in ("Q_infinite_width", "S_infinite_width", "c", "regime")})
-    with _long_int_str():
-        return json.dumps(out)
+    return _json.dumps(out)
 
 
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory energy") -> int:
@@ -201,8 +192,8 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory energy") -> in
     try:
         result = _energy(args)
     except (ValueError, TypeError, ImportError, ArithmeticError) as exc:
-        # one line, exit 2 (as argparse's own errors, without the usage block)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        # one line, exit 2 (as argparse's own errors, without the usage block), naming the flags
+        print(f"{parser.prog}: error: {flag_message(str(exc), FLAGS)}", file=sys.stderr)
         raise SystemExit(2) from None
     print(_as_json(result) if args.json else _as_text(result))
     return 0

@@ -5,12 +5,11 @@ effective rank, exponential-sum order, nearest benchmarked family and the archit
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
-from ._parser import OneLineParser
+from ._parser import OneLineParser, flag_message
 
 
 # the report's cost grows like T^3 (the SVD of the T x T Toeplitz coupling for the effective rank): measured on
@@ -56,7 +55,7 @@ def _check_cost(rho: np.ndarray, source: str, max_seconds: float) -> None:
     """Refuse up front a report that would take longer than ``max_seconds`` (one line naming the argument)."""
     est = _estimated_seconds(rho.size)
     if est > max_seconds:
-        raise ValueError(f"{source} gives T = {rho.size}: the report would take about {est:.3g} s (~ T^3, the "
+        raise ValueError(f"{source} gives length {rho.size}: the report would take about {est:.3g} s (~ T^3, the "
                          f"effective rank's SVD), over the limit of --max-seconds {max_seconds:g}; raise "
                          "--max-seconds to run it anyway")
 
@@ -96,12 +95,15 @@ def _summary(p) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report") -> int:
-    """The command line; a bad value is one line on stderr naming it, exit status 2."""
-    from numerics.memory_functions.memory_report import (DEFAULT_T, FAR_THRESHOLD, MIN_T, PRONY_TOL,
-                                                          memory_report)
+# the library's parameter names -> this command's flags, in its error messages
+FLAGS = {"kind": "--kind", "alpha": "--alpha", "T": "--T", "prony_tol": "--prony-tol", "m_max": "--m-max",
+         "far_threshold": "--far-threshold", "results": "--results"}
+
+
+def _parser(prog: str) -> OneLineParser:
+    from numerics.memory_functions.memory_report import DEFAULT_T, FAR_THRESHOLD, MIN_T, PRONY_TOL
     from theory._args import MAX_LENGTH
-    from theory.memory import KINDS, memory_function
+    from theory.memory import KINDS
 
     ap = OneLineParser(prog=prog, description="Memory report of a target: tail-energy complexity, effective rank, "
                        "exponential-sum order, nearest benchmarked family and the architectures that did best there.")
@@ -123,6 +125,17 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report"
     ap.add_argument("--max-seconds", type=float, default=60.0,
                     help="refuse up front a report estimated to take longer (~ 2e-9 T^3 s; default 60)")
     ap.add_argument("--json", action="store_true", help="print JSON")
+    return ap
+
+
+def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report") -> int:
+    """The command line; a bad value is one line on stderr naming it, exit status 2."""
+    from numerics.memory_functions.memory_report import DEFAULT_T, memory_report
+    from theory.memory import memory_function
+
+    from ._json import dumps
+
+    ap = _parser(prog)
     args = ap.parse_args(argv)
     if not args.max_seconds > 0:            # also nan
         ap.error(f"--max-seconds must be > 0, got {args.max_seconds}")
@@ -141,6 +154,6 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report"
         p = memory_report(rho, prony_tol=args.prony_tol, m_max=args.m_max, prony=not args.no_prony,
                            results=args.results, far_threshold=args.far_threshold)
     except (ValueError, TypeError, OSError) as exc:
-        ap.error(str(exc))
-    print(json.dumps(p.to_dict(), indent=1) if args.json else _summary(p))
+        ap.error(flag_message(str(exc), FLAGS))
+    print(dumps(p.to_dict(), indent=1) if args.json else _summary(p))
     return 0

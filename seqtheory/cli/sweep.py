@@ -1,15 +1,18 @@
-"""``seqtheory sweep {run,status,plot,export} SWEEP.json --store FILE``: run, inspect, plot or export a sweep.
+"""``seqtheory sweep {list,run,status,plot,export} ...``: list the shipped sweeps; run, inspect, plot or export a sweep.
 
-A sweep file is either an architecture sweep (``numerics/memory_functions/bench/sweeps/*.json``, a ``"studies"`` object:
+``SWEEP`` is a sweep file or the name of a shipped sweep (``seqtheory sweep list``): ``arch/NAME`` for the
+architecture sweeps, ``gated/NAME`` for the gated-RNN sweeps, or a bare ``NAME`` that only one kind ships
+(``quick`` and ``cpu`` exist in both: an ambiguous bare name is an error naming both). A sweep file is either an architecture sweep (``numerics/memory_functions/bench/sweeps/*.json``, a ``"studies"`` object:
 :mod:`numerics.memory_functions.bench.sweep`) or a gated-RNN sweep (``numerics/anticollapse/gated/sweeps/*.json``, a ``"runs"``
 object: :mod:`numerics.anticollapse.gated.sweep`, training then the re-diagnoses of the stored weights). Both run
 through the experiment engine (:mod:`numerics.experiments.engine`): content-addressed runs in a SQLite store,
 resumable, kill-safe, on a local process pool or Dask (``--dask local`` or a scheduler address)::
 
-    seqtheory sweep run    SWEEP.json --store results.sqlite [--workers 2] [--dask local|ADDRESS]
-    seqtheory sweep status SWEEP.json --store results.sqlite
-    seqtheory sweep plot   SWEEP.json --store results.sqlite --out figures/
-    seqtheory sweep export SWEEP.json --store results.sqlite --csv results.csv
+    seqtheory sweep list
+    seqtheory sweep run    SWEEP --store results.sqlite [--workers 2] [--dask local|ADDRESS]
+    seqtheory sweep status SWEEP --store results.sqlite
+    seqtheory sweep plot   SWEEP --store results.sqlite --out figures/
+    seqtheory sweep export SWEEP --store results.sqlite --csv results.csv
 
 A bad file, field, option or store is one line on stderr naming it, exit status 2.
 """
@@ -22,19 +25,27 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._json import dumps
 from ._parser import OneLineParser, fail, positive
 
-_HELP = {"run": "train the pending runs into the store (resumable)", "status": "runs done per study or run",
+_HELP = {"list": "the shipped sweeps: name, kind, runs", "run": "train the pending runs into the store (resumable)", "status": "runs done per study or run",
          "plot": "the sweep's figures from the store", "export": "one CSV row per stored run"}
 _GROUP = 10     # numerics.memory_functions.bench.sweep.GROUP (not imported: the parser must load fast)
+# name prefix -> (kind, the package whose sweeps/ folder ships them, the key that makes a file of that kind)
+KINDS = {"arch": ("architectures", "numerics.memory_functions.bench", "studies"),
+         "gated": ("gated-rnn", "numerics.anticollapse.gated", "runs")}
 
 
 def _parser(prog: str) -> OneLineParser:
     p = OneLineParser(prog=prog, description="Run, inspect, plot or export a sweep (architecture or gated-RNN).")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    q = sub.add_parser("list", help=_HELP["list"], description=_HELP["list"])
+    q.add_argument("--json", action="store_true", help="print JSON")
     for name in ("run", "status", "plot", "export"):
         q = sub.add_parser(name, help=_HELP[name], description=_HELP[name])
-        q.add_argument("sweep", help="sweep file (JSON)")
+        q.add_argument("sweep", metavar="SWEEP",
+                       help="a sweep file (JSON) or a shipped sweep's name: arch/NAME, gated/NAME, or a bare NAME "
+                            "only one kind ships (seqtheory sweep list)")
         q.add_argument("--store", required=True,
                        help="SQLite result store (run creates it; status/plot/export only read it)")
         q.add_argument("--study", action="append", help="only this study (repeatable; architecture sweeps)")
@@ -63,6 +74,8 @@ def _parser(prog: str) -> OneLineParser:
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int:
     """The command line (see the module docstring)."""
     args = _parser(prog).parse_args(argv)
+    if args.cmd == "list":
+        return _list(args.json)
     try:
         sweep = _load(args)
     except (TypeError, ValueError) as exc:
@@ -92,12 +105,85 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory sweep") -> int
         return fail(prog, f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc) or "timed out")
 
 
+def shipped_sweeps() -> dict[str, tuple[str, Path]]:
+    """``{"arch/cpu": ("architectures", path), "gated/cpu": ("gated-rnn", path), ...}``: every sweep the
+    packages ship (``sweeps/*.json`` of each kind's package; a file that is not a sweep of its kind, such as an
+    extension plan, is left out)."""
+    from theory._data import package_path
+
+    out = {}
+    for prefix, (kind, package, key) in KINDS.items():
+        for path in sorted(package_path(package, "sweeps").glob("*.json")):
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(doc, dict) and key in doc:
+                out[f"{prefix}/{path.stem}"] = (kind, path)
+    return out
+
+
+def resolve(sweep: str) -> str:
+    """The file of ``sweep``: an existing file as given, a shipped sweep's name (``arch/cpu``, ``gated/cpu``,
+    or a bare name that only one kind ships) as its packaged file; an unknown or ambiguous name is a
+    ValueError listing the names."""
+    if Path(sweep).is_file():
+        return sweep
+    shipped = shipped_sweeps()
+    if sweep in shipped:
+        return str(shipped[sweep][1])
+    if sweep.endswith(".json") or sweep.count("/") > 1:      # a path, not a name
+        raise ValueError(f"sweep {sweep!r}: no such file (the shipped sweeps, by name: {', '.join(shipped)})")
+    matches = [q for q in shipped if q.partition("/")[2] == sweep]
+    if len(matches) == 1:
+        return str(shipped[matches[0]][1])
+    if matches:
+        raise ValueError(f"sweep {sweep!r} is ambiguous: {' or '.join(matches)} (name the kind; the shipped "
+                         f"sweeps: {', '.join(shipped)})")
+    raise ValueError(f"sweep {sweep!r}: no such file or shipped sweep (the shipped sweeps: {', '.join(shipped)}; "
+                     "seqtheory sweep list)")
+
+
+def _run_counts(kind: str, path: Path) -> dict[str, int]:
+    """The runs a shipped sweep stores, without PyTorch: architecture sweeps, the distinct configs of the grid
+    (a run two studies share counts once); gated sweeps, runs x seeds trainings and, with a long diagnosis,
+    each training's re-diagnoses (:data:`numerics.anticollapse.gated.sweep.DIAGNOSES`)."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if kind == "architectures":
+        from numerics.memory_functions.bench.sweep import sweep_grid
+
+        configs = {json.dumps(c, sort_keys=True) for *_, c in sweep_grid(doc)}
+        return {"runs": len(configs), "studies": len(doc["studies"])}
+    from numerics.anticollapse.gated.sweep import DIAGNOSES
+
+    trainings = len(doc["runs"]) * len(doc["seeds"])
+    diagnoses = trainings * len(DIAGNOSES) if doc.get("long_diagnosis") else 0
+    return {"runs": trainings + diagnoses, "trainings": trainings, "diagnoses": diagnoses}
+
+
+def _list(as_json: bool) -> int:
+    from ._json import dumps
+
+    rows = [{"name": name, "kind": kind, **_run_counts(kind, path),
+             "description": json.loads(path.read_text(encoding="utf-8")).get("description", "")}
+            for name, (kind, path) in shipped_sweeps().items()]
+    if as_json:
+        print(dumps(rows, indent=1))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        what = (f"{r['trainings']} trainings + {r['diagnoses']} diagnoses" if r["kind"] == "gated-rnn"
+                else f"{r['studies']} stud{'y' if r['studies'] == 1 else 'ies'}")
+        print(f"{r['name']:<{width}}  {r['kind']:<13}  {r['runs']:>5} runs  ({what})")
+    print("(bare names work where only one kind ships the name: seqtheory sweep status full --store s.sqlite)")
+    return 0
+
+
 def _load(args):
-    """The sweep of ``args.sweep``: an architecture sweep ("studies") or a gated-RNN sweep ("runs")."""
+    """The sweep of ``args.sweep`` (:func:`resolve`): an architecture sweep ("studies") or a gated-RNN sweep
+    ("runs")."""
     from numerics.memory_functions.bench.sweep import load_sweep
 
+    path = resolve(args.sweep)
     try:
-        with open(args.sweep, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
     except (OSError, ValueError):
         doc = None                             # load_sweep names the problem
@@ -106,10 +192,10 @@ def _load(args):
 
         if args.study:
             raise ValueError("--study applies to architecture sweeps (this is a gated-RNN sweep: its runs are 'runs')")
-        return _Gated(load_gated_sweep(args.sweep))
+        return _Gated(load_gated_sweep(path))
     from numerics.memory_functions.bench.sweep import expand_sweep
 
-    return _Architectures(expand_sweep(load_sweep(args.sweep), studies=args.study))
+    return _Architectures(expand_sweep(load_sweep(path), studies=args.study))
 
 
 def _command(args, sweep, store, prog: str) -> int:
@@ -135,7 +221,7 @@ def _command(args, sweep, store, prog: str) -> int:
         except OSError as exc:
             return fail(prog, f"cannot create the output folder {str(out)!r}: {exc.strerror or exc}")
         paths = [str(path) for path in sweep.plot(store, out)]
-        print(json.dumps({"figures": paths}) if args.json else "\n".join(f"wrote {path}" for path in paths))
+        print(dumps({"figures": paths}) if args.json else "\n".join(f"wrote {path}" for path in paths))
     return 0
 
 
@@ -144,7 +230,7 @@ def _print_run(summaries: dict, stored: int, as_json: bool) -> None:
     if as_json:
         out = {k: {"total": s.total, "skipped": s.skipped, "ran": s.ran, "elsewhere": s.elsewhere}
                for k, s in summaries.items()}
-        print(json.dumps({**(out["runs"] if list(out) == ["runs"] else out), "stored": stored}))
+        print(dumps({**(out["runs"] if list(out) == ["runs"] else out), "stored": stored}))
         return
     for stage, s in summaries.items():
         busy = f", {s.elsewhere} being run by another sweep" if s.elsewhere else ""
@@ -254,7 +340,7 @@ class _Gated:
 
 def _print_status(counts: dict[str, dict[str, int]], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(counts))
+        print(dumps(counts))
         return
     for name, c in counts.items():
         print(f"{name:<20} {c['done']:>5}/{c['total']} done")
@@ -289,7 +375,7 @@ def _write_csv(rows: list[dict], header: tuple[str, ...], dest: str, prog: str, 
             except OSError:
                 pass
     if as_json:
-        print(json.dumps({"rows": len(rows), "csv": dest}))
+        print(dumps({"rows": len(rows), "csv": dest}))
     elif dest != "-":
         print(f"wrote {len(rows)} rows to {dest}")
     return 0

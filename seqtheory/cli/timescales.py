@@ -5,13 +5,13 @@ beta, envelope window gate, resolution and phase of a trained ``nn.GRU`` / ``nn.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ._parser import OneLineParser
+from ._json import dumps
+from ._parser import OneLineParser, flag_message
 
 
 def _text(res) -> str:
@@ -60,8 +60,12 @@ def _linear_lags(name: str, v) -> np.ndarray:
     return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
 
 
-def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -> int:
-    """The command line; a bad value is one line on stderr naming it, exit status 2. Needs PyTorch."""
+# the library's parameter names -> this command's flags, in its error messages
+FLAGS = {"layer": "--layer", "n_boot": "--n-boot", "level": "--level", "window_stride": "--window-stride",
+         "prefix": "--prefix", "rate_lags": "--rate-lags", "envelope_lags": "--envelope-lags"}
+
+
+def _parser(prog: str) -> OneLineParser:
     ap = OneLineParser(prog=prog, description="Time scales, tail beta, envelope gate and phase of a trained RNN.")
     ap.add_argument("model", help="state dict saved with torch.save(model.state_dict(), path): nn.GRU, nn.LSTM "
                                   "or a toolkit gated RNN")
@@ -78,6 +82,12 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -
     ap.add_argument("--window-stride", type=int, default=1, help="stride of the envelope's sliding windows (default 1)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar on stderr (a layer takes seconds)")
     ap.add_argument("--json", action="store_true", help="print JSON")
+    return ap
+
+
+def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -> int:
+    """The command line; a bad value is one line on stderr naming it, exit status 2. Needs PyTorch."""
+    ap = _parser(prog)
     args = ap.parse_args(argv)           # --help works without PyTorch: torch is imported below
     from numerics.anticollapse.gated.gated_rnn import GatedRNN
     from numerics.anticollapse.gated.rnn_timescales import MIN_T, as_rnn, rnn_timescales, working_bytes
@@ -101,7 +111,7 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory timescales") -
                              level=args.level, window_stride=args.window_stride,
                              progress=not args.no_progress, **lags)
     except (ValueError, TypeError) as exc:       # one line, exit 2 (no usage block)
-        print(f"{ap.prog}: error: {exc}", file=sys.stderr)
+        print(f"{ap.prog}: error: {flag_message(str(exc), FLAGS)}", file=sys.stderr)
         raise SystemExit(2) from None
-    print(json.dumps(res.to_dict(), indent=1) if args.json else _text(res))
+    print(dumps(res.to_dict(), indent=1) if args.json else _text(res))
     return 0

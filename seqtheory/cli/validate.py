@@ -9,11 +9,11 @@ leaves the full report alone. An unwritable ``DIR`` is reported before any check
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
+from ._json import dumps
 from ._parser import OneLineParser
 
 
@@ -35,12 +35,7 @@ _DESCRIPTION = ("Runs the registry of claims, prints a table, writes DIR/report.
                 "not fail the run). A partial run (--only PATTERN) writes to DIR/partial-<pattern>/.")
 
 
-def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> int:
-    """The command line: exit status 1 if any check fails or errors, 2 on a usage error or an unwritable DIR."""
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    from validation.registry import Context, discover, select
-    from validation.report import any_failed, check_writable, partial_dir, run_checks, verdict_counts, write_report
-
+def _parser(prog: str) -> OneLineParser:
     p = OneLineParser(prog=prog, description=_DESCRIPTION)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--quick", dest="profile", action="store_const", const="quick", help="quick profile (default)")
@@ -52,6 +47,16 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
     p.add_argument("--list", action="store_true", help="list the checks and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print JSON (the catalogue with --list, else the verdicts)")
+    return p
+
+
+def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> int:
+    """The command line: exit status 1 if any check fails or errors, 2 on a usage error or an unwritable DIR."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    from validation.registry import Context, discover, select
+    from validation.report import any_failed, check_writable, partial_dir, run_checks, verdict_counts, write_report
+
+    p = _parser(prog)
     args = p.parse_args(argv)
     profile = args.profile or "quick"
     if args.only is not None and not args.only.strip():      # --only "" (an empty shell variable) is not "all"
@@ -59,8 +64,8 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
 
     checks = select(discover(), args.only)
     if args.list and args.json:
-        print(json.dumps([{"name": c.name, "profiles": list(c.profiles), "paper": c.paper, "claim": c.claim}
-                          for c in checks], indent=1))
+        print(dumps([{"name": c.name, "profiles": list(c.profiles), "paper": c.paper, "claim": c.claim}
+                     for c in checks], indent=1))
         return 0
     if args.list:
         for c in checks:
@@ -79,7 +84,7 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory validate") -> 
     results = run_checks(checks, ctx, progress=not args.no_progress)
     path = write_report(results, ctx, only=args.only)
     if args.json:
-        print(json.dumps({"profile": profile, "report": str(path), "counts": verdict_counts(results), "results": [
+        print(dumps({"profile": profile, "report": str(path), "counts": verdict_counts(results), "results": [
             {"name": r.check.name, "verdict": r.outcome.verdict, "summary": r.outcome.summary,
              "seconds": round(r.seconds, 3)} for r in results]}, indent=1))
     else:

@@ -62,7 +62,7 @@ Exact integer paths grow with their arguments; they raise a ValueError up front 
 ``S_series``: ``t <= MAX_SERIES_T`` (O(t^3)), ``method="exact"`` and ``trace_moment``: the rising factorial
 at most ``MAX_EXACT_BITS`` bits: ``(k+2) log2(n+k+2)`` (``Q``; without python-flint also
 ``(k+1) log2(n) <= MAX_EXACT_DEN_BITS``, the Fraction's quadratic gcd) and ``(t+1) log2(n (t+2))`` (``S``, binary
-splitting); ``Q_all``: ``t < MAX_LENGTH``.
+splitting); ``Q_all``: ``k < MAX_LENGTH``.
 
 Arrays
 ------
@@ -74,13 +74,15 @@ float out, an array gives a float64 array of the broadcast shape.
 from __future__ import annotations
 
 import math  # noqa: F401 (doctests)
-from typing import Any, Callable
+from fractions import Fraction
+from typing import Any, Callable, Literal, overload
 
 import mpmath
 import numpy as np  # noqa: F401 (doctests)
 
 from theory._args import DEFAULT_DPS, FLOAT_INT_MAX, MAX_LENGTH, as_dps, as_int
 from theory._args import EnergyMethod, FloatOrMp   # the Literal types of the method argument
+from theory._types import FloatArray, Int, IntArray, arb, mpf   # the number types each method returns
 
 from . import _ball, _exact, _float, _mp
 from ._checks import (MAX_EXACT_BITS, MAX_EXACT_DEN_BITS, MAX_SERIES_K, MAX_SERIES_T, METHODS, _broadcast,
@@ -138,7 +140,20 @@ def S_ball_is_direct(n: int, t: int, dps: int) -> bool:
     return _ball._S_ball_is_direct(n, t, as_dps(dps))
 
 
-def Q(n: int, k: int, *, method: EnergyMethod = "float", dps: int | None = None):
+@overload
+def Q(n: IntArray, k: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def Q(n: Int, k: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["exact"], dps: None = ...) -> Fraction: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+@overload
+def Q(n: Int, k: Int, *, method: Literal["ball"], dps: int | None = ...) -> arb: ...
+def Q(n: Int | IntArray, k: Int | IntArray, *, method: EnergyMethod = "float",
+      dps: int | None = None) -> float | FloatArray | Fraction | mpf | arb:
     r"""Signal energy of the free recurrence, ``Q_{n,k} = (1/n) E tr((W^k)^* W^k)``, ``W = G/sqrt(n)``.
 
     .. math:: Q_{n,k} = \frac{n^{(k+2)} - n_{(k+2)}}{(k+1)(k+2)\, n^{k+1}}
@@ -194,7 +209,20 @@ def Q(n: int, k: int, *, method: EnergyMethod = "float", dps: int | None = None)
     return _energy("Q", n, k, method, dps)
 
 
-def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None):
+@overload
+def S(n: IntArray, t: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def S(n: Int, t: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["exact"], dps: None = ...) -> Fraction: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+@overload
+def S(n: Int, t: Int, *, method: Literal["ball"], dps: int | None = ...) -> arb: ...
+def S(n: Int | IntArray, t: Int | IntArray, *, method: EnergyMethod = "float",
+      dps: int | None = None) -> float | FloatArray | Fraction | mpf | arb:
     r"""Signal energy of the driven recurrence, ``S_{n,t} = E||h(t)||^2 / n = sum_{k=0}^{t} Q_{n,k}``.
 
     ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, iid inputs with ``E x x^* = I``; **t + 1 terms** (x(0)
@@ -259,7 +287,16 @@ def S(n: int, t: int, *, method: EnergyMethod = "float", dps: int | None = None)
     return _energy("S", n, t, method, dps)
 
 
-def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def log_Q(n: IntArray, k: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_Q(n: Int, k: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_Q(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def log_Q(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def log_Q(n: Int | IntArray, k: Int | IntArray, *, method: FloatOrMp = "float",
+          dps: int | None = None) -> float | FloatArray | mpf:
     r"""``log Q_{n,k}`` (natural log) as a float, for the range where ``Q`` overflows float64.
 
     Computed from the mp path (20 digits, log-gamma differences), so it is accurate to a relative
@@ -298,7 +335,16 @@ def log_Q(n: int, k: int, *, method: FloatOrMp = "float", dps: int | None = None
     return _mp._log_Q(as_int("n", n, minimum=1), as_int("k", k, minimum=0), dps)
 
 
-def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None):
+@overload
+def log_S(n: IntArray, t: Int | IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_S(n: Int, t: IntArray, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def log_S(n: Int, t: Int, *, method: Literal["float"] = ..., dps: None = ...) -> float: ...
+@overload
+def log_S(n: Int, t: Int, *, method: Literal["mp"], dps: int | None = ...) -> mpf: ...
+def log_S(n: Int | IntArray, t: Int | IntArray, *, method: FloatOrMp = "float",
+          dps: int | None = None) -> float | FloatArray | mpf:
     """``log S_{n,t}`` (natural log) as a float, for the range where ``S`` overflows float64.
 
     ``method="mp"``: an mpmath.mpf correct to ``dps`` digits (the log of the mp path of :func:`S`).
@@ -350,24 +396,28 @@ def log_S(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
                         as_int("t", t, minimum=0, maximum=FLOAT_INT_MAX))
 
 
-def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None):
-    r"""``[Q_{n,0}, ..., Q_{n,t}]`` as a float64 array in O(t) time (``method="mp"``: a list of mpf).
+@overload
+def Q_all(n: Int, k: Int, *, method: Literal["float"] = ..., dps: None = ...) -> FloatArray: ...
+@overload
+def Q_all(n: Int, k: Int, *, method: Literal["mp"], dps: int | None = ...) -> list[mpf]: ...
+def Q_all(n: Int, k: Int, *, method: FloatOrMp = "float", dps: int | None = None) -> FloatArray | list[mpf]:
+    r"""``[Q_{n,0}, ..., Q_{n,k}]`` as a float64 array in O(k) time (``method="mp"``: a list of mpf).
 
     Cumulative sums of ``log1p(j/n)`` and ``log1p(-j/n)``, then ``Q = (n/((k+1)(k+2))) e^a (1 - e^{b-a})``:
     no cancellation in any regime (sub-, critical, supercritical; ``k + 2 > n`` included). Entries beyond
-    float64's range are ``inf`` (use :func:`log_Q`). Relative error grows like ``(1 + a_k) * sqrt(k) * eps``
+    float64's range are ``inf`` (use :func:`log_Q`). Relative error grows like ``(1 + a_j) * sqrt(j) * eps``
     from the plain cumulative sums (:func:`Q` and :func:`S` use compensated sums). Source: Theorem 2.1.
 
     ``method="mp"``: the products ``n^(m)/n^m`` and ``n_(m)/n^m`` updated term by term at ``dps`` digits
-    plus guard bits for their difference (``log2 n`` bits at small m) and the ``t`` roundings; O(t).
+    plus guard bits for their difference (``log2 n`` bits at small m) and the ``k`` roundings; O(k).
 
     Parameters
     ----------
     n : int
         Width, ``n >= 1``.
-    t : int
-        Last depth, ``0 <= t <= MAX_LENGTH - 2`` (the array has ``t + 1`` entries); ``t <= MAX_QALL_MP_T``
-        (1e5) for "mp", an O(t) loop of mpf products.
+    k : int
+        Last depth, ``0 <= k <= MAX_LENGTH - 2`` (the array has ``k + 1`` entries); ``k <= MAX_QALL_MP_T``
+        (1e5) for "mp", an O(k) loop of mpf products.
     method : {"float", "mp"}
         A float64 array, or a list of ``mpmath.mpf``.
     dps : int, optional
@@ -376,12 +426,12 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     Returns
     -------
     numpy.ndarray or list of mpmath.mpf
-        ``Q_{n,k}`` for ``k = 0..t``.
+        ``Q_{n,j}`` for ``j = 0..k``.
 
     Raises
     ------
     TypeError, ValueError
-        As for :func:`Q`; ``t`` beyond the array bound.
+        As for :func:`Q`; ``k`` beyond the array bound.
 
     Examples
     --------
@@ -392,11 +442,11 @@ def Q_all(n: int, t: int, *, method: FloatOrMp = "float", dps: int | None = None
     """
     n = as_int("n", n, minimum=1, maximum=FLOAT_INT_MAX)
     method, dps = _check_log_method(method, dps)
-    # mp: an O(t) loop of mpf products (1-3 s for 1e5 depths at 30 digits): a stated maximum
-    t = as_int("t", t, minimum=0, maximum=(MAX_QALL_MP_T if method == "mp" else MAX_LENGTH - 2))
+    # mp: an O(k) loop of mpf products (1-3 s for 1e5 depths at 30 digits): a stated maximum
+    k = as_int("k", k, minimum=0, maximum=(MAX_QALL_MP_T if method == "mp" else MAX_LENGTH - 2))
     if method == "mp":
-        return _mp._Q_all_mp(n, t, dps)
-    return _float._Q_all_float(n, t)
+        return _mp._Q_all_mp(n, k, dps)
+    return _float._Q_all_float(n, k)
 
 
 # The public functions defined in the private submodules are this package's: the API site documents a module's

@@ -38,52 +38,71 @@ def _log1p_minus_x(x: np.ndarray) -> np.ndarray:
     ``x = 2s / (1 - s)`` give ``L = -2 s^2 / (1 - s) + 2 s^3 sum_j s^(2j) / (2j + 3)``, two terms that never
     cancel by more than a factor 1.1 (17 terms of the series reach 1e-17); elsewhere ``log1p(x) - x``.
     """
-    out = np.log1p(x) - x
     mid = (x >= -0.5) & (x <= 1.0)
+    if mid.all():
+        return _log1p_minus_x_series(x)
+    out = np.log1p(x) - x
     if mid.any():
-        xs = x[mid]
-        sv = xs / (2.0 + xs)
-        s2 = sv * sv
-        top = float(s2.max())                      # terms s^(2j) < 1e-17 beyond j: fewer for small x
-        terms = _L_TERMS if top >= 1.0 / 9.0 else max(1, min(_L_TERMS, int(-17 / math.log10(top)) + 1)) if top > 0 else 1
-        acc = np.zeros_like(sv)
-        for j in range(terms - 1, -1, -1):
-            acc = acc * s2 + 1.0 / (2 * j + 3)
-        out[mid] = -2.0 * s2 / (1.0 - sv) + 2.0 * s2 * sv * acc
+        out[mid] = _log1p_minus_x_series(x[mid])
     return out
+
+
+def _log1p_minus_x_series(x: np.ndarray) -> np.ndarray:
+    """The atanh series of :func:`_log1p_minus_x` for ``-1/2 <= x <= 1`` (Horner in place: this is the array
+    path's inner loop, timed by ``benchmarks/bench_signal_energy.py``)."""
+    sv = x / (2.0 + x)
+    s2 = sv * sv
+    top = float(s2.max()) if s2.size else 0.0    # terms s^(2j) < 1e-17 beyond j: fewer for small x
+    terms = _L_TERMS if top >= 1.0 / 9.0 else max(1, min(_L_TERMS, int(-17 / math.log10(top)) + 1)) if top > 0 else 1
+    acc = np.full_like(sv, 1.0 / (2 * terms + 1))
+    for j in range(terms - 2, -1, -1):
+        acc *= s2
+        acc += 1.0 / (2 * j + 3)
+    acc *= sv
+    acc -= 1.0 / (1.0 - sv)
+    acc *= s2
+    acc *= 2.0
+    return acc
 
 
 def _stirling_w(y: np.ndarray) -> np.ndarray:
     """``w(y) = log Gamma(y) - (y - 1/2) log y + y - log(2 pi)/2`` for ``y >= 1``."""
-    out = np.empty_like(y)
     big = y >= 10.0
-    yb = y[big]
-    inv2 = 1.0 / (yb * yb)
-    # term j ~ |c_j| / y^(2j+1) against 1e-17 / y: fewer terms for large y (two for y >= 1e4)
-    ymin = float(yb.min()) if yb.size else 10.0
-    terms = next((j for j in range(1, len(_STIRLING)) if abs(_STIRLING[j]) * ymin ** (-2 * j) < 1e-17),
-                 len(_STIRLING))
-    acc = np.zeros_like(yb)
-    for c in reversed(_STIRLING[:terms]):
-        acc = acc * inv2 + c
-    out[big] = acc / yb
+    if big.all():
+        return _stirling_series(y)
+    out = np.empty_like(y)
+    out[big] = _stirling_series(y[big])
     ys = y[~big]
     out[~big] = gammaln(ys) - (ys - 0.5) * np.log(ys) + ys - _HALF_LOG_2PI
     return out
 
 
+def _stirling_series(yb: np.ndarray) -> np.ndarray:
+    """The Stirling series of :func:`_stirling_w` for ``y >= 10`` (Horner in place)."""
+    inv2 = 1.0 / yb
+    inv2 *= inv2
+    # term j ~ |c_j| / y^(2j+1) against 1e-17 / y: fewer terms for large y (two for y >= 1e4)
+    ymin = float(yb.min()) if yb.size else 10.0
+    terms = next((j for j in range(1, len(_STIRLING)) if abs(_STIRLING[j]) * ymin ** (-2 * j) < 1e-17),
+                 len(_STIRLING))
+    acc = np.full_like(yb, _STIRLING[terms - 1])
+    for c in reversed(_STIRLING[:terms - 1]):
+        acc *= inv2
+        acc += c
+    acc /= yb
+    return acc
+
+
 def log_rising_ratio(n: np.ndarray, m: np.ndarray, w_n: np.ndarray) -> np.ndarray:
     """``a = log(n^(m) / n^m)`` (float arrays, ``n >= 1``, ``m >= 0``; ``w_n = w(n)``)."""
     x = m / n
-    w = _stirling_w(n + m) - w_n
-    near = x <= 1.0
-    if near.all():
-        return (m - 0.5) * x + (n + m - 0.5) * _log1p_minus_x(x) + w
-    out = np.empty_like(x)
-    xn, nn, mn = x[near], n[near], m[near]
-    out[near] = (mn - 0.5) * xn + (nn + mn - 0.5) * _log1p_minus_x(xn) + w[near]
-    xf, nf, mf = x[~near], n[~near], m[~near]
-    out[~near] = (nf + mf - 0.5) * np.log1p(xf) - mf + w[~near]
+    out = _stirling_w(n + m)
+    out -= w_n
+    out += (m - 0.5) * x + (n + m - 0.5) * _log1p_minus_x(x)
+    far = np.flatnonzero(x > 1.0)           # few elements: the form without L, overwritten as one subset
+    if far.size:
+        nf, mf = n[far], m[far]
+        out[far] = (nf + mf - 0.5) * np.log1p(x[far]) - mf + (_stirling_w(nf + mf) - w_n[far])
     return out
 
 
@@ -94,15 +113,12 @@ def log_falling_ratio(n: np.ndarray, m: np.ndarray, w_n: np.ndarray) -> np.ndarr
     ``b = -(m-1)(m-1/2)/n - (n - m + 1/2) L(-(m-1)/n) + w(n) - w(n-m+1)``.
     """
     y = -(m - 1.0) / n
-    w = w_n - _stirling_w(n - m + 1.0)
-    near = y >= -0.5
-    if near.all():
-        return -(m - 1.0) * (m - 0.5) / n - (n - m + 0.5) * _log1p_minus_x(y) + w
-    out = np.empty_like(y)
-    nn, mn, yn = n[near], m[near], y[near]
-    out[near] = -(mn - 1.0) * (mn - 0.5) / nn - (nn - mn + 0.5) * _log1p_minus_x(yn) + w[near]
-    nf, mf, yf = n[~near], m[~near], y[~near]
-    out[~near] = -(nf - mf + 0.5) * np.log1p(yf) - mf + 1.0 + w[~near]
+    out = w_n - _stirling_w(n - m + 1.0)
+    out -= (m - 1.0) * (m - 0.5) / n + (n - m + 0.5) * _log1p_minus_x(y)
+    far = np.flatnonzero(y < -0.5)          # few elements: the form without L, overwritten as one subset
+    if far.size:
+        nf, mf = n[far], m[far]
+        out[far] = -(nf - mf + 0.5) * np.log1p(y[far]) - mf + 1.0 + (w_n[far] - _stirling_w(nf - mf + 1.0))
     return out
 
 

@@ -15,6 +15,11 @@ optimiser itself is answered at the Adam budget only. The Adam stage's half/full
 polish's gradient ratio, flatness and certificate are reported per cell as context; they never veto.
 A toolkit bug (``fail``, e.g. a run below the Prony lower bound) at either budget is the headline.
 
+**Fragility** (``validation.checks._arch_fragility``): given the committed cross-machine spread, every run
+carries its spread at each budget, every verdict reports its decisive margins with the range each can take
+within the spread, and each budget's verdict is labelled *fragile* (it can flip within the spread) or
+*robust*.
+
 In the quick profile the registry turns the answer into *inconclusive (smoke test)* with the committed cpu
 answer beside it (``validation.registry.smoke_test``).
 """
@@ -64,12 +69,21 @@ def _seeds(rows: list[dict]) -> list[int]:
 
 
 def two_budgets(rows: list[dict], verdict: Callable[[list[dict]], Outcome], keys=("model", "kind", "alpha"), *,
-                adam_only: bool = False) -> Outcome:
+                adam_only: bool = False, spread: dict | None = None) -> Outcome:
     """One claim's Outcome from ``verdict`` applied at both budgets (module docstring); ``adam_only`` for a claim
-    about the optimiser. ``data``: ``{"budgets": {"polished": ..., "adam": ...}, "agreement", "seeds",
-    "lacks_power"}`` plus the headline answer's own data (e.g. the ``medians`` that ``memory_report`` reads)."""
+    about the optimiser; ``spread``: the cross-machine spread (``_arch_fragility.load_spread``; None: fragility
+    not assessed). ``data``: ``{"budgets": {"polished": ..., "adam": ...}, "agreement", "seeds",
+    "lacks_power", "fragility"}`` plus the headline answer's own data (e.g. the ``medians`` that
+    ``memory_report`` reads); each budget's entry carries its ``fragility`` (label, reachable verdicts,
+    margins) when assessed."""
+    from validation.checks._arch_fragility import with_spread
+
+    if spread is not None:
+        rows = with_spread(rows, spread, ADAM)
     adam = verdict(rows)
     prow = None if adam_only else polished_rows(rows)
+    if prow is not None and spread is not None:
+        prow = with_spread(prow, spread, POLISHED)
     if adam_only:
         head, pol = adam, None
     elif prow is None:
@@ -88,16 +102,40 @@ def two_budgets(rows: list[dict], verdict: Callable[[list[dict]], Outcome], keys
     fail_txt = "; ".join(f"{n} diverged run(s) at the {BUDGET_NAMES[b]} (counted as +inf)" for b, n in failed.items()
                          if n)
     summary = " | ".join(f"{BUDGET_NAMES[b]}: {o.verdict}: {o.summary}" for b, o in answers.items())
-    summary = f"{head.verdict}: {summary} | {agree}" + (f" | {fail_txt}" if fail_txt else "")
+    fragile = {b: (o.data.get("fragility") or {}).get("label", "not assessed") for b, o in answers.items()}
+    frag_txt = "fragility (cross-machine spread): " + ", ".join(f"{BUDGET_NAMES[b]} {v}" for b, v in fragile.items())
+    summary = f"{head.verdict}: {summary} | {agree} | {frag_txt}" + (f" | {fail_txt}" if fail_txt else "")
     details = "\n\n".join(f"### {BUDGET_NAMES[b]}: {o.verdict}\n\n{o.summary}\n\n{o.details}" for b, o in answers.items())
+    details += fragility_details(answers)
     details += f"\n\n### Context (never a veto)\n\nSeeds: {', '.join(map(str, seeds))}.\n\n" + context_table(rows, keys)
     lacks = any(o.data.get("lacks_power") for o in answers.values())
     data = {k: v for k, v in head.data.items() if k != "lacks_power"}
     data.update({"budgets": {b: {"verdict": o.verdict, "summary": o.summary,
                                  **{k: v for k, v in o.data.items() if k != "medians"}} for b, o in answers.items()},
-                 "agreement": agree, "seeds": seeds, "lacks_power": lacks, "diverged": failed})
+                 "agreement": agree, "seeds": seeds, "lacks_power": lacks, "diverged": failed, "fragility": fragile})
     return Outcome(head.verdict, summary, details=details, figures=[f for o in answers.values() for f in o.figures],
                    data=data)
+
+
+def fragility_details(answers: dict) -> str:
+    """The report's fragility section of one claim: per budget, its label and every decisive margin with the
+    range it can take within the cross-machine spread."""
+    parts = []
+    for b, o in answers.items():
+        f = o.data.get("fragility")
+        if not f:
+            continue
+        rows = [[m["name"], _f(m["value"]), f"{m['sense']} {_f(m['threshold'])}", f"[{_f(m['lo'])}, {_f(m['hi'])}]",
+                 "yes" if m["flips"] else "no", m["note"] or "-"] for m in f["margins"]]
+        parts.append(f"{BUDGET_NAMES[b]}: **{f['label']}** (verdicts reachable within the spread: "
+                     f"{', '.join(f['reachable'])})\n\n"
+                     + markdown_table(["margin", "value", "needs", "within the spread", "can flip", "note"], rows))
+    if not parts:
+        return ""
+    return ("\n\n### Fragility (the cross-machine spread of the round-1 runs)\n\nEvery run's log10 RelMSE may "
+            "differ between machines by up to its spread (docs/results/cpu-architectures/cross_machine_spread.json); "
+            "a verdict that can flip within it is fragile. The rule: docs/papers/memory-functions.md, \"Amendment "
+            "(2026-12-06): fragility\".\n\n" + "\n\n".join(parts))
 
 
 def _f(v) -> str:

@@ -8,9 +8,10 @@ tempered-stable jumps; the stationary left tail is ``P(zeta < z) ~ A exp(beta* z
 scales ``tau = exp(-zeta)`` have ``P(tau > x) ~ A x^(-beta*)`` and the envelope ``f(l) ~ A Gamma(beta*)
 l^(-beta*)`` (``theory.tauberian``).
 
-Numerics: :mod:`numerics.anticollapse.sde` (Euler-Maruyama, jumps by compound Poisson for ``|y| >= eps`` + Gaussian
-small jumps), one stationary snapshot per particle (independent particles, so the bootstrap over units of
-``numerics.anticollapse.estimators`` is valid). Why the parameters make the asymptotic tail observable:
+Numerics: :func:`numerics.anticollapse.sde_tail.beta_from_sde` (the recipe as one function: Euler-Maruyama of
+:mod:`numerics.anticollapse.sde`, jumps by compound Poisson for ``|y| >= eps`` + Gaussian small jumps, one
+stationary snapshot per particle, so the bootstrap over units of ``numerics.anticollapse.estimators`` is valid).
+Why the recipe's parameters make the asymptotic tail observable:
 
 * drift ``-kappa tanh((zeta - zeta_0)/w)`` with a narrow ``w = 0.1`` (small against ``1/beta*``): below
   ``zeta_0 - 2w`` the drift is kappa to 2% and the chain is a random walk whose Cramer exponent is the root
@@ -41,21 +42,19 @@ import math
 
 import numpy as np
 from scipy.integrate import quad
-from scipy.optimize import brentq
 
 from numerics.anticollapse.estimators import lognormal_comparison, phase_rule, spectrum_envelope_fit, tail_beta
 from numerics.anticollapse.levy_sampling import (cp_small_jump_cumulant, cts_cumulant, cts_increments, cts_increments_cp,
                                     cts_log_cf)
-from numerics.anticollapse.sde import SDEConfig, simulate
+from numerics.anticollapse.sde_tail import SDEBeta, beta_from_sde, stationary_snapshot
 from numerics.plotting import finish, panels
-from theory.levy import LevyParams, Phi, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
+from theory.levy import LevyParams, characteristic_root, critical_eta_J, phase_of_beta, threshold_eta_J
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from numerics.stats import agreement, z_for_false_alarm
 from validation.report import markdown_table
 
 PAPER = "L. Livi (2026), arXiv:2606.29519"
-W, DT, ZETA_0 = 0.1, 0.05, 0.0
-BURN_FACTOR = 10
+W, DT = 0.1, 0.05                    # the recipe's drift width and step (beta_from_sde's defaults, stated here)
 BASE = dict(kappa=1.0, eta_G=0.25, alpha=1.5, lam=3.0, C=1.0)     # the threshold sweep's parameters
 RATIOS = (0.5, 1.0, 2.0)                                           # eta_J / eta_J*
 
@@ -79,9 +78,6 @@ class Setting:
 
     def beta_star(self) -> float:
         return characteristic_root(self.params)
-
-    def config(self, eps: float) -> SDEConfig:
-        return SDEConfig(self.params, w=W, zeta_0=ZETA_0, dt=DT, drift=self.drift, jumps="cp", eps=eps)
 
 
 def _setting(label: str, kappa, eta_G, eta_J, alpha, lam, C=1.0) -> Setting:
@@ -108,35 +104,30 @@ def _sizes(ctx: Context) -> dict:
     return dict(n=20_000, eps=0.2, n_boot=500) if ctx.small_sizes else dict(n=100_000, eps=0.1, n_boot=2000)
 
 
-def _dphi(st: Setting, b: float) -> float:
-    h = 1e-6 * max(b, 1e-3)
-    return float((Phi(b + h, st.params) - Phi(b - h, st.params)) / (2 * h))
-
-
-def _burn_in(st: Setting) -> int:
-    if st.drift == "linear":                   # linear relaxation rate kappa / w: 50 relaxation times
-        return int(math.ceil(50 * W / (st.kappa * DT)))
-    b = st.beta_star()
-    t_depth = math.log(200.0) / (b * _dphi(st, b))
-    return int(math.ceil(BURN_FACTOR * t_depth / DT))
+@functools.lru_cache(maxsize=64)
+def _sde_beta(st: Setting, n: int, eps: float, seed: int, n_boot: int, boot_seed: int) -> SDEBeta:
+    """The recipe (numerics.anticollapse.sde_tail.beta_from_sde) at one setting, cached: several checks read the
+    same spectra."""
+    return beta_from_sde(st.params, particles=n, seed=seed, dt=DT, w=W, eps=eps, n_boot=n_boot, boot_seed=boot_seed)
 
 
 @functools.lru_cache(maxsize=64)
-def _stationary(st: Setting, n: int, eps: float, seed: int) -> np.ndarray:
-    """One stationary snapshot of zeta per particle (cached across checks of one run)."""
-    return simulate(st.config(eps), n, burn_in=_burn_in(st), n_samples=1, seed=seed)[:, 0]
+def _linear_snapshot(st: Setting, n: int, eps: float, seed: int) -> np.ndarray:
+    """The linear (OU) control's stationary snapshot (cached across checks of one run)."""
+    return stationary_snapshot(st.params, n, seed=seed, dt=DT, w=W, eps=eps, drift="linear")
+
+
+def _zeta(ctx: Context, st: Setting) -> np.ndarray:
+    """One stationary zeta per particle at the profile's size: the tail fit's snapshot (saturating drift), or
+    the linear control's."""
+    sz = _sizes(ctx)
+    if st.drift == "linear":
+        return _linear_snapshot(st, sz["n"], sz["eps"], _seed(ctx, st))
+    return _sde_beta(st, sz["n"], sz["eps"], _seed(ctx, st), sz["n_boot"], ctx.seed).zeta
 
 
 def _seed(ctx: Context, st: Setting) -> int:
     return (ctx.seed + sum(map(ord, st.label + _SEED_TAG[st.drift])) * 7919) % (2**31)
-
-
-def _cosh_remainder(x: float) -> float:
-    """``cosh x - 1 - x^2/2`` without cancellation (Taylor series for |x| < 0.1, 4 terms: error < 1e-24)."""
-    if abs(x) < 0.1:
-        x2 = x * x
-        return x2 * x2 * (1 / 24 + x2 * (1 / 720 + x2 * (1 / 40320 + x2 / 3628800)))
-    return math.cosh(x) - 1.0 - 0.5 * x * x
 
 
 def _cos_remainder(x: float) -> float:
@@ -147,30 +138,9 @@ def _cos_remainder(x: float) -> float:
     return math.cos(x) - 1.0 + 0.5 * x * x
 
 
-def _beta_eps(st: Setting, eps: float) -> float:
-    """Root of the Phi of the simulated (compound Poisson + Gaussian) process (module docstring)."""
-    if st.eta_J == 0:
-        return st.beta_star()
-
-    def delta(b):
-        f = lambda y: _cosh_remainder(b * y) * math.exp(-st.lam * y) * y ** (-1 - st.alpha)
-        return 2 * st.eta_J * st.C * quad(f, 0.0, eps, limit=200)[0]
-
-    g = lambda b: float(Phi(b, st.params)) - delta(b)
-    b0 = st.beta_star()
-    return brentq(g, 0.5 * b0, min(st.lam * (1 - 1e-9), 2 * b0))
-
-
 def _tail(zeta: np.ndarray, n_boot: int, seed: int, window=(0.75, 0.995)):
     fit = tail_beta(np.exp(-zeta), window=window, n_boot=n_boot, seed=seed)
     return fit, float(np.std(fit.boot, ddof=1))
-
-
-@functools.lru_cache(maxsize=64)
-def _stationary_tail(st: Setting, n: int, eps: float, seed: int, n_boot: int, boot_seed: int):
-    """(zeta, tail fit, bootstrap se) of a setting, cached: several checks read the same spectra."""
-    zeta = _stationary(st, n, eps, seed)
-    return (zeta, *_tail(zeta, n_boot, boot_seed))
 
 
 def _tail_data(ctx: Context, settings: list[Setting], z: float) -> dict:
@@ -178,11 +148,11 @@ def _tail_data(ctx: Context, settings: list[Setting], z: float) -> dict:
     sz = _sizes(ctx)
     rows, curves = [], []
     for st in settings:
-        zeta, fit, se = _stationary_tail(st, sz["n"], sz["eps"], _seed(ctx, st), sz["n_boot"], ctx.seed)
-        rows.append(dict(label=st.label, eta_G=st.eta_G, eta_J=st.eta_J, beta_star=st.beta_star(),
-                         beta_eps=_beta_eps(st, sz["eps"]), beta_hat=fit.beta, se=se, ci=tuple(fit.ci), r2=fit.r2,
-                         burn_in=_burn_in(st)))
-        curves.append(dict(label=st.label, zeta=zeta, beta_hat=fit.beta, beta_star=rows[-1]["beta_star"]))
+        r = _sde_beta(st, sz["n"], sz["eps"], _seed(ctx, st), sz["n_boot"], ctx.seed)
+        rows.append(dict(label=st.label, eta_G=st.eta_G, eta_J=st.eta_J, beta_star=r.beta_star,
+                         beta_eps=r.beta_eps, beta_hat=r.beta, se=r.se, ci=tuple(r.ci), r2=r.fit.r2,
+                         burn_in=r.burn_in))
+        curves.append(dict(label=st.label, zeta=r.zeta, beta_hat=r.beta, beta_star=r.beta_star))
     return dict(n=sz["n"], z=z, rows=rows, curves=curves)
 
 
@@ -320,8 +290,9 @@ def _small_cf_correction(u, dt, eps, kw):
        claim="the stationary left tail of zeta is exp(beta* zeta) with beta* the root of Phi, at "
              "eta_J / eta_J* = 0.5, 1, 2 (alpha = 1.5, lam = 3, kappa = 1, eta_G = 0.25; beta* = 1 at eta_J*)",
        closed_form="theory.levy.characteristic_root, theory.levy.threshold_eta_J",
-       numerics="numerics.anticollapse.sde.simulate (saturating drift, w = 0.1, dt = 0.05, compound Poisson + Gaussian jumps), "
-                "one stationary snapshot per particle; numerics.anticollapse.estimators.tail_beta on tau = exp(-zeta)",
+       numerics="numerics.anticollapse.sde_tail.beta_from_sde (numerics.anticollapse.sde.simulate: saturating drift, "
+                "w = 0.1, dt = 0.05, compound Poisson + Gaussian jumps, burn-in 10 T_d; one stationary snapshot per "
+                "particle; numerics.anticollapse.estimators.tail_beta on tau = exp(-zeta))",
        statistic="|beta_hat - beta*| <= z se_boot (bootstrap over particles), Bonferroni z over the 3 settings; "
                  "FAIL otherwise (closed form vs own simulator)")
 def _tail_threshold(ctx: Context) -> Outcome:
@@ -332,7 +303,7 @@ def _tail_threshold(ctx: Context) -> Outcome:
 @check("levy.tail_alpha", paper=PAPER + "; docs/papers/anti-collapse.md 'Root', 'Stationary tail'",
        claim="the tail exponent is the root of Phi also for alpha < 1 and alpha > 1, other lam, eta_G, C",
        closed_form="theory.levy.characteristic_root (jump symbol theory.levy.jump_symbol)",
-       numerics="as levy.tail_threshold (numerics.anticollapse.sde.simulate, numerics.anticollapse.estimators.tail_beta); quick: alpha = 0.7 "
+       numerics="as levy.tail_threshold (numerics.anticollapse.sde_tail.beta_from_sde); quick: alpha = 0.7 "
                 "and 1.2 (C = 0.5); full adds alpha = 0.5, 1, 1.8",
        statistic="|beta_hat - beta*| <= z se_boot, Bonferroni over the settings; FAIL otherwise")
 def _tail_alpha(ctx: Context) -> Outcome:
@@ -347,7 +318,7 @@ def _gaussian_settings(small: bool) -> list[Setting]:
 @check("levy.gaussian_only", paper=PAPER + "; docs/papers/anti-collapse.md 'Root' (eta_J = 0)",
        claim="with Gaussian noise only the saturated drift already gives a power law: beta = kappa / eta_G",
        closed_form="theory.levy.characteristic_root(eta_J = 0) = kappa / eta_G",
-       numerics="numerics.anticollapse.sde.simulate (saturating drift, no jumps), numerics.anticollapse.estimators.tail_beta on tau = exp(-zeta)",
+       numerics="numerics.anticollapse.sde_tail.beta_from_sde (saturating drift, no jumps)",
        statistic="|beta_hat - kappa/eta_G| <= z se_boot, Bonferroni over the settings; FAIL otherwise")
 def _gaussian_only(ctx: Context) -> Outcome:
     return _tail_check(ctx, _gaussian_settings(ctx.small_sizes), "levy_gaussian_only.png",
@@ -443,11 +414,10 @@ def _phase_flip(ctx: Context) -> Outcome:
 
 # ----------------------------------------------------------------------------------------------------
 def _envelope_data(ctx: Context) -> dict:
-    sz = _sizes(ctx)
     settings = _sweep_settings()
     rows, curves = [], []
     for st in settings:
-        tau = np.exp(-_stationary(st, sz["n"], sz["eps"], _seed(ctx, st)))
+        tau = np.exp(-_zeta(ctx, st))
         q50, q995 = np.quantile(tau, [0.5, 0.995])
         lags = np.geomspace(10 * q50, q995, 16)
         fit = spectrum_envelope_fit(tau, lags, n_boot=300 if ctx.small_sizes else 1000, seed=ctx.seed)
@@ -533,7 +503,7 @@ def _ou_data(ctx: Context) -> dict:
     for st in pairs:
         for drift in ("linear", "saturating"):
             s2 = dataclasses.replace(st, drift=drift)
-            zeta = _stationary(s2, sz["n"], sz["eps"], _seed(ctx, s2))
+            zeta = _zeta(ctx, s2)
             lc = lognormal_comparison(np.exp(-zeta))
             b1, b2, d, se = _slope_change(zeta, sz["n_boot"], ctx.seed)
             rows.append(dict(drift=drift, label=st.label, favoured=lc.favoured, vuong_z=lc.z, beta_low=b1,
@@ -585,7 +555,8 @@ def plot_ou_collapsed(path, curves: list[dict], *, ax=None):
              "while the saturating drift with the same noise gives a power law",
        closed_form="theory.levy.phase (drift 'linear': collapsed; 'saturating': the exponential tail of "
                    "theory.levy.characteristic_root)",
-       numerics="numerics.anticollapse.sde.simulate with drift 'linear' and 'saturating', Gaussian only (eta_G = 0.5) and with "
+       numerics="numerics.anticollapse.sde_tail.stationary_snapshot (drift 'linear') and the snapshot of "
+                "numerics.anticollapse.sde_tail.beta_from_sde (drift 'saturating'), Gaussian only (eta_G = 0.5) and with "
                 "jumps (eta_J = 2 eta_J*); numerics.anticollapse.estimators.lognormal_comparison and "
                 "numerics.anticollapse.estimators.tail_beta on two windows",
        statistic="linear: log-normal favoured (Vuong, p < 0.05) AND the tail slope steepens, beta(0.95..0.995) - "

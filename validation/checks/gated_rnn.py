@@ -65,15 +65,11 @@ def gated_sweep(ctx: Context, name: str | None = None):
 def gated_records(ctx: Context, sweep, device: str = "cpu") -> dict:
     """``{(run, seed): {"train": ..., "long": ..., "train_author": ...}}``: the sweep's stored results, after
     training (and re-diagnosing) whatever the profile's store does not hold yet (``Context.store_path``)."""
-    import os
-    import sys
-
     from numerics.anticollapse.gated.sweep import gated_results, run_gated_sweep
     from numerics.experiments.store import ResultStore
 
     with ResultStore(ctx.store_path("gated_rnn")) as store:
-        run_gated_sweep(sweep, store, workers=1 if device != "cpu" else ctx.workers, device=device,
-                        progress=sys.stderr.isatty() and not os.environ.get("CI"))
+        run_gated_sweep(sweep, store, workers=1 if device != "cpu" else ctx.workers, device=device)
         records = gated_results(sweep, store)
     missing = [f"{run} seed {s}" for (run, s), r in records.items() if r["train"] is None]
     if missing:

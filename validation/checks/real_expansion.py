@@ -212,7 +212,7 @@ def rows_cases(ks=range(41, 81), cs=tuple(np.round(np.arange(0.2, 3.3, 0.15), 2)
             for m_top in (rx.M_MAX, 11):
                 if float(rx._rho(n, k, m_top)) > rx.RHO_MAX:
                     continue
-                v, e = rx.truncated_expansion(n, k, m_top=m_top)
+                v, e = rx.truncated_expansion(n, k, quantity="Q", m_top=m_top)
                 exact = exact_energy(n, k)
                 if e <= rx.REL_ERROR_MAX * abs(v):
                     cases.append((f"Q, m <= {m_top} (a_m fitted on rows <= {rx.coefficient_record(m_top)['fit_rows'][1]})",

@@ -7,8 +7,8 @@ the checks of that route against independent ones are in ``validation/checks/rea
 checks here, each able to fail:
 
 * ``real.rows_reproduce``: the published rows equal the matching enumeration ``numerics.signal_propagation.real_wick``
-  (``method="enumerate"``) and the Wick enumeration ``numerics.signal_propagation.wick.wick_polynomial(k, "real",
-  method="enumerate")`` where they run;
+  (``algorithm="enumerate"``) and the Wick enumeration ``numerics.signal_propagation.wick.wick_polynomial(k, "real",
+  algorithm="enumerate")`` where they run;
 * ``real.rows_mc``: every published row (k >= 1) against Monte Carlo ``numerics.signal_propagation.ginibre.estimate_Q`` with
   real weights at n = 32 and 64 (k <= 2 sqrt n), ``|MC - exact| <= z se`` with se from the same run and
   a Bonferroni z over all comparisons (family false-alarm rate 1e-6, z >= 4.5);
@@ -90,13 +90,13 @@ def plot_rows_mc(path, cases, *, ax=None):
 @check("real.rows_reproduce", paper=PAPER,
        claim="the published real-weight rows equal the matching enumeration and the Wick enumeration",
        closed_form="theory/data/real_wick_rows.json",
-       numerics="numerics.signal_propagation.real_wick.real_wick_polynomial(method='enumerate') (k <= 9 quick, 11 full); "
-                "numerics.signal_propagation.wick.wick_polynomial(method='enumerate') (k <= 7 quick, 9 full)",
+       numerics="numerics.signal_propagation.real_wick.real_wick_polynomial(algorithm='enumerate') (k <= 9 quick, 11 full); "
+                "numerics.signal_propagation.wick.wick_polynomial(algorithm='enumerate') (k <= 7 quick, 9 full)",
        statistic="exact integer equality")
 def _rows_reproduce(ctx: Context) -> Outcome:
     published = published_rows()
-    recomputed = {k: real_wick_polynomial(k, method="enumerate") for k in range(0, (9 if ctx.small_sizes else 11) + 1)}
-    enumerated = {k: wick_polynomial(k, "real", method="enumerate") for k in range(0, (7 if ctx.small_sizes else 9) + 1)}
+    recomputed = {k: real_wick_polynomial(k, algorithm="enumerate") for k in range(0, (9 if ctx.small_sizes else 11) + 1)}
+    enumerated = {k: wick_polynomial(k, "real", algorithm="enumerate") for k in range(0, (7 if ctx.small_sizes else 9) + 1)}
     out = verdict_rows(published, recomputed, enumerated)
     data = json.loads(DATA_FILE.read_text())
     table = [(r["k"], polynomial_string(r["coefficients"]), r["pfaffian_cpu_seconds"],

@@ -72,7 +72,7 @@ from torch import nn
 
 from theory._args import MAX_MEMORY_BYTES, as_choice, as_instance, as_int, as_real, check_budget
 
-from numerics.anticollapse.spectra import (ENVELOPES, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, diagnose_rates, rates_and_envelope_from_leaks, scaled_lag_grid)
+from numerics.anticollapse.spectra import (ENVELOPES, GatedDiagnostics, REFERENCE_ENVELOPE_LAGS, REFERENCE_RATE_LAGS, diagnose_rates, rates_and_envelope_from_leaks, scaled_lag_grid)
 
 from .diagnostics import diagnose
 from .gated_rnn import GatedRNN, build_gated_rnn
@@ -399,8 +399,10 @@ TAU_DEFINITION = ("tau_q = 1/mubar_q, mubar_q = -LS slope of E_{b,t} log|Gamma_{
 
 
 def _jsonable(v):
+    """``v`` with plain Python numbers; a non-finite float is None (JSON null: strict JSON has no NaN or
+    infinity; ``n_finite_tau`` counts the finite time scales)."""
     if isinstance(v, float) and not math.isfinite(v):
-        return str(v)
+        return None
     if isinstance(v, dict):
         return {str(k): _jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple, np.ndarray)):
@@ -412,8 +414,39 @@ def _jsonable(v):
 
 @dataclasses.dataclass
 class RNNTimescales:
-    """Result of :func:`rnn_timescales`: per diagnosed layer a
-    :class:`~numerics.anticollapse.spectra.GatedDiagnostics` (``tau``, ``tail``, ``gate``, ``phase``...)."""
+    """The time-scale spectrum of every diagnosed layer of a recurrent network, with its phase diagnosis.
+
+    Returned by :func:`rnn_timescales`; ``to_dict()`` for JSON.
+
+    Parameters
+    ----------
+    cell : str
+        "gru", "lstm", or the toolkit's gated architecture ("const", "shared", "diag").
+    input_size, hidden, num_layers : int
+        The network's sizes.
+    T : int
+        Length of the input sequences.
+    n_sequences : int
+        Sequences run.
+    layers : dict
+        Layer index -> :class:`~numerics.anticollapse.spectra.GatedDiagnostics` (``tau``, ``tail``,
+        ``gate``, ``phase``, ...).
+    leak : str
+        The leak mapping used (which gate sets the time scale).
+    tau_definition : str
+        How ``tau`` is defined from the leak.
+
+    Returns
+    -------
+    RNNTimescales
+        A record.
+
+    Examples
+    --------
+    >>> res = rnn_timescales(nn.GRU(2, 8), np.zeros((2, 64, 2)), n_boot=20)
+    >>> res.cell, res.hidden, sorted(res.layers)
+    ('gru', 8, [0])
+    """
 
     cell: str                   # "gru" | "lstm" | the toolkit arch ("const", "shared", "diag")
     input_size: int
@@ -421,7 +454,7 @@ class RNNTimescales:
     num_layers: int
     T: int
     n_sequences: int
-    layers: dict                # layer index -> GatedDiagnostics
+    layers: dict[int, GatedDiagnostics]
     leak: str
     tau_definition: str = TAU_DEFINITION
 
@@ -439,7 +472,7 @@ class RNNTimescales:
 def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str = "", rate_lags=None,
                    envelope_lags=None, envelope: str = "mu0", n_boot: int = 2000, level: float = 0.90,
                    seed: int = 0, batch: int = 64, window_stride: int = 1,
-                   progress: bool = False) -> RNNTimescales:
+                   progress: bool | None = None) -> RNNTimescales:
     """Diagnose a trained recurrent network: per-unit time scales, tail exponent, envelope gate and phase.
 
     Per layer, the quantities and estimators of the gated-RNN validation checks (Livi (2026),
@@ -474,8 +507,9 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
     window_stride : int, default 1
         Stride of the windows of the rate estimate
         (:func:`~numerics.anticollapse.gated.diagnostics.diagnose`).
-    progress : bool, default False
-        A bar per layer on stderr (a diagnosis takes seconds per layer).
+    progress : bool, optional
+        A bar per layer on stderr (a diagnosis takes seconds per layer); None: shown when more than one layer
+        is diagnosed.
 
     Returns
     -------
@@ -524,6 +558,10 @@ def rnn_timescales(model: Any, x: Any, *, layer: int | None = None, prefix: str 
     level = as_real("level", level, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
     kw = dict(n_boot=n_boot, level=level, seed=seed)
     out = {}
+    if progress is None:
+        progress = not gated and len(layers) > 1
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True, False or None (automatic), got {progress!r}")
     bar = tqdm(total=1 if gated else len(layers), desc=f"diagnosing {net.arch if gated else net.cell} layers",
                unit="layer", disable=not progress, leave=False, file=sys.stderr)
     if gated:

@@ -29,6 +29,7 @@ import functools
 import io
 import json
 import os
+import sys
 import socket
 import time
 from pathlib import Path
@@ -251,19 +252,21 @@ class _torch_threads:
 
 
 def run_gated_sweep(sweep: GatedSweep, store: ResultStore, *, executor=None, workers: int = 1, threads: int = 1,
-                    device: str = "cpu", progress: bool = True, limit: int | None = None,
+                    device: str = "cpu", progress: bool | None = None, limit: int | None = None,
                     stop_after: float | None = None) -> dict[str, SweepSummary]:
     """Train the sweep's pending runs into ``store``, then re-diagnose the stored weights (sweeps with a
     ``long_diagnosis``); returns ``{"train": summary, "diagnosis": summary}``. ``executor``, ``workers``,
     ``limit``, ``stop_after``, ``progress``: as in :func:`numerics.experiments.engine.run_jobs` (``limit``
-    and ``stop_after`` apply to each stage); ``threads``: torch threads per run; ``device``: where training
-    runs (the diagnoses run on the CPU)."""
+    and ``stop_after`` apply to each stage; ``progress=None``: a bar when stderr is a terminal outside CI);
+    ``threads``: torch threads per run; ``device``: where training runs (the diagnoses run on the CPU)."""
     from numerics._torch import as_device
 
     as_instance("sweep", sweep, GatedSweep, "GatedSweep (load_gated_sweep)")
     as_instance("store", store, ResultStore, "numerics.experiments.store.ResultStore")
     device = as_device(device)
     trains = _train_runs(sweep)
+    if progress is None:                       # automatic: a sweep is long, but a bar only where someone reads it
+        progress = sys.stderr.isatty() and not os.environ.get("CI")
     common = dict(executor=executor, workers=workers, progress=progress, stop_after=stop_after)
     distinct, pending, skipped = pending_runs(list(trains.values()), store, limit)
     s_train = run_jobs([[r] for r in pending], store, functools.partial(execute_train, threads=threads, device=device),

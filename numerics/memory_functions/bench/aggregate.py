@@ -44,6 +44,7 @@ def collect(runs: Iterable, store) -> list[dict]:
                      "half_relmse": res.get("half_relmse"), "half_step": res.get("half_step"),
                      "half_is_budget": bool(res.get("half_is_budget")),
                      "n_params": res.get("n_params"), "seconds": res.get("seconds"),
+                     "cpu_seconds": res.get("cpu_seconds"),
                      "curve_steps": res.get("curve_steps"), "curve_loss": res.get("curve_loss"),
                      "probe": res.get("probe"), "exp_sum": res.get("exp_sum"), "run_id": r.run_id,
                      "config": r.config, **_polish_fields(res.get("polish"))})

@@ -31,7 +31,7 @@ import functools
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from numerics.experiments.engine import MAX_WORKERS, SweepSummary, pending_runs, run_jobs
 from numerics.experiments.store import ResultStore
@@ -111,8 +111,9 @@ def load_sweep(path: str | Path) -> dict:
     return doc
 
 
-def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[SweepRun]:
-    """All grid points of the sweep document (optionally only some studies), in file order."""
+def sweep_grid(doc: dict, *, studies: Iterable[str] | None = None) -> Iterator[tuple[str, str, str, dict]]:
+    """The grid points of the sweep document as ``(study, model label, train label, config dict)``, in file
+    order, before any config is built (so without PyTorch: ``seqtheory sweep list`` counts them)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("studies"), dict):
         raise ValueError("doc: a sweep must be a dict with a 'studies' dict")
     if studies is not None and (not isinstance(studies, (list, tuple, set, frozenset))
@@ -126,46 +127,56 @@ def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[Swe
     if wanted is not None and wanted - set(doc["studies"]):
         raise ValueError(f"unknown study name(s) {sorted(wanted - set(doc['studies']))}; "
                          f"the sweep has {sorted(doc['studies'])}")
-    runs = []
     for name, st in doc["studies"].items():
-        if wanted is not None and name not in wanted:
-            continue
-        where = f"studies.{name}"
-        if not isinstance(st, dict):
-            raise TypeError(f"{where} must be a dict")
-        extra = set(st) - set(_STUDY_FIELDS)
-        if extra:
-            raise ValueError(f"{where}: unknown field(s) {sorted(extra)}; allowed: {list(_STUDY_FIELDS)}")
-        for key in ("models", "kinds", "alphas", "seeds"):
-            if key not in st:
-                raise ValueError(f"{where}: missing field {key!r}")
-        models, trains = st["models"], st.get("trains", {"default": {}})
-        if not isinstance(models, dict) or not models:
-            raise TypeError(f"{where}.models must be a non-empty dict name -> model spec")
-        if not isinstance(trains, dict) or not trains:
-            raise TypeError(f"{where}.trains must be a non-empty dict name -> train overrides")
-        mixed = "mixed" in st["kinds"]
-        if mixed and ("mix" not in st or "lams" not in st):
-            raise ValueError(f"{where}: kind 'mixed' needs 'mix' ([kind_a, kind_b]) and 'lams'")
-        lams = st.get("lams", [None]) if mixed else [None]
-        polish = _polish_of(defaults.get("polish"), st.get("polish", {}))
-        for mlabel, mspec in models.items():
-            for tlabel, tover in trains.items():
-                for kind in st["kinds"]:
-                    for alpha in st["alphas"]:
-                        for lam in (lams if kind == "mixed" else [None]):
-                            for seed in st["seeds"]:
-                                target = {**defaults.get("target", {}), **st.get("target", {}),
-                                          "kind": kind, "alpha": alpha}
-                                if kind == "mixed":
-                                    target.update(kind_a=st["mix"][0], kind_b=st["mix"][1], lam=lam)
-                                train = {**defaults.get("train", {}), **st.get("train", {}), **tover, "seed": seed}
-                                try:
-                                    cfg = RunConfig.from_dict({"model": mspec, "target": target, "train": train,
-                                                               "polish": polish})
-                                except (TypeError, ValueError) as exc:
-                                    raise type(exc)(f"{where} ({mlabel}, {tlabel}): {exc}") from None
-                                runs.append(SweepRun(name, mlabel, tlabel, cfg))
+        if wanted is None or name in wanted:
+            yield from _study_grid(name, st, defaults)
+
+
+def _study_grid(name: str, st: Any, defaults: dict) -> Iterator[tuple[str, str, str, dict]]:
+    where = f"studies.{name}"
+    if not isinstance(st, dict):
+        raise TypeError(f"{where} must be a dict")
+    extra = set(st) - set(_STUDY_FIELDS)
+    if extra:
+        raise ValueError(f"{where}: unknown field(s) {sorted(extra)}; allowed: {list(_STUDY_FIELDS)}")
+    for key in ("models", "kinds", "alphas", "seeds"):
+        if key not in st:
+            raise ValueError(f"{where}: missing field {key!r}")
+    models, trains = st["models"], st.get("trains", {"default": {}})
+    if not isinstance(models, dict) or not models:
+        raise TypeError(f"{where}.models must be a non-empty dict name -> model spec")
+    if not isinstance(trains, dict) or not trains:
+        raise TypeError(f"{where}.trains must be a non-empty dict name -> train overrides")
+    mixed = "mixed" in st["kinds"]
+    if mixed and ("mix" not in st or "lams" not in st):
+        raise ValueError(f"{where}: kind 'mixed' needs 'mix' ([kind_a, kind_b]) and 'lams'")
+    lams = st.get("lams", [None]) if mixed else [None]
+    polish = _polish_of(defaults.get("polish"), st.get("polish", {}))
+    for mlabel, mspec in models.items():
+        for tlabel, tover in trains.items():
+            for kind in st["kinds"]:
+                for alpha in st["alphas"]:
+                    for lam in (lams if kind == "mixed" else [None]):
+                        for seed in st["seeds"]:
+                            target = {**defaults.get("target", {}), **st.get("target", {}), "kind": kind,
+                                      "alpha": alpha}
+                            if kind == "mixed":
+                                target.update(kind_a=st["mix"][0], kind_b=st["mix"][1], lam=lam)
+                            train = {**defaults.get("train", {}), **st.get("train", {}), **tover, "seed": seed}
+                            yield name, mlabel, tlabel, {"model": mspec, "target": target, "train": train,
+                                                         "polish": polish}
+
+
+def expand_sweep(doc: dict, *, studies: Iterable[str] | None = None) -> list[SweepRun]:
+    """All grid points of the sweep document (optionally only some studies), in file order
+    (:func:`sweep_grid`, each config built and checked as a ``RunConfig``)."""
+    runs = []
+    for name, mlabel, tlabel, config in sweep_grid(doc, studies=studies):
+        try:
+            cfg = RunConfig.from_dict(config)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"studies.{name} ({mlabel}, {tlabel}): {exc}") from None
+        runs.append(SweepRun(name, mlabel, tlabel, cfg))
     return runs
 
 

@@ -1,0 +1,291 @@
+"""Fragility of the architecture verdicts under the cross-machine spread (validation.checks._arch_fragility): the
+label on synthetic margins just inside and just outside the spread, each statistic's range against an
+independent route (brute force over orders or random points of the box), the committed spread file, and the
+label wired through the verdicts, the two budgets and the report."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+
+from numerics import stats as st
+from validation.checks import _arch_fragility as frag
+from validation.checks import architectures as arch
+from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS
+
+EPS = 2.0 ** -12          # binary fractions: margins and spreads below are exact in floating point
+
+
+# ---------------------------------------------------------------------------------------- one margin
+@pytest.mark.parametrize("sense, at_boundary", [(">", "fragile"), (">=", "robust")])
+def test_a_margin_above_its_threshold_just_inside_and_just_outside_the_spread(sense, at_boundary):
+    # margin 0.5, threshold 0.25: a spread of exactly 0.25 brings it onto the threshold, where ">" fails and
+    # ">=" still holds
+    assert frag.fragility(0.5, 0.25, 0.25, sense) == at_boundary
+    assert frag.fragility(0.5, 0.25, 0.25 - EPS, sense) == "robust"
+    assert frag.fragility(0.5, 0.25, 0.25 + EPS, sense) == "fragile"
+
+
+@pytest.mark.parametrize("sense, at_boundary", [(">", "robust"), (">=", "fragile")])
+def test_a_margin_below_its_threshold_can_flip_upwards(sense, at_boundary):
+    # the other side: 0.0 against 0.25 reaches the threshold from below
+    assert frag.fragility(0.0, 0.25, 0.25, sense) == at_boundary
+    assert frag.fragility(0.0, 0.25, 0.25 - EPS, sense) == "robust"
+    assert frag.fragility(0.0, 0.25, 0.25 + EPS, sense) == "fragile"
+
+
+@pytest.mark.parametrize("sense, at_boundary", [("<", "fragile"), ("<=", "robust")])
+def test_a_below_threshold_condition_flips_at_its_own_boundary(sense, at_boundary):
+    # a p-value 0.0078125 against the level 2^-6 = 0.015625 with a spread of exactly the gap
+    assert frag.fragility(2 ** -7, 2 ** -6, 2 ** -7, sense) == at_boundary
+    assert frag.fragility(2 ** -7, 2 ** -6, 2 ** -7 - EPS, sense) == "robust"
+    assert frag.fragility(2 ** -7, 2 ** -6, 2 ** -7 + EPS, sense) == "fragile"
+
+
+def test_no_spread_is_never_fragile_and_bad_input_is_named():
+    assert frag.fragility(0.25, 0.25, 0.0, ">=") == "robust" and frag.fragility(0.25, 0.25, 0.0, ">") == "robust"
+    with pytest.raises(ValueError, match="spread"):
+        frag.fragility(0.5, 0.25, -0.1)
+    with pytest.raises(ValueError, match="sense"):
+        frag.fragility(0.5, 0.25, 0.1, "=>")
+    with pytest.raises(ValueError, match="lo must be <= hi"):
+        frag.can_flip(1.0, 0.0, 0.5)
+    m = frag.Margin("m", 0.5, 0.25, ">", 0.25, 0.75)
+    assert m.flips and m.as_dict()["flips"] and "can flip" in m.text()
+
+
+# ---------------------------------------------------------------------------------------- per statistic
+def test_paired_corners_move_the_median_by_the_pair_spread_and_flip_only_pairs_within_it():
+    d = [1.0] * 11 + [0.25] * 3 + [-1.0]
+    dn, up = frag.paired_corners(d, [0.25] * 15)
+    t = st.paired(d)
+    assert (dn.median, up.median) == (t.median - 0.25, t.median + 0.25)
+    assert dn.n_pos == 11 and dn.n == 12                 # the three pairs at +0.25 become ties, dropped
+    assert frag.sign_flippable(d, [0.25] * 15) == 3 and frag.sign_flippable(d, [0.25 - EPS] * 15) == 0
+    assert up.n_pos == 14 and up.n == 15                 # the negative pair needs 1.0 to move
+    with pytest.raises(ValueError, match="one spread"):
+        frag.paired_corners([1.0, 2.0], [0.1])
+
+
+def test_mwu_corners_bound_every_point_of_the_box():
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(0.3, 1, 6), rng.normal(0, 1, 6)
+    ex, ey = np.full(6, 0.4), np.full(6, 0.2)
+    lo, hi = frag.mwu_corners(x, ex, y, ey)
+    for _ in range(200):
+        p = st.mwu(x + rng.uniform(-1, 1, 6) * ex, y + rng.uniform(-1, 1, 6) * ey)
+        assert lo <= p <= hi
+
+
+def test_sd_shift_bound_holds_and_is_reached_for_even_n():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=6)
+    b = frag.sd_shift_bound(6, 0.1)
+    for _ in range(200):
+        assert abs(np.std(x + rng.uniform(-0.1, 0.1, 6), ddof=1) - np.std(x, ddof=1)) <= b
+    # constant values, half moved up and half down by s: sd = s sqrt(n / (n - 1)) exactly
+    assert math.isclose(np.std(np.r_[[0.1] * 3, [-0.1] * 3], ddof=1), b)
+    assert frag.sd_shift_bound(1, 0.1) == 0.0
+
+
+def test_span_and_max_ranges_are_exact():
+    v, s = [0.0, 1.0, 3.0], [0.5, 0.5, 0.5]
+    assert frag.max_range(v, s) == (2.5, 3.5)
+    assert frag.span_range(v, s) == (2.0, 4.0)           # 3 - 0.5 - (0 + 0.5); 3.5 - (-0.5)
+    assert frag.span_range([0.0, 0.5], [0.5, 0.5]) == (0.0, 1.5)      # overlapping boxes: squeezed to one point
+    # brute force over a grid that holds the extremes
+    grid = [np.linspace(a - b, a + b, 5) for a, b in zip(v, s)]
+    spans = [max(p) - min(p) for p in itertools.product(*grid)]
+    assert (min(spans), max(spans)) == frag.span_range(v, s)
+
+
+def _spearman_by_permutations(x, y, s):
+    """Independent route: every order of the cells, kept iff increasing values inside the boxes exist (greedy:
+    each cell as low as its box and the previous cell allow)."""
+    from scipy.stats import spearmanr
+
+    best = [math.inf, -math.inf]
+    for order in itertools.permutations(range(len(y))):
+        prev, ok = -math.inf, True
+        for c in order:
+            v = max(y[c] - s[c], prev)
+            if v > y[c] + s[c]:
+                ok = False
+                break
+            prev = v + 1e-12
+        if ok:
+            rho = spearmanr(x, np.argsort(order)).statistic
+            best = [min(best[0], rho), max(best[1], rho)]
+    return tuple(best)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_spearman_range_equals_the_brute_force_over_orders(seed):
+    rng = np.random.default_rng(seed)
+    x = rng.permutation(6).astype(float)
+    x[4] = x[5]                                          # a tie in x, as the impulse cells have
+    y, s = rng.normal(size=6), rng.uniform(0.0, 0.6, 6)
+    assert np.allclose(frag.spearman_range(x, y, s), _spearman_by_permutations(x, y, s), atol=1e-12)
+
+
+def test_spearman_p_is_scipys():
+    from scipy.stats import spearmanr
+
+    x, y = [1.0, 2.0, 3.0, 4.0, 5.0, 5.0], [0.3, 0.1, 0.5, 0.9, 0.7, 1.2]
+    res = spearmanr(x, y, alternative="greater")
+    assert math.isclose(frag.spearman_p(x, res.statistic), res.pvalue, rel_tol=1e-12)
+
+
+def test_bootstrap_range_bounds_the_interval_of_every_point_of_the_box():
+    rng = np.random.default_rng(5)
+    cells = {a: list(10.0 ** rng.normal(-4 + 3 * a, 0.5, 5)) for a in (0.25, 0.5, 0.75)}
+    spreads = {0.25: 0.1, 0.5: 0.2, 0.75: 0.1}
+    span = lambda med: max(math.log10(v) for v in med.values()) - min(math.log10(v) for v in med.values())  # noqa: E731
+    (lo_lo, lo_hi), (hi_lo, hi_hi) = frag.bootstrap_range(cells, spreads, lambda m, sp: frag.span_range(
+        list(m.values()), [sp[c] for c in m]))
+    _, lo, hi = st.bootstrap(cells, span)
+    assert lo_lo <= lo <= lo_hi and hi_lo <= hi <= hi_hi
+    for _ in range(5):
+        moved = {c: [v * 10 ** rng.uniform(-spreads[c], spreads[c]) for v in vs] for c, vs in cells.items()}
+        _, lo, hi = st.bootstrap(moved, span)
+        assert lo_lo - 1e-12 <= lo <= lo_hi + 1e-12 and hi_lo - 1e-12 <= hi <= hi_hi + 1e-12
+
+
+def test_reachable_verdicts_of_a_claim_of_parts():
+    r = lambda parts: frag.reachable_parts(parts, PASS, NOT_REPRODUCED, INCONCLUSIVE)  # noqa: E731
+    fixed_sig, fixed_not = ({True}, {False}), ({False}, {False})
+    assert r({"a": fixed_sig, "b": fixed_sig}) == {PASS}
+    assert r({"a": fixed_sig, "b": fixed_not}) == {INCONCLUSIVE}
+    assert r({"a": fixed_sig, "b": ({True, False}, {False})}) == {PASS, INCONCLUSIVE}
+    assert r({"a": fixed_sig, "b": ({False}, {True, False})}) == {NOT_REPRODUCED, INCONCLUSIVE}
+    assert r({"a": fixed_sig, "b": ({False}, {True})}) == {NOT_REPRODUCED}
+    assert frag.label(PASS, {PASS}) == "robust" and frag.label(PASS, {PASS, INCONCLUSIVE}) == "fragile"
+
+
+# ---------------------------------------------------------------------------------------- the spread file
+def test_the_committed_spread_is_the_largest_measured_per_kind_and_budget():
+    doc = frag.load_spread()
+    assert doc is not None and "issue 42" in doc["source"]
+    measured: dict = {}
+    for m in doc["measurements"]:
+        for budget in ("adam", "polished"):
+            measured.setdefault(budget, {}).setdefault(m["model"], []).append(m["spread"][budget])
+        a, b = m["polished_relmse"]["committed"], m["polished_relmse"]["retrained"]
+        assert math.isclose(m["spread"]["polished"], abs(math.log10(a / b)), abs_tol=5e-4)   # 3 decimals
+    for budget, kinds in measured.items():
+        table = doc["spread"][budget]
+        assert all(table[k] == max(v) for k, v in kinds.items() if k in table)
+        assert table["default"] == max(max(v) for v in kinds.values())
+    assert doc["spread"]["polished"]["lstm"] == 0.135 and doc["spread"]["adam"]["default"] == 0.0
+    assert doc["applies_to"]["seeds"] == [0, 1, 2, 3, 4]
+
+
+def test_a_spread_file_is_checked_and_applies_to_its_seeds_only(tmp_path):
+    doc = {"source": "test", "spread": {"polished": {"lstm": 0.1, "default": 0.2}}, "applies_to": {"seeds": [0, 1]}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    doc = frag.load_spread(path)
+    row = {"model": "lstm", "seed": 0, "config": None}
+    assert frag.run_spread(row, doc, "polished") == 0.1
+    assert frag.run_spread(dict(row, model="tcn"), doc, "polished") == 0.2          # not measured: default
+    assert frag.run_spread(dict(row, seed=5), doc, "polished") == 0.0              # a round-2 seed
+    assert frag.run_spread(row, None, "polished") == 0.0
+    assert frag.load_spread(tmp_path / "missing.json") is None
+    for bad, match in (({"spread": {"polished": {"default": 0.1}}, "applies_to": {"seeds": [0]}}, "source"),
+                       ({"source": "x", "spread": {"polished": {"lstm": 0.1}}, "applies_to": {"seeds": [0]}}, "default"),
+                       ({"source": "x", "spread": {"polished": {"default": -1}}, "applies_to": {"seeds": [0]}},
+                        "spread"),
+                       ({"source": "x", "spread": {"polished": {"default": 0.1}}}, "applies_to")):
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ValueError, match=match):
+            frag.load_spread(path)
+
+
+# ---------------------------------------------------------------------------------------- through the verdicts
+def _rows(d_s4d, spread_exp, spread_poly, seeds=5):
+    """exp_vs_poly rows: LSTM poly 2 decades worse in every pair; the S4D's 15 (alpha, seed) differences
+    ``d_s4d`` (poly - exp, decades), each run carrying its spread."""
+    rows, i = [], 0
+    for a in (0.25, 0.5, 0.75):
+        for s in range(seeds):
+            for m, d in (("lstm", 2.0), ("s4d", d_s4d[i])):
+                rows.append({"model": m, "kind": "exp", "alpha": a, "seed": s, "relmse": 1e-4, "spread": spread_exp})
+                rows.append({"model": m, "kind": "poly", "alpha": a, "seed": s, "relmse": 1e-4 * 10 ** d,
+                             "spread": spread_poly})
+            i += 1
+    return rows
+
+
+def test_an_inconclusive_sign_test_is_fragile_iff_its_negative_pairs_can_reach_zero():
+    # S4D 12/15 (p = 0.018): three pairs at -0.25; a pair's spread is the sum of its two runs'
+    d = [1.0] * 12 + [-0.25] * 3
+    at = arch.verdict_exp_vs_poly(_rows(d, 0.125, 0.125))       # 0.25: the three become ties, 12/12 passes
+    assert at.verdict == INCONCLUSIVE and at.data["fragility"]["label"] == "fragile"
+    assert PASS in at.data["fragility"]["reachable"]
+    inside = arch.verdict_exp_vs_poly(_rows(d, 0.125 - EPS, 0.125))
+    assert inside.verdict == INCONCLUSIVE and inside.data["fragility"]["label"] == "robust"
+    one_side = arch.verdict_exp_vs_poly(_rows(d, 0.25, 0.0))    # all of it on one run of the pair
+    assert one_side.data["fragility"]["label"] == "fragile"
+    s4d = [m for m in at.data["fragility"]["margins"] if m["name"] == "s4d: sign test p"][0]
+    assert s4d["flips"] and "3 pairs can change sign" in s4d["note"]
+
+
+def test_a_pass_is_fragile_iff_its_weak_pairs_can_cross_zero():
+    # 14/15 (p = 4.9e-4): three pairs at +0.25; at a pair spread of exactly 0.25 they tie (11/12, p = 0.003:
+    # still a pass), beyond it they turn negative (11/15, p = 0.06)
+    d = [1.0] * 11 + [0.25] * 3 + [-1.0]
+    assert arch.verdict_exp_vs_poly(_rows(d, 0.125, 0.125)).data["fragility"]["label"] == "robust"
+    out = arch.verdict_exp_vs_poly(_rows(d, 0.125 + EPS, 0.125))
+    assert out.verdict == PASS and out.data["fragility"]["label"] == "fragile"
+    assert out.data["fragility"]["reachable"] == [INCONCLUSIVE, PASS]
+
+
+def test_rows_without_spreads_report_no_fragility():
+    rows = [{k: v for k, v in r.items() if k != "spread"} for r in _rows([1.0] * 15, 0.0, 0.0)]
+    assert "fragility" not in arch.verdict_exp_vs_poly(rows).data
+
+
+def test_order_interval_inside_the_factor_two_is_fragile_within_the_spread():
+    # 15 differences in [-0.25, +0.25]; the 98% order-statistic interval is [-0.1875, +0.1875], inside +-0.30:
+    # not reproduced, until a pair spread moves its lower end onto -log10(2)
+    d = [-0.25, -0.21875, -0.1875, -0.125, -0.09375, -0.0625, -0.03125, 0.0, 0.03125, 0.0625, 0.09375, 0.125,
+         0.1875, 0.21875, 0.25]
+
+    def rows(spread):
+        return [r for i, x in enumerate(d) for r in (
+            {"model": "lstm->tcn", "kind": "impulse", "alpha": 0.5, "seed": i, "relmse": 1e-5, "spread": spread},
+            {"model": "tcn->lstm", "kind": "impulse", "alpha": 0.5, "seed": i, "relmse": 1e-5 * 10 ** x,
+             "spread": spread})]
+
+    boundary = (arch.ORDER_DECADES - 0.1875) / 2          # a run's spread; a pair's is twice it
+    inside, outside = arch.verdict_order(rows(boundary - 1e-9)), arch.verdict_order(rows(boundary + 1e-9))
+    assert inside.verdict == outside.verdict == NOT_REPRODUCED
+    assert inside.data["fragility"]["label"] == "robust"
+    assert outside.data["fragility"]["label"] == "fragile" and INCONCLUSIVE in outside.data["fragility"]["reachable"]
+    low = [m for m in outside.data["fragility"]["margins"] if m["name"].startswith("interval lower end")][0]
+    assert low["flips"] and math.isclose(low["lo"], -0.1875 - 2 * (boundary + 1e-9))
+
+
+def test_two_budgets_label_each_budget_with_its_own_spread():
+    from test_arch_verdicts import _prow
+
+    from validation.checks._arch_budgets import two_budgets
+
+    d = [1.0] * 12 + [-0.25] * 3
+    rows = [_prow(r["model"], r["kind"], r["alpha"], r["seed"], floor=r["relmse"], relmse=r["relmse"])
+            for r in _rows(d, 0.0, 0.0)]
+    doc = {"source": "t", "spread": {"adam": {"default": 0.0}, "polished": {"default": 0.125}},
+           "applies_to": {"seeds": [0, 1, 2, 3, 4]}}
+    out = two_budgets(rows, arch.verdict_exp_vs_poly, spread=doc)
+    assert out.data["fragility"] == {"polished": "fragile", "adam": "robust"}
+    assert out.data["budgets"]["polished"]["fragility"]["label"] == "fragile"
+    assert "fragility (cross-machine spread): polished budget fragile, Adam budget robust" in out.summary
+    assert "### Fragility" in out.details and "s4d: sign test p" in out.details
+    later = two_budgets([dict(r, seed=r["seed"] + 5) for r in rows], arch.verdict_exp_vs_poly, spread=doc)
+    assert later.data["fragility"] == {"polished": "robust", "adam": "robust"}     # round-2 seeds: no spread
+    assert two_budgets(rows, arch.verdict_exp_vs_poly).data["fragility"] == {"polished": "not assessed",
+                                                                            "adam": "not assessed"}
