@@ -24,7 +24,9 @@ Quantity and conventions as in :mod:`theory.init_laws.rows`: ``G`` has iid entri
    written by ``benchmarks/init_laws/fit_structure.py``).
 4. **Orders at fixed c = k / sqrt(n)**: a term ``c_{m,mu}(k) n^-m`` with ``deg c_{m,mu} = d`` is of order
    ``c^d n^(d/2 - m)``. Observed on the fits (:func:`orders`): ``kappa_4`` enters at order ``1/n`` as
-   ``kappa_4 n^-1 K(c)``, ``K(c) = c^2/2 + O(c^4)``, its coefficient at ``n^-m`` of degree ``2m - 2`` (m = 2..M_LAW);
+   ``kappa_4 n^-1 K(c)``, its coefficient at ``n^-m`` of degree ``2m - 2`` (m = 2..M_LAW), with
+   ``K(c) = c^2/2 + c^4/12 + c^6/48 + ...`` (:func:`kappa4_series`), on every known coefficient equal to
+   ``e^{c^2/2} - (2/c^2) sinh(c^2/2)`` (**conjectured** closed form, :func:`kappa4_curve`);
    ``kappa_4^l`` at order ``n^-l`` (a ``c^2`` term from a doubled segment up to ``c^(2l)`` from ``l`` independent
    pairs of rungs); ``kappa_6`` at ``n^(-5/2)`` (``c^3`` from three merged rungs, ``c`` from a run of equal
    indices); ``kappa_(2s)``, ``s >= 4``, at ``n^-(s - 1/2)`` (the run), below the ``n^-(3s/2 - 2)`` of ``s`` merged
@@ -40,6 +42,7 @@ Quantity and conventions as in :mod:`theory.init_laws.rows`: ``G`` has iid entri
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -49,7 +52,7 @@ from ..real_expansion import fit_quasi, quasi_partial_sum, quasi_value
 from .laws import Law
 from .rows import cumulant_terms, law_rows_max_k
 
-__all__ = ["EXPANSION_FILE", "TOP_FILE", "M_LAW", "K0_MAX", "top_rows", "coefficient", "coefficient_record",
+__all__ = ["EXPANSION_FILE", "TOP_FILE", "M_LAW", "K0_MAX", "kappa4_series", "kappa4_curve", "top_rows", "coefficient", "coefficient_record",
            "coefficient_value", "monomials", "orders", "law_coefficient", "law_partial_sum", "fit_quasi",
            "quasi_value"]
 
@@ -148,6 +151,36 @@ def orders() -> list[dict]:
         lead = A[d] if d < len(A) else Fraction(0)
         out.append({"m": m, "mu": mu, "degree": d, "lead": lead, "order": m - Fraction(d, 2)})
     return sorted(out, key=lambda r: (r["mu"], r["m"]))
+
+
+def kappa4_series() -> list[Fraction]:
+    r"""The Taylor coefficients of ``K(c)``, the ``kappa_4`` term at order ``1/n`` at fixed ``c = k/sqrt(n)``
+    (``Q = F_0(c) + F_1(c)/sqrt(n) + (F_2(c) + kappa_4 K(c))/n + ...``), read from the committed coefficients:
+    entry ``2m - 2`` is the leading coefficient ``[k^(2m-2)] c_{m,(2)}(k)`` (degree ``2m - 2``), m = 2..M_LAW.
+
+    >>> [str(x) for x in kappa4_series()][:5]            # c^2/2 + c^4/12 + ...
+    ['0', '0', '1/2', '0', '1/12']
+    """
+    out = [Fraction(0)] * (2 * M_LAW - 1)
+    for m in range(2, M_LAW + 1):
+        A, _, _ = coefficient(m, (2,))
+        out[2 * m - 2] = A[2 * m - 2] if len(A) > 2 * m - 2 else Fraction(0)
+    return out
+
+
+def kappa4_curve(c):
+    r"""The conjectured closed form of ``K(c)``: ``e^{c^2/2} - (2/c^2) sinh(c^2/2)`` (``= e^{c^2/2} - F_0(c)``, F_0 the
+    critical curve), i.e. ``sum_j (c^2/2)^j (1/j! - [j even]/(j+1)!)``: ``c^2/2 + c^4/12 + c^6/48 + c^8/480 + ...``.
+    Status: **conjectured**, equal to :func:`kappa4_series` on every committed coefficient (``c^2``, ``c^4``, ``c^6``:
+    m = 2, 3, 4). Float64, arrays allowed; stable at small c.
+
+    >>> round(float(kappa4_curve(1.0)), 12) == round(math.exp(0.5) - 2 * math.sinh(0.5), 12)
+    True
+    """
+    import numpy as np
+    from ..regimes import critical_curve
+    c = np.asarray(c, dtype=np.float64)
+    return np.exp(c * c / 2) - critical_curve(c)
 
 
 def _kappa(law: Law, mu: tuple[int, ...]) -> Fraction:
