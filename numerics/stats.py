@@ -346,7 +346,8 @@ def order_statistic_rank(m: int, level: float = LEVEL) -> int:
     """
     from scipy.stats import binom
 
-    m = as_int("m", m, minimum=0)
+    m = as_int("m", m, minimum=0, maximum=10**6)           # one binomial cdf of m // 2 + 1 values
+    level = as_probability("level", level, open_min=True, open_max=True)
     cdf = binom.cdf(np.arange(m // 2 + 1), m, 0.5)              # one vectorised call: the same values
     j = 0
     while j + 1 <= m // 2 and cdf[j] <= level:
@@ -383,6 +384,12 @@ def percentile_interval(stat: Callable[[dict], float], point: dict, reps: list[d
     """(``stat(point)``, and the ``level`` and ``1 - level`` quantiles of ``stat`` over the replicates): the
     interval of :func:`bootstrap` from :func:`bootstrap_replicates`' output, so that several statistics of
     the same cells share one resampling (the same numbers as one :func:`bootstrap` call each)."""
+    if not callable(stat):
+        raise TypeError(f"stat must be a callable of the per-cell centres, got {type(stat).__name__}")
+    as_instance("point", point, dict, "dict cell -> centre")
+    if not isinstance(reps, (list, tuple)) or not reps or not all(isinstance(r, dict) for r in reps):
+        raise TypeError(f"reps must be a non-empty list of dicts cell -> centre, got {type(reps).__name__}")
+    level = as_probability("level", level, open_min=True, open_max=True)
     vals = np.asarray([stat(m) for m in reps], float)
     return stat(point), float(np.quantile(vals, level)), float(np.quantile(vals, 1 - level))
 

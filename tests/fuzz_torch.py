@@ -244,6 +244,8 @@ def torch_baselines(Case) -> dict:
         "numerics.memory_functions.bench.sweep.load_sweep": Case(dict(path=sweep), kinds={"path": "path"}),
         "numerics.memory_functions.bench.sweep.expand_sweep": Case(dict(doc=load_sweep(sweep), studies=None),
                                                          kinds={"doc": OBJ, "studies": "any"}),
+        "numerics.memory_functions.bench.sweep.sweep_grid": Case(dict(doc=load_sweep(sweep), studies=None),
+                                                       kinds={"doc": OBJ, "studies": "any"}),
         "numerics.memory_functions.bench.sweep.run_sweep": Case(
             dict(runs=runs, store=ResultStore(_tmp("sweep.sqlite")), executor=None, workers=1, threads=1,
                  device="cpu", progress=False, limit=None, group=10),

@@ -403,6 +403,28 @@ def test_a_fail_at_either_budget_is_the_headline():
     assert out.verdict == FAIL and out.data["budgets"]["polished"]["verdict"] == PASS
 
 
+@pytest.mark.parametrize("weak_budget", ["adam", "polished", None])
+def test_lacks_power_is_taken_from_either_budget(weak_budget):
+    """The rule extends a claim whose statistic lacks power at either budget (docs/papers/memory-functions.md,
+    "Power"): a synthetic statistic that lacks power at one budget only, the non-headline one included
+    (issue 43: taking it from the headline budget alone went unseen)."""
+    from validation.checks._arch_budgets import two_budgets
+    from validation.registry import Outcome
+
+    def verdict(rows):
+        budget = "polished" if rows[0].get("budget") == "polished" else "adam"
+        weak = budget == weak_budget
+        return Outcome(INCONCLUSIVE if weak else PASS, budget, data={"lacks_power": weak})
+
+    out = two_budgets(_budget_rows(lambda m, a, s: 1e-6, lambda m, a, s: 1e-5), verdict)
+    assert out.data["lacks_power"] is (weak_budget is not None)
+    assert out.verdict == (INCONCLUSIVE if weak_budget == "polished" else PASS)
+    assert out.data["budgets"]["adam"]["lacks_power"] is (weak_budget == "adam")
+    plan = arch.plan_extension([{"name": "architectures.x", "verdict": out.verdict, "summary": out.summary,
+                                 "data": {**out.data, "cells": [["main", "lstm", "default", "exp", 0.25, None]]}}])
+    assert list(plan["claims"]) == (["architectures.x"] if weak_budget else [])
+
+
 def test_smoke_test_decides_nothing_and_shows_the_committed_answer(monkeypatch):
     from validation import committed
     from validation.registry import FAIL, NOT_RUN, Outcome, smoke_test

@@ -109,6 +109,18 @@ def test_json_mp_keeps_every_digit_and_float_overflow_gives_log(capsys):
     assert obj["Q"] is None and obj["log_Q"] > 709 and obj["regime"] == "supercritical"
 
 
+def test_float_overflow_logs_are_the_logs_of_the_exact_energies(capsys):
+    """Past float64 both energies are printed as their natural logs: log Q and log S, each against the exact
+    Fraction of Theorem 2.1 (products; S summed term by term) taken at 30 digits."""
+    main(["--n", "10", "--t", "400", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["Q"] is None and obj["S"] is None
+    for name, exact in (("log_Q", ref_Q(10, 400)), ("log_S", ref_S(10, 400))):
+        with mpmath.workdps(30):
+            want = float(mpmath.log(mpmath.mpf(exact.numerator)) - mpmath.log(mpmath.mpf(exact.denominator)))
+        assert abs(obj[name] - want) <= 1e-14 * want, name
+
+
 @pytest.mark.parametrize("text,value", [("1e18", 10**18), ("10**18", 10**18), ("1_000", 1000), ("2.5e3", 2500),
                                         ("64", 64), (" 2 ** 10 ", 1024)])
 def test_integer_literals(text, value):
@@ -237,6 +249,24 @@ def test_costly_computations_are_refused_up_front(capsys):
         main(["--n", "12", "--t", "10", "--dps", "30000", "--max-seconds", "1"])
     assert "--max-seconds 1" in capsys.readouterr().err
     assert main(["--n", "12", "--t", "10", "--dps", "50", "--max-seconds", "1"]) == 0
+
+
+@pytest.mark.parametrize("method", ["mp", "ball"])
+def test_the_precision_cost_limit_applies_to_every_precision_method(method, capsys):
+    """--dps 100000 is refused up front by --method ball as by mp (issue 43: the ball path once skipped it)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "12", "--t", "10", "--dps", "100000", "--method", method])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--dps 100000" in err and "--max-seconds 60" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "-inf"])
+def test_max_seconds_must_be_a_positive_number(value, capsys):
+    """--max-seconds nan meant no limit at all (issue 43); refused as by memory-report, one line, exit 2."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--n", "12", "--t", "10", "--max-seconds", value])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--max-seconds" in err and err.count("\n") == 1
 
 
 def test_mp_prints_correct_digits_at_huge_t(capsys):

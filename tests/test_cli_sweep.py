@@ -353,7 +353,9 @@ def test_sweep_cli_unreachable_dask_scheduler(tiny_sweep, tmp_path):
     proc, wall = tiny.cli(["-m", "seqtheory", "sweep", "run", str(tiny_sweep), "--store",
                        str(tmp_path / "s.sqlite"), "--dask", "127.0.0.1:1", "--no-progress"], timeout=120)
     tiny.one_line(proc, "127.0.0.1:1")
-    assert wall < 30
+    # a hang guard, not a speed goal: the refusal comes after the connect timeout plus the start-up of a
+    # Python process, which alone took 20-30 s on a loaded 2-core machine (30 s failed there once)
+    assert wall < 100
 
 
 def test_every_sweep_error_names_one_program(tmp_path, capsys):

@@ -303,3 +303,20 @@ def test_monte_carlo_sizes_take_numpy_integers():
     assert "4096 draws, 16 batches" in r.source
     d = hm.depth_with_se(8, 1.0, 0.1, field="real", method="mc", samples=4096, batches=np.int8(16), exact_max_k=0, quantity="Q")
     assert "4096 draws, 16 batches" in d["source"]
+
+
+@pytest.mark.parametrize("n,t", [(64, 600), (1, 200), (1000, 1500)])
+def test_log_energies_past_float64_against_exact_integers(n, t):
+    """Past float64 (Q_{n,k} > 1.8e308) log_energies switches to its log-gamma form; both sides of the switch
+    against log Q from Theorem 2.1's exact integers (products of n + j and n - j), taken at 30 digits."""
+    L = th.log_energies(n, t)
+    assert L.max() > math.log(np.finfo(float).max)             # the switch is crossed
+    rising, falling = n * (n + 1), n * (n - 1)
+    for k in range(t + 1):
+        m = k + 2
+        if k in (0, 1, t // 2, t - 1, t) or k % 37 == 0:
+            with mpmath.workdps(30):
+                exact = mpmath.log(mpmath.mpf(rising - falling)) - mpmath.log((k + 1) * m) - (k + 1) * mpmath.log(n)
+            assert abs(L[k] - float(exact)) <= 1e-12 * max(1.0, abs(float(exact))), k
+        rising *= n + m
+        falling *= n - m

@@ -171,6 +171,14 @@ def test_critical_manifold_and_phases():
         ["extended", "boundary", "concentrated", "collapsed"]
 
 
+def test_phase_of_beta_boundary_includes_its_tolerance():
+    """|beta - 1| <= tol is the boundary, both ends of the band included: tol = 0 at beta = 1 exactly, and the
+    band's edges (binary fractions, so that beta - 1 is exactly the tol)."""
+    assert phase_of_beta(1.0, tol=0.0) == "boundary"
+    assert phase_of_beta(1.25, tol=0.25) == "boundary" and phase_of_beta(0.75, tol=0.25) == "boundary"
+    assert phase_of_beta(1.25, tol=0.125) == "concentrated" and phase_of_beta(0.75, tol=0.125) == "extended"
+
+
 # --- arbitrary precision and symbolic paths --------------------------------------------------------------
 @pytest.mark.parametrize("alpha", [Fraction(1, 3), 1, Fraction(3, 2)])
 def test_mp_path_matches_quadrature_to_many_digits(alpha):

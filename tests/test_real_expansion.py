@@ -154,6 +154,27 @@ def test_beyond_rows_real_exceeds_complex_and_mp_agrees():
             assert m.error <= r.error
 
 
+@pytest.mark.parametrize("quantity", ["Q", "S"])
+@pytest.mark.parametrize("n,t", [(1000, 88), (4096, 150), (10**6, 2000)])
+def test_the_error_estimate_is_the_documented_one(quantity, n, t):
+    """The mp path's error is the module docstring's estimate: the two omitted terms (m = 14, 15) times
+    (1 + 2 rho) / (1 - rho), rho = (c^2 / 15)^2, written here from the committed coefficients in exact rationals
+    (S: their partial sums b_m(t) - b_m(60) summed term by term), plus at most the value's rounding."""
+    rho = (Fraction(t * t, n) / rx.M_MAX) ** 2
+    if quantity == "Q":
+        omitted = [rx.coefficient_value(m, t) / Fraction(n) ** m for m in (rx.M_MAX - 1, rx.M_MAX)]
+    else:
+        omitted = [sum((rx.coefficient_value(m, k) for k in range(K + 1, t + 1)), Fraction(0)) / Fraction(n) ** m
+                   for m in (rx.M_MAX - 1, rx.M_MAX)]
+    documented = (abs(omitted[0]) + abs(omitted[1])) * (1 + 2 * rho) / (1 - rho)
+    r = (rx.QR if quantity == "Q" else rx.SR)(n, t, method="mp", dps=30)
+    with mpmath.workdps(40):
+        est = mpmath.mpf(documented.numerator) / documented.denominator
+        assert est * (1 - 1e-12) <= r.error <= est * (1 + 1e-12) + mpmath.mpf(10) ** -29 * abs(r.value)
+    f = (rx.QR if quantity == "Q" else rx.SR)(n, t)                   # float: the same plus a rounding bound
+    assert float(est) * (1 - 1e-9) <= f.error <= float(est) * (1 + 1e-9) + 1e-13 * f.value
+
+
 def test_sr_is_the_sum_of_qr():
     n, t = 10**5, 200
     s = rx.SR(n, t)
@@ -198,6 +219,20 @@ def test_domain_is_monotone_and_refused_beyond():
             rx.QR(n, t)
         with pytest.raises(ValueError, match="t must be"):
             rx.SR(n, t)
+
+
+@pytest.mark.parametrize("method", ["float", "mp"])
+@pytest.mark.parametrize("energy,quantity", [(rx.QR, "Q"), (rx.SR, "S")])
+def test_every_method_serves_the_same_domain(energy, quantity, method):
+    """The mp path refuses exactly what the float path refuses (issue 43: the mp path once returned
+    QR(1000, 100) = 78.6 +- 10 from the expansion, and an AttributeError past c = 3.26)."""
+    for n in (400, 1000, 10**6):
+        md = rx.max_depth(n, quantity=quantity)
+        assert energy(n, md, method=method).value > 0
+        for t in (md + 1, 2 * md + 100):          # just past the domain, and past rho = 1/2 (c > 3.26)
+            with pytest.raises(ValueError, match=rf"^t must be <= {md} at n={n} "):
+                energy(n, t, method=method)
+    assert rx.max_depth(1000) == 88               # the issue's point: QR(1000, 100) lies outside
 
 
 @pytest.mark.parametrize("call,exc,match", [
@@ -248,6 +283,35 @@ def test_breakdown_law_matches_the_depths():
             assert -0.5 <= t_r - (law["c0"] * math.sqrt(n) + law["delta_real"]) <= 1.5
             assert -0.5 <= breakdown_depth(n, tol, quantity="Q") - (law["c0"] * math.sqrt(n) + law["delta_complex"]) <= 1.5
             assert exact_or_served(n, t_r) > 1 + tol >= exact_or_served(n, t_r - 1)
+
+
+def _crossing(tol, e, dps=60):
+    """c(e) with F_0(c) + e F_1(c) + e^2 F_2(c) = 1 + tol, e = 1/sqrt(n): the crossing itself, solved at 60
+    digits from the exact Taylor coefficients of F_1, F_2 (F_0 = (2/c^2) sinh(c^2/2) in closed form)."""
+    with mpmath.workdps(dps):
+        f1 = [mpmath.mpf(x.numerator) / x.denominator for x in rx.scaling_series(1)]
+        f2 = [mpmath.mpf(x.numerator) / x.denominator for x in rx.scaling_series(2)]
+
+        def g(c):
+            return (2 * mpmath.sinh(c * c / 2) / (c * c) + e * mpmath.polyval(f1[::-1], c)
+                    + e * e * mpmath.polyval(f2[::-1], c) - 1 - mpmath.mpf(tol))
+        return mpmath.findroot(g, mpmath.mpf(1.5))
+
+
+@pytest.mark.parametrize("tol", [0.05, 0.3, 0.95])
+def test_breakdown_law_terms_are_the_derivatives_of_the_crossing(tol):
+    """delta and delta_2 against finite differences of the crossing c(e) (t* = c sqrt(n), so c(e) = c_0 + delta e +
+    delta_2 e^2 + ...): an independent route to the Taylor formula of breakdown_law (issue 43: the 1/2 of its
+    delta_2 term could be dropped unseen, 187.7 -> 126.1 at tol 0.95)."""
+    law = rx.breakdown_law(tol)
+    e = mpmath.mpf(10) ** -12
+    with mpmath.workdps(60):
+        c0, cp, cm = _crossing(tol, 0), _crossing(tol, e), _crossing(tol, -e)
+        delta = (cp - cm) / (2 * e)
+        delta2 = (cp + cm - 2 * c0) / (2 * e * e)
+    assert abs(law["c0"] - float(c0)) <= 1e-12
+    assert abs(law["delta_real"] - float(delta)) <= 1e-9 * abs(float(delta))
+    assert abs(law["delta2_real"] - float(delta2)) <= 1e-7 * abs(float(delta2))
 
 
 def exact_or_served(n, t):

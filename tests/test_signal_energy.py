@@ -286,6 +286,19 @@ def test_huge_n_float_equals_mp():
             assert abs(q - Q(n, k, method="mp", dps=40)) <= 1e-13 * q
 
 
+@pytest.mark.parametrize("n,k", [(10**1000, 5), (10**1000, 40), (2**900 - 8, 5), (2**900 - 7, 5), (3**700, 2)])
+def test_mp_past_float64_widths_against_exact_integers(n, k):
+    """n + k + 2 on both sides of 2^900, where the guard bits of theory.signal_energy._factorial_logs switch from
+    float to exact-integer logs (issue 43: dropping the log2(n+m) term there made Q(10**1000, 5, "mp", 30) = 0.0):
+    Q and log Q at 30 digits against the exact Fraction of Theorem 2.1 evaluated at 80 digits."""
+    exact = ref_Q(n, k)
+    assert mp_rel(Q(n, k, method="mp", dps=30), exact, dps=80) <= mpmath.mpf(10) ** -30
+    with mpmath.workdps(80):
+        log_exact = mpmath.log1p(mpmath.mpf((exact - 1).numerator) / (exact - 1).denominator)
+        assert abs(log_Q(n, k, method="mp", dps=30) / log_exact - 1) <= mpmath.mpf(10) ** -29
+    assert arb_contains_fraction(Q(n, k, method="ball", dps=30), exact)
+
+
 def test_subcritical_series_leading_term():
     # Q = 1 + C(k+2,4)/n^2 + O(k^8/n^4): the float path resolves a deviation of 1e-14
     n, k = 10**9, 100

@@ -189,3 +189,28 @@ def test_paired_without_any_difference_says_no_information():
     for d in ([], [float("nan")]):
         r = paired(d)
         assert (r.n, r.p_greater, r.p_less, r.lo, r.hi) == (0, 1.0, 1.0, -math.inf, math.inf) and math.isnan(r.median)
+
+
+def test_paired_interval_at_a_level_equal_to_a_binomial_tail():
+    """The order statistic x_(j) is in the interval iff P(Bin(m, 1/2) <= j - 1) <= level, equality included: at
+    level 2^-6 and 6 differences the extremes are the interval (one more point of the rule's own edge)."""
+    from numerics.stats import paired
+
+    d = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+    r = paired(d, level=2.0**-6)                        # P(Bin(6, 1/2) <= 0) = 1/64 = level
+    assert (r.lo, r.hi) == (0.1, 0.6)
+    r = paired(d, level=math.nextafter(2.0**-6, 0))      # just below: no order statistic qualifies
+    assert (r.lo, r.hi) == (-math.inf, math.inf)
+
+
+def test_bootstrap_interval_is_at_the_asked_level():
+    """One cell of 5 seeds [0, 1, 1, 1, 1]: a resample's median is 0 iff 3 or more of its 5 draws are the 0, with
+    probability p0 = P(Bin(5, 1/5) >= 3) = 0.0579. At level p0 / 1.5 the lower end is 0 (the mass below is
+    p0 > level); a rule at twice the level would read 1 (2 level > p0). 10^4 resamples: both margins are p0/3,
+    8 standard errors of an empirical tail mass."""
+    from numerics.stats import bootstrap
+
+    p0 = float(stats.binom.sf(2, 5, 0.2))
+    level = p0 / 1.5
+    est, lo, hi = bootstrap({"a": [0.0, 1.0, 1.0, 1.0, 1.0]}, lambda med: med["a"], level, B=10**4)
+    assert (est, lo, hi) == (1.0, 0.0, 1.0)

@@ -47,11 +47,11 @@ def ref_f_moments(a: F, b: F, coeffs: dict) -> tuple[F, F]:
             sum((x * ref_mu(a, b, m) for m, x in sq.items()), F(0)))
 
 
-def f_coeffs(quantity: str, d: int, normalised: bool) -> dict:
+def f_coeffs(quantity: str, d: int, gamma_norm: bool) -> dict:
     """The per-coordinate energy f(u) as polynomial coefficients (module docstring of theory.structured_init)."""
     if quantity == "Q":
-        return {d: 1, d + 1: -1} if normalised else {d: 1}
-    return {0: 1, d + 1: -1} if normalised else {m: 1 for m in range(d + 1)}
+        return {d: 1, d + 1: -1} if gamma_norm else {d: 1}
+    return {0: 1, d + 1: -1} if gamma_norm else {m: 1 for m in range(d + 1)}
 
 
 def rel(x, exact: F) -> float:
@@ -105,9 +105,9 @@ def test_orthogonal_energies_are_one_and_t_plus_one(field, method, dps, kind):
 
 def test_haar_moments_at_n_1_are_the_groups_plus_minus_one_and_the_phases():
     # O(1) = {+1, -1}: W_11 = +-1; U(1) = {e^{i phi}}: |W_11| = 1, |tr W^j|^2 = 1
-    assert haar_moments(1) == {"W_11": 0, "W_11^2": 1, "W_11^4": 1, "(tr W)^2": 1, "tr W^2": 1}
-    assert haar_moments(1, "complex") == {"Re W_11": 0, "|W_11|^2": 1, "|W_11|^4": 1, "|tr W|^2": 1,
-                                          "|tr W^2|^2": 1, "|tr W^3|^2": 1}
+    assert haar_moments(1, "real") == {"W_11": 0, "W_11^2": 1, "W_11^4": 1, "(tr W)^2": 1, "tr W^2": 1}
+    assert haar_moments(1) == haar_moments(1, "complex") == {"Re W_11": 0, "|W_11|^2": 1, "|W_11|^4": 1, "|tr W|^2": 1,
+                                                                "|tr W^2|^2": 1, "|tr W^3|^2": 1}
 
 
 def _z_ok(est, se, exact, m):
@@ -183,13 +183,13 @@ rationals = st.fractions(min_value=0, max_value=1, max_denominator=12)
 
 
 @settings(max_examples=40, deadline=None)
-@given(r1=rationals, r2=rationals, d=st.integers(0, 9), normalised=st.booleans(), quantity=st.sampled_from("QS"),
+@given(r1=rationals, r2=rationals, d=st.integers(0, 9), gamma_norm=st.booleans(), quantity=st.sampled_from("QS"),
        blocks=st.booleans(), n=st.integers(1, 50))
-def test_ring_exact_mean_and_variance_equal_the_midpoint_reference(r1, r2, d, normalised, quantity, blocks, n):
+def test_ring_exact_mean_and_variance_equal_the_midpoint_reference(r1, r2, d, gamma_norm, quantity, blocks, n):
     lo, hi = sorted((r1, r2))
     n = 2 * n if blocks else n
-    init = (RotationBlocksInit if blocks else RingInit)(lo, hi, normalised=normalised)
-    mean, second = ref_f_moments(lo * lo, hi * hi, f_coeffs(quantity, d, normalised))
+    init = (RotationBlocksInit if blocks else RingInit)(lo, hi, gamma_norm=gamma_norm)
+    mean, second = ref_f_moments(lo * lo, hi * hi, f_coeffs(quantity, d, gamma_norm))
     fn = Q_structured if quantity == "Q" else S_structured
     assert fn(n, d, init, method="exact") == mean
     assert structured_variance(n, d, init, quantity=quantity, method="exact") == (2 if blocks else 1) * (
@@ -197,11 +197,11 @@ def test_ring_exact_mean_and_variance_equal_the_midpoint_reference(r1, r2, d, no
 
 
 @settings(max_examples=40, deadline=None)
-@given(r1=rationals, r2=rationals, d=st.integers(0, 60), normalised=st.booleans(), quantity=st.sampled_from("QS"),
+@given(r1=rationals, r2=rationals, d=st.integers(0, 60), gamma_norm=st.booleans(), quantity=st.sampled_from("QS"),
        dps=st.integers(10, 50))
-def test_ring_float_and_mp_equal_exact(r1, r2, d, normalised, quantity, dps):
+def test_ring_float_and_mp_equal_exact(r1, r2, d, gamma_norm, quantity, dps):
     lo, hi = sorted((r1, r2))
-    init = RingInit(lo, hi, normalised=normalised)
+    init = RingInit(lo, hi, gamma_norm=gamma_norm)
     fn = Q_structured if quantity == "Q" else S_structured
     for value, exact in [(fn(7, d, init), fn(7, d, init, method="exact")),
                          (structured_variance(7, d, init, quantity=quantity),
@@ -218,10 +218,10 @@ def test_per_network_variance_is_var_f_over_n_by_symbolic_integration():
     """The per-network energy e = (1/n) sum_j f(u_j) of n = 2 and 3 iid moduli, integrated with sympy."""
     u = sympy.symbols("u0:3")
     a, b = sympy.Rational(1, 4), sympy.Rational(81, 100)
-    for quantity, d, normalised in [("Q", 3, False), ("S", 2, False), ("Q", 2, True), ("S", 3, True)]:
-        c = f_coeffs(quantity, d, normalised)
+    for quantity, d, gamma_norm in [("Q", 3, False), ("S", 2, False), ("Q", 2, True), ("S", 3, True)]:
+        c = f_coeffs(quantity, d, gamma_norm)
         f = [sum(x * ui ** m for m, x in c.items()) for ui in u]
-        init = RingInit(F(1, 2), F(9, 10), normalised=normalised)
+        init = RingInit(F(1, 2), F(9, 10), gamma_norm=gamma_norm)
         for n in (2, 3):
             e = sum(f[:n]) / n
             mean, second = e, e * e
@@ -271,14 +271,14 @@ def test_closed_forms_in_the_module_docstring():
     a, b = F(1, 4), F(1)
     init = RingInit(F(1, 2), 1)
     assert Q_structured(3, 4, init, method="exact") == (b ** 5 - a ** 5) / (5 * (b - a))
-    assert S_structured(3, 3, RingInit(F(1, 2), 1, normalised=True), method="exact") == 1 - ref_mu(a, b, 4)
+    assert S_structured(3, 3, RingInit(F(1, 2), 1, gamma_norm=True), method="exact") == 1 - ref_mu(a, b, 4)
 
 
 @settings(max_examples=30, deadline=None)
 @given(r1=rationals, r2=rationals, d=st.integers(0, 12))
 def test_ring_properties(r1, r2, d):
     lo, hi = sorted((r1, r2))
-    ring, norm = RingInit(lo, hi), RingInit(lo, hi, normalised=True)
+    ring, norm = RingInit(lo, hi), RingInit(lo, hi, gamma_norm=True)
     q = [Q_structured(5, k, ring, method="exact") for k in range(d + 2)]
     assert all(1 >= x >= y >= 0 for x, y in zip(q, q[1:]))                 # u <= 1: non-increasing
     assert S_structured(5, d, ring, method="exact") == sum(q[:d + 1]) <= d + 1
@@ -299,7 +299,7 @@ def test_disc_fluctuation_grows_like_2_ln_2_t():
 
 def test_mp_uses_a_local_precision_and_the_ambient_default():
     before = mpmath.mp.prec
-    Q_structured(8, 10, RingInit(F(999, 1000), 1, normalised=True), method="mp", dps=200)
+    Q_structured(8, 10, RingInit(F(999, 1000), 1, gamma_norm=True), method="mp", dps=200)
     assert mpmath.mp.prec == before
     with mpmath.workdps(50):
         x = S_structured(8, 10, RingInit(F(1, 3), 1), method="mp")
@@ -308,7 +308,7 @@ def test_mp_uses_a_local_precision_and_the_ambient_default():
 
 def test_deep_cancellation_is_resolved():
     # r_min, r_max 1e-15 apart: the variance cancels ~30 digits; normalised Q at |lambda| ~ 1 cancels too
-    init = RingInit(1 - F(1, 10**15), 1, normalised=True)
+    init = RingInit(1 - F(1, 10**15), 1, gamma_norm=True)
     for quantity in "QS":
         ex = structured_variance(3, 40, init, quantity=quantity, method="exact")
         assert rel(structured_variance(3, 40, init, quantity=quantity), ex) < 3e-16
@@ -318,7 +318,7 @@ def test_deep_cancellation_is_resolved():
 
 # --- ring: Monte Carlo ----------------------------------------------------------------------------------
 RING_MC = [(4, RingInit(F(1, 2), F(99, 100))), (64, RingInit(F(9, 10), F(999, 1000), math.pi / 10, True)),
-           (8, RotationBlocksInit(F(1, 2), 1, normalised=True)), (300, RingInit(0, 1))]
+           (8, RotationBlocksInit(F(1, 2), 1, gamma_norm=True)), (300, RingInit(0, 1))]
 
 
 @pytest.mark.parametrize("n,init", RING_MC)
@@ -449,7 +449,7 @@ def test_identity_noise_monte_carlo(field):
 def test_names():
     assert as_init("orthogonal") == OrthogonalInit("real") and as_init("unitary") == OrthogonalInit("complex")
     assert as_init("ring") == RingInit()
-    assert as_init("ring:r_min=0.9,r_max=0.999,normalised=true") == RingInit(F(9, 10), F(999, 1000), normalised=True)
+    assert as_init("ring:r_min=0.9,r_max=0.999,gamma_norm=true") == RingInit(F(9, 10), F(999, 1000), gamma_norm=True)
     assert as_init("rotation-blocks:r_max=0.5") == RotationBlocksInit(0, F(1, 2))
     assert as_init("identity-noise:alpha=1,beta=0.1,field=real") == IdentityNoiseInit(1, F(1, 10), "real")
     assert Q_structured(4, 3, "ring:r_min=0.5", method="exact") == Q_structured(4, 3, RingInit(F(1, 2)), method="exact")
@@ -460,7 +460,7 @@ def test_names():
     (dict(r_max=1.5), ValueError, "r_max"), (dict(r_max=F(10**30 + 1, 10**30)), ValueError, "r_max"),
     (dict(theta_max=7.0), ValueError, "theta_max"), (dict(theta_max=-1.0), ValueError, "theta_max"),
     (dict(r_min="0.5"), TypeError, "r_min"), (dict(r_max=math.nan), ValueError, "r_max"),
-    (dict(normalised=1), TypeError, "normalised"), (dict(r_min=True), TypeError, "r_min"),
+    (dict(gamma_norm=1), TypeError, "gamma_norm"), (dict(r_min=True), TypeError, "r_min"),
 ])
 def test_bad_ring_parameters(kwargs, exc, name):
     for cls in (RingInit, RotationBlocksInit):
@@ -475,7 +475,7 @@ def test_bad_arguments():
         IdentityNoiseInit(1, 1e7)
     with pytest.raises(TypeError, match="init"):
         Q_structured(4, 2, 3.0)
-    for bad in ("gaussian", "ring:rmin=0.5", "ring:r_min=x", "orthogonal:r_min=0.5", "ring:normalised=maybe"):
+    for bad in ("gaussian", "ring:rmin=0.5", "ring:r_min=x", "orthogonal:r_min=0.5", "ring:gamma_norm=maybe"):
         with pytest.raises(ValueError, match="init"):
             as_init(bad)
     with pytest.raises(ValueError, match="n must be even"):
@@ -496,11 +496,11 @@ def test_bad_arguments():
         with pytest.raises(ValueError, match="numerics.signal_propagation.identity_noise"):
             fn(4, 2, IdentityNoiseInit(1, 1, "real"))
         with pytest.raises(ValueError, match="k|t"):
-            fn(4, MAX_IDENTITY_DEPTH + 1, IdentityNoiseInit())
+            fn(4, MAX_IDENTITY_DEPTH + 1, IdentityNoiseInit(1, 1))
     with pytest.raises(ValueError, match="quantity"):
         structured_variance(4, 2, "ring", quantity="R")
     with pytest.raises(ValueError, match="estimate_structured"):
-        structured_variance(4, 2, IdentityNoiseInit())
+        structured_variance(4, 2, IdentityNoiseInit(1, 1))
     with pytest.raises(ValueError, match="t"):
         structured_variance(4, MAX_VARIANCE_T + 1, "ring")
     with pytest.raises(ValueError, match="method='mp'"):

@@ -39,7 +39,7 @@ def _gamma(m: int) -> float:
     return m * _U / (1.0 - m * _U)
 
 
-def sample_haar(n: int, count: int, *, field: str = "real", seed=0) -> np.ndarray:
+def sample_haar(n: int, count: int, *, field: str = "complex", seed=0) -> np.ndarray:
     r"""Draw ``count`` Haar orthogonal (``field="real"``) or unitary (``"complex"``) n x n matrices (QR with the
     sign fix, module docstring).
 
@@ -66,10 +66,10 @@ def sample_haar(n: int, count: int, *, field: str = "real", seed=0) -> np.ndarra
 
     Examples
     --------
-    >>> W = sample_haar(5, 3, seed=1)
+    >>> W = sample_haar(5, 3, field="real", seed=1)
     >>> bool(np.allclose(W[0].T @ W[0], np.eye(5), atol=1e-14))
     True
-    >>> U = sample_haar(4, 2, field="complex", seed=2)
+    >>> U = sample_haar(4, 2, seed=2)                 # the default field: complex (unitary)
     >>> bool(np.allclose(U[1].conj().T @ U[1], np.eye(4), atol=1e-14))
     True
     """
@@ -126,7 +126,7 @@ def _draw(n: int, count: int, field: str, seed, sampler: str) -> np.ndarray:
     return np.asarray(group.rvs(dim=n, size=count, random_state=rng)).reshape(count, n, n)
 
 
-def haar_statistics(n: int, samples: int, *, field: str = "real", seed=0, sampler: str = "qr") -> HaarStatistics:
+def haar_statistics(n: int, samples: int, *, field: str = "complex", seed=0, sampler: str = "qr") -> HaarStatistics:
     r"""Monte Carlo means of statistics of Haar matrices (entries, traces of powers) with their standard errors.
 
     The statistics (columns) and their exact expectations are those of
@@ -228,7 +228,7 @@ def _energy_bound(n: int, k: int, defect: np.ndarray) -> np.ndarray:
     return np.maximum(upper - 1.0, 1.0 - lower) * (1.0 + 1e-6)     # the bound's own roundings: a relative 1e-6
 
 
-def haar_rounding(n: int, k: int, count: int, *, field: str = "real", seed=0) -> HaarRounding:
+def haar_rounding(n: int, k: int, count: int, *, field: str = "complex", seed=0) -> HaarRounding:
     r"""Float64 energies ``e_j = ||W^j x||^2 / ||x||^2``, ``j <= k``, of Haar draws and a rigorous bound on ``|e_j - 1|``.
 
     Exact value 1 (``W^j`` orthogonal). Computation: ``v_0 = x`` Gaussian, ``v_j = fl(W v_{j-1})``,

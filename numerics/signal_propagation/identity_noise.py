@@ -67,7 +67,7 @@ def mixed_words(k: int) -> dict[tuple[int, int], tuple[int, ...]]:
     return dict(_table(k))
 
 
-def identity_noise_real_energies(n: int, k: int, alpha=1, beta=1) -> list[Fraction]:
+def identity_noise_real_energies(n: int, k: int, alpha, beta) -> list[Fraction]:
     r"""Exact ``Q^R(n, j)``, ``j = 0..k``, for ``W = alpha I + beta G / sqrt(n)`` with real Gaussian G.
 
     The sum of the module docstring with the exact polynomials of :func:`mixed_words` (Fractions; ``alpha``,

@@ -7,7 +7,7 @@ weight draw W of the law ``init`` (:class:`theory.structured_init.OrthogonalInit
 * Haar: :func:`numerics.signal_propagation.haar.sample_haar` (QR with the sign fix);
 * ring: the LRU paper's parametrisation (Orvieto et al. 2023, arXiv:2303.06349, Lemma 3.2 and its code):
   ``u_1, u_2 ~ U[0, 1)``, ``nu = -log(u_1 (r_max^2 - r_min^2) + r_min^2) / 2``, ``theta = theta_max u_2``,
-  ``lambda = exp(-nu + i theta)``, ``gamma = sqrt(1 - |lambda|^2)`` (normalised) or 1;
+  ``lambda = exp(-nu + i theta)``, ``gamma = sqrt(1 - |lambda|^2)`` (gamma_norm) or 1;
 * rotation blocks: the same ``(r, theta)`` per 2 x 2 block ``r R(theta)``;
 * identity plus noise: ``alpha I + beta G / sqrt(n)`` with G from
   :func:`numerics.signal_propagation.ginibre.sample_ginibre`.
@@ -110,7 +110,7 @@ def _ring_draw(rng: np.random.Generator, count: int, m: int, init: RingInit):
     with np.errstate(divide="ignore"):
         nu = -0.5 * np.log(u1 * (b - a) + a)
     r = np.exp(-nu)
-    gamma = np.sqrt(np.maximum(1.0 - r * r, 0.0)) if init.normalised else np.ones_like(r)
+    gamma = np.sqrt(np.maximum(1.0 - r * r, 0.0)) if init.gamma_norm else np.ones_like(r)
     return r, init.theta_max * u2, gamma
 
 

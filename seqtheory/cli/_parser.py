@@ -86,14 +86,33 @@ def int_arg(minimum: int, maximum: int | None = None):
     return parse
 
 
+MAX_POSITIVE = 10**18      # counts and seconds of the command lines: past any machine, and still a float
+
+
 def positive(text: str) -> int:
-    """An argparse type: an integer >= 1."""
+    """An argparse type: an integer in ``[1, MAX_POSITIVE]``."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text[:40]!r}") from None
+    if not 1 <= value <= MAX_POSITIVE:
+        got = value if value < 1 else f"a {len(str(value))}-digit integer"
+        raise argparse.ArgumentTypeError(f"expected an integer in [1, 10**18], got {got}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit in seconds, a finite number > 0 (``nan`` and ``inf`` are no limit at all).
+
+    >>> seconds("60"), seconds("1e-3")
+    (60.0, 0.001)
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text[:40]!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds > 0, got {value}")
     return value
 
 

@@ -15,7 +15,7 @@ import sys
 from theory._args import MAX_DPS, MIN_DPS
 
 from ._json import long_ints
-from ._parser import OneLineParser, flag_message, int_arg
+from ._parser import OneLineParser, flag_message, int_arg, seconds
 
 # Exact fractions longer than this are not printed digit by digit: a 10**6-digit line helps nobody, and
 # decimal conversion of huge ints is slow (CPython caps it at 4300 digits by default for that reason).
@@ -41,7 +41,7 @@ def _parser(prog: str) -> OneLineParser:
                         "precision, 15 digits; float prints 17 significant digits)")
     e.add_argument("--method", choices=("mp", "float", "exact", "ball"), default=None,
                    help="evaluation method (default: mp when --dps is given, else float)")
-    e.add_argument("--max-seconds", type=float, default=60.0,
+    e.add_argument("--max-seconds", type=seconds, default=60.0,
                    help="refuse up front a computation estimated to take longer (high --dps, long exact or ball "
                         "sums; default 60)")
     e.add_argument("--json", action="store_true", help="print one JSON object (inputs, values, c, regime, method, dps)")
@@ -187,8 +187,6 @@ def _as_json(r: dict) -> str:
 def main(argv: list[str] | None = None, *, prog: str = "seqtheory energy") -> int:
     parser = _parser(prog)
     args = parser.parse_args(argv)
-    if not args.max_seconds > 0:            # also nan
-        parser.error(f"--max-seconds must be > 0, got {args.max_seconds}")
     try:
         result = _energy(args)
     except (ValueError, TypeError, ImportError, ArithmeticError) as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._parser import OneLineParser, flag_message
+from ._parser import OneLineParser, flag_message, seconds
 
 
 # the report's cost grows like T^3 (the SVD of the T x T Toeplitz coupling for the effective rank): measured on
@@ -122,7 +122,7 @@ def _parser(prog: str) -> OneLineParser:
     ap.add_argument("--far-threshold", type=float, default=FAR_THRESHOLD,
                     help=f"mismatch beyond which the target counts as far and no architecture is ranked, in (0, 1) "
                          f"(default {FAR_THRESHOLD:g})")
-    ap.add_argument("--max-seconds", type=float, default=60.0,
+    ap.add_argument("--max-seconds", type=seconds, default=60.0,
                     help="refuse up front a report estimated to take longer (~ 2e-9 T^3 s; default 60)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     return ap
@@ -137,8 +137,6 @@ def main(argv: list[str] | None = None, *, prog: str = "seqtheory memory-report"
 
     ap = _parser(prog)
     args = ap.parse_args(argv)
-    if not args.max_seconds > 0:            # also nan
-        ap.error(f"--max-seconds must be > 0, got {args.max_seconds}")
     try:
         if args.kind is not None:
             if args.alpha is None:

@@ -53,10 +53,10 @@ def _load_inputs(path: str) -> np.ndarray:
 
 
 def _linear_lags(name: str, v) -> np.ndarray:
-    from theory._args import as_int
-    lo = as_int(f"{name} LO", v[0], minimum=1)
-    hi = as_int(f"{name} HI", v[1], minimum=lo + 1)
-    n = as_int(f"{name} N", v[2], minimum=2)
+    from theory._args import MAX_LENGTH, as_int
+    lo = as_int(f"{name} LO", v[0], minimum=1, maximum=MAX_LENGTH - 1)
+    hi = as_int(f"{name} HI", v[1], minimum=lo + 1, maximum=MAX_LENGTH)
+    n = as_int(f"{name} N", v[2], minimum=2, maximum=MAX_LENGTH)
     return np.unique(np.round(np.linspace(lo, hi, n)).astype(np.int64))
 
 

@@ -132,10 +132,10 @@ def _checked(n, depth, init, method, dps, depth_name: str):
 def _ring_value(which: int, quantity: str, depth: int, init: RingInit, method: str, dps: int | None):
     """``E f`` (which = 0) or ``E f^2`` (1) of the ring, or, which = 2, ``Var f``; exact zeros handled here."""
     a, b = init.a, init.b
-    f1, f2 = forms(quantity, depth, init.normalised)
-    if which == 2 and (a == b or constant_f(quantity, depth, init.normalised)):
+    f1, f2 = forms(quantity, depth, init.gamma_norm)
+    if which == 2 and (a == b or constant_f(quantity, depth, init.gamma_norm)):
         return _typed(0, method, dps)
-    if which < 2 and init.normalised and a == b == 1:          # |lambda| = 1, gamma = 0: no input enters
+    if which < 2 and init.gamma_norm and a == b == 1:          # |lambda| = 1, gamma = 0: no input enters
         return _typed(0, method, dps)
     if method == "exact":
         top = f2 if which else f1
@@ -225,7 +225,7 @@ def Q_structured(n: int, k: int, init: Any, *, method: str = "float", dps: int |
     Fraction(1, 1)
     >>> Q_structured(8, 2, RingInit(0, 1), method="exact")              # E u^2 = 1/3 for u uniform on [0, 1]
     Fraction(1, 3)
-    >>> Q_structured(8, 1, "ring:r_min=0.5,r_max=1,normalised=true", method="exact")   # E (1-u) u, u ~ U[1/4, 1]
+    >>> Q_structured(8, 1, "ring:r_min=0.5,r_max=1,gamma_norm=true", method="exact")   # E (1-u) u, u ~ U[1/4, 1]
     Fraction(3, 16)
     >>> Q_structured(4, 2, IdentityNoiseInit(0, 1), method="exact")     # alpha = 0: the Ginibre Q_{4,2}
     Fraction(17, 16)
@@ -332,7 +332,7 @@ def structured_variance(n: int, t: int, init: Any, *, quantity: str = "S", metho
     if isinstance(init, IdentityNoiseInit):
         raise ValueError("init: identity plus noise has no closed-form variance here; measure it with "
                          "numerics.signal_propagation.structured_mc.estimate_structured")
-    if quantity == "S" and not init.normalised:
+    if quantity == "S" and not init.gamma_norm:
         as_int("t", t, maximum=MAX_VARIANCE_T)
     var = _ring_value(2, quantity, t, init, method, dps)
     if method == "exact":

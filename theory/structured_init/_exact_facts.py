@@ -25,7 +25,7 @@ from ._inits import FIELDS, IdentityNoiseInit
 __all__ = ["haar_moments", "identity_noise_expansion"]
 
 
-def haar_moments(n: int, field: str = "real") -> dict[str, Fraction]:
+def haar_moments(n: int, field: str = "complex") -> dict[str, Fraction]:
     """Exact expectations of simple statistics of a Haar orthogonal (``field="real"``) or unitary matrix.
 
     Sources and proofs: the module docstring (sphere moments, sign and phase invariance; Diaconis and
@@ -51,7 +51,7 @@ def haar_moments(n: int, field: str = "real") -> dict[str, Fraction]:
 
     Examples
     --------
-    >>> haar_moments(4)["W_11^4"], haar_moments(1, "complex")["|tr W^2|^2"]
+    >>> haar_moments(4, "real")["W_11^4"], haar_moments(1)["|tr W^2|^2"]
     (Fraction(1, 8), Fraction(1, 1))
     """
     n = as_int("n", n, minimum=1)

@@ -55,8 +55,8 @@ class OrthogonalInit:
 
     Parameters
     ----------
-    field : {"real", "complex"}
-        The orthogonal group O(n) or the unitary group U(n).
+    field : {"complex", "real"}
+        The unitary group U(n) (default, the vocabulary's default field) or the orthogonal group O(n).
 
     Returns
     -------
@@ -70,11 +70,11 @@ class OrthogonalInit:
 
     Examples
     --------
-    >>> OrthogonalInit(), OrthogonalInit("complex").field
-    (OrthogonalInit(field='real'), 'complex')
+    >>> OrthogonalInit(), OrthogonalInit("real").field
+    (OrthogonalInit(field='complex'), 'real')
     """
 
-    field: str = "real"
+    field: str = "complex"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "field", as_choice("field", self.field, FIELDS))
@@ -88,7 +88,7 @@ class RingInit:
     Sequences", ICML, arXiv:2303.06349, Lemma 3.2 and Sec. 3.3: ``lambda_j = r_j e^{i theta_j}`` iid, uniform on
     the ring ``r_min <= |lambda| <= r_max`` (so ``|lambda|^2`` is uniform on ``[r_min^2, r_max^2]``: the paper
     draws ``nu = -log(u_1 (r_max^2 - r_min^2) + r_min^2) / 2``, ``lambda = exp(-nu + i theta)``) with the phase
-    ``theta = theta_max u_2`` uniform on ``[0, theta_max]``. ``normalised=True``: the input is multiplied
+    ``theta = theta_max u_2`` uniform on ``[0, theta_max]``. ``gamma_norm=True``: the input is multiplied
     elementwise by ``gamma_j = sqrt(1 - |lambda_j|^2)`` (the paper's normalisation, Sec. 3.3), the recurrence is
     ``h(t) = W h(t-1) + gamma * x(t)``.
 
@@ -101,7 +101,7 @@ class RingInit:
         ``0 <= theta_max <= 2 pi`` (default ``2 pi``; the paper restricts it to ``pi/10`` on long-range tasks).
         The energies of :mod:`theory.structured_init` do not depend on it (the module docstring says why and
         where it would matter); it is kept for the sampler.
-    normalised : bool
+    gamma_norm : bool
         Multiply the input by ``gamma_j = sqrt(1 - |lambda_j|^2)``.
 
     Returns
@@ -112,7 +112,7 @@ class RingInit:
     Raises
     ------
     TypeError
-        A parameter of the wrong kind (a string, a bool for a number, a non-bool ``normalised``).
+        A parameter of the wrong kind (a string, a bool for a number, a non-bool ``gamma_norm``).
     ValueError
         ``r_min`` or ``r_max`` outside ``[0, 1]``, ``r_min > r_max``, ``theta_max`` outside ``[0, 2 pi]``.
 
@@ -129,14 +129,14 @@ class RingInit:
     r_min: Union[int, float, Fraction] = 0
     r_max: Union[int, float, Fraction] = 1
     theta_max: float = TWO_PI
-    normalised: bool = False
+    gamma_norm: bool = False
 
     def __post_init__(self) -> None:
         lo = exact_real("r_min", self.r_min, minimum=0, maximum=1)
         hi = exact_real("r_max", self.r_max, minimum=0, maximum=1)
         check_ordered("r_min", self.r_min, "r_max", self.r_max)      # exact: a Fraction and a float compare exactly
         as_real("theta_max", self.theta_max, minimum=0.0, maximum=TWO_PI)
-        as_bool("normalised", self.normalised)
+        as_bool("gamma_norm", self.gamma_norm)
         object.__setattr__(self, "_lo", lo)
         object.__setattr__(self, "_hi", hi)
 
@@ -177,7 +177,7 @@ class RotationBlocksInit(RingInit):
         ``0 <= r_min <= r_max <= 1``: the ring of the moduli ``r_b``.
     theta_max : float
         ``0 <= theta_max <= 2 pi``: the angles ``theta_b`` are uniform on ``[0, theta_max]``.
-    normalised : bool
+    gamma_norm : bool
         Both coordinates of block b get the input gain ``sqrt(1 - r_b^2)``.
 
     Returns
@@ -215,7 +215,7 @@ class IdentityNoiseInit:
     Parameters
     ----------
     alpha, beta : int, float or Fraction
-        Real scales, ``|alpha|, |beta| <= 1e6``.
+        Real scales, ``|alpha|, |beta| <= 1e6`` (required: no scale is a natural default).
     field : {"complex", "real"}
         The law of G.
 
@@ -235,8 +235,8 @@ class IdentityNoiseInit:
     Fraction(1, 10)
     """
 
-    alpha: Union[int, float, Fraction] = 1
-    beta: Union[int, float, Fraction] = 1
+    alpha: Union[int, float, Fraction]
+    beta: Union[int, float, Fraction]
     field: str = "complex"
 
     def __post_init__(self) -> None:
@@ -263,9 +263,9 @@ _CLASSES = {"ring": RingInit, "rotation-blocks": RotationBlocksInit, "identity-n
 def _parse_value(key: str, text: str):
     if key in ("field",):
         return text
-    if key == "normalised":
+    if key == "gamma_norm":
         if text.lower() not in ("true", "false", "1", "0"):
-            raise ValueError(f"init: normalised must be true or false, got {text!r}")
+            raise ValueError(f"init: gamma_norm must be true or false, got {text!r}")
         return text.lower() in ("true", "1")
     if key == "theta_max":
         return float(text)
@@ -280,7 +280,7 @@ def as_init(init: Any) -> StructuredInit:
 
     Names: ``"orthogonal"``, ``"unitary"`` (:class:`OrthogonalInit` real, complex), ``"ring"``,
     ``"rotation-blocks"``, ``"identity-noise"``, each optionally followed by ``:key=value,...`` with the law's own
-    parameters (``"ring:r_min=0.9,r_max=0.999,normalised=true"``, ``"identity-noise:alpha=1,beta=0.1,field=real"``);
+    parameters (``"ring:r_min=0.9,r_max=0.999,gamma_norm=true"``, ``"identity-noise:alpha=1,beta=0.1,field=real"``);
     numbers are read as exact decimals (``0.9`` is 9/10).
 
     Parameters
@@ -303,13 +303,13 @@ def as_init(init: Any) -> StructuredInit:
     Examples
     --------
     >>> as_init("ring:r_min=0.9,r_max=0.999")
-    RingInit(r_min=Fraction(9, 10), r_max=Fraction(999, 1000), theta_max=6.283185307179586, normalised=False)
+    RingInit(r_min=Fraction(9, 10), r_max=Fraction(999, 1000), theta_max=6.283185307179586, gamma_norm=False)
     >>> as_init("unitary")
     OrthogonalInit(field='complex')
     >>> as_init("ring:rmin=0.9")
     Traceback (most recent call last):
     ...
-    ValueError: init: unknown parameter 'rmin' of 'ring'; allowed: r_min, r_max, theta_max, normalised
+    ValueError: init: unknown parameter 'rmin' of 'ring'; allowed: r_min, r_max, theta_max, gamma_norm
     """
     if isinstance(init, (OrthogonalInit, RingInit, IdentityNoiseInit)):
         return init

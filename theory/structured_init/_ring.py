@@ -44,19 +44,19 @@ class Form:
         return max([m for _, m in self.sparse] + [self.dense_M or 0])
 
 
-def forms(quantity: str, depth: int, normalised: bool) -> tuple[Form, Form]:
+def forms(quantity: str, depth: int, gamma_norm: bool) -> tuple[Form, Form]:
     """The forms of ``E f`` and ``E f^2`` for the per-coordinate energy ``f(u)`` of ``quantity`` at ``depth``.
 
     Q: ``f = u^k`` (normalised: ``(1 - u) u^k``); S: ``f = sum_{k<=t} u^k`` (normalised: the telescoped
     ``sum_{k<=t} (1 - u) u^k = 1 - u^{t+1}``).
     """
     k = depth
-    if quantity == "Q" and not normalised:
+    if quantity == "Q" and not gamma_norm:
         return Form(sparse=((1, k),)), Form(sparse=((1, 2 * k),))
     if quantity == "Q":
         return (Form(sparse=((1, k), (-1, k + 1))),
                 Form(sparse=((1, 2 * k), (-2, 2 * k + 1), (1, 2 * k + 2))))
-    if not normalised:
+    if not gamma_norm:
         t = depth
         return (Form(dense_M=t, dense_w=lambda m: 1),
                 Form(dense_M=2 * t, dense_w=lambda m: min(m, 2 * t - m) + 1))
@@ -64,9 +64,9 @@ def forms(quantity: str, depth: int, normalised: bool) -> tuple[Form, Form]:
     return Form(const=1, sparse=((-1, T),)), Form(const=1, sparse=((-2, T), (1, 2 * T)))
 
 
-def constant_f(quantity: str, depth: int, normalised: bool) -> bool:
+def constant_f(quantity: str, depth: int, gamma_norm: bool) -> bool:
     """Whether ``f`` is the constant 1 (Q at k = 0 and S at t = 0 without normalisation): zero variance."""
-    return not normalised and depth == 0
+    return not gamma_norm and depth == 0
 
 
 # ---------------------------------------------------------------------------------------------------------
