@@ -105,24 +105,38 @@ def _law_terms(n: int, t: int, law: Law, quantity: str, base: int) -> list[Fract
 
 def _guard(n: int, t: int, law: Law, quantity: str) -> float:
     """The heavy-entry estimate: ``sum_{r=M_LAW+1}^{t} |m_{2r} - (2r-1)!!| w_r / n^r`` with ``w_r = t - r + 1`` (Q) or
-    ``sum_{k<=t} (k - r + 1)^+`` (S); float, inf on overflow. Zero for the Gaussian law."""
-    if law.kind == "gaussian":
+    ``sum_{k<=t} (k - r + 1)^+`` (S); float (logs, vectorised), inf on overflow. Zero for the Gaussian law."""
+    if law.kind == "gaussian" or t <= _st.M_LAW:
         return 0.0
-    total = 0.0
-    log_n = math.log(n)
-    for r in range(_st.M_LAW + 1, t + 1):
-        lm = law.log_moment(2 * r)
-        lg = math.lgamma(2 * r + 1) - r * math.log(2.0) - math.lgamma(r + 1)
-        hi, lo = max(lm, lg), min(lm, lg)
-        if hi == lo:
-            continue
-        diff = hi + math.log1p(-math.exp(lo - hi))       # log |m_{2r} - (2r-1)!!|
-        w = t - r + 1 if quantity == "Q" else (t - r + 1) * (t - r + 2) / 2
-        x = diff + math.log(w) - r * log_n
-        if x > 700:
-            return math.inf
-        total += math.exp(x)
-    return total
+    r = np.arange(_st.M_LAW + 1, t + 1)
+    excess = _log_excess(law, t)[_st.M_LAW:t]
+    w = (t - r + 1.0) if quantity == "Q" else (t - r + 1.0) * (t - r + 2.0) / 2.0
+    x = excess + np.log(w) - r * math.log(n)
+    top = float(np.max(x))
+    if top > 700:
+        return math.inf
+    return float(np.sum(np.exp(x[np.isfinite(x)])))
+
+
+_EXCESS_CACHE: dict = {}
+
+
+def _log_excess(law: Law, t: int) -> np.ndarray:
+    """``log |m_{2r} - (2r-1)!!|`` for ``r = 1..t'`` (``t' >= t``, cached per law; -inf where they are equal)."""
+    have = _EXCESS_CACHE.get(law)
+    if have is None or have.size < t:
+        size = max(t, 2 * (have.size if have is not None else 0), 64)
+        lm = np.array([law.log_moment(2 * r) for r in range(1, size + 1)])
+        rr = np.arange(1, size + 1, dtype=np.float64)
+        from scipy.special import gammaln
+        lg = gammaln(2 * rr + 1) - rr * math.log(2.0) - gammaln(rr + 1)             # log (2r-1)!!
+        hi, lo = np.maximum(lm, lg), np.minimum(lm, lg)
+        with np.errstate(divide="ignore"):
+            have = hi + np.log1p(-np.exp(lo - hi))
+        if len(_EXCESS_CACHE) > 64:
+            _EXCESS_CACHE.clear()
+        _EXCESS_CACHE[law] = have
+    return have
 
 
 def _rho(n: int, t: int, terms: list[Fraction]) -> float:

@@ -203,6 +203,45 @@ def plot_mc(path, cases, *, ax=None):
     return finish(fig, path)
 
 
+def horizon_law_data(ns, tol: float, laws) -> dict:
+    """``{law: [(n, t*) ...]}``: the first depth with ``|Q_{n,t} - 1| > tol`` at sigma = 1 for iid weights of each law
+    (``depth_for_scale(..., init=law) + 1``); widths whose crossing lies beyond the served energies are left out."""
+    from theory.horizon import depth_for_scale
+
+    out: dict = {}
+    for law in laws:
+        pts = []
+        for n in ns:
+            try:
+                pts.append((n, depth_for_scale(n, 1.0, tol, quantity="Q", init=law) + 1))
+            except ValueError:
+                continue
+        out[law] = pts
+    return out
+
+
+def plot_horizon_laws(path, data: dict, *, tol: float, ax=None):
+    """t*(n, tol) against n (log-log) per law, with the sqrt(n) law of the complex critical curve for reference."""
+    from theory.real_expansion import breakdown_law
+
+    fig, ax = panels(ax, figsize=(6.5, 4.2))
+    c0 = breakdown_law(tol)["c0"]
+    ns_all = sorted({n for pts in data.values() for n, _ in pts})
+    if ns_all:
+        ax.plot(ns_all, [c0 * math.sqrt(n) for n in ns_all], color="0.6", lw=1, ls="--",
+                label=f"c0 sqrt(n), c0 = {c0:.3f} (critical curve)")
+    for law, pts in data.items():
+        if pts:
+            ax.plot([n for n, _ in pts], [t for _, t in pts], "o-", ms=3, label=law)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("width n")
+    ax.set_ylabel(f"horizon depth t*(n, tol = {tol:g})")
+    ax.set_title("first depth with |Q_{n,t} - 1| > tol at Glorot scale")
+    ax.legend(fontsize=7)
+    return finish(fig, path)
+
+
 # --------------------------------------------------------------------------------------------------
 # checks
 # --------------------------------------------------------------------------------------------------
