@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from numerics.plotting import finish, panels
 from numerics.signal_propagation.ginibre import estimate_Q
