@@ -176,7 +176,12 @@ def fit_quasi(points: Mapping, deg_a: int, deg_b: int) -> tuple[tuple[Fraction, 
     from sympy.polys.matrices import DomainMatrix
     from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
-    ks = list(points)
+    if not isinstance(points, Mapping):
+        raise TypeError(f"points must be a mapping k -> value (rationals), got {type(points).__name__}")
+    deg_a = as_int("deg_a", deg_a, minimum=-1, maximum=4 * MAX_FIT_M)
+    deg_b = as_int("deg_b", deg_b, minimum=-1, maximum=4 * MAX_FIT_M)
+    ks = [as_int("points[k]", k, minimum=0) for k in points]
+    _as_rationals("points", points.values())
     size = deg_a + deg_b + 2
     if len(ks) != size:
         raise ValueError(f"points must hold {size} values for degrees ({deg_a}, {deg_b}), got {len(ks)}")
@@ -198,7 +203,19 @@ def quasi_value(A, B, k: int) -> Fraction:
     >>> quasi_value((Fraction(1), Fraction(2)), (Fraction(1),), 3)     # 1 + 2*3 - 1
     Fraction(6, 1)
     """
-    return _quasi(A, B, k)
+    return _quasi(_as_rationals("A", A), _as_rationals("B", B), as_int("k", k, minimum=0))
+
+
+def _as_rationals(name: str, values) -> tuple[Fraction, ...]:
+    """A sequence of ints / Fractions as Fractions (TypeError naming ``name`` otherwise)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of rationals (ints or Fractions), got {type(values).__name__}")
+    out = []
+    for x in values:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, Fraction)):
+            raise TypeError(f"{name} must hold rationals (ints or Fractions), got {x!r:.40}")
+        out.append(Fraction(int(x)) if isinstance(x, (int, np.integer)) else x)
+    return tuple(out)
 
 
 def _quasi(A, B, k: int) -> Fraction:
@@ -326,7 +343,7 @@ def quasi_partial_sum(A, B) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
     >>> quasi_partial_sum((Fraction(0), Fraction(1)), ())          # sum_{k<=t} k = (t + t^2) / 2
     ((Fraction(0, 1), Fraction(1, 2), Fraction(1, 2)), ())
     """
-    A, B = tuple(Fraction(x) for x in A), tuple(Fraction(x) for x in B)
+    A, B = _as_rationals("A", A), _as_rationals("B", B)
     C = [Fraction(0)] * (len(A) + 1)
     D = [Fraction(0)] * len(B)
     for i, x in enumerate(A):

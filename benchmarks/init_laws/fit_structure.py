@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # run from a ch
 
 from theory.init_laws import rows as R  # noqa: E402
 from theory.init_laws import structure as S  # noqa: E402
+from theory.real_expansion import fit_quasi, quasi_value  # noqa: E402
 
 OUT = Path(R.__file__).resolve().parents[1] / "data" / "law_expansion.json"
 MIN_HELD_OUT = 3
@@ -62,10 +63,10 @@ def search(points: dict[int, int], m: int, known: list[int]) -> dict | None:
             for db in range(-1, N - 1):
                 da = N - 2 - db
                 try:
-                    A, B = S.fit_quasi({k: points.get(k, 0) for k in ks[:N]}, da, db)
+                    A, B = fit_quasi({k: points.get(k, 0) for k in ks[:N]}, da, db)
                 except ValueError:
                     continue
-                if all(S.quasi_value(A, B, k) == points.get(k, 0) for k in ks[N:]):
+                if all(quasi_value(A, B, k) == points.get(k, 0) for k in ks[N:]):
                     hit = {"k0": k0, "N": N, "A": A, "B": B, "fit_rows": (ks[0], ks[N - 1]),
                            "verified_rows": (ks[N], ks[-1]), "held_out": len(ks) - N}
                     break

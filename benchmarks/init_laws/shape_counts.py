@@ -66,7 +66,7 @@ def main() -> None:
         table = shape_counts(k, log=log, executor=pool if k >= 10 else None)
         cpu = _log_cpu(log, k) if k else time.process_time() - t0
         terms = sorted([V, list(parts), c] for (V, parts), c in table.items())
-        gauss = law_rows_data.gaussian_row_from_terms(k, [(V, tuple(parts), c) for V, parts, c in terms])
+        gauss = law_rows_data._gaussian_row_from_terms(k, [(V, tuple(parts), c) for V, parts, c in terms])
         ok = tuple(gauss) == tuple(real_row(k))
         print(f"k={k:2d} shapes={sum(table.values()):>13,d} terms={len(terms):4d} CPU={cpu:9.1f} s "
               f"gaussian == real row: {ok}", flush=True)

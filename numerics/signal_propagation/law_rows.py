@@ -56,7 +56,7 @@ from numba import njit
 
 from theory._args import as_executor, as_int, as_path
 
-__all__ = ["K_MAX_SHAPES", "K_MAX_SHAPES_TOP", "MAX_TOP", "shape_counts", "partitions", "prefix_items"]
+__all__ = ["K_MAX_SHAPES", "K_MAX_SHAPES_TOP", "MAX_TOP", "KERNEL", "shape_counts", "prefix_items"]
 
 K_MAX_SHAPES = 14          # every shape: k = 13 is ~20 CPU-hours already
 K_MAX_SHAPES_TOP = 60      # top=...: labels (at most k + 1) fit the int64 bit masks
@@ -65,11 +65,11 @@ KERNEL = "sym4"           # the log's tag of the kernel's weighting (chunks of o
 _CHUNKS = 256              # work items are dealt into this many chunks (fixed: results never depend on it)
 
 
-def partitions(k: int) -> list[tuple[int, ...]]:
+def _partitions(k: int) -> list[tuple[int, ...]]:
     """The partitions of ``k`` (parts in decreasing order), in a fixed order; part ``r`` stands for an entry of
     multiplicity ``2r``.
 
-    >>> partitions(3)
+    >>> _partitions(3)
     [(3,), (2, 1), (1, 1, 1)]
     """
     out: list[tuple[int, ...]] = []
@@ -95,7 +95,7 @@ def _key(parts: tuple[int, ...], k: int) -> int:
 def _keys(k: int, top: int | None = None) -> tuple[np.ndarray, list[tuple[int, ...]]]:
     """Sorted keys (the kernel's column index by binary search) and the partition of each column; with ``top``
     only the partitions with ``sum (r - 1) <= top`` (the only ones of shapes with ``V >= k + 1 - top``)."""
-    parts = [p for p in partitions(k) if top is None or sum(r - 1 for r in p) <= top]
+    parts = [p for p in _partitions(k) if top is None or sum(r - 1 for r in p) <= top]
     parts.sort(key=lambda p: _key(p, k))
     return np.array([_key(p, k) for p in parts], dtype=np.int64), parts
 

@@ -98,7 +98,7 @@ def _law_terms(n: int, t: int, law: Law, quantity: str, base: int) -> list[Fract
     (S), ``m = 2..M_LAW`` (exact)."""
     out = []
     for m in range(2, _st.M_LAW + 1):
-        v = _st.law_coefficient(m, t, law) if quantity == "Q" else _st.law_partial_sum(m, t, base, law)
+        v = _st._law_coefficient(m, t, law) if quantity == "Q" else _st._law_partial_sum(m, t, base, law)
         out.append(v / Fraction(n) ** m)
     return out
 

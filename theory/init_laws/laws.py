@@ -338,6 +338,8 @@ def as_law(value, *, name: str = "init") -> Law:
         ...
     ValueError: init must be a law: gaussian, uniform, rademacher, sparse:P, student:NU, moments:M4,M6,... (or a theory.init_laws.Law), got 'cauchy'
     """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty str (the parameter named in errors), got {name!r:.40}")
     if isinstance(value, Law):
         return value
     if not isinstance(value, str):

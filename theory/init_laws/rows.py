@@ -35,8 +35,7 @@ from importlib import resources
 from .._args import as_choice, as_int
 from .laws import Law, as_law
 
-__all__ = ["COUNTS_FILE", "law_rows_max_k", "shape_terms", "law_row", "law_P", "cumulant_terms",
-           "moment_symbols", "cumulant_symbols", "terms_in_cumulants", "gaussian_row_from_terms", "row_from_terms"]
+__all__ = ["COUNTS_FILE", "law_rows_max_k", "shape_terms", "law_row", "law_P", "cumulant_terms", "terms_in_cumulants"]
 
 COUNTS_FILE = resources.files("theory") / "data" / "law_shape_counts.json"     # a Traversable
 
@@ -76,7 +75,7 @@ def _falling(V: int) -> tuple[int, ...]:
     return tuple(poly)
 
 
-def row_from_terms(k: int, terms, moment) -> list:
+def _row_from_terms(k: int, terms, moment) -> list:
     """``P_k``'s coefficients (entry j: ``n**j``, length ``k + 2``) from shape terms and a moment function
     ``moment(r) = m_{2r}`` (any ring: ints, Fractions, sympy)."""
     by_v: dict[int, object] = {}
@@ -94,21 +93,21 @@ def row_from_terms(k: int, terms, moment) -> list:
     return out
 
 
-def gaussian_row_from_terms(k: int, terms) -> list[int]:
+def _gaussian_row_from_terms(k: int, terms) -> list[int]:
     """The Gaussian specialisation (``m_{2r} = (2r-1)!!``) of shape terms: integers, comparable with
     :func:`theory.real_rows.real_row`."""
-    return [int(c) for c in row_from_terms(k, terms, lambda r: math.prod(range(2 * r - 1, 0, -2)))]
+    return [int(c) for c in _row_from_terms(k, terms, lambda r: math.prod(range(2 * r - 1, 0, -2)))]
 
 
 @lru_cache(maxsize=None)
-def moment_symbols(top: int):
+def _moment_symbols(top: int):
     """The sympy symbols ``m4, m6, ..., m{top}`` (a tuple; entry i is ``m_{2i+4}``)."""
     import sympy
     return tuple(sympy.Symbol(f"m{j}", positive=True) for j in range(4, top + 1, 2))
 
 
 @lru_cache(maxsize=None)
-def cumulant_symbols(top: int):
+def _cumulant_symbols(top: int):
     """The sympy symbols ``kappa4, kappa6, ..., kappa{top}`` (a tuple; entry i is ``kappa_{2i+4}``)."""
     import sympy
     return tuple(sympy.Symbol(f"kappa{j}", real=True) for j in range(4, top + 1, 2))
@@ -147,8 +146,17 @@ def terms_in_cumulants(terms, jmin: int = 0) -> dict[tuple[int, tuple[int, ...]]
     """Shape terms ``(V, lambda, count)`` in the cumulant basis, ``{(j, mu): c}`` for the powers ``n^j``, ``j >= jmin``
     (exact for those j when the terms hold every shape with ``V >= jmin``: a falling factorial
     ``n(n-1)...(n-V+1)`` has no power above ``n^V``)."""
+    jmin = as_int("jmin", jmin, minimum=0)
+    if isinstance(terms, (str, bytes)) or not hasattr(terms, "__iter__"):
+        raise TypeError(f"terms must be a sequence of (V, lambda, count) triples, got {type(terms).__name__}")
+    checked = []
+    for term in terms:
+        if not (isinstance(term, (tuple, list)) and len(term) == 3 and isinstance(term[1], (tuple, list))):
+            raise TypeError(f"terms must hold (V, lambda, count) triples, got {term!r:.60}")
+        checked.append((as_int("terms[V]", term[0], minimum=0),
+                        tuple(as_int("terms[lambda]", r, minimum=1) for r in term[1]), as_int("terms[count]", term[2])))
     out: dict[tuple[int, tuple[int, ...]], int] = {}
-    for V, parts, count in terms:
+    for V, parts, count in checked:
         if V < jmin:
             continue
         prod: dict[tuple[int, ...], int] = {(): count}
@@ -213,7 +221,7 @@ def law_row(k, law=None, *, basis: str = "moments") -> tuple:
         return _symbolic_row(k, basis)
     law = as_law(law, name="law")
     _check_depth(k, law)
-    return tuple(Fraction(c) for c in row_from_terms(k, _table()[k], lambda r: law.moment(2 * r)))
+    return tuple(Fraction(c) for c in _row_from_terms(k, _table()[k], lambda r: law.moment(2 * r)))
 
 
 def _check_depth(k: int, law: Law) -> None:
@@ -231,10 +239,10 @@ def _check_depth(k: int, law: Law) -> None:
 def _symbolic_row(k: int, basis: str) -> tuple:
     import sympy
     if basis == "moments":
-        syms = moment_symbols(max(4, 2 * k))
-        row = row_from_terms(k, _table()[k], lambda r: syms[r - 2])
+        syms = _moment_symbols(max(4, 2 * k))
+        row = _row_from_terms(k, _table()[k], lambda r: syms[r - 2])
         return tuple(sympy.expand(c) for c in row)
-    syms = cumulant_symbols(max(4, 2 * k))
+    syms = _cumulant_symbols(max(4, 2 * k))
     out = [sympy.Integer(0)] * (k + 2)
     for (j, mu), c in cumulant_terms(k).items():
         out[j] += c * sympy.Mul(*[syms[s - 2] for s in mu])

@@ -42,19 +42,17 @@ Quantity and conventions as in :mod:`theory.init_laws.rows`: ``G`` has iid entri
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 
 from .._args import as_int
-from ..real_expansion import fit_quasi, quasi_partial_sum, quasi_value
+from ..real_expansion import quasi_partial_sum, quasi_value
 from .laws import Law
 from .rows import cumulant_terms, law_rows_max_k
 
-__all__ = ["EXPANSION_FILE", "TOP_FILE", "M_LAW", "K0_MAX", "kappa4_series", "kappa4_curve", "top_rows", "coefficient", "coefficient_record",
-           "coefficient_value", "monomials", "orders", "law_coefficient", "law_partial_sum", "fit_quasi",
-           "quasi_value"]
+__all__ = ["EXPANSION_FILE", "TOP_FILE", "M_LAW", "K0_MAX", "kappa4_series", "kappa4_curve", "top_rows", "coefficient",
+           "coefficient_record", "coefficient_value", "monomials", "orders"]
 
 EXPANSION_FILE = resources.files("theory") / "data" / "law_expansion.json"     # Traversables
 TOP_FILE = resources.files("theory") / "data" / "law_top_counts.json"
@@ -174,13 +172,18 @@ def kappa4_curve(c):
     Status: **conjectured**, equal to :func:`kappa4_series` on every committed coefficient (``c^2``, ``c^4``, ``c^6``:
     m = 2, 3, 4). Float64, arrays allowed; stable at small c.
 
+    >>> import math
     >>> round(float(kappa4_curve(1.0)), 12) == round(math.exp(0.5) - 2 * math.sinh(0.5), 12)
     True
     """
     import numpy as np
+
+    from .._args import as_real_array, scalar_or_array
     from ..regimes import critical_curve
-    c = np.asarray(c, dtype=np.float64)
-    return np.exp(c * c / 2) - critical_curve(c)
+    c = as_real_array("c", c)
+    if c.size and float(np.max(np.abs(c))) > 37.0:            # e^(c^2/2) overflows float64 beyond
+        raise ValueError(f"c must satisfy |c| <= 37 (float64 range of e^(c^2/2)), got {float(np.max(np.abs(c))):g}")
+    return scalar_or_array(np.exp(c * c / 2) - critical_curve(c))
 
 
 def _kappa(law: Law, mu: tuple[int, ...]) -> Fraction:
@@ -190,7 +193,7 @@ def _kappa(law: Law, mu: tuple[int, ...]) -> Fraction:
     return out
 
 
-def law_coefficient(m, k, law: Law) -> Fraction:
+def _law_coefficient(m, k, law: Law) -> Fraction:
     """The non-Gaussian part of ``a_m(k)`` for ``law``: ``sum_{mu != ()} kappa^mu c_{m,mu}(k)`` (exact)."""
     return sum((_kappa(law, mu) * coefficient_value(m, mu, k) for mu in monomials(m)), Fraction(0))
 
@@ -201,8 +204,8 @@ def _partial(m: int, mu: tuple[int, ...]):
     return quasi_partial_sum(A, B)
 
 
-def law_partial_sum(m, t, base, law: Law) -> Fraction:
-    """``sum_{base < k <= t}`` of :func:`law_coefficient` ``(m, k)``, exactly, in O(1) (partial sums of the
+def _law_partial_sum(m, t, base, law: Law) -> Fraction:
+    """``sum_{base < k <= t}`` of :func:`_law_coefficient` ``(m, k)``, exactly, in O(1) (partial sums of the
     quasi-polynomials); ``base >= law_rows_max_k() >= k0`` so every term is on its quasi-polynomial."""
     out = Fraction(0)
     for mu in monomials(m):
@@ -212,4 +215,4 @@ def law_partial_sum(m, t, base, law: Law) -> Fraction:
 
 
 K0_MAX = max((rec["k0"] for rec in _data()[1].values()), default=0)   # every coefficient is on its quasi-polynomial
-assert K0_MAX <= law_rows_max_k()                                       # from here on: law_partial_sum's premise
+assert K0_MAX <= law_rows_max_k()                                       # from here on: _law_partial_sum's premise
