@@ -55,7 +55,7 @@ RESULT_TYPES = {
     "theory.results.Energy", "numerics.signal_propagation.real_energy_mc.RealEnergyMC",
     "numerics.signal_propagation.haar.HaarStatistics", "numerics.signal_propagation.haar.HaarRounding",
     "numerics.signal_propagation.structured_mc.StructuredEstimate", "numerics.anticollapse.sde_tail.SDEBeta",
-    "theory.init_laws.laws.Law",          # a record: built (and checked) by the named constructors and as_law
+    "theory.init_laws.laws.Law", "theory.init_laws.Law",   # a record: built and checked by the constructors, as_law
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -570,7 +570,7 @@ def _init_law_baselines() -> dict:
                                               kinds={"law": "any", "dps": "int?"}),
         "theory.init_laws.energy.law_max_depth": Case(dict(n=1000, law="uniform", quantity="Q"), kinds=law),
         "theory.init_laws.energy.law_energies_any": Case(dict(n=1000, t=20, law="uniform"), kinds=law),
-        "theory.init_laws.energy.truncated_law_expansion": Case(dict(n=400, t=12, law="uniform", quantity="Q",
+        "theory.init_laws.energy.truncated_law_expansion": Case(dict(n=400, t=12, law="uniform", quantity="S",
                                                                      base=None), kinds={"law": "any", "base": "int?"}),
         "theory.real_expansion.fit_quasi": Case(dict(points={0: 0, 1: 0, 2: 1}, deg_a=2, deg_b=-1),
                                                 kinds={"points": "any", "deg_b": "any"}),
@@ -578,9 +578,10 @@ def _init_law_baselines() -> dict:
                                                   kinds={"A": "any", "B": "any"}),
         "theory.real_expansion.quasi_partial_sum": Case(dict(A=(Fraction(0), Fraction(1)), B=()),
                                                         kinds={"A": "any", "B": "any"}),
-        "numerics.signal_propagation.law_rows.shape_counts": Case(dict(k=5, top=None, executor=None, log=None, chunks=8),
+        "numerics.signal_propagation.law_rows.shape_counts": Case(dict(k=5, top=None, executor=None, log_file=None,
+                                                                       chunks=8),
                                                                   kinds={"top": "int?", "executor": "any",
-                                                                         "log": "path?"}),
+                                                                         "log_file": "path?"}),
         "numerics.signal_propagation.law_rows.prefix_items": Case(dict(k=5, depth=3, top=None), kinds={"top": "int?"}),
         "numerics.signal_propagation.law_cumulants.cumulant_counts": Case(dict(k=4)),
         "numerics.signal_propagation.law_cumulants.slot_entries": Case(dict(k=3)),
@@ -588,6 +589,14 @@ def _init_law_baselines() -> dict:
             dict(law="uniform", shape=(3, 3), rng=np.random.default_rng(0)), kinds={"law": "any", "shape": "any",
                                                                                      "rng": "object"}),
         "numerics.signal_propagation.law_sampling.has_sampler": Case(dict(law="uniform"), kinds=law),
+        # the package re-exports these (the same objects)
+        "theory.init_laws.as_law": Case(dict(value="uniform", name="init"), kinds={"value": "any", "name": "text"},
+                                        names={"value": ("init",)}),
+        "theory.init_laws.law_row": Case(dict(k=3, law="uniform", basis="moments"), kinds=law),
+        "theory.init_laws.Q_law": Case(dict(n=10**4, k=20, law="uniform", method="float", dps=None),
+                                       kinds={"law": "any", "dps": "int?"}),
+        "theory.init_laws.S_law": Case(dict(n=10**4, t=20, law="uniform", method="float", dps=None),
+                                       kinds={"law": "any", "dps": "int?"}),
     }
 
 

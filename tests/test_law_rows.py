@@ -131,12 +131,12 @@ def _falling(V):
 def test_log_resume_and_executor(tmp_path):
     log = tmp_path / "k7.jsonl"
     ref = lr.shape_counts(7)
-    assert lr.shape_counts(7, log=log, chunks=16) == ref
+    assert lr.shape_counts(7, log_file=log, chunks=16) == ref
     lines = log.read_text().splitlines()
     assert len(lines) == 16
     # a killed run: keep half the chunks; the rerun computes only the rest and appends them
     log.write_text("\n".join(lines[:8]) + "\n")
-    assert lr.shape_counts(7, log=log, chunks=16) == ref
+    assert lr.shape_counts(7, log_file=log, chunks=16) == ref
     assert len(log.read_text().splitlines()) == 16
     with ThreadPoolExecutor(2) as ex:
         assert lr.shape_counts(8, executor=ex, chunks=5) == lr.shape_counts(8, chunks=3)
@@ -165,6 +165,6 @@ def test_bad_arguments_name_themselves():
     with pytest.raises(TypeError, match="executor"):
         lr.shape_counts(5, executor=3)
     with pytest.raises(TypeError, match="log"):
-        lr.shape_counts(5, log=3)
+        lr.shape_counts(5, log_file=3)
     with pytest.raises(ValueError, match="k"):
         lc.cumulant_counts(lc.K_MAX_CUMULANTS + 1)

@@ -5,7 +5,7 @@
                                                           # (--jobs 2: two worker processes)
                                                                           # theory/data/law_shape_counts.json
 
-Runs ``numerics.signal_propagation.law_rows.shape_counts(k, log=...)`` for every k <= K: each finished chunk is
+Runs ``numerics.signal_propagation.law_rows.shape_counts(k, log_file=...)`` for every k <= K: each finished chunk is
 appended to ``<log-dir>/k<k>.jsonl``, so a killed run resumes where it stopped (rerun the same command). The CPU
 time recorded per row is the sum of its chunks' process times (so it survives a resume). Every row is checked
 before it is written: the number of shapes at n = 1 with all moments 1 (``P_k(1)`` for Rademacher entries:
@@ -63,7 +63,7 @@ def main() -> None:
     for k in range(args.k + 1):
         t0 = time.process_time()
         log = logdir / f"k{k}.jsonl"
-        table = shape_counts(k, log=log, executor=pool if k >= 10 else None)
+        table = shape_counts(k, log_file=log, executor=pool if k >= 10 else None)
         cpu = _log_cpu(log, k) if k else time.process_time() - t0
         terms = sorted([V, list(parts), c] for (V, parts), c in table.items())
         gauss = law_rows_data._gaussian_row_from_terms(k, [(V, tuple(parts), c) for V, parts, c in terms])

@@ -54,7 +54,7 @@ def main() -> None:
     for k, M in _plan(args.plan).items():
         log = logdir / f"k{k}_top{M}.jsonl"
         t0 = time.process_time()
-        table = shape_counts(k, top=M, log=log)
+        table = shape_counts(k, top=M, log_file=log)
         cpu = sum(json.loads(line)["cpu_seconds"] for line in log.read_text().splitlines() if line.strip())
         terms = sorted([V, list(parts), c] for (V, parts), c in table.items())
         print(f"k={k:2d} top={M} shapes={sum(table.values()):>13,d} terms={len(terms):4d} CPU={cpu:8.1f} s "

@@ -34,7 +34,7 @@ Cost ~ x16 per k: k = 10 in about 13 s, k = 12 in about an hour of one core
 (``benchmarks/bench_law_rows.py``; the recorded run in ``theory/data/law_shape_counts.json``).
 
 Resume and log: the search is cut into work items (the valid prefixes of a fixed length) dealt round-robin
-into a fixed number of chunks; with ``log=PATH`` every finished chunk is appended to a JSON-lines file and
+into a fixed number of chunks; with ``log_file=PATH`` every finished chunk is appended to a JSON-lines file and
 a rerun skips the chunks already there, so a killed run resumes. Results are sums of integers: identical
 for any chunking, executor or order.
 
@@ -440,7 +440,7 @@ def _read_log(path: str, head: dict) -> dict[int, np.ndarray]:
     return done
 
 
-def shape_counts(k, *, top=None, executor=None, log=None,
+def shape_counts(k, *, top=None, executor=None, log_file=None,
                  chunks: int = _CHUNKS) -> dict[tuple[int, tuple[int, ...]], int]:
     r"""The law-independent shape table of ``P_k(n)``: ``{(V, lambda): number of shapes}`` (module docstring).
 
@@ -457,7 +457,7 @@ def shape_counts(k, *, top=None, executor=None, log=None,
         the top coefficients are reached far beyond the full rows. None: every shape.
     executor : concurrent.futures.Executor, optional
         Runs the chunks (``executor.map``); None: in this process.
-    log : str or os.PathLike, optional
+    log_file : str or os.PathLike, optional
         A JSON-lines file: each finished chunk is appended (with its CPU seconds) and a rerun with the same
         ``k``, ``top`` and ``chunks`` skips the chunks found there (resume after a kill).
     chunks : int
@@ -471,7 +471,7 @@ def shape_counts(k, *, top=None, executor=None, log=None,
     Raises
     ------
     TypeError, ValueError
-        A bad ``k``, ``top``, ``chunks``, ``executor`` or ``log``.
+        A bad ``k``, ``top``, ``chunks``, ``executor`` or ``log_file``.
 
     Examples
     --------
@@ -484,7 +484,7 @@ def shape_counts(k, *, top=None, executor=None, log=None,
     k = as_int("k", k, minimum=0, maximum=K_MAX_SHAPES if top is None else K_MAX_SHAPES_TOP)
     executor = as_executor(executor)
     chunks = as_int("chunks", chunks, minimum=1, maximum=10**5)
-    log = None if log is None else as_path("log", log)
+    log = None if log_file is None else as_path("log_file", log_file)
     if k == 0:
         return {(1, ()): 1}                       # tr(I) = n
     keys, parts = _keys(k, top)

@@ -55,7 +55,7 @@ class RealEnergyMC:
     Q_se: np.ndarray
     S_mean: np.ndarray
     S_se: np.ndarray
-    init: str = "gaussian"
+    init: str | None = None
 
 
 def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: bool | None = None,
@@ -141,4 +141,4 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
                          "lower t")
     qm, sm, qs, ss = mean[0], mean[1], se[0], se[1]
     return RealEnergyMC(n=n, t=t, samples=samples, probes=probes, seed=seed, Q_mean=qm, Q_se=qs, S_mean=sm, S_se=ss,
-                        init="gaussian" if law is None else law.name)
+                        init=None if law is None else law.name)

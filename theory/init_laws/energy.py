@@ -160,13 +160,13 @@ def _nongaussian(n: int, t: int, law: Law, quantity: str, base: int) -> tuple[Fr
     return value, tail, _guard(n, t, law, quantity), rho
 
 
-def truncated_law_expansion(n, t, law, *, quantity: str = "Q", base: int | None = None) -> tuple[float, float]:
+def truncated_law_expansion(n, t, law, *, quantity: str = "S", base: int | None = None) -> tuple[float, float]:
     """``(value, error)`` of the expansion's non-Gaussian part alone at any ``(n, t)``, float, no domain check: for
     the checks of its error estimate against the exact rows (the exact non-Gaussian part is
     ``Q_law - QR`` there). ``quantity="S"``: partial sums over ``base < k <= t`` plus the exact non-Gaussian part
     of the rows ``k <= base`` (default: the exact depth; ``5 <= base < t`` to test inside the rows).
 
-    >>> v, e = truncated_law_expansion(400, 12, "uniform")
+    >>> v, e = truncated_law_expansion(400, 12, "uniform", quantity="Q")
     >>> exact = float(Q_law(400, 12, "uniform", method="exact").value - Q_law(400, 12, "gaussian", method="exact").value)
     >>> abs(v - exact) <= e
     True
