@@ -8,7 +8,7 @@
 Data: the full rows (``theory/data/law_shape_counts.json``, every m, k <= 12) and the top rows
 (``theory/data/law_top_counts.json``: the coefficients m <= M of larger k). For each ``(m, mu)`` with
 ``mu != ()`` and ``m <= M_FIT`` the script searches, by increasing number of unknowns ``N``, a quasi-polynomial
-``A(k) + (-1)^k B(k)`` valid for ``k >= k0`` (``k0`` from 0 to m: below it the boundary of the walk breaks the
+``A(k) + (-1)^k B(k)`` valid for ``k >= k0`` (``k0`` from 0 to 2m: below it the boundary of the walk breaks the
 pattern), fitted by exact rational linear algebra on the first ``N`` rows ``k >= k0`` and accepted only if it
 equals the data on **every** other row (at least ``MIN_HELD_OUT`` of them). M_FIT is the largest m for which
 every ``mu`` is so determined. A failure stops the script (nothing is written).
@@ -54,7 +54,7 @@ def collect() -> tuple[dict, dict]:
 def search(points: dict[int, int], m: int, known: list[int]) -> dict | None:
     """The quasi-polynomial with the fewest unknowns that fits the first known rows ``k >= k0`` and every later one."""
     best = None
-    for k0 in range(0, m + 1):
+    for k0 in range(0, 2 * m + 1):
         ks = [k for k in known if k >= k0]
         for N in range(1, len(ks) - MIN_HELD_OUT + 1):
             if best is not None and N >= best["N"]:

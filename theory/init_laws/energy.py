@@ -58,6 +58,7 @@ __all__ = ["Q_law", "S_law", "law_max_depth", "law_energies_any", "REL_ERROR_MAX
            "exact_depth", "truncated_law_expansion"]
 
 REL_ERROR_MAX = 1e-2      # the largest relative error estimate the expansion is served with (as QR)
+_EPS = float(np.finfo(np.float64).eps)
 RHO_MAX = 0.5
 
 
@@ -126,7 +127,8 @@ def _log_excess(law: Law, t: int) -> np.ndarray:
     have = _EXCESS_CACHE.get(law)
     if have is None or have.size < t:
         size = max(t, 2 * (have.size if have is not None else 0), 64)
-        lm = np.array([law.log_moment(2 * r) for r in range(1, size + 1)])
+        top = size if law.max_depth is None else min(size, law.max_depth)       # infinite moments beyond
+        lm = np.array([law.log_moment(2 * r) for r in range(1, top + 1)] + [math.inf] * (size - top))
         rr = np.arange(1, size + 1, dtype=np.float64)
         from scipy.special import gammaln
         lg = gammaln(2 * rr + 1) - rr * math.log(2.0) - gammaln(rr + 1)             # log (2r-1)!!
@@ -177,7 +179,7 @@ def truncated_law_expansion(n, t, law, *, quantity: str = "S", base: int | None 
     quantity = as_choice("quantity", quantity, ("Q", "S"))
     base = exact_depth(law) if base is None else as_int("base", base, minimum=_st.K0_MAX, maximum=max(t - 1, 0))
     value, tail, guard, _ = _nongaussian(n, t, law, quantity, base)
-    return float(value), float(tail) + guard
+    return float(value), float(tail) + guard + 4 * _EPS * abs(float(value))
 
 
 def _expansion(n: int, t: int, law: Law, quantity: str, dps: int | None) -> Energy:
@@ -198,7 +200,7 @@ def _expansion(n: int, t: int, law: Law, quantity: str, dps: int | None) -> Ener
             rel = float(e / abs(v)) if v else math.inf
     else:
         v = float(g.value) + float(value)
-        e = float(g.error) + float(tail) + guard
+        e = float(g.error) + float(tail) + guard + 4 * _EPS * abs(float(value))     # and value's own rounding
         rel = e / abs(v) if v else math.inf
     if not rel <= REL_ERROR_MAX:
         why = (f"heavy entries: runs of equal indices (one entry used 2r times, m_2r up to "
