@@ -196,7 +196,7 @@ def as_float64(name: str, value: Any, what: str = "real numbers") -> np.ndarray:
     raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
 
 
-def check_ordered(lo_name: str, lo: float, hi_name: str, hi: float, *, strict: bool = False) -> None:
+def check_ordered(lo_name: str, lo: Any, hi_name: str, hi: Any, *, strict: bool = False) -> None:
     """Raise ``ValueError`` naming both bounds unless ``lo <= hi`` (``lo < hi`` with ``strict``): the check of
     a range given as two arguments, after each was checked on its own (either may be the one in error)."""
     if not (lo < hi if strict else lo <= hi):

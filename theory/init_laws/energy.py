@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Literal, cast
 
 import mpmath
 import numpy as np
@@ -186,7 +187,8 @@ def _expansion(n: int, t: int, law: Law, quantity: str, dps: int | None) -> Ener
     """Value and error estimate beyond the exact rows (module docstring); _OutOfDomain outside the domain."""
     _expansion_allowed(n, t, law)
     try:
-        g = (_rx.QR if quantity == "Q" else _rx.SR)(n, t, method="mp" if dps else "float", dps=dps)
+        f = _rx.QR if quantity == "Q" else _rx.SR
+        g = f(n, t, method="mp", dps=dps) if dps else f(n, t)
     except ValueError as exc:
         raise _OutOfDomain(f"the Gaussian part is outside theory.real_expansion's domain ({exc})") from None
     value, tail, guard, rho = _nongaussian(n, t, law, quantity, exact_depth(law))
@@ -361,7 +363,7 @@ def law_max_depth(n, law, *, quantity: str = "S") -> int:
     """
     law = as_law(law, name="law")
     n = as_int("n", n, minimum=1)
-    quantity = as_choice("quantity", quantity, ("Q", "S"))
+    quantity = cast(Literal["Q", "S"], as_choice("quantity", quantity, ("Q", "S")))
     lo = exact_depth(law)
     if law.kind == "gaussian":
         return max(lo, _rx.max_depth(n, quantity=quantity))

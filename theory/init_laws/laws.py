@@ -38,6 +38,7 @@ import dataclasses
 import math
 from fractions import Fraction
 from functools import lru_cache
+from typing import cast
 
 __all__ = ["Law", "LAW_NAMES", "gaussian", "uniform", "rademacher", "sparse", "student_t", "from_moments",
            "as_law", "MAX_GIVEN_MOMENTS"]
@@ -64,7 +65,7 @@ class Law:
     def max_order(self) -> int | None:
         """The largest even ``j`` with a finite (or given) ``m_j``; None when every moment exists."""
         if self.kind == "student":
-            nu = self.param
+            nu = cast(Fraction, self.param)
             j = math.ceil(nu) - 1                      # the largest integer below nu
             return j - j % 2
         if self.kind == "moments":
@@ -120,8 +121,8 @@ class Law:
         if self.kind == "rademacher":
             return 0.0
         if self.kind == "sparse":
-            return dfact - (r - 1) * math.log(float(self.param))
-        nu = float(self.param)                      # student: (nu-2)^r (2r-1)!! / prod_{i<=r} (nu - 2i)
+            return dfact - (r - 1) * math.log(float(cast(Fraction, self.param)))
+        nu = float(cast(Fraction, self.param))      # student: (nu-2)^r (2r-1)!! / prod_{i<=r} (nu - 2i)
         return r * math.log(nu - 2) + dfact - (r * math.log(2.0) + lg(nu / 2 - 0.0) - lg(nu / 2 - r))
 
     def cumulant(self, j) -> Fraction:
@@ -194,7 +195,7 @@ def _exact(name: str, value, *, what: str = "a number") -> Fraction:
             import numbers
             if not isinstance(value, numbers.Rational):
                 raise TypeError
-            out = Fraction(value.numerator, value.denominator)
+            out = Fraction(int(value.numerator), int(value.denominator))
     except (TypeError, ValueError, ZeroDivisionError) as exc:
         if isinstance(exc, ValueError) and str(exc).startswith(name):
             raise

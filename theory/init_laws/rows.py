@@ -31,6 +31,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from .._args import as_choice, as_int
 from .laws import Law, as_law
@@ -78,7 +79,7 @@ def _falling(V: int) -> tuple[int, ...]:
 def _row_from_terms(k: int, terms, moment) -> list:
     """``P_k``'s coefficients (entry j: ``n**j``, length ``k + 2``) from shape terms and a moment function
     ``moment(r) = m_{2r}`` (any ring: ints, Fractions, sympy)."""
-    by_v: dict[int, object] = {}
+    by_v: dict[int, Any] = {}                    # any ring: ints, Fractions, sympy
     for V, parts, count in terms:
         w = count
         for r in parts:

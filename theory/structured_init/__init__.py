@@ -89,7 +89,7 @@ from typing import Any
 
 import mpmath
 
-from theory._args import as_choice, as_int, as_method_dps
+from theory._args import as_choice, as_dps, as_int, as_method_dps
 
 from ._exact_facts import haar_moments, identity_noise_expansion
 from ._identity import identity_exact, identity_float, identity_mp
@@ -144,7 +144,7 @@ def _ring_value(which: int, quantity: str, depth: int, init: RingInit, method: s
                              f"r_min, r_max (about {exact_bits(top, a, b)} bits > {MAX_EXACT_BITS}); use method='mp'")
         m1 = form_exact(f1, a, b)
         return m1 if which == 0 else form_exact(f2, a, b) - (m1 * m1 if which == 2 else 0)
-    digits = _FLOAT_DPS if method == "float" else dps
+    digits = _FLOAT_DPS if method == "float" else as_dps(dps)
     amp = amplification_bits(f2 if which else f1, b)
 
     def fn():

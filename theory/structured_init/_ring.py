@@ -83,12 +83,13 @@ def form_exact(form: Form, a: Fraction, b: Fraction) -> Fraction:
     out = Fraction(form.const) + sum((c * mu_exact(a, b, m) for c, m in form.sparse), Fraction(0))
     if form.dense_M is None:
         return out
+    w = _dense_weights(form)
     if a == b:
-        return out + sum((form.dense_w(m) * a ** m for m in range(form.dense_M + 1)), Fraction(0))
+        return out + sum((w(m) * a ** m for m in range(form.dense_M + 1)), Fraction(0))
     # sum_m w(m) (b^(m+1) - a^(m+1)) / (m+1), over one common denominator at the end
     acc, bp, ap = Fraction(0), b, a
     for m in range(form.dense_M + 1):
-        acc += Fraction(form.dense_w(m), m + 1) * (bp - ap)
+        acc += Fraction(w(m), m + 1) * (bp - ap)
         bp, ap = bp * b, ap * a
     return out + acc / (b - a)
 
@@ -149,7 +150,7 @@ def form_mp(form: Form, a: Fraction, b: Fraction):
         if form.dense_M > DIRECT_MAX_T and _unit_weights(form):
             d, s = _driven_mean_closed(mom, a, b, form.dense_M + 1)
         else:
-            d, s = mom.dense(form.dense_M, form.dense_w)
+            d, s = mom.dense(form.dense_M, _dense_weights(form))
         value += d
         scale += s
     return value, scale
@@ -164,8 +165,9 @@ def _point_mp(form: Form, x):
         value += c * x ** m
         scale += abs(c) * x ** m
     if form.dense_M is not None:
+        w = _dense_weights(form)
         d = _geometric(x, form.dense_M + 1) if _unit_weights(form) else sum(
-            (form.dense_w(m) * x ** m for m in range(form.dense_M + 1)), mpmath.mpf(0))
+            (w(m) * x ** m for m in range(form.dense_M + 1)), mpmath.mpf(0))
         value += d
         scale += abs(d)
     return value, scale
@@ -173,7 +175,15 @@ def _point_mp(form: Form, x):
 
 def _unit_weights(form: Form) -> bool:
     """Whether the dense part is the plain sum ``sum_{m<=M} mu_m`` (the driven mean without normalisation)."""
-    return form.dense_w is not None and all(form.dense_w(m) == 1 for m in (0, 1, form.dense_M))
+    w, top = form.dense_w, form.dense_M
+    return w is not None and top is not None and all(w(m) == 1 for m in (0, 1, top))
+
+
+def _dense_weights(form: Form) -> Callable[[int], int]:
+    """The weights of a form's dense part (a form with ``dense_M`` set has them)."""
+    if form.dense_w is None:
+        raise ValueError("a Form with dense_M needs dense_w")
+    return form.dense_w
 
 
 def _geometric(x, T: int):
