@@ -2,6 +2,8 @@
 
     python benchmarks/init_laws/fit_structure.py            # fit, verify, print the table
     python benchmarks/init_laws/fit_structure.py --write    # also rewrite theory/data/law_expansion.json
+    python benchmarks/init_laws/fit_structure.py --table    # only print the committed coefficients as a Markdown
+                                                            # table (docs/results/init-laws.md, section 3)
 
 ``P_k(n) = sum_{m, mu} c_{m,mu}(k) kappa^mu n^(k+1-m)``: ``mu`` a multiset of cumulant half-orders >= 2
 (``kappa^mu = prod kappa_{2s}``; ``mu = ()`` is the Gaussian part, fitted in ``theory/data/real_expansion.json``).
@@ -76,11 +78,49 @@ def search(points: dict[int, int], m: int, known: list[int]) -> dict | None:
     return best
 
 
+def _poly(coeffs: tuple) -> str:
+    """``sum_i coeffs[i] k^i`` as text, highest power first (``0`` for none)."""
+    terms = []
+    for i in range(len(coeffs) - 1, -1, -1):
+        c = coeffs[i]
+        if c == 0:
+            continue
+        mag = abs(c)
+        body = {0: f"{mag}", 1: "k" if mag == 1 else f"{mag} k"}.get(i, f"k^{i}" if mag == 1 else f"{mag} k^{i}")
+        terms.append(("- " if c < 0 else "+ ") + body)
+    text = " ".join(terms) if terms else "0"
+    return text[2:] if text.startswith("+ ") else "-" + text[2:] if text.startswith("- ") else text
+
+
+def _monomial(mu: tuple[int, ...]) -> str:
+    """``kappa^mu``: ``(2, 2)`` -> ``kappa_4^2``, ``(3, 2)`` -> ``kappa_6 kappa_4``."""
+    return " ".join(f"kappa_{2 * s}" + (f"^{mu.count(s)}" if mu.count(s) > 1 else "")
+                    for s in sorted(set(mu), reverse=True))
+
+
+def coefficient_table() -> str:
+    """The committed coefficients ``c_{m,mu}(k) = A(k) + (-1)^k B(k)`` (``k >= k0``), one Markdown row per ``(m, mu)``."""
+    from validation.report import markdown_table
+
+    rows = []
+    for m in range(2, S.M_LAW + 1):
+        for mu in S.monomials(m):
+            A, B, k0 = S.coefficient(m, mu)
+            rec = S.coefficient_record(m, mu)
+            rows.append((m, f"`{_monomial(mu)}`", k0, f"`{_poly(A)}`", f"`{_poly(B)}`",
+                         "{}..{}".format(*rec["fit_rows"]), "{}..{}".format(*rec["verified_rows"])))
+    return markdown_table(["m", "monomial", "k0", "A(k)", "B(k)", "fitted on k", "equal on k"], rows)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--write", action="store_true", help=f"rewrite {OUT.name}")
+    p.add_argument("--table", action="store_true", help="print the committed coefficients as a Markdown table, exit")
     p.add_argument("--m-max", type=int, default=6, help="largest m tried (default 6)")
     args = p.parse_args()
+    if args.table:
+        print(coefficient_table())
+        return
     data, known = collect()
     out, m_fit = [], 0
     for m in range(2, args.m_max + 1):
