@@ -32,6 +32,8 @@ _EXPORTS = {
                               "OrthogonalInit RingInit RotationBlocksInit IdentityNoiseInit",
     "numerics.signal_propagation.structured_mc": "estimate_structured StructuredEstimate",
     "theory.nonlinear": "mean_field_energy",
+    "theory.init_laws.rows": "law_row",
+    "theory.init_laws.energy": "Q_law S_law",
     "theory.memory": "KINDS memory_function mixed_memory_function expected_linear_relmse lag_weights",
     "theory.prony": "ExpSumFit OrderSelection prony matrix_pencil best_mterm_fit select_order",
     "theory.complexity": "tail_energy effective_support effective_rank",
@@ -61,7 +63,7 @@ __all__ = [
     "REGIMES", "HorizonScale", "depth_for_scale", "max_horizon", "glorot_table", "gain_curve", "sigma_for_horizon",
     "depth_with_se", "real_energies", "simulate_energies", "Q_structured", "S_structured",
     "structured_variance", "identity_noise_expansion", "as_init", "OrthogonalInit", "RingInit", "RotationBlocksInit",
-    "IdentityNoiseInit", "estimate_structured", "StructuredEstimate", "mean_field_energy", "KINDS", "memory_function", "mixed_memory_function",
+    "IdentityNoiseInit", "estimate_structured", "StructuredEstimate", "mean_field_energy", "law_row", "Q_law", "S_law", "KINDS", "memory_function", "mixed_memory_function",
     "expected_linear_relmse", "lag_weights", "ExpSumFit", "OrderSelection", "prony", "matrix_pencil",
     "best_mterm_fit", "select_order", "tail_energy", "effective_support", "effective_rank", "LevyParams", "Phi",
     "characteristic_root", "threshold_eta_J", "phase", "PHASES", "envelope_from_spectrum", "tauberian_asymptote",
@@ -150,3 +152,5 @@ if TYPE_CHECKING:   # static tools (type checkers, completion) see every lazy na
         rnn_timescales as rnn_timescales, as_rnn as as_rnn)
     from numerics.stats import Agreement as Agreement, z_for_false_alarm as z_for_false_alarm, agreement as agreement
     from validation import Check as Check, check as check, discover as discover
+    from theory.init_laws.rows import law_row as law_row
+    from theory.init_laws.energy import Q_law as Q_law, S_law as S_law

@@ -56,6 +56,7 @@ RESULT_TYPES = {
     "numerics.signal_propagation.haar.HaarStatistics", "numerics.signal_propagation.haar.HaarRounding",
     "numerics.signal_propagation.structured_mc.StructuredEstimate", "numerics.anticollapse.sde_tail.SDEBeta",
     "numerics.signal_propagation.nonlinear_mc.NonlinearMC", "numerics.signal_propagation.nonlinear_breakdown.Breakdown",
+    "theory.init_laws.laws.Law", "theory.init_laws.Law",   # a record: built and checked by the constructors, as_law
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
 # the CLI tests (exit status and one-line errors), not by replacing Python arguments.
@@ -323,11 +324,11 @@ def baselines() -> dict[str, Case]:
         "numerics.signal_propagation.ginibre.sample_ginibre": Case(dict(n=3, count=2, field="complex", seed=0, normalised=True),
                                                 kinds={"seed": "seed"}),
         "numerics.signal_propagation.ginibre.estimate_Q": Case(dict(n=3, k=2, samples=16, field="complex", seed=0,
-                                                 estimator="trace", chunk=None, progress=False),
-                                            kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
-        "numerics.signal_propagation.ginibre.estimate_S": Case(dict(n=3, t=2, samples=16, field="complex", seed=0, chunk=None,
-                                                 progress=False),
-                                            kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
+                                                 estimator="trace", chunk=None, progress=False, init=None),
+                                            kinds={"seed": "seed", "chunk": "int?", "progress": "bool?", "init": "any"}),
+        "numerics.signal_propagation.ginibre.estimate_S": Case(dict(n=3, t=2, samples=16, field="real", seed=0, chunk=None,
+                                                 progress=False, init="uniform"),
+                                            kinds={"seed": "seed", "chunk": "int?", "progress": "bool?", "init": "any"}),
         "numerics.signal_propagation.ginibre.estimate_feedforward": Case(dict(n=3, L=2, samples=16, field="complex", seed=0, chunk=None,
                                                            progress=False),
                                                       kinds={"seed": "seed", "chunk": "int?", "progress": "bool?"}),
@@ -481,11 +482,22 @@ def _optional_baselines() -> dict:
                      dps=None, n=None, field="complex", source="given energies"),
                 kinds={"energies": "any", "dps": "int?", "n": "int?", "source": "text"}),
             "theory.horizon.sigma_for_horizon": Case(dict(n=64, t=10, tol=0.05, quantity="Q", field="complex",
-                                                          method="float", dps=None), kinds={"dps": "int?"}),
+                                                          method="float", dps=None, init=None),
+                                                     kinds={"dps": "int?", "init": "any"}),
+            "theory.horizon.sigma_for_horizon#init": Case(dict(n=64, t=10, tol=0.05, quantity="Q", field="complex",
+                                                               method="float", dps=None, init="uniform"),
+                                                          kinds={"dps": "int?", "init": "any"}),
             "theory.horizon.depth_for_scale": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
-                                                        max_t=None, field="complex"), kinds={"max_t": "int?"}),
-            "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q")),
-            "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q"), kinds={"ns": "intarray"}),
+                                                        max_t=None, field="complex", init=None),
+                                                   kinds={"max_t": "int?", "init": "any"}),
+            "theory.horizon.depth_for_scale#init": Case(dict(n=64, sigma=1.0, tol=0.05, quantity="Q", method="float",
+                                                             max_t=None, field="complex", init="uniform"),
+                                                        kinds={"max_t": "int?", "init": "any"}),
+            "theory.horizon.max_horizon": Case(dict(n=64, tol=0.05, quantity="Q", init=None), kinds={"init": "any"}),
+            "theory.horizon.max_horizon#init": Case(dict(n=16, tol=0.3, quantity="Q", init="rademacher"),
+                                                    kinds={"init": "any"}),
+            "theory.horizon.glorot_table": Case(dict(ns=[64], tol=0.1, quantity="Q", init=None),
+                                                kinds={"ns": "intarray", "init": "any"}),
         })
     if _present("numerics.signal_propagation.real_wick_pfaffian"):
         out.update({
@@ -535,6 +547,8 @@ def _optional_baselines() -> dict:
         out.update(_structured_baselines())
     if _present("theory.nonlinear"):
         out.update(_nonlinear_baselines())
+    if _present("numerics.signal_propagation.law_rows"):
+        out.update(_init_law_baselines())
     if _present("numerics.signal_propagation.horizon_mc"):
         out.update({
             "numerics.signal_propagation.horizon_mc.real_energies": Case(dict(n=2, k=2)),
@@ -568,6 +582,72 @@ def _optional_baselines() -> dict:
             "numerics.memory_functions.memory_report.as_memory_function": Case(dict(rho=exp_rho[:8], T=None), kinds={"T": "int?"}),
         })
     return out
+
+
+def _init_law_baselines() -> dict:
+    """theory.init_laws and its numerics (iid weights of any symmetric law)."""
+    law = {"law": "any"}
+    return {
+        "theory.init_laws.laws.gaussian": Case(dict()),
+        "theory.init_laws.laws.uniform": Case(dict()),
+        "theory.init_laws.laws.rademacher": Case(dict()),
+        "theory.init_laws.laws.sparse": Case(dict(p=0.05), kinds={"p": "any"}),
+        "theory.init_laws.laws.student_t": Case(dict(nu=6), kinds={"nu": "any"}),
+        "theory.init_laws.laws.from_moments": Case(dict(moments=(3, 15)), kinds={"moments": "any"},
+                                                   names={"moments": ("m4", "m6", "from_moments")}),
+        "theory.init_laws.laws.as_law": Case(dict(value="sparse:0.05", name="init"),
+                                             kinds={"value": "any", "name": "text"}, names={"value": ("init",)}),
+        "theory.init_laws.rows.law_rows_max_k": Case(dict()),
+        "theory.init_laws.rows.shape_terms": Case(dict(k=3)),
+        "theory.init_laws.rows.law_row": Case(dict(k=3, law="uniform", basis="moments"), kinds=law),
+        "theory.init_laws.rows.law_P": Case(dict(n=4, k=3, law="uniform"), kinds=law),
+        "theory.init_laws.rows.cumulant_terms": Case(dict(k=3)),
+        "theory.init_laws.rows.terms_in_cumulants": Case(dict(terms=((1, (2,), 1), (3, (1, 1), 1)), jmin=0),
+                                                         kinds={"terms": "any"}),
+        "theory.init_laws.structure.top_rows": Case(dict()),
+        "theory.init_laws.structure.coefficient": Case(dict(m=3, mu=(2,)), kinds={"mu": "any"}),
+        "theory.init_laws.structure.coefficient_record": Case(dict(m=3, mu=(2,)), kinds={"mu": "any"}),
+        "theory.init_laws.structure.coefficient_value": Case(dict(m=3, mu=(2,), k=7), kinds={"mu": "any"}),
+        "theory.init_laws.structure.monomials": Case(dict(m=3)),
+        "theory.init_laws.structure.orders": Case(dict()),
+        "theory.init_laws.structure.kappa4_series": Case(dict()),
+        "theory.init_laws.structure.kappa4_curve": Case(dict(c=1.0), kinds={"c": "realarray"}),
+        "theory.init_laws.energy.exact_depth": Case(dict(law="uniform"), kinds=law),
+        "theory.init_laws.energy.Q_law": Case(dict(n=10**4, k=20, law="uniform", method="float", dps=None),
+                                              kinds={"law": "any", "dps": "int?"}),
+        "theory.init_laws.energy.Q_law#mp": Case(dict(n=10**4, k=20, law="uniform", method="mp", dps=30), kinds=law),
+        "theory.init_laws.energy.S_law": Case(dict(n=10**4, t=20, law="uniform", method="float", dps=None),
+                                              kinds={"law": "any", "dps": "int?"}),
+        "theory.init_laws.energy.law_max_depth": Case(dict(n=1000, law="uniform", quantity="Q"), kinds=law),
+        "theory.init_laws.energy.law_energies_any": Case(dict(n=1000, t=20, law="uniform"), kinds=law),
+        "theory.init_laws.energy.truncated_law_expansion": Case(dict(n=400, t=12, law="uniform", quantity="S",
+                                                                     base=None), kinds={"law": "any", "base": "int?"}),
+        "theory.real_expansion.fit_quasi": Case(dict(points={0: 0, 1: 0, 2: 1}, deg_a=2, deg_b=-1),
+                                                kinds={"points": "any", "deg_b": "any"}),
+        "theory.real_expansion.quasi_value": Case(dict(A=(Fraction(1), Fraction(2)), B=(Fraction(1),), k=3),
+                                                  kinds={"A": "any", "B": "any"}),
+        "theory.real_expansion.quasi_partial_sum": Case(dict(A=(Fraction(0), Fraction(1)), B=()),
+                                                        kinds={"A": "any", "B": "any"}),
+        "numerics.signal_propagation.law_rows.shape_counts": Case(dict(k=5, top=None, executor=None, log_file=None,
+                                                                       chunks=8),
+                                                                  kinds={"top": "int?", "executor": "any",
+                                                                         "log_file": "path?"}),
+        "numerics.signal_propagation.law_rows.prefix_items": Case(dict(k=5, depth=3, top=None), kinds={"top": "int?"}),
+        "numerics.signal_propagation.law_cumulants.cumulant_counts": Case(dict(k=4)),
+        "numerics.signal_propagation.law_cumulants.slot_entries": Case(dict(k=3)),
+        "numerics.signal_propagation.law_sampling.sample_entries": Case(
+            dict(law="uniform", shape=(3, 3), rng=np.random.default_rng(0)), kinds={"law": "any", "shape": "any",
+                                                                                     "rng": "object"}),
+        "numerics.signal_propagation.law_sampling.has_sampler": Case(dict(law="uniform"), kinds=law),
+        # the package re-exports these (the same objects)
+        "theory.init_laws.as_law": Case(dict(value="uniform", name="init"), kinds={"value": "any", "name": "text"},
+                                        names={"value": ("init",)}),
+        "theory.init_laws.law_row": Case(dict(k=3, law="uniform", basis="moments"), kinds=law),
+        "theory.init_laws.Q_law": Case(dict(n=10**4, k=20, law="uniform", method="float", dps=None),
+                                       kinds={"law": "any", "dps": "int?"}),
+        "theory.init_laws.S_law": Case(dict(n=10**4, t=20, law="uniform", method="float", dps=None),
+                                       kinds={"law": "any", "dps": "int?"}),
+    }
 
 
 def _structured_baselines() -> dict:

@@ -49,6 +49,9 @@ NOT_THE_FIELD = {("theory.prony.best_mterm_fit", "poles"): "the pole class of th
 # The allow-list of "one keyword, one default": (keyword, function) -> why that default differs. Each is a
 # sentinel or a different meaning that keeps the name of its own literature.
 ALLOWED_DEFAULTS = {
+    # ``init``: a weight law of the energies (None: the Gaussian field) vs the S4D layer's diagonal
+    # initialisation scheme ("lin": S4D-Lin)
+    ("init", "numerics.memory_functions.models.s4d.S4D"): "the S4D diagonal initialisation (torch)",
     # Levy-sampling primitives take the toolkit's seed or its documented alias ``rng=`` (a Generator): None
     # means "given as rng" (one of the two is required)
     ("seed", "numerics.anticollapse.levy_sampling.symmetric_stable"): "seed or rng",

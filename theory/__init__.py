@@ -61,6 +61,16 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     beyond, with an error estimate and a stated domain), the exact coefficients ``a_m(k)``, the real
     scaling functions ``F_0..F_3``, the real breakdown depth and its law.
 
+``theory.init_laws``
+    iid weights of any symmetric law (the toolkit's extension; ``docs/results/init-laws.md``):
+    ``theory.init_laws.laws`` (the ``Law`` object: exact moments and cumulants, the named laws ``gaussian``,
+    ``uniform``, ``rademacher``, ``sparse(p)``, ``student_t(nu)``, ``from_moments`` with the moment problem's
+    refusals, the parser ``as_law``), ``theory.init_laws.rows`` (the exact rows ``law_row(k, law)`` from the
+    committed law-independent shape table, k <= 12; symbolic in the moments or cumulants),
+    ``theory.init_laws.structure`` (the cumulant structure of the large-n coefficients: committed
+    quasi-polynomials, their orders at fixed c, the kappa_4 function), ``theory.init_laws.energy`` (``Q_law``,
+    ``S_law`` at any depth with an error estimate and a stated domain, ``law_max_depth``).
+
 ``theory.results``
     the result of an approximate energy: ``Energy`` (value, error, source; prints the value to the digits its
     error supports), returned by ``QR`` and ``SR``.

@@ -191,6 +191,7 @@ class HorizonScale:
     glorot_deviation: float | mpf
     dps: int | None = None
     se: dict[str, float] = dataclasses.field(default_factory=dict)
+    init: str | None = None
 
     @property
     def feasible(self) -> bool:
@@ -391,13 +392,15 @@ def _as_energies(energies, method: str):
 
 
 def scale_from_energies(energies, tol, *, quantity: Quantity = "S", method: FloatOrMp = "float", dps: int | None = None,
-                        n: int | None = None, field: Field = "complex", source: str = "given energies") -> HorizonScale:
+                        n: int | None = None, field: Field = "complex", source: str = "given energies",
+                        init: str | None = None) -> HorizonScale:
     r"""Solve the horizon problem of the module docstring for given energies ``E_k``, ``k = 0..t``.
 
     ``energies``: ``Q_{n,0..t}`` of any weight law (``E_0 = 1``, positive), as floats, Fractions or mpf;
     with ``method="float"`` their natural logs may be passed instead as a ``numpy`` array via
     ``energies=("log", L)``. Used by :func:`sigma_for_horizon` (closed forms) and by
-    :mod:`numerics.signal_propagation.horizon_mc` (exact real Wick rows, Monte Carlo). ``n`` and ``field`` are recorded only.
+    :mod:`numerics.signal_propagation.horizon_mc` (exact real Wick rows, Monte Carlo). ``n``, ``field`` and ``init`` (the
+    name of an iid law of the entries, :mod:`theory.init_laws`) are recorded only.
 
     >>> r = scale_from_energies([1, 1, Fraction(17, 16), Fraction(21, 16)], 0.2, quantity="Q")   # n = 4, t = 3
     >>> r.feasible, round(r.sigma_endpoint ** 6 * 21 / 16, 12)                     # p_3(sigma_end) = 1
@@ -413,6 +416,8 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "S", method: Floa
     field = as_choice("field", field, FIELDS)
     if not isinstance(source, str):
         raise TypeError(f"source must be a str, got {type(source).__name__}")
+    if init is not None and not isinstance(init, str):
+        raise TypeError(f"init must be a law's name (a str) or None here, got {type(init).__name__}")
     exact, L = _as_energies(energies, method)
     t = L.size - 1
     prob = _FloatProblem(L, quantity)
@@ -429,7 +434,7 @@ def scale_from_energies(energies, tol, *, quantity: Quantity = "S", method: Floa
         return HorizonScale(n=n, t=t, tol=tol, quantity=quantity, field=field, method=method, source=source,
                             sigma=sig(x_star), deviation=dev, sigma_low=None if x_low is None else sig(x_low),
                             sigma_high=None if x_high is None else sig(x_high), sigma_endpoint=sig(x_end),
-                            glorot_deviation=glorot, dps=dps)
+                            glorot_deviation=glorot, dps=dps, init=init)
 
 
 def _refine_mp(exact, quantity, tol, sol, dps):
@@ -465,7 +470,7 @@ def _refine_mp(exact, quantity, tol, sol, dps):
 # public API, complex weights
 # --------------------------------------------------------------------------------------------------
 def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "complex", method: FloatOrMp = "float",
-                      dps: int | None = None) -> HorizonScale:
+                      dps: int | None = None, init=None) -> HorizonScale:
     r"""The scale sigma that keeps a width-n recurrence within ``tol`` of critical infinite width up to depth t.
 
     Returns a :class:`HorizonScale`: the minimax ``sigma`` (``argmin_sigma max_{j<=t} |p_j(sigma) - 1|``),
@@ -497,6 +502,13 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "co
         float64, or mpmath at ``dps`` digits.
     dps : int, optional
         Digits for "mp"; None: the ambient ``mpmath.mp.dps`` (docs/conventions.md).
+    init : Law or str, optional
+        iid entries of another law of variance 1 (``"uniform"``, ``"rademacher"``, ``"sparse:0.05"``,
+        ``"student:6"``, a :class:`theory.init_laws.Law`): the energies of :func:`theory.init_laws.energy.Q_law`
+        (exact rows to depth 12, the large-n expansion beyond within its domain); the entries are real, so
+        ``field`` is not used; ``method="float"`` only. The scale multiplies W, so ``p_j = sigma^(2j) Q_{n,j}``
+        as for the Gaussian. A law whose energy is infinite at some depth ``<= t`` (Student t, ``2j >= nu``) is
+        refused: no scale makes it finite.
 
     Returns
     -------
@@ -521,6 +533,8 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "co
     """
     n = as_int("n", n, minimum=1)
     field = as_choice("field", field, FIELDS)
+    if init is not None:
+        return _law_sigma_for_horizon(n, t, tol, quantity, method, dps, init)
     if field == "real":
         return _real_sigma_for_horizon(n, t, tol, quantity, method, dps)
     method = as_choice("method", method, METHODS)
@@ -553,6 +567,69 @@ def _real_sigma_for_horizon(n, t, tol, quantity, method, dps) -> HorizonScale:
     if method == "float":
         return scale_from_energies(("log", np.log(np.asarray(E, dtype=np.float64))), tol, quantity=quantity, n=n, field="real", source=source)
     return scale_from_energies(E, tol, quantity=quantity, method="mp", dps=dps, n=n, field="real", source=source)
+
+
+def _law_energies(n: int, t: int, law) -> tuple[np.ndarray, str]:
+    """``Q_{n,0..t}`` of iid weights of ``law`` (float64) and their source; the one-line ValueError of
+    :mod:`theory.init_laws.energy` where a depth is infinite (Student t) or beyond the served domain."""
+    from .init_laws.energy import law_energies_any, law_max_depth
+
+    try:
+        E, _, source = law_energies_any(n, t, law)
+    except ValueError as exc:
+        top = law_max_depth(n, law, quantity="Q")
+        why = str(exc).split(": ", 1)[-1]
+        raise ValueError(f"init={law.name}: its energies at n={n} are served to depth {top} only, below the horizon "
+                         f"t={t} ({why}); Monte Carlo goes further: numerics.signal_propagation.horizon_mc with "
+                         "method='mc'") from None
+    return E, source
+
+
+def _law_sigma_for_horizon(n, t, tol, quantity, method, dps, init) -> HorizonScale:
+    """:func:`sigma_for_horizon` for iid weights of a law (``init``): the energies of ``theory.init_laws``."""
+    from .init_laws.laws import as_law
+
+    law = as_law(init, name="init")
+    if as_choice("method", method, METHODS) != "float" or dps is not None:
+        raise ValueError(f"init={law.name} takes method='float' only (its energies beyond the exact rows are a "
+                         f"float64 expansion), got method={method!r}" + (f", dps={dps!r}" if dps is not None else ""))
+    t = as_int("t", t, minimum=1, maximum=_SCALE_MAX_T)
+    tol, quantity = _as_tol(tol), as_choice("quantity", quantity, QUANTITIES)
+    if law.max_depth is not None and t > law.max_depth:
+        d = law.max_depth + 1
+        raise ValueError(f"init={law.name}: the mean energy E||W^j x||^2 is infinite from depth {d} on (m_{2 * d} = "
+                         f"E g^{2 * d} is infinite for nu = {law.param}): no scale keeps t={t} finite")
+    E, source = _law_energies(n, t, law)
+    return scale_from_energies(("log", np.log(E)), tol, quantity=quantity, n=n, field="real", source=source,
+                               init=law.name)
+
+
+def _law_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, method: str, max_t, init) -> int:
+    """:func:`depth_for_scale` for iid weights of a law: the first violation among the served depths; a depth
+    with an infinite energy (Student t) is a violation."""
+    from .init_laws.energy import law_max_depth
+    from .init_laws.laws import as_law
+
+    law = as_law(init, name="init")
+    if method != "float":
+        raise ValueError(f"init={law.name} takes method='float' only, got method={method!r}")
+    served = law_max_depth(n, law, quantity="Q")
+    infinite = None if law.max_depth is None else law.max_depth + 1
+    cap = min(served, _MAX_T) if infinite is None else min(served, infinite - 1)
+    max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=max(cap, 1))
+    if max_t >= 1:
+        E, _ = _law_energies(n, max_t, law)
+        j = _first_violation_float(np.log(E), sigma, tol, quantity)
+        if j is not None:
+            return j - 1
+    if infinite is not None and max_t == cap:
+        return infinite - 1                       # the energy is infinite at the next depth: beyond any tol
+    if max_t < cap:
+        raise ValueError(f"no violation of tol={tol} up to max_t={max_t} at n={n}, sigma={sigma}; raise max_t")
+    raise ValueError(f"no violation of tol={tol} up to depth {cap}, the end of the energies of init={law.name} at "
+                     f"n={n} (exact rows to 12, the large-n expansion to its domain: "
+                     "theory.init_laws.energy.law_max_depth); beyond, Monte Carlo: "
+                     "numerics.signal_propagation.horizon_mc.depth_with_se(method='mc', init=...)")
 
 
 # The float path's rounding: log Q_j from Q_all carries ~ (1 + |log Q_j|) sqrt(j) eps, the log curve adds j x and
@@ -605,7 +682,7 @@ def _first_violation_exact(energies, sigma: Fraction, tol: Fraction, quantity: s
 
 
 def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrExact = "float",
-                    max_t: int | None = None, field: Field = "complex") -> int:
+                    max_t: int | None = None, field: Field = "complex", init=None) -> int:
     r"""The horizon reachable at scale sigma: the largest t with ``|p_j(sigma) - 1| <= tol`` for all ``j <= t``.
 
     ``p_j`` as in the module docstring (complex Ginibre, exact energies of Seleznova 2026, Thm 2.1). At
@@ -639,6 +716,10 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
         energies' domain, or 60 for "exact").
     field : {"complex", "real"}
         Complex Ginibre weights (closed form), or real ones (exact rows, the large-n expansion beyond).
+    init : Law or str, optional
+        iid entries of another law (:func:`sigma_for_horizon`; ``method="float"``): the energies of
+        :func:`theory.init_laws.energy.Q_law` up to their served depth. Where the energy is infinite
+        (Student t: from ``2k >= nu``) the horizon ends before that depth.
 
     Returns
     -------
@@ -667,8 +748,10 @@ def depth_for_scale(n, sigma, tol, *, quantity: Quantity = "S", method: FloatOrE
     tol = _as_tol(tol)
     quantity = as_choice("quantity", quantity, QUANTITIES)
     method = as_choice("method", method, DEPTH_METHODS)
-    if as_choice("field", field, FIELDS) == "real":
+    if as_choice("field", field, FIELDS) == "real" and init is None:
         return _real_depth_for_scale(n, sigma, tol, quantity, method, max_t)
+    if init is not None:
+        return _law_depth_for_scale(n, sigma, tol, quantity, method, max_t, init)
     cap = _EXACT_MAX_T if method == "exact" else _MAX_T
     max_t = cap if max_t is None else as_int("max_t", max_t, minimum=1, maximum=cap)
     T = min(64, max_t)
@@ -718,7 +801,7 @@ def _real_depth_for_scale(n: int, sigma: float, tol: float, quantity: str, metho
     raise ValueError(f"no violation of tol={tol} up to depth {cap} ({what}) at n={n}, sigma={sigma}")
 
 
-def max_horizon(n, tol, *, quantity: Quantity = "S") -> tuple[int, float]:
+def max_horizon(n, tol, *, quantity: Quantity = "S", init=None) -> tuple[int, float]:
     r"""The longest horizon that any weight scale can keep within ``tol`` of critical infinite width, and that scale.
 
     ``t_max = max{t : min_sigma dev(sigma; n, t) <= tol}`` with ``dev`` of the module docstring (uniform over
@@ -736,6 +819,9 @@ def max_horizon(n, tol, *, quantity: Quantity = "S") -> tuple[int, float]:
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
         Driven recurrence (default) or free recurrence.
+    init : Law or str, optional
+        iid entries of another law (:func:`sigma_for_horizon`): its energies, up to their served depth (a
+        ValueError names n where the longest horizon lies beyond it).
 
     Returns
     -------
@@ -774,10 +860,18 @@ def max_horizon(n, tol, *, quantity: Quantity = "S") -> tuple[int, float]:
     n = as_int("n", n, minimum=1, maximum=MAX_HORIZON_N)
     tol = _as_tol(tol)
 
-    def ok(t):
-        return sigma_for_horizon(n, t, tol, quantity=quantity).feasible
+    top = _MAX_T if init is None else _law_top(n, init)
 
-    lo = max(1, depth_for_scale(n, 1.0, tol, quantity=quantity))     # sigma = 1 reaches it: feasible
+    def ok(t):
+        if t > top:
+            if init is not None and _law_infinite(init, t):
+                return False                          # an infinite energy: no scale
+            raise ValueError(f"n={n}: the longest horizon at tol={tol} lies beyond depth {top}, the end of the "
+                             f"energies of init={init} at this width (exact rows, the large-n expansion); "
+                             "use Monte Carlo (numerics.signal_propagation.horizon_mc)")
+        return sigma_for_horizon(n, t, tol, quantity=quantity, init=init).feasible
+
+    lo = max(1, depth_for_scale(n, 1.0, tol, quantity=quantity, init=init))     # sigma = 1 reaches it: feasible
     if not ok(lo):
         return 0, 1.0
     hi = 2 * lo
@@ -788,10 +882,27 @@ def max_horizon(n, tol, *, quantity: Quantity = "S") -> tuple[int, float]:
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)
-    return lo, cast(float, sigma_for_horizon(n, lo, tol, quantity=quantity).sigma)    # the float path: a float
+    return lo, cast(float, sigma_for_horizon(n, lo, tol, quantity=quantity, init=init).sigma)   # float path: a float
 
 
-def glorot_table(ns, tol, *, quantity: Quantity = "S") -> list[dict]:
+def _law_top(n: int, init) -> int:
+    """The deepest depth with a finite, served energy of iid weights of ``init`` at width n."""
+    from .init_laws.energy import law_max_depth
+    from .init_laws.laws import as_law
+
+    law = as_law(init, name="init")
+    served = law_max_depth(n, law, quantity="Q")
+    return served if law.max_depth is None else min(served, law.max_depth)
+
+
+def _law_infinite(init, t: int) -> bool:
+    from .init_laws.laws import as_law
+
+    top = as_law(init, name="init").max_depth
+    return top is not None and t > top
+
+
+def glorot_table(ns, tol, *, quantity: Quantity = "S", init=None) -> list[dict]:
     r"""How far plain Glorot (sigma = 1) and the best weight scale each stay near infinite width, per width.
 
     Rows: ``n``, ``t_glorot`` (:func:`depth_for_scale` at sigma = 1), ``t_best`` and ``sigma_best``
@@ -808,6 +919,8 @@ def glorot_table(ns, tol, *, quantity: Quantity = "S") -> list[dict]:
         Tolerance, ``0 < tol < 1``.
     quantity : {"Q", "S"}
         Driven recurrence (default) or free recurrence.
+    init : Law or str, optional
+        iid entries of another law (:func:`sigma_for_horizon`).
 
     Returns
     -------
@@ -846,8 +959,8 @@ def glorot_table(ns, tol, *, quantity: Quantity = "S") -> list[dict]:
     rows = []
     for i, n in enumerate(ns):
         n = as_int(f"ns[{i}]", n, minimum=1, maximum=MAX_HORIZON_N)
-        tg = depth_for_scale(n, 1.0, tol, quantity=quantity)
-        tb, sb = max_horizon(n, tol, quantity=quantity)
+        tg = depth_for_scale(n, 1.0, tol, quantity=quantity, init=init)
+        tb, sb = max_horizon(n, tol, quantity=quantity, init=init)
         rows.append({"n": n, "t_glorot": tg, "t_best": tb, "sigma_best": sb,
                      "gain": tb / tg if tg else None, "c_glorot": tg / math.sqrt(n), "c_best": tb / math.sqrt(n)})
     return rows

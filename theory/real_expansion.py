@@ -96,7 +96,7 @@ from .real_rows import real_Q, real_rows_max_k
 
 __all__ = ["COEFFICIENTS_FILE", "M_MAX", "M_VALUE", "REL_ERROR_MAX", "RHO_MAX", "MAX_T_LINEAR",
            "MAX_FIT_M", "coefficient_shape",
-           "fit_coefficient", "coefficient", "coefficient_record", "coefficient_value", "partial_sum", "QR", "SR",
+           "fit_coefficient", "fit_quasi", "quasi_value", "quasi_partial_sum", "coefficient", "coefficient_record", "coefficient_value", "partial_sum", "QR", "SR",
            "max_depth", "scaling_series", "scaling_function", "real_energies_any", "truncated_expansion",
            "real_breakdown_depth", "breakdown_law"]
 
@@ -140,10 +140,6 @@ def fit_coefficient(m, rows, ks=None) -> tuple[tuple[Fraction, ...], tuple[Fract
     >>> [str(x) for x in A], [str(x) for x in B]      # (2k^4 + 16k^3 - 8k^2 - 16k + 3 - 3(-1)^k) / 48
     (['1/16', '-1/3', '-1/6', '1/3', '1/24'], ['-1/16'])
     """
-    from sympy import QQ
-    from sympy.polys.matrices import DomainMatrix
-    from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
-
     m = as_int("m", m, minimum=2, maximum=MAX_FIT_M)
     da, db = coefficient_shape(m)
     size = da + db + 2
@@ -162,14 +158,64 @@ def fit_coefficient(m, rows, ks=None) -> tuple[tuple[Fraction, ...], tuple[Fract
         if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or not all(
                 isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in row):
             raise TypeError(f"rows[{k}] must be a sequence of integers (coefficients of n**j), got {row!r:.60}")
-    mat = DomainMatrix([[QQ(k**i) for i in range(da + 1)] + [QQ((-1) ** k * k**i) for i in range(db + 1)]
+    try:
+        return fit_quasi({k: _row_coefficient(rows, m, k) for k in ks}, da, db)
+    except ValueError:
+        raise ValueError(f"the rows k = {ks} do not determine a_{m} (singular system)") from None
+
+
+def fit_quasi(points: Mapping, deg_a: int, deg_b: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """The quasi-polynomial ``A(k) + (-1)^k B(k)`` (``deg A = deg_a``, ``deg B = deg_b``; -1: absent) through the
+    points ``{k: value}`` (exactly ``deg_a + deg_b + 2`` of them; ints or Fractions), by exact rational linear
+    algebra. Returns the monomial coefficients ``(A, B)`` as Fractions; ValueError if singular.
+
+    >>> fit_quasi({0: 0, 1: 0, 2: 1}, 2, -1)              # k (k - 1) / 2
+    ((Fraction(0, 1), Fraction(-1, 2), Fraction(1, 2)), ())
+    """
+    from sympy import QQ
+    from sympy.polys.matrices import DomainMatrix
+    from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
+
+    if not isinstance(points, Mapping):
+        raise TypeError(f"points must be a mapping k -> value (rationals), got {type(points).__name__}")
+    deg_a = as_int("deg_a", deg_a, minimum=-1, maximum=4 * MAX_FIT_M)
+    deg_b = as_int("deg_b", deg_b, minimum=-1, maximum=4 * MAX_FIT_M)
+    ks = [as_int("points[k]", k, minimum=0) for k in points]
+    _as_rationals("points", points.values())
+    size = deg_a + deg_b + 2
+    if len(ks) != size:
+        raise ValueError(f"points must hold {size} values for degrees ({deg_a}, {deg_b}), got {len(ks)}")
+    mat = DomainMatrix([[QQ(k**i) for i in range(deg_a + 1)] + [QQ((-1) ** k * k**i) for i in range(deg_b + 1)]
                         for k in ks], (size, size), QQ)
-    rhs = DomainMatrix([[QQ(_row_coefficient(rows, m, k))] for k in ks], (size, 1), QQ)
+    rhs = DomainMatrix([[QQ(Fraction(points[k]).numerator, Fraction(points[k]).denominator)] for k in ks],
+                       (size, 1), QQ)
     try:
         sol = [Fraction(int(x.numerator), int(x.denominator)) for x in mat.lu_solve(rhs).to_Matrix()]
     except DMNonInvertibleMatrixError:
-        raise ValueError(f"the rows k = {ks} do not determine a_{m} (singular system)") from None
-    return tuple(sol[:da + 1]), tuple(sol[da + 1:])
+        raise ValueError(f"the points k = {ks} do not determine a quasi-polynomial of degrees "
+                         f"({deg_a}, {deg_b}) (singular system)") from None
+    return tuple(sol[:deg_a + 1]), tuple(sol[deg_a + 1:])
+
+
+def quasi_value(A, B, k: int) -> Fraction:
+    """``A(k) + (-1)^k B(k)`` exactly (Horner in Fractions; ``A``, ``B`` monomial coefficients, entry i times k^i).
+
+    >>> quasi_value((Fraction(1), Fraction(2)), (Fraction(1),), 3)     # 1 + 2*3 - 1
+    Fraction(6, 1)
+    """
+    return _quasi(_as_rationals("A", A), _as_rationals("B", B), as_int("k", k, minimum=0))
+
+
+def _as_rationals(name: str, values) -> tuple[Fraction, ...]:
+    """A sequence of ints / Fractions as Fractions (TypeError naming ``name`` otherwise)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of rationals (ints or Fractions), got {type(values).__name__}")
+    out = []
+    for x in values:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, Fraction)):
+            raise TypeError(f"{name} must hold rationals (ints or Fractions), got {x!r:.40}")
+        out.append(Fraction(int(x)) if isinstance(x, (int, np.integer)) else x)
+    return tuple(out)
 
 
 def _quasi(A, B, k: int) -> Fraction:
@@ -287,7 +333,17 @@ def partial_sum(m) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
 
 @lru_cache(maxsize=None)
 def _partial_sum(m: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
-    A, B = coefficient(m)
+    return quasi_partial_sum(*coefficient(m))
+
+
+def quasi_partial_sum(A, B) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """``(C, D)`` with ``sum_{k=0}^t (A(k) + (-1)^k B(k)) = C(t) + (-1)^t D(t)`` exactly (monomial coefficients in,
+    Fractions out; Faulhaber's and Euler's power sums).
+
+    >>> quasi_partial_sum((Fraction(0), Fraction(1)), ())          # sum_{k<=t} k = (t + t^2) / 2
+    ((Fraction(0, 1), Fraction(1, 2), Fraction(1, 2)), ())
+    """
+    A, B = _as_rationals("A", A), _as_rationals("B", B)
     C = [Fraction(0)] * (len(A) + 1)
     D = [Fraction(0)] * len(B)
     for i, x in enumerate(A):

@@ -53,6 +53,8 @@ import numpy as np
 from tqdm import tqdm
 
 from theory._args import MAX_LENGTH, as_bool, as_choice, as_executor, as_int, as_seed_sequence
+from theory.init_laws.laws import as_law
+from numerics.signal_propagation.law_sampling import has_sampler, sample_entries
 
 __all__ = ["MCEstimate", "Checkpoints", "FeedforwardEstimate", "sample_ginibre", "estimate_Q", "estimate_S",
            "estimate_feedforward", "block_rng", "FIELDS", "ESTIMATORS", "BLOCK",
@@ -110,6 +112,8 @@ class MCEstimate:
         What is estimated ("Q", "S", ...).
     checkpoints : Checkpoints
         Running means and standard errors after growing numbers of draws.
+    init : str or None
+        The entries' law when not Gaussian (its name, :mod:`theory.init_laws`); None: the Gaussian ``field``.
 
     Returns
     -------
@@ -132,6 +136,7 @@ class MCEstimate:
     n: int
     quantity: str
     checkpoints: Checkpoints
+    init: str | None = None
 
     def zscores(self, exact) -> np.ndarray:
         """``(mean - exact) / se`` elementwise (``nan`` where se = 0)."""
@@ -340,18 +345,35 @@ def _check_finite(acc: _Accumulator, depth_name: str) -> None:
         raise ValueError(f"{depth_name} too large for this n: the sampled energies overflow float64; lower {depth_name}")
 
 
-def _result(acc: _Accumulator, *, samples, seed, method, field, n, quantity) -> MCEstimate:
+def _result(acc: _Accumulator, *, samples, seed, method, field, n, quantity, law=None) -> MCEstimate:
     return MCEstimate(mean=acc.mean, se=acc.se(), samples=samples, seed=_seed_label(seed), method=method, field=field, n=n,
-                      quantity=quantity, checkpoints=acc.checkpoints())
+                      quantity=quantity, checkpoints=acc.checkpoints(), init=None if law is None else law.name)
 
 
-def _draw_weights(rngs, sizes, n: int, field: str) -> np.ndarray:
+def _draw_weights(rngs, sizes, n: int, field: str, law=None) -> np.ndarray:
+    """``W = G / sqrt(n)`` per draw: Gaussian entries of ``field``, or iid entries of ``law`` (real)."""
     W = np.empty((sum(sizes), n, n), dtype=_dtype(field))
     start = 0
     for rng, s in zip(rngs, sizes):
-        _fill_gaussian(rng, W[start:start + s], field, 1.0 / math.sqrt(n))
+        if law is None:
+            _fill_gaussian(rng, W[start:start + s], field, 1.0 / math.sqrt(n))
+        else:
+            W[start:start + s] = sample_entries(law, (s, n, n), rng) / math.sqrt(n)
         start += s
     return W
+
+
+def _as_init(init, field: str):
+    """The law of ``init=`` (None: Gaussian), which needs ``field="real"`` (its entries are real)."""
+    if init is None:
+        return None
+    law = as_law(init, name="init")
+    if not has_sampler(law):
+        raise ValueError(f"init={law.name} is given by its moments only: Monte Carlo needs a named law")
+    if field != "real":
+        raise ValueError(f"init={law.name} draws real entries: pass field='real' (field names the Gaussian field; "
+                         f"got field={field!r})")
+    return law
 
 
 def _draw_unit_vectors(rngs, sizes, n: int, field: str) -> np.ndarray:
@@ -390,7 +412,7 @@ def _seed_label(ss: np.random.SeedSequence):
 # --------------------------------------------------------------------------------------------------
 def estimate_Q(n: int, k: int, samples: int, *, field: str = "complex", seed=0,
                estimator: str = "trace", chunk: int | None = None, progress: bool | None = None,
-               executor=None) -> MCEstimate:
+               executor=None, init=None) -> MCEstimate:
     r"""Monte Carlo ``Q_{n,j} = (1/n) E tr((W^j)^* W^j)``, j = 0..k (arrays of length k + 1).
 
     ``estimator="trace"``: ``||W^j||_F^2 / n`` per draw, j = 0..k (repeated batched matrix products; ``k`` matmuls
@@ -427,6 +449,9 @@ def estimate_Q(n: int, k: int, samples: int, *, field: str = "complex", seed=0,
         Show a tqdm bar (None: only for long runs).
     executor : concurrent.futures.Executor, optional
         Runs the chunks (threads, processes, Dask).
+    init : Law or str, optional
+        iid entries of another law of variance 1 ("uniform", "rademacher", "sparse:p", "student:nu"; with
+        ``field="real"``), the Monte Carlo side of :func:`theory.init_laws.energy.Q_law`; None: Gaussian.
 
     Returns
     -------
@@ -448,13 +473,14 @@ def estimate_Q(n: int, k: int, samples: int, *, field: str = "complex", seed=0,
     ((3,), (3,), 64, 'trace')
     """
     n, k, samples, field, seed = _common_args(n, "k", k, samples, field, seed)
+    law = _as_init(init, field)
     method = as_choice("estimator", estimator, ESTIMATORS)
     itemsize = np.dtype(_dtype(field)).itemsize
     cflop = 4.0 if field == "complex" else 1.0
 
     if method == "trace":
         def kernel(rngs, sizes):
-            W = _draw_weights(rngs, sizes, n, field)
+            W = _draw_weights(rngs, sizes, n, field, law)
             out = np.empty((W.shape[0], k + 1))
             out[:, 0] = 1.0
             if k == 0:
@@ -470,7 +496,7 @@ def estimate_Q(n: int, k: int, samples: int, *, field: str = "complex", seed=0,
         per_draw, flops = 3 * n * n * itemsize, 2.0 * cflop * n ** 3 * max(k - 1, 0)
     else:
         def kernel(rngs, sizes):
-            W = _draw_weights(rngs, sizes, n, field)
+            W = _draw_weights(rngs, sizes, n, field, law)
             v = _draw_unit_vectors(rngs, sizes, n, field)
             out = np.empty((W.shape[0], k + 1))
             out[:, 0] = _sqnorm(v)
@@ -483,14 +509,14 @@ def estimate_Q(n: int, k: int, samples: int, *, field: str = "complex", seed=0,
     acc = _run(kernel, width=k + 1, samples=samples, seed=seed, chunk=chunk, per_draw_bytes=per_draw,
                flops_per_draw=flops, progress=progress, desc=f"Q n={n} {field} {method}", executor=executor)
     _check_finite(acc, "k")
-    return _result(acc, samples=samples, seed=seed, method=method, field=field, n=n, quantity="Q")
+    return _result(acc, samples=samples, seed=seed, method=method, field=field, n=n, quantity="Q", law=law)
 
 
 # --------------------------------------------------------------------------------------------------
 # S: driven recurrence
 # --------------------------------------------------------------------------------------------------
 def estimate_S(n: int, t: int, samples: int, *, field: str = "complex", seed=0,
-               chunk: int | None = None, progress: bool | None = None, executor=None) -> MCEstimate:
+               chunk: int | None = None, progress: bool | None = None, executor=None, init=None) -> MCEstimate:
     r"""Monte Carlo ``S_{n,j} = E||h(j)||^2 / n``, j = 0..t, from the driven recurrence itself.
 
     ``h(t) = W h(t-1) + x(t)``, ``h(-1) = 0``, fresh iid standard Gaussian inputs every step
@@ -501,7 +527,7 @@ def estimate_S(n: int, t: int, samples: int, *, field: str = "complex", seed=0,
 
     Parameters
     ----------
-    n, samples, field, seed, chunk, progress, executor
+    n, samples, field, seed, chunk, progress, executor, init
         As for :func:`estimate_Q`.
     t : int
         Last time step, ``0 <= t <= MAX_DEPTH``.
@@ -523,10 +549,11 @@ def estimate_S(n: int, t: int, samples: int, *, field: str = "complex", seed=0,
     ((3,), 'S')
     """
     n, t, samples, field, seed = _common_args(n, "t", t, samples, field, seed)
+    law = _as_init(init, field)
     itemsize = np.dtype(_dtype(field)).itemsize
 
     def kernel(rngs, sizes):
-        W = _draw_weights(rngs, sizes, n, field)
+        W = _draw_weights(rngs, sizes, n, field, law)
         x = np.empty((W.shape[0], t + 1, n, 1), dtype=W.dtype)
         start = 0
         for rng, s in zip(rngs, sizes):
@@ -546,7 +573,7 @@ def estimate_S(n: int, t: int, samples: int, *, field: str = "complex", seed=0,
                per_draw_bytes=(n * n + (t + 1) * n) * itemsize, flops_per_draw=2.0 * cflop * n * n * t,
                progress=progress, desc=f"S n={n} {field}", executor=executor)
     _check_finite(acc, "t")
-    return _result(acc, samples=samples, seed=seed, method="driven", field=field, n=n, quantity="S")
+    return _result(acc, samples=samples, seed=seed, method="driven", field=field, n=n, quantity="S", law=law)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def _batch_seeds(seed: int, batches: int) -> list[int]:
 
 
 def mc_energies(n, k, samples, *, field: Field = "complex", seed: int = 0, batches: int = 16,
-                progress: bool | None = None) -> np.ndarray:
+                progress: bool | None = None, init=None) -> np.ndarray:
     r"""Batch means of the full-trace estimator of ``Q_{n,j}``, j = 0..k: an array of shape ``(batches, k+1)``.
 
     Each batch is an independent :func:`numerics.signal_propagation.ginibre.estimate_Q` run of ``samples // batches`` draws
@@ -105,6 +105,7 @@ def mc_energies(n, k, samples, *, field: Field = "complex", seed: int = 0, batch
     ``k >= 0``, ``samples >= 2 * batches``, ``batches >= 2``, ``field`` in ("complex", "real"); the bounds of
     :func:`numerics.signal_propagation.ginibre.estimate_Q` (``n <= MAX_N``, ``k <= MAX_DEPTH``, ``samples <= MAX_SAMPLES``).
     ``progress``: a tqdm bar over the batches (``None``: only for more than a few seconds of matrix products).
+    ``init``: iid entries of another law (:mod:`theory.init_laws`; real entries, ``field`` is then not used).
 
     >>> m = mc_energies(4, 2, 64, field="real", batches=4)
     >>> m.shape, bool(np.all(m[:, 0] == 1.0))
@@ -123,7 +124,9 @@ def mc_energies(n, k, samples, *, field: Field = "complex", seed: int = 0, batch
     show = _show_progress(progress, mc_flops(n, k, samples, field))
     bar = tqdm(_batch_seeds(seed, batches), desc=f"Monte Carlo energies n={n} k={k}", unit="batch", disable=not show,
                leave=False, file=sys.stderr)
-    return np.array([estimate_Q(n, k, per, field=field, seed=s, progress=False).mean for s in bar])
+    if init is not None:
+        field = "real"                  # the law's entries are real
+    return np.array([estimate_Q(n, k, per, field=field, seed=s, progress=False, init=init).mean for s in bar])
 
 
 def mc_flops(n: int, k: int, samples: int, field: str) -> float:
@@ -163,7 +166,7 @@ def _from_batches(exact_prefix: list, batch_means: np.ndarray, tol, quantity, n,
 
 def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "complex", method: str = "float",
                       dps: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
-                      exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> HorizonScale:
+                      exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None, init=None) -> HorizonScale:
     r"""The weight scale ``sigma`` that keeps the energies within ``tol`` of 1 up to depth ``t``, for complex
     **and real** weights (:func:`theory.horizon.sigma_for_horizon` extended).
 
@@ -201,6 +204,11 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "co
         Real weights, ``method="mc"``: exact rows up to this depth, Monte Carlo beyond.
     progress : bool or None
         The Monte Carlo's progress bar (None: only for long runs).
+    init : Law or str, optional
+        iid entries of another law ("uniform", "rademacher", "sparse:0.05", "student:6", ...): ``method="float"``
+        uses :func:`theory.horizon.sigma_for_horizon` (its exact rows to depth 12, the large-n expansion beyond);
+        ``method="mc"`` the law's exact rows up to ``min(exact_max_k, 12)`` and Monte Carlo of the law beyond.
+        An infinite energy at a depth ``<= t`` (Student t) is refused (one line).
 
     Returns
     -------
@@ -223,6 +231,9 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "co
     method = as_choice("method", method, _METHODS)
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
     samples, batches = _mc_sizes(samples, batches)
+    if init is not None:
+        return _law_sigma_for_horizon(n, t, tol, quantity, method, dps, samples, batches, seed, exact_max_k,
+                                      progress, init)
     if field == "complex" and method != "mc":
         return _th.sigma_for_horizon(n, t, tol, quantity=quantity, method=method, dps=dps)
     n = as_int("n", n, minimum=1)
@@ -245,6 +256,40 @@ def sigma_for_horizon(n, t, tol, *, quantity: Quantity = "S", field: Field = "co
     return dataclasses.replace(_from_batches(prefix, means, tol, quantity, n, field, src), method="mc")
 
 
+def _law_prefix(n: int, t: int, exact_max_k: int, law) -> list[Fraction]:
+    """The exact rows of ``law`` up to ``min(t, exact_max_k, its exact depth)``."""
+    from theory.init_laws.energy import Q_law, exact_depth
+
+    return [Q_law(n, k, law, method="exact").value for k in range(min(t, exact_max_k, exact_depth(law)) + 1)]
+
+
+def _law_sigma_for_horizon(n, t, tol, quantity, method, dps, samples, batches, seed, exact_max_k, progress, init):
+    """:func:`sigma_for_horizon` for iid weights of a law: theory's energies, or exact rows then Monte Carlo."""
+    from theory.init_laws.laws import as_law
+
+    law = as_law(init, name="init")
+    if method != "mc":
+        return _th.sigma_for_horizon(n, t, tol, quantity=quantity, method=method, dps=dps, init=law)
+    if dps is not None:
+        raise ValueError("dps applies only to method 'mp'")
+    n = as_int("n", n, minimum=1)
+    t = as_int("t", t, minimum=1)
+    tol = as_real("tol", tol, minimum=0.0, maximum=1.0, open_min=True, open_max=True)
+    quantity = as_choice("quantity", quantity, _th.QUANTITIES)
+    if law.max_depth is not None and t > law.max_depth:
+        _th.sigma_for_horizon(n, t, tol, quantity=quantity, init=law)        # the one-line infinite-energy error
+    prefix = _law_prefix(n, t, exact_max_k, law)
+    if len(prefix) > t:
+        src = f"exact rows of {law.name} k <= {t} (method 'mc' asked; no Monte Carlo needed)"
+        return dataclasses.replace(scale_from_energies(prefix, tol, quantity=quantity, n=n, field="real", source=src,
+                                                       init=law.name), method="exact")
+    means = mc_energies(n, t, samples, seed=seed, batches=batches, progress=progress, init=law)
+    src = (f"exact rows of {law.name} k <= {len(prefix) - 1}, Monte Carlo beyond ({samples // batches * batches} "
+           f"draws, {batches} batches, seed {seed})")
+    out = _from_batches(prefix, means, tol, quantity, n, "real", src)
+    return dataclasses.replace(out, method="mc", init=law.name)
+
+
 def _mc_sizes(samples, batches) -> tuple[int, int]:
     """``samples`` and ``batches`` as Python ints (a numpy int8 would overflow in ``samples // batches``);
     their ranges are :func:`mc_energies`'s."""
@@ -261,7 +306,7 @@ def _first_violation(E: np.ndarray, sigma: float, tol: float, quantity: str) -> 
 
 def depth_with_se(n, sigma, tol, *, quantity: Quantity = "S", field: Field = "complex", method: str = "float",
                     max_t: int | None = None, samples: int = 4096, batches: int = 16, seed: int = 0,
-                    exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None) -> dict:
+                    exact_max_k: int = EXACT_REAL_MAX_K, progress: bool | None = None, init=None) -> dict:
     r"""The depth reachable at scale ``sigma``, with its standard error and source, for complex and real
     weights: a dict (:func:`theory.horizon.depth_for_scale` returns the depth alone, an int; one name, one
     return type).
@@ -293,6 +338,10 @@ def depth_with_se(n, sigma, tol, *, quantity: Quantity = "S", field: Field = "co
         Deepest depth searched.
     samples, batches, seed, exact_max_k, progress
         The Monte Carlo's settings, as in :func:`sigma_for_horizon`.
+    init : Law or str, optional
+        iid entries of another law (:func:`sigma_for_horizon`): ``method="float"``, theory's energies of the law;
+        ``"mc"``, its exact rows then Monte Carlo. Where the energy is infinite (Student t, ``2k >= nu``) the
+        depth ends before, and the result says so (``"note"``).
 
     Returns
     -------
@@ -317,6 +366,9 @@ def depth_with_se(n, sigma, tol, *, quantity: Quantity = "S", field: Field = "co
     exact_max_k = as_int("exact_max_k", exact_max_k, minimum=0, maximum=_WICK_MAX_K)
     method = as_choice("method", method, ("float", "mc"))
     samples, batches = _mc_sizes(samples, batches)
+    if init is not None:
+        return _law_depth_with_se(n, sigma, tol, quantity, method, max_t, samples, batches, seed, exact_max_k,
+                                  progress, init)
     if field == "complex":
         return {"depth": _th.depth_for_scale(n, sigma, tol, quantity=quantity), "se": 0.0,
                 "source": "closed form (Seleznova 2026, Thm 2.1)"}
@@ -332,7 +384,49 @@ def depth_with_se(n, sigma, tol, *, quantity: Quantity = "S", field: Field = "co
     max_t = as_int("max_t", max_t, minimum=exact_max_k + 1, maximum=MAX_DEPTH)
     means = mc_energies(n, max_t, samples, field="real", seed=seed, batches=batches, progress=progress)
     means[:, :exact.size] = exact
+    return _mc_depth(means, sigma, tol, quantity, n, max_t, batches,
+                     f"exact real Wick rows k <= {exact_max_k}, Monte Carlo beyond "
+                     f"({samples // batches * batches} draws, {batches} batches, seed {seed})")
 
+
+def _infinite_note(law) -> dict:
+    if law.max_depth is None:
+        return {}
+    d = law.max_depth + 1
+    return {"note": f"the mean energy E||W^j x||^2 is infinite from depth {d} on for {law.name} (m_{2 * d} = "
+                    f"E g^{2 * d} is infinite)"}
+
+
+def _law_depth_with_se(n, sigma, tol, quantity, method, max_t, samples, batches, seed, exact_max_k, progress, init):
+    """:func:`depth_with_se` for iid weights of a law."""
+    from theory.init_laws.laws import as_law
+
+    law = as_law(init, name="init")
+    if method == "float":
+        d = _th.depth_for_scale(n, sigma, tol, quantity=quantity, max_t=max_t, init=law)
+        note = _infinite_note(law) if law.max_depth is not None and d >= law.max_depth else {}
+        return {"depth": d, "se": 0.0, "source": f"exact rows of {law.name} (theory.init_laws), the large-n "
+                                                  "expansion beyond", **note}
+    prefix = _law_prefix(n, MAX_DEPTH, exact_max_k, law)
+    exact = np.array([float(e) for e in prefix])
+    j = _first_violation(exact, sigma, tol, quantity)
+    if j is not None:
+        return {"depth": j - 1, "se": 0.0, "source": f"exact rows of {law.name} (theory.init_laws)"}
+    if law.max_depth is not None and len(prefix) > law.max_depth:
+        return {"depth": law.max_depth, "se": 0.0, "source": f"exact rows of {law.name} (theory.init_laws)",
+                **_infinite_note(law)}
+    if max_t is None:
+        max_t = 2 * _th.depth_for_scale(n, sigma, tol, quantity=quantity) + 4
+    max_t = as_int("max_t", max_t, minimum=len(prefix), maximum=MAX_DEPTH)
+    means = mc_energies(n, max_t, samples, seed=seed, batches=batches, progress=progress, init=law)
+    means[:, :exact.size] = exact
+    return _mc_depth(means, sigma, tol, quantity, n, max_t, batches,
+                     f"exact rows of {law.name} k <= {exact.size - 1}, Monte Carlo beyond "
+                     f"({samples // batches * batches} draws, {batches} batches, seed {seed})")
+
+
+def _mc_depth(means, sigma, tol, quantity, n, max_t, batches, src) -> dict:
+    """The depth of pooled Monte Carlo energies and its jackknife se over batches."""
     def depth(E):
         v = _first_violation(E, sigma, tol, quantity)
         if v is None:
@@ -342,12 +436,11 @@ def depth_with_se(n, sigma, tol, *, quantity: Quantity = "S", field: Field = "co
     point = depth(means.mean(axis=0))
     reps = np.array([depth(np.delete(means, b, axis=0).mean(axis=0)) for b in range(batches)], dtype=float)
     se = float(math.sqrt((batches - 1) / batches * np.sum((reps - reps.mean()) ** 2)))
-    src = (f"exact real Wick rows k <= {exact_max_k}, Monte Carlo beyond "
-           f"({samples // batches * batches} draws, {batches} batches, seed {seed})")
     return {"depth": point, "se": se, "replicate_range": [int(reps.min()), int(reps.max())], "source": src}
 
 
-def simulate_energies(n, sigma, t, samples, *, quantity: Quantity = "S", field: Field = "complex", seed: int = 0):
+def simulate_energies(n, sigma, t, samples, *, quantity: Quantity = "S", field: Field = "complex", seed: int = 0,
+                      init=None):
     r"""Simulate the scaled linear recurrence: the mean signal energy at each depth, with its standard error.
 
     Weights ``W = sigma G / sqrt(n)`` (``G`` complex Ginibre or real Gaussian, :func:`sample_ginibre`), one
@@ -375,6 +468,8 @@ def simulate_energies(n, sigma, t, samples, *, quantity: Quantity = "S", field: 
         Gaussian weight field.
     seed : int, default 0
         Seed (>= 0); the same seed gives the same numbers.
+    init : Law or str, optional
+        iid entries of another law (:mod:`theory.init_laws`; real entries, ``field`` not used); None: Gaussian.
 
     Returns
     -------
@@ -408,7 +503,15 @@ def simulate_energies(n, sigma, t, samples, *, quantity: Quantity = "S", field: 
     quantity = as_choice("quantity", quantity, _th.QUANTITIES)
     field = as_choice("field", field, ("complex", "real"))
     seed = as_int("seed", seed, minimum=0)
-    W = sigma * sample_ginibre(n, samples, field=field, seed=seed)
+    if init is None:
+        W = sigma * sample_ginibre(n, samples, field=field, seed=seed)
+    else:
+        from numerics.signal_propagation.law_sampling import sample_entries
+        from theory.init_laws.laws import as_law
+
+        field = "real"
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1 << 29,)))
+        W = (sigma / math.sqrt(n)) * sample_entries(as_law(init, name="init"), (samples, n, n), rng)
     X = np.empty((samples, t + 1))
     if quantity == "Q":
         P = np.broadcast_to(np.eye(n, dtype=W.dtype), W.shape).copy()

@@ -14,6 +14,11 @@ not. Standard errors: the sample standard deviation over draws divided by ``sqrt
 run. Each draw has its own random stream (``SeedSequence(seed).spawn``), so results do not depend on any
 blocking. The per-draw values are heavy-tailed once ``c = k / sqrt(n)`` exceeds about 2 (rare draws with a
 real eigenvalue far out dominate): the validation checks use it for ``c <= 2.2`` and say so.
+
+``init=``: the entries of ``G`` drawn iid from another symmetric law of variance 1
+(:mod:`theory.init_laws`, sampled by :mod:`numerics.signal_propagation.law_sampling`): the Monte Carlo side of
+:func:`theory.init_laws.energy.Q_law`. Heavy-tailed laws (sparse with small ``n p``, Student t) make the per-draw
+values heavier-tailed still; the standard errors come from the same run, as always.
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ import sys
 import numpy as np
 from tqdm import tqdm
 
+from numerics.signal_propagation.law_sampling import has_sampler, sample_entries
 from theory._args import as_int, as_seed_sequence, check_budget
+from theory.init_laws.laws import as_law
 
 __all__ = ["RealEnergyMC", "real_energy_mc", "MAX_N_MC", "MAX_T_MC"]
 
@@ -48,9 +55,11 @@ class RealEnergyMC:
     Q_se: np.ndarray
     S_mean: np.ndarray
     S_se: np.ndarray
+    init: str | None = None
 
 
-def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: bool | None = None) -> RealEnergyMC:
+def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: bool | None = None,
+                   init=None) -> RealEnergyMC:
     r"""Monte Carlo of ``Q^R_{n,k}`` and ``S^R_{n,k}``, ``k = 0..t``, with probe blocks (module docstring).
 
     Parameters
@@ -67,6 +76,9 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
         ``>= 0``; draw i uses the i-th child of ``SeedSequence(seed)``.
     progress : bool, optional
         A tqdm bar over the draws (None: only for runs above a few seconds of work).
+    init : Law or str, optional
+        The law of the entries of ``G`` (:func:`theory.init_laws.laws.as_law`: "uniform", "rademacher",
+        "sparse:0.05", "student:6", ...); None: ``N(0, 1)`` (the same draws as before ``init`` existed).
 
     Returns
     -------
@@ -93,6 +105,9 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
     samples = as_int("samples", samples, minimum=2, maximum=10**6)
     probes = as_int("probes", probes, minimum=1, maximum=256)
     seed = as_int("seed", seed, minimum=0)
+    law = None if init is None else as_law(init, name="init")
+    if law is not None and not has_sampler(law):
+        raise ValueError(f"init={law.name} is given by its moments only: Monte Carlo needs a named law")
     work = samples * (2.0 * n * n * probes * t + 20.0 * n * n)
     check_budget("samples * (2 n^2 probes t + 20 n^2)", work, MAX_WORK, unit="flops")
     if progress is not None and not isinstance(progress, bool):
@@ -105,7 +120,7 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
     for i, child in enumerate(tqdm(children, desc=f"real energies n={n} t={t}", unit="draw", disable=not show,
                                    leave=False, file=sys.stderr)):
         rng = np.random.default_rng(child)
-        G = rng.standard_normal((n, n))
+        G = rng.standard_normal((n, n)) if law is None else sample_entries(law, (n, n), rng)
         Y = rng.standard_normal((n, probes))
         q = np.empty(t + 1)
         for k in range(t + 1):
@@ -125,4 +140,5 @@ def real_energy_mc(n, t, samples, *, probes: int = 8, seed: int = 0, progress: b
                          f"(first at depth {int(np.argmin(np.all(np.isfinite(np.vstack([mean, se])), axis=0)))}); "
                          "lower t")
     qm, sm, qs, ss = mean[0], mean[1], se[0], se[1]
-    return RealEnergyMC(n=n, t=t, samples=samples, probes=probes, seed=seed, Q_mean=qm, Q_se=qs, S_mean=sm, S_se=ss)
+    return RealEnergyMC(n=n, t=t, samples=samples, probes=probes, seed=seed, Q_mean=qm, Q_se=qs, S_mean=sm, S_se=ss,
+                        init=None if law is None else law.name)

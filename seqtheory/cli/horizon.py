@@ -4,8 +4,12 @@ The scale ``sigma`` of ``W = sigma G / sqrt(n)`` that keeps the energies within 
 (``sigma``), the depth reachable at a scale (``depth``), and plain Glorot against the best scale (``table``).
 Complex weights: the closed forms of :mod:`theory.horizon`; real weights: the exact rows up to depth 60 and
 the large-n expansion beyond (:mod:`theory.real_expansion`), or Monte Carlo with ``sigma --method mc``
-(:mod:`numerics.signal_propagation.horizon_mc`). The text output is a sentence with the answer first (an
-infeasible target says what to change), then the method and source; ``--json`` prints the result as JSON.
+(:mod:`numerics.signal_propagation.horizon_mc`). ``--init uniform|rademacher|sparse:P|student:NU|moments:M4,...``:
+iid real weights of that law instead of a Gaussian field (:mod:`theory.init_laws`: exact rows to depth 12, the
+large-n expansion beyond where it is served; with ``--method mc``, Monte Carlo of the law beyond the rows); a law
+whose mean energy is infinite from some depth (Student t: from ``2k >= nu``) is said so in one line. The text
+output is a sentence with the answer first (an infeasible target says what to change), then the method and
+source; ``--json`` prints the result as JSON.
 Exit status: 0, or 1 when ``sigma`` finds no feasible scale, 2 for bad input.
 """
 
@@ -20,7 +24,8 @@ _DESCRIPTION = ("Initialisation for a horizon (signal propagation): the scale si
                 "keeps the energies within tol of 1 up to depth t.")
 # the library's parameter names -> this command's flags, in its error messages
 FLAGS = {"k": "--t", "t": "--t", "n": "--n", "tol": "--tol", "sigma": "--sigma", "quantity": "--quantity",
-         "method": "--method", "dps": "--dps", "weights": "--field", "field": "--field"}
+         "method": "--method", "dps": "--dps", "weights": "--field", "field": "--field", "init": "--init",
+         "law": "--init"}
 SIGMA_METHODS = ("float", "mp", "mc")            # numerics.signal_propagation.horizon_mc.sigma_for_horizon
 # depth: float and exact (the closed forms) for complex weights; float (exact rows, then the large-n expansion)
 # and mc (exact rows, then Monte Carlo) for real ones
@@ -38,6 +43,9 @@ def _parser(prog: str) -> OneLineParser:
     common.add_argument("--quantity", choices=QUANTITIES, default="S",
                         help="S: driven recurrence, the sum over depths 0..t (default); Q: free recurrence")
     common.add_argument("--json", action="store_true", help="print JSON")
+    common.add_argument("--init", default=None, metavar="LAW",
+                        help="iid weights of a law instead of a Gaussian field: uniform, rademacher, sparse:P (e.g. "
+                             "sparse:0.05), student:NU (e.g. student:6), moments:M4,M6,... (default: Gaussian)")
     field = f"Gaussian weight field: {' or '.join(FIELDS)} (default complex)"
     s = sub.add_parser("sigma", parents=[common], help="scale for a horizon t at width n")
     s.add_argument("--n", type=int, required=True, help="width n (integer >= 1)")
@@ -78,10 +86,15 @@ def _num(v, dps: int | None = None) -> str:
     return str(v)
 
 
+def _weights(d: dict) -> str:
+    """What the weights are: "complex weights", "real weights", or "iid uniform weights"."""
+    return f"iid {d['init']} weights" if d.get("init") else f"{d['field']} weights"
+
+
 def _sigma_text(d: dict) -> str:
     """The answer first (the scale, or that none exists and what to change), then the details."""
     what = (f"{d['quantity']} within tol = {d['tol']:g} of 1 up to depth t = {d['t']} at width n = {d['n']} "
-            f"({d['field']} weights)")
+            f"({_weights(d)})")
     how = f"  method: {d['method']}" + (f", {d['dps']} digits" if d.get("dps") else "") + f"; source: {d['source']}"
     se = ["  Monte Carlo standard errors: " + ", ".join(f"{k} {v:.2g}" for k, v in d["se"].items())] if d["se"] else []
     dps = d.get("dps")
@@ -107,9 +120,10 @@ def _sigma_text(d: dict) -> str:
 def _depth_text(d: dict) -> str:
     se = f" (Monte Carlo se {d['se']:.2g})" if d.get("se") else ""
     lines = [f"depth t = {d['depth']}{se}: at sigma = {d['sigma']:g}, {d['quantity']} stays within tol = "
-             f"{d['tol']:g} of 1 up to depth {d['depth']} at width n = {d['n']} ({d['field']} weights).",
+             f"{d['tol']:g} of 1 up to depth {d['depth']} at width n = {d['n']} ({_weights(d)}).",
              f"  plain Glorot (sigma = 1) reaches depth {d['depth_glorot']}"]
-    return "\n".join(lines + ([f"  source: {d['source']}"] if d.get("source") else []))
+    note = [f"  {d['note']}: no scale reaches past depth {d['depth']}"] if d.get("note") else []
+    return "\n".join(lines + note + ([f"  source: {d['source']}"] if d.get("source") else []))
 
 
 def _table_text(rows: list) -> str:
@@ -132,12 +146,21 @@ def _sigma(args) -> dict:
     kw = {"quantity": args.quantity, "field": args.field, "method": args.method}
     if args.dps is not None:
         kw["dps"] = args.dps
+    if args.init is not None:
+        kw["init"] = _law(args)
     r = sigma_for_horizon(args.n, args.t, args.tol, **kw)
     out = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
     out["feasible"] = r.feasible
-    if not r.feasible and args.field == "complex":           # what to change: the longest feasible horizon
+    if not r.feasible and args.field == "complex" and args.init is None:     # what to change: the longest horizon
         out["max_t"] = max_horizon(args.n, args.tol, quantity=args.quantity)[0]
     return out
+
+
+def _law(args):
+    """The law of ``--init`` (its entries are real: ``--field`` is not used)."""
+    from theory.init_laws import as_law
+
+    return as_law(args.init, name="init")
 
 
 def _depth(args) -> dict:
@@ -145,6 +168,16 @@ def _depth(args) -> dict:
     from numerics.signal_propagation.horizon_mc import depth_with_se
     from theory.horizon import depth_for_scale
 
+    if args.init is not None:
+        law = _law(args)
+        head = {"n": args.n, "sigma": args.sigma, "tol": args.tol, "quantity": args.quantity, "field": "real",
+                "init": law.name}
+        if args.method == "exact":
+            raise ValueError(f"--method exact applies to Gaussian weights; with --init {law.name} use --method float "
+                             "(exact rows, then the large-n expansion) or mc")
+        out = depth_with_se(args.n, args.sigma, args.tol, quantity=args.quantity, method=args.method, init=law)
+        glorot = depth_with_se(args.n, 1.0, args.tol, quantity=args.quantity, method=args.method, init=law)
+        return {**head, **out, "depth_glorot": glorot["depth"], "depth_glorot_se": glorot["se"]}
     if args.method not in DEPTH_METHODS[args.field]:
         raise ValueError(f"--method {args.method} applies to --field real only (complex weights have closed forms: "
                          f"--method {' or '.join(DEPTH_METHODS['complex'])})")
@@ -171,7 +204,8 @@ def _run(args) -> object:
         return _sigma(args)
     if args.command == "depth":
         return _depth(args)
-    return glorot_table(args.n, args.tol, quantity=args.quantity)
+    return glorot_table(args.n, args.tol, quantity=args.quantity,
+                        init=None if args.init is None else _law(args))
 
 
 def _json_ready(out, dps: int | None):
