@@ -173,8 +173,10 @@ def test_heavy_tails_are_refused_with_one_line():
 
 def test_sparse_at_np_10_stops_at_the_rows():
     assert E.law_max_depth(200, "sparse:0.05", quantity="Q") == K
+    with pytest.raises(ValueError, match=r"^k=13 is beyond the domain of sparse:0.05 at n=200"):
+        E.Q_law(200, 13, "sparse:0.05")          # each function names its own depth argument
     with pytest.raises(ValueError, match=r"^t=13 is beyond the domain of sparse:0.05 at n=200"):
-        E.Q_law(200, 13, "sparse:0.05")
+        E.S_law(200, 13, "sparse:0.05")
     # a wide sparse network is served far beyond the rows
     assert E.law_max_depth(10**6, "sparse:0.05", quantity="Q") > 500
 
@@ -198,7 +200,7 @@ def test_max_depth_is_served_and_the_next_is_not():
             md = E.law_max_depth(n, law, quantity=quantity)
             fn = E.Q_law if quantity == "Q" else E.S_law
             assert fn(n, md, law).source in ("expansion", "exact rows")
-            with pytest.raises(ValueError, match=f"t={md + 1} is beyond the domain"):
+            with pytest.raises(ValueError, match=f"^{'k' if quantity == 'Q' else 't'}={md + 1} is beyond the domain"):
                 fn(n, md + 1, law)
 
 

@@ -82,6 +82,8 @@ def numpy_simd() -> dict:
 def pinned_environ(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """``base`` (default ``os.environ``) with the pins set: :data:`PIN_ENV` and ``NPY_DISABLE_CPU_FEATURES``
     (NumPy's dispatch targets outside :data:`NUMPY_ALLOWED`, from this NumPy's tables)."""
+    if base is not None:
+        as_instance("base", base, Mapping, "mapping of environment variables (str to str)")
     env = dict(os.environ if base is None else base)
     for k, v in env.items():
         if not (isinstance(k, str) and isinstance(v, str)):

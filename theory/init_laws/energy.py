@@ -223,10 +223,10 @@ def _expansion_allowed(n: int, t: int, law: Law) -> None:
                          "estimate uses m_2r up to r = t)")
 
 
-def _domain_error(n: int, t: int, law: Law, quantity: str, why: str) -> ValueError:
+def _domain_error(n: int, t: int, law: Law, quantity: str, why: str, tname: str = "t") -> ValueError:
     md = law_max_depth(n, law, quantity=quantity)
-    return ValueError(f"t={t} is beyond the domain of {law.name} at n={n} (exact rows to t = {exact_depth(law)}, "
-                      f"served to t = {md}): {why}")
+    return ValueError(f"{tname}={t} is beyond the domain of {law.name} at n={n} (exact rows to {tname} = "
+                      f"{exact_depth(law)}, served to {tname} = {md}): {why}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def _energy(n, t, law, method, dps, quantity: str, tname: str) -> Energy:
     try:
         return _expansion(n, t, law, quantity, dps)
     except _OutOfDomain as why:
-        raise _domain_error(n, t, law, quantity, str(why)) from None
+        raise _domain_error(n, t, law, quantity, str(why), tname) from None
 
 
 def Q_law(n, k, law, *, method: str = "float", dps: int | None = None) -> Energy:
