@@ -41,7 +41,7 @@ def test_every_plot_function_takes_ax_and_an_optional_path():
     for name in PLOT_MODULES:
         mod = importlib.import_module(name)
         for fname, fn in vars(mod).items():
-            if fname.startswith("plot_") and inspect.isfunction(fn) and fn.__module__ == name:
+            if fname.lstrip("_").startswith("plot_") and inspect.isfunction(fn) and fn.__module__ == name:
                 params = inspect.signature(fn).parameters
                 assert "ax" in params and params["ax"].default is None, f"{name}.{fname}"
                 assert "path" in params, f"{name}.{fname}"

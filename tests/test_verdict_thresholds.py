@@ -51,6 +51,8 @@ def down(x: float) -> float:
 # the meta-test
 # --------------------------------------------------------------------------------------------------
 NO_LEVEL = {
+    "init_laws.verdict_rows": "exact equality of rational rows (two routes, and the Gaussian against the real rows)",
+    "init_laws.verdict_structure": "exact equality of refitted rational coefficients and of every row",
     "signal_energy.verdict_series": "exact equality of integers and rationals",
     "signal_numerics.verdict_complex_hultman": "exact equality of integer rows",
     "signal_numerics.verdict_real_table": "exact identities of integer rows",
@@ -1034,3 +1036,33 @@ def test_edge__nonlinear__verdict_first_correction():
         return [("tanh", 1, -0.4, se, -0.4), ("tanh", 2, -0.5 + off * z * se, se, -0.5)]
     assert f(rows(1 - 1e-9)).verdict == PASS and f(rows(1 + 1e-9)).verdict == FAIL
     assert f(rows(-(1 - 1e-9))).verdict == PASS and f(rows(-(1 + 1e-9))).verdict == FAIL
+
+
+# --- iid laws (validation/checks/init_laws.py) --------------------------------------------------------------
+from validation.checks import init_laws as vil  # noqa: E402
+
+
+def test_edge__init_laws__verdict_expansion_rows():
+    """|value - exact| <= error at every served point: the neighbouring floats of the boundary."""
+    f = vil.verdict_expansion_rows
+    x, e = 1.25, 0.001
+
+    def cases(v):
+        return [("uniform", "Q", 256, 14, 1.5, 1.5, 0.01), ("uniform", "S", 256, 14, v, x, e)]
+    assert f(cases(x + e)).verdict == PASS and f(cases(up(x + e))).verdict == FAIL
+    assert f(cases(x - e)).verdict == PASS and f(cases(down(x - e))).verdict == FAIL
+
+
+def test_edge__init_laws__verdict_mc():
+    """|value - mc| <= error + z se beyond the rows, |exact - mc| <= z se on the rows, z Bonferroni over both."""
+    f = vil.verdict_mc
+    z, se, e = zcrit(3), 0.01, 0.002
+
+    def run(off_beyond=0.0, off_rows=0.0):
+        cases = [("uniform", 256, 14, 1.04, e, 1.04 + off_beyond * (e + z * se), se),
+                 ("rademacher", 256, 14, 1.03, e, 1.03, se)]
+        rows = [("sparse:0.05", 200, 3, 1.005, 1.005 + off_rows * z * se, se)]
+        return f(cases, rows, [])
+    assert run(1 - 1e-9).verdict == PASS and run(1 + 1e-9).verdict == FAIL
+    assert run(-(1 - 1e-9)).verdict == PASS and run(-(1 + 1e-9)).verdict == FAIL
+    assert run(off_rows=1 - 1e-9).verdict == PASS and run(off_rows=1 + 1e-9).verdict == FAIL

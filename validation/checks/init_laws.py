@@ -122,7 +122,7 @@ def verdict_mc(cases: list[tuple], rows_cases: list[tuple], measured: list[tuple
 # --------------------------------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------------------------------
-def rows_records(k_routes: int) -> list[tuple]:
+def _rows_records(k_routes: int) -> list[tuple]:
     out = []
     for k in range(law_rows_max_k() + 1):
         routes = None
@@ -136,7 +136,7 @@ def rows_records(k_routes: int) -> list[tuple]:
     return out
 
 
-def structure_records() -> list[dict]:
+def _structure_records() -> list[dict]:
     rows = {k: (2 * k + 2, {(k + 1 - j, mu): c for (j, mu), c in cumulant_terms(k).items()})
             for k in range(law_rows_max_k() + 1)}
     for k, top, terms in S.top_rows():
@@ -155,7 +155,7 @@ def structure_records() -> list[dict]:
     return out
 
 
-def expansion_row_cases(laws=("uniform", "rademacher", "sparse:0.05", "sparse:0.3", "student:60")) -> list[tuple]:
+def _expansion_row_cases(laws=("uniform", "rademacher", "sparse:0.05", "sparse:0.3", "student:60")) -> list[tuple]:
     gauss = as_law("gaussian")
     out = []
     for law in laws:
@@ -170,7 +170,7 @@ def expansion_row_cases(laws=("uniform", "rademacher", "sparse:0.05", "sparse:0.
     return out
 
 
-def mc_data(draws: int, seed: int) -> tuple[list, list, list]:
+def _mc_data(draws: int, seed: int) -> tuple[list, list, list]:
     """Q_law against Monte Carlo (probe blocks, real_energy_mc) beyond the rows, and at n p = 10 (full trace,
     estimate_Q) on the rows and beyond."""
     cases = []
@@ -194,7 +194,7 @@ def mc_data(draws: int, seed: int) -> tuple[list, list, list]:
     return cases, rows_cases, measured
 
 
-def plot_mc(path, cases, *, ax=None):
+def _plot_mc(path, cases, *, ax=None):
     """MC minus Q_law in units of se, per law and depth (the z scores)."""
     fig, ax = panels(ax, figsize=(6, 3.5))
     for law in sorted({c[0] for c in cases}):
@@ -256,7 +256,7 @@ def plot_horizon_laws(path, data: dict, *, tol: float, ax=None):
        numerics="numerics.signal_propagation.law_cumulants.cumulant_counts",
        statistic="exact equality of polynomials")
 def _rows(ctx: Context) -> Outcome:
-    return verdict_rows(rows_records(7 if ctx.profile == "quick" else 8))
+    return verdict_rows(_rows_records(7 if ctx.profile == "quick" else 8))
 
 
 @check("init_laws.structure", paper=PAPER,
@@ -266,7 +266,7 @@ def _rows(ctx: Context) -> Outcome:
        numerics="theory.real_expansion.fit_quasi on theory/data/law_shape_counts.json and law_top_counts.json",
        statistic="exact rational equality")
 def _structure(ctx: Context) -> Outcome:
-    return verdict_structure(structure_records())
+    return verdict_structure(_structure_records())
 
 
 @check("init_laws.expansion_rows", paper=PAPER,
@@ -278,7 +278,7 @@ def _structure(ctx: Context) -> Outcome:
 def _expansion_rows(ctx: Context) -> Outcome:
     laws = ("uniform", "sparse:0.05") if ctx.profile == "quick" else ("uniform", "rademacher", "sparse:0.05",
                                                                       "sparse:0.3", "student:60")
-    return verdict_expansion_rows(expansion_row_cases(laws))
+    return verdict_expansion_rows(_expansion_row_cases(laws))
 
 
 @check("init_laws.mc", paper=PAPER,
@@ -290,5 +290,5 @@ def _expansion_rows(ctx: Context) -> Outcome:
                 "numerics.signal_propagation.ginibre.estimate_Q (init=, full trace) at n p = 10",
        statistic="|Q_law - MC| <= error + z se, se from the same run, Bonferroni z (1e-6 family)")
 def _mc(ctx: Context) -> Outcome:
-    cases, rows_cases, measured = mc_data(48 if ctx.profile == "quick" else 400, ctx.seed + 41)
-    return with_figure(ctx, verdict_mc(cases, rows_cases, measured), "init_laws_mc.png", plot_mc, cases)
+    cases, rows_cases, measured = _mc_data(48 if ctx.profile == "quick" else 400, ctx.seed + 41)
+    return with_figure(ctx, verdict_mc(cases, rows_cases, measured), "init_laws_mc.png", _plot_mc, cases)

@@ -130,7 +130,7 @@ def verdict_exp_one_mode(data: dict) -> Outcome:
                                           table), data={"worst_residual": worst})
 
 
-def plot_exp_one_mode(path, data: dict, *, ax=None):
+def _plot_exp_one_mode(path, data: dict, *, ax=None):
     """Residual and pole error of the 1-term fits against the pass line 1e-12."""
     fig, ax = panels(ax, figsize=(6.5, 3.8))
     for T in sorted({r["T"] for r in data["rows"]}):
@@ -153,7 +153,7 @@ def plot_exp_one_mode(path, data: dict, *, ax=None):
        statistic="residual <= 1e-12 and |pole - exp(-1/tau)| <= 1e-12 for every (T, alpha)")
 def _exp_one_mode(ctx: Context) -> Outcome:
     data = _exp_one_mode_data(ctx)
-    return with_figure(ctx, verdict_exp_one_mode(data), "memory_exp_one_mode.png", plot_exp_one_mode, data)
+    return with_figure(ctx, verdict_exp_one_mode(data), "memory_exp_one_mode.png", _plot_exp_one_mode, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def verdict_prony_poly(data: dict) -> Outcome:
                          "m_star": {str(a): (s["m"] if s else None) for a, s in star_big.items()}})
 
 
-def plot_prony_poly(path, data: dict, *, ax=None):
+def _plot_prony_poly(path, data: dict, *, ax=None):
     """Residual and conditioning against the number of modes m."""
     Ts, tol = data["Ts"], data["tol"]
     fig, (ax1, ax2) = panels(ax, 1, 2, figsize=(11, 4))
@@ -273,7 +273,7 @@ def plot_prony_poly(path, data: dict, *, ax=None):
                  "condition at m* >= 1e6 with positive growth rate. PASS iff all hold")
 def _prony_poly(ctx: Context) -> Outcome:
     data = _prony_poly_data(ctx)
-    return with_figure(ctx, verdict_prony_poly(data), "prony_poly_residual_condition.png", plot_prony_poly, data)
+    return with_figure(ctx, verdict_prony_poly(data), "prony_poly_residual_condition.png", _plot_prony_poly, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ def verdict_linear_relmse(data: dict) -> Outcome:
                    data={"max_abs_z": agr.max_abs_z, "z": z})
 
 
-def plot_linear_relmse(path, data: dict, *, ax=None):
+def _plot_linear_relmse(path, data: dict, *, ax=None):
     """Monte Carlo RelMSE (+- z se) against the closed form, one point per target/model pair."""
     fig, ax = panels(ax, figsize=(5.5, 4.5))
     for r in data["rows"]:
@@ -345,7 +345,7 @@ def plot_linear_relmse(path, data: dict, *, ax=None):
        statistic="|MC - exact| <= z se, z = z_for_false_alarm(1e-6, 8)")
 def _linear_relmse(ctx: Context) -> Outcome:
     data = _linear_relmse_data(ctx)
-    return with_figure(ctx, verdict_linear_relmse(data), "memory_linear_relmse.png", plot_linear_relmse, data)
+    return with_figure(ctx, verdict_linear_relmse(data), "memory_linear_relmse.png", _plot_linear_relmse, data)
 
 
 # ----------------------------------------------------------------------------------------------------

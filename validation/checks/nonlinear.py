@@ -79,7 +79,7 @@ def verdict_first_correction(rows: list[tuple]) -> Outcome:
 # --------------------------------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------------------------------
-def identity_cases(draws: int, seed: int, T: int = 10) -> list[tuple]:
+def _identity_cases(draws: int, seed: int, T: int = 10) -> list[tuple]:
     """``(label, n, t, mc, se, exact, 0)`` for the identity recurrence (free, driven; sigma = 1, 0.9; n = 16, 32)."""
     recs = [Recurrence("identity", s, d) for s in (1.0, 0.9) for d in (False, True)]
     out = []
@@ -95,7 +95,7 @@ MEAN_FIELD_CASES = ((Recurrence("tanh", 1.0), 4), (Recurrence("tanh", 0.9), 4), 
                     (Recurrence("identity", 1.0), 4), (Recurrence("relu", SQ2), 2))
 
 
-def mean_field_cases(n: int, draws: int, seed: int) -> list[tuple]:
+def _mean_field_cases(n: int, draws: int, seed: int) -> list[tuple]:
     """``(label, n, t, mc, se, q_t (1 + c_t / n), 0)`` at the points of the module docstring."""
     recs = [r for r, _ in MEAN_FIELD_CASES]
     T = max(t for _, t in MEAN_FIELD_CASES)
@@ -114,7 +114,7 @@ FIRST_CORRECTION_WIDTHS = (64, 128, 256)
 
 
 @functools.lru_cache(maxsize=2)
-def first_correction_data(draws64: int, seed: int, T: int = 4) -> dict:
+def _first_correction_data(draws64: int, seed: int, T: int = 4) -> dict:
     """Per case: ``n d_t`` and its se at n = 64, 128, 256 (draws ``draws64``, halved per doubling of n), the fitted
     ``b_t`` with its se, and the derived ``c_t``."""
     recs = list(FIRST_CORRECTION_CASES)
@@ -142,7 +142,7 @@ def first_correction_data(draws64: int, seed: int, T: int = 4) -> dict:
 # --------------------------------------------------------------------------------------------------
 # figures
 # --------------------------------------------------------------------------------------------------
-def plot_identity(path, cases, *, ax=None):
+def _plot_identity(path, cases, *, ax=None):
     """Monte Carlo against exact energies of the identity recurrence: ``(mc - exact) / se`` per point."""
     fig, ax = panels(ax, figsize=(6.5, 3.6))
     labels = sorted({c[0] for c in cases})
@@ -161,7 +161,7 @@ def plot_identity(path, cases, *, ax=None):
     return finish(fig, path)
 
 
-def plot_first_correction(path, data, *, ax=None):
+def _plot_first_correction(path, data, *, ax=None):
     """``n d_t`` at each width and the fitted ``b_t`` against the derived ``c_t`` (tanh)."""
     fig, ax = panels(ax, figsize=(6.5, 3.8))
     for i, (lab, d) in enumerate(data.items()):
@@ -190,8 +190,8 @@ def plot_first_correction(path, data, *, ax=None):
                 "quick, 8000 cpu/full)",
        statistic="|MC - exact| <= error + z se, se from the same run, Bonferroni z (1e-6 family)")
 def _identity(ctx: Context) -> Outcome:
-    cases = identity_cases(2000 if ctx.profile == "quick" else 8000, ctx.seed + 41)
-    return with_figure(ctx, verdict_identity_exact(cases), "nonlinear_identity.png", plot_identity, cases)
+    cases = _identity_cases(2000 if ctx.profile == "quick" else 8000, ctx.seed + 41)
+    return with_figure(ctx, verdict_identity_exact(cases), "nonlinear_identity.png", _plot_identity, cases)
 
 
 @check("nonlinear.mean_field", paper=PAPER,
@@ -203,7 +203,7 @@ def _identity(ctx: Context) -> Outcome:
        statistic="|MC - q_t (1 + c_t/n)| <= z se, Bonferroni z (1e-6 family)")
 def _mean_field(ctx: Context) -> Outcome:
     n, draws = (1024, 64) if ctx.profile == "quick" else (4096, 48)
-    return verdict_mean_field(mean_field_cases(n, draws, ctx.seed + 42))
+    return verdict_mean_field(_mean_field_cases(n, draws, ctx.seed + 42))
 
 
 @check("nonlinear.first_correction", paper=PAPER,
@@ -214,7 +214,7 @@ def _mean_field(ctx: Context) -> Outcome:
                 "1000 draws quick, 16000, 8000, 4000 cpu/full), weighted fit of n d_t = b_t + e_t / n",
        statistic="|b_t - c_t| <= z se(b_t), Bonferroni z (1e-6 family), t = 1..4")
 def _first_correction(ctx: Context) -> Outcome:
-    data = first_correction_data(4000 if ctx.profile == "quick" else 16000, ctx.seed + 43)
+    data = _first_correction_data(4000 if ctx.profile == "quick" else 16000, ctx.seed + 43)
     rows = [(lab, t, b, s, c) for lab, d in data.items() for t, b, s, c in d["fits"]]
-    return with_figure(ctx, verdict_first_correction(rows), "nonlinear_first_correction.png", plot_first_correction,
+    return with_figure(ctx, verdict_first_correction(rows), "nonlinear_first_correction.png", _plot_first_correction,
                        data)

@@ -131,18 +131,18 @@ def verdict_expansion_mc(cases: list[tuple], refused: list[tuple]) -> Outcome:
                    details=details, data={"max_abs_z": zmax, "z": z})
 
 
-def verdict_breakdown(law_rows: list[tuple], mc_cases: list[tuple]) -> Outcome:
+def verdict_breakdown(law_rows: list[tuple], _mc_cases: list[tuple]) -> Outcome:
     """``law_rows``: ``(n, t*_R, c_0 sqrt(n) + delta_R + delta_2 / sqrt(n), t*_C, c_0 sqrt(n) + delta_C)``;
-    ``mc_cases``: ``(n, t, value, error, mc, se, 1 + tol)``. PASS iff every ``t*_R`` minus its crossing lies in
+    ``_mc_cases``: ``(n, t, value, error, mc, se, 1 + tol)``. PASS iff every ``t*_R`` minus its crossing lies in
     ``[-1/4, 5/4]`` and every Monte Carlo value agrees with the expansion (Bonferroni z)."""
     off = [n for n, t, pred, _, _ in law_rows if not -0.25 <= t - pred <= 1.25]
-    z = z_for_false_alarm(m=max(1, len(mc_cases)))
-    bad = [(n, t) for n, t, v, e, mc, se, _ in mc_cases if abs(v - mc) > e + z * se]
+    z = z_for_false_alarm(m=max(1, len(_mc_cases)))
+    bad = [(n, t) for n, t, v, e, mc, se, _ in _mc_cases if abs(v - mc) > e + z * se]
     details = markdown_table(["n", "t*_R (exact rows / expansion)", "c_0 sqrt n + delta_R + delta_2 / sqrt n", "t*_C (complex)",
                               "c_0 sqrt n + delta_C"], [(n, t, f"{p:.3f}", tc, f"{pc:.3f}") for n, t, p, tc, pc in law_rows])
     details += "\n\n" + markdown_table(["n", "t", "Q^R (expansion)", "error", "MC", "se", "z", "1 + tol"],
                                        [(n, t, f"{v:.6g}", f"{e:.1e}", f"{mc:.6g}", f"{se:.3g}", f"{(mc - v) / se:+.2f}",
-                                         f"{thr:.4g}") for n, t, v, e, mc, se, thr in mc_cases])
+                                         f"{thr:.4g}") for n, t, v, e, mc, se, thr in _mc_cases])
     if off or bad or not law_rows:
         return Outcome(FAIL, f"breakdown law off at n = {off}; Monte Carlo disagrees at {bad}", details=details)
     return Outcome(PASS, f"t*_R(n) = ceil(c_0 sqrt n + delta_R + delta_2/sqrt n) at n = 1e4..1e8; real weights break "
@@ -161,7 +161,7 @@ def all_rows() -> dict:
     return rows
 
 
-def exact_energy(n: int, k: int, quantity: str = "Q") -> float:
+def _exact_energy(n: int, k: int, quantity: str = "Q") -> float:
     """``Q^R_{n,k}`` or ``S^R_{n,k}`` from the exact rows (verification rows included), as a float."""
     rows = all_rows()
 
@@ -170,7 +170,7 @@ def exact_energy(n: int, k: int, quantity: str = "Q") -> float:
     return float(q(k) if quantity == "Q" else sum((q(j) for j in range(k + 1)), Fraction(0)))
 
 
-def coefficient_records(m_max: int = rx.M_MAX) -> list[dict]:
+def _coefficient_records(m_max: int = rx.M_MAX) -> list[dict]:
     """Refit every committed ``a_m`` (m = 2..m_max) from its fit rows and compare it with every row <= 80."""
     rows = all_rows()
     K = max(rows)
@@ -186,7 +186,7 @@ def coefficient_records(m_max: int = rx.M_MAX) -> list[dict]:
     return out
 
 
-def scaling_pairs() -> tuple[list, list]:
+def _scaling_pairs() -> tuple[list, list]:
     """(F_0 against the complex curve, F_1 - g against numerics.signal_propagation.real_regimes' d_h), exact rationals."""
     f0 = rx.scaling_series(0)
     curve = [Fraction(1, 2 ** (p // 2) * math.factorial(p // 2 + 1)) if p % 4 == 0 else Fraction(0)
@@ -202,7 +202,7 @@ def scaling_pairs() -> tuple[list, list]:
     return [(p, f0[p], curve[p]) for p in range(len(f0))], d_pairs
 
 
-def rows_cases(ks=range(41, 81), cs=tuple(np.round(np.arange(0.2, 3.3, 0.15), 2))) -> list[tuple]:
+def _rows_cases(ks=range(41, 81), cs=tuple(np.round(np.arange(0.2, 3.3, 0.15), 2))) -> list[tuple]:
     """The expansion's value and error estimate against exact rows: ``(label, n, k, value, error, exact)`` at the
     widths ``n = round((k/c)^2)`` where the expansion serves (rho <= 1/2, relative error estimate <= 1e-2)."""
     cases = []
@@ -213,13 +213,13 @@ def rows_cases(ks=range(41, 81), cs=tuple(np.round(np.arange(0.2, 3.3, 0.15), 2)
                 if float(rx._rho(n, k, m_top)) > rx.RHO_MAX:
                     continue
                 v, e = rx.truncated_expansion(n, k, quantity="Q", m_top=m_top)
-                exact = exact_energy(n, k)
+                exact = _exact_energy(n, k)
                 if e <= rx.REL_ERROR_MAX * abs(v):
                     cases.append((f"Q, m <= {m_top} (a_m fitted on rows <= {rx.coefficient_record(m_top)['fit_rows'][1]})",
                                   n, k, v, e, exact))
                 v, e = rx.truncated_expansion(n, k, quantity="S", m_top=m_top, base=40)
-                base = exact_energy(n, 40, "S")
-                exact = exact_energy(n, k, "S")
+                base = _exact_energy(n, 40, "S")
+                exact = _exact_energy(n, k, "S")
                 if e <= rx.REL_ERROR_MAX * abs(v + base):
                     cases.append((f"S from the exact S at 40, m <= {m_top}", n, k, v + base, e, exact))
     return cases
@@ -234,7 +234,7 @@ def _mc_run(draws: int, seed: int):
     return real_energy_mc(MC_N, MC_T, draws, seed=seed, progress=False)
 
 
-def mc_cases(est, ts) -> list[tuple]:
+def _mc_cases(est, ts) -> list[tuple]:
     """Expansion (beyond the rows) against a Monte Carlo run ``est`` (:class:`numerics.signal_propagation.real_energy_mc.RealEnergyMC`):
     ``(n, t, quantity, value, error, mc, se, complex value)`` for Q and S at each depth in ``ts``."""
     n = est.n
@@ -248,7 +248,7 @@ def mc_cases(est, ts) -> list[tuple]:
     return out
 
 
-def refused_points() -> list[tuple]:
+def _refused_points() -> list[tuple]:
     """The issue's Monte Carlo points: ``(n, t, served)`` (served is True if QR returns instead of refusing)."""
     out = []
     for n, t in ISSUE_POINTS:
@@ -260,7 +260,7 @@ def refused_points() -> list[tuple]:
     return out
 
 
-def breakdown_rows(tol: float, ns=(10**4, 10**5, 10**6, 10**7, 10**8)) -> list[tuple]:
+def _breakdown_rows(tol: float, ns=(10**4, 10**5, 10**6, 10**7, 10**8)) -> list[tuple]:
     """``(n, t*_R, c_0 sqrt n + delta_R + delta_2 / sqrt n, t*_C, c_0 sqrt n + delta_C)`` over the widths ``ns``."""
     from theory.regimes import breakdown_depth
     law = rx.breakdown_law(tol)
@@ -272,7 +272,7 @@ def breakdown_rows(tol: float, ns=(10**4, 10**5, 10**6, 10**7, 10**8)) -> list[t
 # --------------------------------------------------------------------------------------------------
 # figures
 # --------------------------------------------------------------------------------------------------
-def plot_expansion_rows(path, cases, *, ax=None):
+def _plot_expansion_rows(path, cases, *, ax=None):
     """Actual against estimated error of the expansion at k = 41..80, one marker series per expansion."""
     fig, ax = panels(ax, figsize=(6.5, 4))
     for i, label in enumerate(sorted({c[0] for c in cases})):
@@ -342,7 +342,7 @@ def plot_real_curves(path=None, *, ax=None, k: int = 60):
                 "rows 61..80 (theory/data/real_wick_rows_verification.json)",
        statistic="exact rational equality")
 def _coefficients(ctx: Context) -> Outcome:
-    return verdict_coefficients(coefficient_records())
+    return verdict_coefficients(_coefficient_records())
 
 
 @check("real.scaling_functions", paper=PAPER,
@@ -352,7 +352,7 @@ def _coefficients(ctx: Context) -> Outcome:
        numerics="numerics.signal_propagation.real_regimes.CORRECTION_SERIES; theory.regimes.critical_curve",
        statistic="exact rational equality of Taylor coefficients")
 def _scaling(ctx: Context) -> Outcome:
-    return with_figure(ctx, verdict_scaling(*scaling_pairs()), "real_curves.png", plot_real_curves)
+    return with_figure(ctx, verdict_scaling(*_scaling_pairs()), "real_curves.png", plot_real_curves)
 
 
 @check("real.expansion_rows", paper=PAPER,
@@ -362,8 +362,8 @@ def _scaling(ctx: Context) -> Outcome:
        numerics="theory/data/real_wick_rows.json, theory/data/real_wick_rows_verification.json (exact rows k = 41..80)",
        statistic="|expansion - exact| <= stated error at every point")
 def _expansion_rows(ctx: Context) -> Outcome:
-    cases = rows_cases()
-    return with_figure(ctx, verdict_expansion_rows(cases), "real_expansion_rows.png", plot_expansion_rows, cases)
+    cases = _rows_cases()
+    return with_figure(ctx, verdict_expansion_rows(cases), "real_expansion_rows.png", _plot_expansion_rows, cases)
 
 
 @check("real.expansion_mc", paper=PAPER,
@@ -374,7 +374,7 @@ def _expansion_rows(ctx: Context) -> Outcome:
        statistic="|expansion - MC| <= error + z se, se from the same run, Bonferroni z (1e-6 family)")
 def _expansion_mc(ctx: Context) -> Outcome:
     est = _mc_run(320 if ctx.profile == "quick" else 3200, ctx.seed + 32)
-    return verdict_expansion_mc(mc_cases(est, (61, 63, 66)), refused_points())
+    return verdict_expansion_mc(_mc_cases(est, (61, 63, 66)), _refused_points())
 
 
 BREAKDOWN_TOL = 0.95      # c_0 = 2.07: t*_R(1024) = 62, past the exact rows (Q^R_{1024,61} = 1.90, Q^R_{1024,62} = 1.99)
@@ -389,7 +389,7 @@ BREAKDOWN_TOL = 0.95      # c_0 = 2.07: t*_R(1024) = 62, past the exact rows (Q^
                 "crossing (n = 1024: the run of real.expansion_mc)",
        statistic="t*_R - (c_0 sqrt n + delta_R + delta_2/sqrt n) in [-1/4, 5/4]; |expansion - MC| <= error + z se")
 def _breakdown(ctx: Context) -> Outcome:
-    law_rows = breakdown_rows(BREAKDOWN_TOL)
+    law_rows = _breakdown_rows(BREAKDOWN_TOL)
     n = MC_N
     t_star = rx.real_breakdown_depth(n, BREAKDOWN_TOL)
     est = _mc_run(320 if ctx.profile == "quick" else 3200, ctx.seed + 32)

@@ -47,7 +47,7 @@ def verdict_regimes(data: dict) -> Outcome:
                    details=details)
 
 
-def plot_regimes(path, data: dict) -> None:
+def _plot_regimes(path, data: dict) -> None:
     plt = _plt()
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.8))
     for i, (c, d) in enumerate(data.items()):
@@ -78,6 +78,6 @@ def _regimes(ctx: Context) -> Outcome:
     data = regimes_data()
     out = verdict_regimes(data)
     path = ctx.figure_path("real_regimes.png")
-    plot_regimes(path, data)
+    _plot_regimes(path, data)
     out.figures = [path.name]
     return out

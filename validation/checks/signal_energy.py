@@ -304,7 +304,7 @@ def verdict_critical_limit(data: dict) -> Outcome:
                    data={"slopes": [list(r[:4]) for r in rate_rows]})
 
 
-def plot_critical_limit(path, data: dict, *, ax=None):
+def _plot_critical_limit(path, data: dict, *, ax=None):
     """Q against k/sqrt(n) converging to the sinh curve; the error rates."""
     fig, axes = panels(ax, 1, 2, figsize=(11, 4))
     ax = axes[0]
@@ -337,7 +337,7 @@ def plot_critical_limit(path, data: dict, *, ax=None):
                  "less than a factor 2 over n >= 10^4")
 def _critical_limit(ctx: Context) -> Outcome:
     data = _critical_limit_data(ctx)
-    return with_figure(ctx, verdict_critical_limit(data), "signal_critical_curve.png", plot_critical_limit, data)
+    return with_figure(ctx, verdict_critical_limit(data), "signal_critical_curve.png", _plot_critical_limit, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -370,7 +370,7 @@ def verdict_subcritical(data: dict) -> Outcome:
                                            "|dev - C(t+3,5)/((t+1)n^2)|"], table))
 
 
-def plot_subcritical(path, data: dict, *, ax=None):
+def _plot_subcritical(path, data: dict, *, ax=None):
     """(ratio - 1) t against t: -> 4 (the next order of C(t+3,5)/(t+1))."""
     fig, ax = panels(ax, figsize=(5.5, 3.8))
     for n in sorted({r["n"] for r in data["rows"]}):
@@ -392,7 +392,7 @@ def plot_subcritical(path, data: dict, *, ax=None):
                  "(C(t+3,5)/(t+1) = t^4/120 (1 + 4/t + O(1/t^2))), and |dev - C(t+3,5)/((t+1)n^2)| <= 10 t^8/n^4 + 1e-38")
 def _subcritical(ctx: Context) -> Outcome:
     data = _subcritical_data(ctx)
-    return with_figure(ctx, verdict_subcritical(data), "signal_subcritical.png", plot_subcritical, data)
+    return with_figure(ctx, verdict_subcritical(data), "signal_subcritical.png", _plot_subcritical, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -435,7 +435,7 @@ def verdict_supercritical(data: dict) -> Outcome:
     return Outcome(FAIL if bad else PASS, summary, details=details)
 
 
-def plot_supercritical(path, data: dict, *, ax=None):
+def _plot_supercritical(path, data: dict, *, ax=None):
     """(geometric ratio - 1) t^2/n and the plain form's log error against its model, over c = t/sqrt n."""
     fig, (ax1, ax2) = panels(ax, 1, 2, figsize=(11, 3.8))
     for n in sorted({r["n"] for r in data["rows"]}):
@@ -465,7 +465,7 @@ def plot_supercritical(path, data: dict, *, ax=None):
                  "integral: |log ratio| <= 2 t^3/(6n^2) + 2/sqrt(n) for t <= n^(2/3)")
 def _supercritical(ctx: Context) -> Outcome:
     data = _supercritical_data(ctx)
-    return with_figure(ctx, verdict_supercritical(data), "signal_supercritical.png", plot_supercritical, data)
+    return with_figure(ctx, verdict_supercritical(data), "signal_supercritical.png", _plot_supercritical, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -509,7 +509,7 @@ def verdict_breakdown(data: dict) -> Outcome:
                                            "boundary (40-digit mp)"], rows))
 
 
-def plot_breakdown(path, data: dict, *, ax=None):
+def _plot_breakdown(path, data: dict, *, ax=None):
     """The breakdown depth t* against the width n, with sqrt(n)."""
     fig, ax = panels(ax, figsize=(5.5, 4))
     for quantity, tol in _BREAKDOWN_CASES:
@@ -531,7 +531,7 @@ def plot_breakdown(path, data: dict, *, ax=None):
                  "for n >= 10^4 (the O(n^-1/2) corrections of the curve)")
 def _breakdown(ctx: Context) -> Outcome:
     data = _breakdown_data(ctx)
-    return with_figure(ctx, verdict_breakdown(data), "signal_breakdown_depth.png", plot_breakdown, data)
+    return with_figure(ctx, verdict_breakdown(data), "signal_breakdown_depth.png", _plot_breakdown, data)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -596,7 +596,7 @@ def verdict_feedforward(data: dict) -> Outcome:
                    data={"max_abs_z": ag.max_abs_z})
 
 
-def plot_feedforward(path, data: dict, *, ax=None):
+def _plot_feedforward(path, data: dict, *, ax=None):
     """z-scores of the Monte Carlo moments against the closed forms, with the Bonferroni bound."""
     fig, ax = panels(ax, figsize=(6.5, 3.6))
     rows, z = data["rows"], data["z"]
@@ -624,4 +624,4 @@ def plot_feedforward(path, data: dict, *, ax=None):
                  "comparisons); exact equality for the rational identities")
 def _feedforward(ctx: Context) -> Outcome:
     data = _feedforward_data(ctx)
-    return with_figure(ctx, verdict_feedforward(data), "signal_feedforward.png", plot_feedforward, data)
+    return with_figure(ctx, verdict_feedforward(data), "signal_feedforward.png", _plot_feedforward, data)

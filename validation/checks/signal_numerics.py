@@ -278,11 +278,11 @@ def verdict_complex_Q_S(data: dict) -> Outcome:
                  "over all of them (p = 1e-6); k, t in (2 sqrt n, 3 sqrt n] reported as diagnostics")
 def _complex_Q_S(ctx: Context) -> Outcome:
     data = _complex_Q_S_data(ctx)
-    return with_figure(ctx, verdict_complex_Q_S(data), "signal_mc_complex_Q_S.png", plot_Q_S, data["runs"],
+    return with_figure(ctx, verdict_complex_Q_S(data), "signal_mc_complex_Q_S.png", _plot_Q_S, data["runs"],
                        "complex")
 
 
-def plot_Q_S(path, runs: dict, field: str, *, ax=None):
+def _plot_Q_S(path, runs: dict, field: str, *, ax=None):
     """Q_{n,k} and S_{n,t}/sqrt(n) against c: Monte Carlo points, exact curves and the critical limits."""
     fig, (a1, a2) = panels(ax, 1, 2, figsize=(12, 4.5))
     cgrid = np.linspace(0.0, 3.05, 200)
@@ -383,11 +383,11 @@ def verdict_real_Q_S(data: dict) -> Outcome:
                  "over all of them; the rest up to 3 sqrt n are diagnostics")
 def _real_Q_S(ctx: Context) -> Outcome:
     data = _real_Q_S_data(ctx)
-    return with_figure(ctx, verdict_real_Q_S(data), "signal_mc_real_Q.png", plot_real_Q, data["runs"],
+    return with_figure(ctx, verdict_real_Q_S(data), "signal_mc_real_Q.png", _plot_real_Q, data["runs"],
                        data["kenum"])
 
 
-def plot_real_Q(path, runs: dict, kenum, *, ax=None):
+def _plot_real_Q(path, runs: dict, kenum, *, ax=None):
     """Real-weight Q^R_{n,k} against c: Monte Carlo, the Wick polynomials and the complex Q."""
     fig, ax = panels(ax, figsize=(7, 4.5))
     for i, (n, r) in enumerate(sorted(runs.items())):
@@ -472,11 +472,11 @@ def _critical(ctx: Context) -> Outcome:
     out = verdict_critical(data)
     errs = {c: [abs(q - float(critical_curve(c))) for _, _, q in pts] for c, pts in data["exact"].items()}
     mc_pts = [(p["n"], p["c"], p["mean"], p["se"]) for p in data["mc"]]
-    return with_figure(ctx, out, "signal_mc_critical_curve.png", plot_critical, data["cs"], data["ms"], errs,
+    return with_figure(ctx, out, "signal_mc_critical_curve.png", _plot_critical, data["cs"], data["ms"], errs,
                        mc_pts)
 
 
-def plot_critical(path, cs, ms, errs, mc_pts, *, ax=None):
+def _plot_critical(path, cs, ms, errs, mc_pts, *, ax=None):
     """|Q_{n, c sqrt n} - f(c)| against n (exact and Monte Carlo) with the n^(-1/2) slope."""
     fig, ax = panels(ax, figsize=(7, 4.5))
     ns = np.array([m * m for m in ms], dtype=float)
@@ -539,7 +539,7 @@ def verdict_feedforward(data: dict) -> Outcome:
                    data={"max_abs_z": maxz, "z": z, "comparisons": m})
 
 
-def plot_feedforward(path, data: dict, *, ax=None):
+def _plot_feedforward(path, data: dict, *, ax=None):
     """Second moment of the feedforward product against (1 + a/n)^L, with the recurrent Q_{n,L}."""
     fig, ax = panels(ax, figsize=(7, 4.2))
     for i, r in enumerate(data["runs"]):
@@ -567,4 +567,4 @@ def plot_feedforward(path, data: dict, *, ax=None):
        statistic="|MC - exact| <= z se for both moments at every L >= 1, z Bonferroni over all comparisons")
 def _feedforward(ctx: Context) -> Outcome:
     data = _feedforward_data(ctx)
-    return with_figure(ctx, verdict_feedforward(data), "signal_mc_feedforward.png", plot_feedforward, data)
+    return with_figure(ctx, verdict_feedforward(data), "signal_mc_feedforward.png", _plot_feedforward, data)

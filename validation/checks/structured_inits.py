@@ -167,7 +167,7 @@ def verdict_ring(data: dict) -> Outcome:
                    data={"max_abs_z": maxz, "z": z, "comparisons": m})
 
 
-def plot_ring(path, data: dict, *, ax=None):
+def _plot_ring(path, data: dict, *, ax=None):
     """Energies (Q, S) and n times the variance of the per-network S against depth: closed forms and MC."""
     fig, axes = panels(ax, ncols=2, figsize=(10, 4))
     for i, p in enumerate(data["points"]):
@@ -197,7 +197,7 @@ def plot_ring(path, data: dict, *, ax=None):
                  "variance's se by the delta method")
 def _ring(ctx: Context) -> Outcome:
     data = _ring_data(ctx)
-    return with_figure(ctx, verdict_ring(data), "structured_ring.png", plot_ring, data)
+    return with_figure(ctx, verdict_ring(data), "structured_ring.png", _plot_ring, data)
 
 
 # ----------------------------------------------------------------------------------------------------
