@@ -31,18 +31,22 @@ class _Captured(Exception):
 def command_parser(name: str) -> argparse.ArgumentParser:
     """The parser a command builds, captured at its ``parse_args`` (nothing runs)."""
     mod = importlib.import_module(f"seqtheory.cli.{COMMANDS[name][1]}")
-    orig = _parser.OneLineParser.parse_args
+    cls = _parser.OneLineParser
+    own = vars(cls).get("parse_args")      # None: inherited from argparse (restore that, not a copy on the class)
 
     def grab(self, *args, **kw):
         raise _Captured(self)
 
-    _parser.OneLineParser.parse_args = grab
+    cls.parse_args = grab
     try:
         mod.main([], prog=f"seqtheory {name}")
     except _Captured as c:
         return c.parser
     finally:
-        _parser.OneLineParser.parse_args = orig
+        if own is None:
+            del cls.parse_args
+        else:
+            cls.parse_args = own
     raise AssertionError(f"{name}: no parser captured")
 
 

@@ -148,7 +148,7 @@ class Recurrence:
 
     @property
     def label(self) -> str:
-        """A short name: ``"tanh sigma=1 free"``."""
+        """The recurrence's short name, such as ``"tanh sigma=1 free"``."""
         return f"{self.phi} sigma={self.sigma:g} {'driven' if self.driven else 'free'}"
 
 

@@ -89,7 +89,7 @@ from typing import Literal, overload
 import mpmath
 import numpy as np
 
-from ._args import FLOAT_INT_MAX, FloatOrMp, Quantity, as_int, as_int_array, short_int
+from ._args import FLOAT_INT_MAX, FloatOrMp, Quantity, as_int, as_int_array, check_size, short_int
 from ._types import FloatArray, Int, IntArray, mpf
 from .results import Energy
 from .real_rows import real_Q, real_rows_max_k
@@ -206,10 +206,14 @@ def quasi_value(A, B, k: int) -> Fraction:
     return _quasi(_as_rationals("A", A), _as_rationals("B", B), as_int("k", k, minimum=0))
 
 
+_MAX_COEFFICIENTS = 10**4      # a quasi-polynomial's coefficients (the committed ones have a few dozen)
+
+
 def _as_rationals(name: str, values) -> tuple[Fraction, ...]:
     """A sequence of ints / Fractions as Fractions (TypeError naming ``name`` otherwise)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of rationals (ints or Fractions), got {type(values).__name__}")
+    check_size(name, values, _MAX_COEFFICIENTS)     # before iterating a broadcast view of 10**12 elements
     out = []
     for x in values:
         if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, Fraction)):

@@ -4,19 +4,15 @@ A :class:`Law` is the law of the entries ``g`` of ``G`` in ``W = G / sqrt(n)``: 
 even moments ``m_{2r} = E g^{2r}`` (exact ``Fraction`` values) and cumulants ``kappa_{2r}`` (odd ones vanish).
 The named laws, rescaled to variance 1 (the toolkit's conventions; ``docs/results/init-laws.md``):
 
-==============  ==========================================  ===============================================
-name            law of ``g``                                ``m_{2r}``
-==============  ==========================================  ===============================================
-``gaussian``    ``N(0, 1)`` (the real Gaussian field)       ``(2r-1)!!``
-``uniform``     uniform on ``[-sqrt 3, sqrt 3]`` (PyTorch's  ``3^r / (2r+1)``
-                and JAX's default initialisers' family)
-``rademacher``  ``+-1`` with probability 1/2                ``1``
-``sparse:p``    ``B z / sqrt(p)``, ``B ~ Bernoulli(p)``,    ``(2r-1)!! / p^(r-1)``
-                ``z ~ N(0, 1)``, ``0 < p <= 1``
-``student:nu``  ``t_nu sqrt((nu-2)/nu)``, ``nu > 2``        ``(nu-2)^r prod_{i<=r} (2i-1)/(nu-2i)`` for
-                                                            ``2r < nu``; infinite from ``2r >= nu``
-``moments:...`` any law given by ``m_4, m_6, ..., m_{2R}``  as given; beyond ``2R``: not given
-==============  ==========================================  ===============================================
+- ``gaussian``: ``N(0, 1)`` (the real Gaussian field); ``m_{2r} = (2r-1)!!``.
+- ``uniform``: uniform on ``[-sqrt 3, sqrt 3]`` (the family of PyTorch's and JAX's default initialisers);
+  ``m_{2r} = 3^r / (2r+1)``.
+- ``rademacher``: ``+-1`` with probability 1/2; ``m_{2r} = 1``.
+- ``sparse:p``: ``B z / sqrt(p)``, ``B ~ Bernoulli(p)``, ``z ~ N(0, 1)``, ``0 < p <= 1``;
+  ``m_{2r} = (2r-1)!! / p^(r-1)``.
+- ``student:nu``: ``t_nu sqrt((nu-2)/nu)``, ``nu > 2``; ``m_{2r} = (nu-2)^r prod_{i<=r} (2i-1)/(nu-2i)`` for
+  ``2r < nu``, infinite from ``2r >= nu``.
+- ``moments:...``: any law given by ``m_4, m_6, ..., m_{2R}``; its moments as given, none beyond ``2R``.
 
 :func:`from_moments` refuses moments that no law can have (``m_4 < 1``, or a Hankel moment matrix that is
 not positive semidefinite: Hamburger's criterion), naming the first impossible argument. :func:`as_law`

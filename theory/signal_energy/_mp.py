@@ -51,7 +51,7 @@ def _S_mp_route(n: int, t: int, dps: int) -> tuple[str, int]:
     line's up-front cost estimate reads it."""
     prec = int(dps * 3.33) + 10
     # Terms decay like exp(-(t - k) t / n) below the top, so only ~ n/t * prec * ln 2 terms matter.
-    # (in integers: n / t overflows a float past n ~ 1e308 t)
+    # (in integers: n / t overflows a float past n ~ 1e308 t; t / ratio <= n below compares a float with an int exactly)
     needed = t + 1 if t == 0 else min(t + 1, n * (prec + 20) * 7 // (10 * t) + 2)
     ball = importlib.util.find_spec("flint") is not None and not _ball._S_ball_is_direct(n, t, dps + 3)
     mpmath_route = _S_mpmath_route(n, t, needed)
@@ -62,7 +62,7 @@ def _S_mp_route(n: int, t: int, dps: int) -> tuple[str, int]:
 
 def _S_mpmath_route(n: int, t: int, needed: int) -> str:
     """The route without python-flint's ball: mpmath's ``sumem`` for long sums it can take, else top-down."""
-    return "euler-maclaurin" if needed > _S_MP_DIRECT_MAX_T and t <= n * _S_EM_MAX_RATIO else "top-down"
+    return "euler-maclaurin" if needed > _S_MP_DIRECT_MAX_T and t / _S_EM_MAX_RATIO <= n else "top-down"
 
 
 def _S_mp(n: int, t: int, dps: int):
