@@ -35,7 +35,7 @@ SKIP = {
     ("docs/results/cpu-architectures/runs/README.md", "--status --store S.sqlite"),
     ("docs/results/cpu-gated/README.md", "run_sweep.py cpu --report"),
     ("docs/results/cpu-architectures/runs/README.md", "--study main --cell lstm/exp/0.5 --store S.sqlite"),
-    ("docs/results/cpu-architectures/runs/README.md", "--part r2-1 --workers 2"),
+    ("docs/results/cpu-architectures/runs/README.md", "--part r2-1 --workers 2"),  # (and the export of its store)
     # Dask workers for a scheduler the reader runs
     ("README.md", "env $PINS dask worker"),
     # the full mutation run: about an hour
