@@ -57,6 +57,10 @@ def test_the_ci_sample_is_one_mutant_per_area():
     assert len(table.CI_SAMPLE) == 3
     assert sorted(run.area_of(BY_NAME[n][1]) for n in table.CI_SAMPLE) == ["command lines", "numerical core",
                                                                           "verdicts"]
+    # the core job (no PyTorch) runs the sample too: its tests must not need torch
+    from conftest import file_needs_torch
+
+    assert not [t for n in table.CI_SAMPLE for t in BY_NAME[n][4] if file_needs_torch(ROOT / t.split("::")[0])]
 
 
 @pytest.mark.parametrize("name", table.CI_SAMPLE)
