@@ -118,14 +118,10 @@ def test_ladder_is_the_only_top_shape_far_beyond_the_rows():
 
 
 def _falling(V):
-    poly = [1]
-    for i in range(V):
-        nxt = [0] * (len(poly) + 1)
-        for j, c in enumerate(poly):
-            nxt[j + 1] += c
-            nxt[j] -= i * c
-        poly = nxt
-    return poly
+    """Coefficients (entry j: n**j) of n(n-1)...(n-V+1), from sympy's falling factorial (an independent
+    reference for the rows' own Stirling recursion)."""
+    x = sympy.Symbol("x")
+    return [int(c) for c in reversed(sympy.Poly(sympy.ff(x, V), x).all_coeffs())]
 
 
 def test_log_resume_and_executor(tmp_path):

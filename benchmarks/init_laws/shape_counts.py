@@ -86,9 +86,14 @@ def main() -> None:
                        "(CPU seconds are process time, summed over the chunks)",
             "rows": rows,
         }
-        text = json.dumps(data, indent=None, separators=(",", ":"))
-        OUT.write_text(text.replace('{"k":', '\n{"k":') + "\n", encoding="utf-8")
-        print(f"wrote {OUT}")
+        write_table(OUT, data)
+
+
+def write_table(path: Path, data: dict) -> None:
+    """A shape table as compact JSON, one row per line (small diffs when a row is added)."""
+    text = json.dumps(data, indent=None, separators=(",", ":"))
+    path.write_text(text.replace('{"k":', '\n{"k":') + "\n", encoding="utf-8")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # run from a ch
 from numerics.signal_propagation.law_rows import shape_counts  # noqa: E402
 from theory.init_laws import rows as law_rows_data  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shape_counts import write_table  # noqa: E402  (beside this script: one format for both tables)
+
 OUT = Path(law_rows_data.__file__).resolve().parents[1] / "data" / "law_top_counts.json"
 
 
@@ -70,9 +73,7 @@ def main() -> None:
             "machine": f"{platform.machine()}, the project's shared 2-core machine, one numba thread, nice 10",
             "rows": rows,
         }
-        text = json.dumps(data, indent=None, separators=(",", ":"))
-        OUT.write_text(text.replace('{"k":', '\n{"k":') + "\n", encoding="utf-8")
-        print(f"wrote {OUT}")
+        write_table(OUT, data)
 
 
 if __name__ == "__main__":
