@@ -234,3 +234,25 @@ def test_sparse_np_10_rows_against_monte_carlo():
     exact = np.array([float(E.Q_law(n, k, "sparse:0.05", method="exact").value) for k in range(9)])
     se = np.where(est.se > 0, est.se, 1.0)
     assert np.all(np.abs(est.mean - exact) <= Z * se)
+
+
+def test_long_fuzz_finds_are_refused_by_name():
+    """benchmarks/fuzz.py found these on 2026-12-06: a cached float depth accepted, a float mu unnamed, a depth
+    that allocated exabytes, an infinite error estimate returned."""
+    from theory.init_laws import rows as R
+    from theory.init_laws import structure as S
+    from theory.real_expansion import MAX_T_LINEAR
+
+    R.cumulant_terms(k=0)
+    with pytest.raises(TypeError, match=r"^k must be an integer"):
+        R.cumulant_terms(k=0.0)                       # after the integer's value is cached
+    got = R.cumulant_terms(2)
+    got.clear()
+    assert R.cumulant_terms(2)                        # the caller's copy, not the cache
+    with pytest.raises(TypeError, match=r"^mu must be an integer"):
+        S.coefficient(3, 2.5)
+    assert S.coefficient(3, 2) == S.coefficient(3, (2,))
+    with pytest.raises(ValueError, match=rf"^t must be an integer <= {MAX_T_LINEAR}"):
+        E.truncated_law_expansion(400, MAX_T_LINEAR + 1, "uniform")
+    with pytest.raises(OverflowError, match=r"^t=1000000: the error estimate"):
+        E.truncated_law_expansion(400, MAX_T_LINEAR, "uniform")

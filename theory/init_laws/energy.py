@@ -176,11 +176,15 @@ def truncated_law_expansion(n, t, law, *, quantity: str = "S", base: int | None 
     """
     law = as_law(law, name="law")
     n = as_int("n", n, minimum=1)
-    t = as_int("t", t, minimum=0)
+    t = as_int("t", t, minimum=0, maximum=_rx.MAX_T_LINEAR)       # the heavy-entry guard is O(t) work
     quantity = as_choice("quantity", quantity, ("Q", "S"))
     base = exact_depth(law) if base is None else as_int("base", base, minimum=_st.K0_MAX, maximum=max(t - 1, 0))
     value, tail, guard, _ = _nongaussian(n, t, law, quantity, base)
-    return float(value), float(tail) + guard + 4 * _EPS * abs(float(value))
+    error = float(tail) + guard + 4 * _EPS * abs(float(value))
+    if not math.isfinite(error):
+        raise OverflowError(f"t={t}: the error estimate at n={n} overflows float64 (the omitted terms grow past "
+                            "1e308 here)")
+    return float(value), error
 
 
 def _expansion(n: int, t: int, law: Law, quantity: str, dps: int | None) -> Energy:

@@ -130,7 +130,6 @@ def _moment_in_cumulants(r: int) -> dict[tuple[int, ...], int]:
     return out
 
 
-@lru_cache(maxsize=None)
 def cumulant_terms(k) -> dict[tuple[int, tuple[int, ...]], int]:
     r"""``P_k`` in the cumulant basis: ``{(j, mu): c}`` with ``P_k(n) = sum c n^j prod_{s in mu} kappa_{2s}``
     (``mu`` the half-orders >= 2 of the cumulants, decreasing), exact integers, ``0 <= k <= law_rows_max_k()``.
@@ -140,6 +139,11 @@ def cumulant_terms(k) -> dict[tuple[int, tuple[int, ...]], int]:
     [((1, ()), 2), ((1, (2,)), 1), ((3, ()), 1)]
     """
     k = as_int("k", k, minimum=0, maximum=law_rows_max_k())
+    return dict(_cumulant_terms(k))      # checked before the cache (k=0.0 equals 0 as a key); a copy for the caller
+
+
+@lru_cache(maxsize=None)
+def _cumulant_terms(k: int) -> dict[tuple[int, tuple[int, ...]], int]:
     return terms_in_cumulants(_table()[k])
 
 

@@ -97,8 +97,8 @@ def monomials(m) -> tuple[tuple[int, ...], ...]:
 
 def _key(m, mu) -> tuple[int, tuple[int, ...]]:
     m = as_int("m", m, minimum=2, maximum=M_LAW)
-    if isinstance(mu, int):
-        mu = (mu,)
+    if isinstance(mu, (str, bytes)) or not isinstance(mu, (tuple, list)):
+        mu = (as_int("mu", mu, minimum=2),)          # one half-order, or a TypeError naming mu
     mu = tuple(sorted((as_int("mu[]", s, minimum=2) for s in mu), reverse=True))
     if (m, mu) not in _data()[1]:
         raise ValueError(f"mu={mu} does not occur at m={m} (the monomials there: {monomials(m)})")
