@@ -256,3 +256,26 @@ def test_long_fuzz_finds_are_refused_by_name():
         E.truncated_law_expansion(400, MAX_T_LINEAR + 1, "uniform")
     with pytest.raises(OverflowError, match=r"^t=1000000: the error estimate"):
         E.truncated_law_expansion(400, MAX_T_LINEAR, "uniform")
+
+
+def test_depth_and_sample_shape_bounds_are_named(monkeypatch):
+    """benchmarks/fuzz.py: law_max_depth at n = 1e18 allocated 24 GiB (its search reaches MAX_T_LINEAR at most,
+    Q_law's bound on t), sample_entries took any shape to numpy."""
+    from numerics.signal_propagation import law_sampling
+    from numerics.signal_propagation.law_sampling import sample_entries
+    from theory.real_expansion import MAX_T_LINEAR
+
+    monkeypatch.setattr(law_sampling, "MAX_ELEMENTS", 24)            # the limit's edge without a gigabyte
+
+    assert E.law_max_depth(10**18, "uniform", quantity="Q") <= MAX_T_LINEAR
+    with pytest.raises(ValueError, match=rf"^k must be an integer <= {MAX_T_LINEAR}"):
+        E.Q_law(10**18, MAX_T_LINEAR + 1, "uniform")
+    rng = np.random.default_rng(0)
+    assert sample_entries("uniform", (2, 3), rng).shape == (2, 3) and sample_entries("uniform", 4, rng).shape == (4,)
+    assert sample_entries("uniform", (4, 6), rng).size == 24                          # just inside
+    with pytest.raises(ValueError, match=r"more than the limit 24"):
+        sample_entries("uniform", (5, 5), rng)                                         # just outside
+    with pytest.raises(ValueError, match=r"^shape must be"):
+        sample_entries("uniform", -1, rng)
+    with pytest.raises(TypeError, match=r"^shape must be an integer"):
+        sample_entries("uniform", 2.5, rng)

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from theory._args import as_instance
+from theory._args import MAX_ELEMENTS, as_instance, as_int
 from theory.init_laws.laws import as_law
 
 __all__ = ["sample_entries", "has_sampler"]
@@ -37,6 +37,15 @@ __all__ = ["sample_entries", "has_sampler"]
 def has_sampler(law) -> bool:
     """Whether :func:`sample_entries` can draw from ``law`` (a Law or a name): every named law, not ``moments:...``."""
     return as_law(law, name="law").kind != "moments"
+
+
+def _as_shape(shape) -> tuple[int, ...]:
+    """``shape`` as a tuple of non-negative ints with at most ``MAX_ELEMENTS`` entries in all (named errors)."""
+    dims = (shape,) if not isinstance(shape, (tuple, list)) else tuple(shape)
+    dims = tuple(as_int("shape", d, minimum=0) for d in dims)
+    if math.prod(dims) > MAX_ELEMENTS:
+        raise ValueError(f"shape {dims} has {math.prod(dims)} elements, more than the limit {MAX_ELEMENTS}")
+    return dims
 
 
 def sample_entries(law, shape, rng) -> np.ndarray:
@@ -59,12 +68,14 @@ def sample_entries(law, shape, rng) -> np.ndarray:
     Raises
     ------
     TypeError
-        ``rng`` not a Generator, ``law`` not a law.
+        ``rng`` not a Generator, ``law`` not a law, ``shape`` not integers.
     ValueError
-        A law given by its moments (no sampler), an unknown name.
+        A law given by its moments (no sampler), an unknown name, a negative dimension or more than
+        ``MAX_ELEMENTS`` entries.
     """
     law = as_law(law, name="law")
     rng = as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
+    shape = _as_shape(shape)
     if law.kind == "gaussian":
         return rng.standard_normal(shape)
     if law.kind == "uniform":

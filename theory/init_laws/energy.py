@@ -22,7 +22,8 @@ Where the values come from
   energy within a few dozen steps. The guard adds ``sum_{r = M_LAW+1}^{t}`` of these (in logs, float).
   It is an estimate, not a bound; it is checked against every exact row and against Monte Carlo
   (``tests/test_init_laws.py``, ``validation/checks/init_laws.py``).
-* **Domain** of the expansion: ``t`` within :func:`theory.real_expansion.max_depth` (the Gaussian part), ``rho <=
+* **Domain** of the expansion: ``t`` within :func:`theory.real_expansion.max_depth` (the Gaussian part) and at
+  most ``MAX_T_LINEAR`` (1e6: the heavy-entry guard is O(t) work), ``rho <=
   1/2`` and a relative error estimate ``<= REL_ERROR_MAX`` (1e-2); beyond, a ValueError naming t and saying which
   part failed (for sparse laws: the heavy entries; for ``n p`` of order 10: nothing beyond the exact rows).
   :func:`law_max_depth` gives the largest served depth.
@@ -240,7 +241,7 @@ def _energy(n, t, law, method, dps, quantity: str, tname: str) -> Energy:
     method, dps = as_method_dps(method, dps, methods=("exact", "float", "mp"))
     law = as_law(law, name="law")
     n = as_int("n", n, minimum=1)
-    t = as_int(tname, t, minimum=0)
+    t = as_int(tname, t, minimum=0, maximum=_rx.MAX_T_LINEAR)      # the heavy-entry guard is O(t) work
     if law.max_depth is not None and t > law.max_depth:
         try:
             _check_depth(t, law)
@@ -375,7 +376,7 @@ def law_max_depth(n, law, *, quantity: str = "S") -> int:
         return lo
     if law.max_depth is not None and lo >= law.max_depth:
         return lo
-    hi = _rx.max_depth(n, quantity=quantity)
+    hi = min(_rx.max_depth(n, quantity=quantity), _rx.MAX_T_LINEAR)    # Q_law / S_law's own bound on t
     if law.max_depth is not None:
         hi = min(hi, law.max_depth)
     if hi <= lo or not _served(n, lo + 1, law, quantity):
