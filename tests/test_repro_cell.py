@@ -88,3 +88,14 @@ def test_the_cli_asks_for_unpinned_before_other_threads(tmp_path, capsys):
     assert main(["run", str(path), "--store", str(tmp_path / "s.sqlite"), "--threads", "2", "--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--unpinned" in err[0], err
+
+
+def test_differences_checks_max_fields():
+    """benchmarks/fuzz.py: max_fields=0.0 crashed unnamed, True / None were accepted (2026-12-06)."""
+    rec, fresh = {"a": {"x": [1.0, 2.0, 3.0]}}, {"a": {"x": [1.0, 2.5, 3.5]}}
+    assert len(differences(rec, fresh, max_fields=1)) == 1 and len(differences(rec, fresh, max_fields=2)) == 2
+    with pytest.raises(ValueError, match=r"^max_fields must be"):
+        differences(rec, fresh, max_fields=0)
+    for bad in (0.5, True, None):
+        with pytest.raises(TypeError, match=r"^max_fields must be"):
+            differences(rec, fresh, max_fields=bad)

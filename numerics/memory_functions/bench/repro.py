@@ -22,7 +22,7 @@ import json
 import math
 from typing import Any
 
-from theory._args import as_instance
+from theory._args import as_instance, as_int
 
 # train_cell is the benchmark's and the CI test's entry (it trains in a pinned pool of spawned workers, which
 # a daemonic fuzz process cannot start); the names below are the module's fuzzed surface
@@ -88,6 +88,7 @@ def differences(recorded: dict, fresh: dict, *, max_fields: int = 10) -> list[st
     """
     as_instance("recorded", recorded, dict, "dict run id -> recorded result")
     as_instance("fresh", fresh, dict, "dict run id -> result")
+    max_fields = as_int("max_fields", max_fields, minimum=1)
     out = [f"{rid}: {'not retrained' if rid in recorded else 'not in the record'}"
            for rid in sorted(set(recorded) ^ set(fresh))]
     for rid in sorted(set(recorded) & set(fresh)):
