@@ -152,7 +152,7 @@ def fit_coefficient(m, rows, ks=None) -> tuple[tuple[Fraction, ...], tuple[Fract
         raise TypeError(f"rows must be a mapping k -> row (a sequence of integers), got {type(rows).__name__}")
     missing = [k for k in ks if k not in rows]
     if missing:
-        raise ValueError(f"rows lacks the rows k = {missing[:5]} needed by the fit of a_{m}")
+        raise ValueError(f"rows lacks the rows k = {missing[:5]} needed by the fit of a_{m} (m={m})")
     for k in ks:
         row = rows[k]
         if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or not all(
@@ -184,7 +184,7 @@ def fit_quasi(points: Mapping, deg_a: int, deg_b: int) -> tuple[tuple[Fraction, 
     _as_rationals("points", points.values())
     size = deg_a + deg_b + 2
     if len(ks) != size:
-        raise ValueError(f"points must hold {size} values for degrees ({deg_a}, {deg_b}), got {len(ks)}")
+        raise ValueError(f"points must hold {size} values for deg_a={deg_a}, deg_b={deg_b}, got {len(ks)}")
     mat = DomainMatrix([[QQ(k**i) for i in range(deg_a + 1)] + [QQ((-1) ** k * k**i) for i in range(deg_b + 1)]
                         for k in ks], (size, size), QQ)
     rhs = DomainMatrix([[QQ(Fraction(points[k]).numerator, Fraction(points[k]).denominator)] for k in ks],
