@@ -204,10 +204,74 @@ def test_max_depth_is_served_and_the_next_is_not():
                 fn(n, md + 1, law)
 
 
-def test_law_energies_any_matches_Q_law():
-    Es, rel, src = E.law_energies_any(4096, 40, "uniform")
-    assert len(Es) == 41 and rel < 1e-2 and "expansion" in src
-    assert Es[30] == E.Q_law(4096, 30, "uniform").value
+@pytest.mark.parametrize("law", ["uniform", "rademacher", "sparse:0.3", "student:21", "moments:9/5,27/7,9,243/11"])
+def test_law_coefficient_is_its_definition_at_every_depth(law):
+    """One integer quasi-polynomial per (m, law) (from k0 on) against the definition, sum_mu kappa^mu c_{m,mu}(k)."""
+    law = as_law(law)
+    for m in range(2, S.M_LAW + 1):
+        for k in range(0, 41):
+            want = sum((S._kappa(law, mu) * S.coefficient_value(m, mu, k) for mu in S.monomials(m)), Fraction(0))
+            assert S._law_coefficient(m, k, law) == want, (m, k)
+
+
+@pytest.mark.parametrize("law,n,t", [("uniform", 4096, 86), ("rademacher", 10**5, 442), ("sparse:0.2", 10**4, 136),
+                                     ("student:40", 10**4, 19), ("gaussian", 10**4, 275), ("moments:3,15", 100, 3)])
+def test_law_energies_any_is_Q_law_at_every_depth(law, n, t):
+    """The batch (vectorised Gaussian part, one set of guard terms, a cached table) against Q_law depth by depth:
+    the same floats, values and errors; a smaller depth read from the cached table of a larger one the same."""
+    E._TABLES.clear()
+    Es, rel, src = E.law_energies_any(n, t, law)
+    one = [E.Q_law(n, k, law) for k in range(t + 1)]
+    assert Es.tolist() == [float(r.value) for r in one]
+    beyond = [float(r.error) / abs(float(r.value)) for r in one[E.exact_depth(law) + 1:]]
+    assert rel == (max(beyond) if beyond else 0.0)
+    assert ("expansion" in src) == bool(beyond)
+    small = E.law_energies_any(n, t - 3, law)                   # from the table of depth t
+    E._TABLES.clear()
+    fresh = E.law_energies_any(n, t - 3, law)
+    assert small[0].tolist() == fresh[0].tolist() and small[1:] == fresh[1:]
+    E._TABLES.clear()
+    E.law_energies_any(n, t - 1, law)
+    longer = E.law_energies_any(n, t, law)                      # one depth more than the table holds
+    assert longer[0].tolist() == Es.tolist() and longer[1:] == (rel, src)
+
+
+@pytest.mark.parametrize("law,n", [("uniform", 4096), ("sparse:0.05", 10**4), ("rademacher", 10**9), ("gaussian", 10**4)])
+def test_law_energies_any_refuses_where_Q_law_first_refuses(law, n):
+    md = E.law_max_depth(n, law, quantity="Q")
+    E.law_energies_any(n, md, law)                               # just inside: served
+    with pytest.raises(ValueError) as one:
+        E.Q_law(n, md + 1, law)
+    for t in (md + 1, md + 5):                                   # just outside, and beyond
+        E._TABLES.clear()
+        with pytest.raises(ValueError) as batch:
+            E.law_energies_any(n, t, law)
+        assert str(batch.value) == str(one.value)
+
+
+def _unpruned_guard(n, t, law, quantity):
+    """The guard over every term r = M_LAW+1..t, none left out, summed exactly rounded (math.fsum)."""
+    r = np.arange(S.M_LAW + 1, t + 1)
+    w = (t - r + 1.0) if quantity == "Q" else (t - r + 1.0) * (t - r + 2.0) / 2.0
+    x = (E._log_excess(law, t)[S.M_LAW:t] - r * math.log(n)) + np.log(w)
+    return math.inf if np.max(x) > 700 else math.fsum(np.exp(x[np.isfinite(x)]).tolist())
+
+
+@pytest.mark.parametrize("law,n,t", [("uniform", 4096, 300), ("uniform", 10**6, 300), ("sparse:0.05", 400, 80), ("sparse:0.01", 10**4, 200),
+                                     ("rademacher", 50, 200), ("rademacher", 10**63, 12), ("student:40", 10**3, 19), ("sparse:0.001", 50, 40)])
+def test_guard_terms_give_every_smaller_depth_and_the_unpruned_sum(law, n, t):
+    """The pruned terms of the largest depth give each smaller depth's guard exactly, and that is the sum over every
+    term: the terms left out underflow to 0.0 there, and an exactly rounded sum does not see zeros."""
+    law = as_law(law)
+    for quantity in ("Q", "S"):
+        terms = E._guard_terms(n, t, law, quantity)
+        for k in range(S.M_LAW + 1, t + 1):
+            g = E._guard(n, k, law, quantity)
+            assert E._guard_at(k, *terms, quantity) == g == _unpruned_guard(n, k, law, quantity)
+    if (law.name, n) == ("rademacher", 10**63):     # r = 5's term, e^-720, is subnormal: kept (the threshold is -746)
+        assert 0.0 < E._guard(n, 6, law, "Q") < 1e-300
+    if (law.name, n) == ("uniform", 10**6):         # terms falling like (2r/(e n))^r: most are pruned
+        assert len(E._guard_terms(n, t, law, "Q")[0]) < (t - S.M_LAW) // 2
 
 
 # --------------------------------------------------------------------------------------------------

@@ -809,7 +809,8 @@ def max_horizon(n, tol, *, quantity: Quantity = "S", init=None) -> tuple[int, fl
     is non-decreasing in t (more constraints), so galloping and bisection on t find it. Exact energies of
     Seleznova (2026), Theorem 2.1 (the question is the toolkit's own); complex Ginibre weights, float method.
     A tuned scale extends Glorot's horizon by a constant factor only: both grow like ``sqrt(n)``
-    (:func:`glorot_table`). Cost grows like ``sqrt(n)``: about 2 s at ``n = 1e9``.
+    (:func:`glorot_table`). Cost grows like ``sqrt(n)``: about 2 s at ``n = 1e9``, and about as much with ``init``
+    (the law's energies are computed once per ``(n, init)``; ``benchmarks/bench_law_energies.py``).
 
     Parameters
     ----------

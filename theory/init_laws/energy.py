@@ -108,17 +108,39 @@ def _law_terms(n: int, t: int, law: Law, quantity: str, base: int) -> list[Fract
 
 def _guard(n: int, t: int, law: Law, quantity: str) -> float:
     """The heavy-entry estimate: ``sum_{r=M_LAW+1}^{t} |m_{2r} - (2r-1)!!| w_r / n^r`` with ``w_r = t - r + 1`` (Q) or
-    ``sum_{k<=t} (k - r + 1)^+`` (S); float (logs, vectorised), inf on overflow. Zero for the Gaussian law."""
+    ``sum_{k<=t} (k - r + 1)^+`` (S); float (logs, vectorised, the terms summed exactly rounded), inf on overflow.
+    Zero for the Gaussian law."""
     if law.kind == "gaussian" or t <= _st.M_LAW:
         return 0.0
+    return _guard_at(t, *_guard_terms(n, t, law, quantity), quantity)
+
+
+_UNDERFLOW = -746.0         # exp(x) is exactly 0.0 in float64 for x below about -745.13
+
+
+def _guard_terms(n: int, t: int, law: Law, quantity: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(r, y)``, ``y = log |m_{2r} - (2r-1)!!| - r log n``, for the ``r`` in ``M_LAW+1..t`` whose term can be nonzero
+    at some depth ``<= t`` (the others underflow to 0.0 at every such depth). Computed once for the largest depth, the
+    guards of all smaller depths (:func:`_guard_at`) are those :func:`_guard` gives at each: the terms left out are
+    exactly zero there too, and the sum is exactly rounded, so which zeros it sees does not matter."""
     r = np.arange(_st.M_LAW + 1, t + 1)
-    excess = _log_excess(law, t)[_st.M_LAW:t]
+    y = _log_excess(law, t)[_st.M_LAW:t] - r * math.log(n)
+    w_top = math.log(t + 1.0) if quantity == "Q" else math.log((t + 1.0) * (t + 2.0) / 2.0)
+    keep = y + w_top > _UNDERFLOW
+    return r[keep], y[keep]
+
+
+def _guard_at(t: int, r: np.ndarray, y: np.ndarray, quantity: str) -> float:
+    """:func:`_guard` at depth ``t`` from :func:`_guard_terms` of any depth ``>= t``."""
+    sel = r <= t
+    r, y = r[sel], y[sel]
     w = (t - r + 1.0) if quantity == "Q" else (t - r + 1.0) * (t - r + 2.0) / 2.0
-    x = excess + np.log(w) - r * math.log(n)
-    top = float(np.max(x))
-    if top > 700:
+    x = y + np.log(w)
+    if x.size == 0:
+        return 0.0
+    if float(np.max(x)) > 700:
         return math.inf
-    return float(np.sum(np.exp(x[np.isfinite(x)])))
+    return math.fsum(np.exp(x[np.isfinite(x)]).tolist())
 
 
 _EXCESS_CACHE: dict = {}
@@ -150,10 +172,11 @@ def _rho(n: int, t: int, terms: list[Fraction]) -> float:
     return max((t * t / n / _st.M_LAW) ** 2, float(b / a) if a else (math.inf if b else 0.0))
 
 
-def _nongaussian(n: int, t: int, law: Law, quantity: str, base: int) -> tuple[Fraction, Fraction, float, float]:
+def _nongaussian(n: int, t: int, law: Law, quantity: str, base: int,
+                 guard: float | None = None) -> tuple[Fraction, Fraction, float, float]:
     """The expansion's non-Gaussian part: ``(value, tail, guard, rho)``; value the terms ``m <= M_LAW - 2`` (for S also
     the exact non-Gaussian part of the rows ``k <= base``), tail the two omitted terms times ``(1 + 2 rho)/(1 - rho)``,
-    guard the heavy-entry estimate, rho the tail ratio (module docstring)."""
+    guard the heavy-entry estimate (computed here unless given), rho the tail ratio (module docstring)."""
     terms = _law_terms(n, t, law, quantity, base)
     rho = _rho(n, t, terms)
     value = sum(terms[:-2], Fraction(0))
@@ -161,7 +184,7 @@ def _nongaussian(n: int, t: int, law: Law, quantity: str, base: int) -> tuple[Fr
         value += _exact(n, base, law, "S") - _exact(n, base, as_law("gaussian"), "S")
     r = min(rho, RHO_MAX)
     tail = (abs(terms[-2]) + abs(terms[-1])) * Fraction((1 + 2 * r) / (1 - r))
-    return value, tail, _guard(n, t, law, quantity), rho
+    return value, tail, _guard(n, t, law, quantity) if guard is None else guard, rho
 
 
 def truncated_law_expansion(n, t, law, *, quantity: str = "S", base: int | None = None) -> tuple[float, float]:
@@ -196,25 +219,42 @@ def _expansion(n: int, t: int, law: Law, quantity: str, dps: int | None) -> Ener
         g = f(n, t, method="mp", dps=dps) if dps else f(n, t)
     except ValueError as exc:
         raise _OutOfDomain(f"the Gaussian part is outside theory.real_expansion's domain ({exc})") from None
-    value, tail, guard, rho = _nongaussian(n, t, law, quantity, exact_depth(law))
-    if rho > RHO_MAX:
-        raise _OutOfDomain(f"the omitted terms do not decrease fast enough (tail ratio {rho:.3g} > {RHO_MAX}: "
-                           f"c = t/sqrt(n) = {t / math.sqrt(n):.3g}, or the law's cumulants grow too fast for this n)")
     if dps:
+        value, tail, guard, rho = _nongaussian(n, t, law, quantity, exact_depth(law))
+        _check_rho(n, t, rho)
         with mpmath.workdps(dps):
             v = g.value + mpmath.mpf(value.numerator) / value.denominator
             e = g.error + mpmath.mpf(tail.numerator) / tail.denominator + mpmath.mpf(guard)
             rel = float(e / abs(v)) if v else math.inf
-    else:
-        v = float(g.value) + float(value)
-        e = float(g.error) + float(tail) + guard + 4 * _EPS * abs(float(value))     # and value's own rounding
-        rel = e / abs(v) if v else math.inf
+        _check_rel(n, t, law, rel, guard, float(tail) + float(g.error))
+        return Energy(v, e, "expansion")
+    return _float_expansion(n, t, law, quantity, float(g.value), float(g.error))
+
+
+def _float_expansion(n: int, t: int, law: Law, quantity: str, g_value: float, g_error: float,
+                     guard: float | None = None) -> Energy:
+    """The float expansion from the Gaussian part's value and error (QR / SR at ``(n, t)``); ``guard`` given by a
+    caller that evaluates many depths (:func:`law_energies_any`); _OutOfDomain outside the domain."""
+    value, tail, guard, rho = _nongaussian(n, t, law, quantity, exact_depth(law), guard)
+    _check_rho(n, t, rho)
+    v = g_value + float(value)
+    e = g_error + float(tail) + guard + 4 * _EPS * abs(float(value))     # and value's own rounding
+    _check_rel(n, t, law, e / abs(v) if v else math.inf, guard, float(tail) + g_error)
+    return Energy(v, e, "expansion")
+
+
+def _check_rho(n: int, t: int, rho: float) -> None:
+    if rho > RHO_MAX:
+        raise _OutOfDomain(f"the omitted terms do not decrease fast enough (tail ratio {rho:.3g} > {RHO_MAX}: "
+                           f"c = t/sqrt(n) = {t / math.sqrt(n):.3g}, or the law's cumulants grow too fast for this n)")
+
+
+def _check_rel(n: int, t: int, law: Law, rel: float, guard: float, truncation: float) -> None:
     if not rel <= REL_ERROR_MAX:
         why = (f"heavy entries: runs of equal indices (one entry used 2r times, m_2r up to "
-               f"e^{_log_guard_peak(n, t, law):.0f}) are beyond the expansion" if guard > float(tail) + float(g.error)
+               f"e^{_log_guard_peak(n, t, law):.0f}) are beyond the expansion" if guard > truncation
                else "the first omitted terms of the expansion are too large")
         raise _OutOfDomain(f"{why}: relative error estimate {rel:.3g} > {REL_ERROR_MAX:g}")
-    return Energy(v, e, "expansion")
 
 
 def _log_guard_peak(n: int, t: int, law: Law) -> float:
@@ -390,6 +430,54 @@ def law_max_depth(n, law, *, quantity: str = "S") -> int:
     return lo
 
 
+def _float_expansion_many(n: int, lo: int, t: int, law: Law) -> list[Energy]:
+    """``[Q_law(n, k, law) for k in lo..t]`` (float; ``lo`` beyond the exact rows), equal to those calls value for
+    value and raising what the first unserved depth raises, in a fraction of their time: the Gaussian part vectorised
+    (QR over an array of depths gives QR's scalar values), the heavy-entry guards from one set of terms
+    (:func:`_guard_terms`)."""
+    if law.kind == "moments":
+        return [Q_law(n, k, law) for k in range(lo, t + 1)]      # the expansion's own refusal at the first depth
+    top = min(t, _rx.max_depth(n, quantity="Q"))                # QR's domain; beyond, Q_law names the depth
+    out: list[Energy] = []
+    if top >= lo:
+        ks = np.arange(lo, top + 1)
+        g = _rx.QR(n, ks)
+        if law.kind == "gaussian":                              # Q_law is QR there
+            return [Energy(float(v), float(e), g.source) for v, e in zip(g.value, g.error)] + \
+                ([] if t == top else [Q_law(n, top + 1, law)])
+        terms = _guard_terms(n, top, law, "Q") if top > _st.M_LAW else None
+        for i, k in enumerate(range(lo, top + 1)):
+            guard = 0.0 if terms is None or k <= _st.M_LAW else _guard_at(k, *terms, "Q")
+            try:
+                out.append(_float_expansion(n, k, law, "Q", float(g.value[i]), float(g.error[i]), guard))
+            except _OutOfDomain:
+                Q_law(n, k, law)                                 # raises the depth's domain error
+                raise AssertionError(f"Q_law({n}, {k}) served a depth the batch refused") from None
+    if t > top:
+        Q_law(n, top + 1, law)
+        raise AssertionError(f"Q_law({n}, {top + 1}) served a depth beyond QR's domain")
+    return out
+
+
+_TABLES: dict = {}        # (n, law) -> (Q_{n,0..T}, relative error estimates): the horizon's searches re-read them
+
+
+def _expansion_table(n: int, t: int, law: Law) -> tuple[np.ndarray, np.ndarray]:
+    """``Q_{n,0..T}`` and their relative error estimates (0 on the rows) for some ``T >= t``, kept for the last
+    two ``(n, law)``: each depth's value does not depend on how far the table goes, so a slice is exact."""
+    have = _TABLES.get((n, law))
+    if have is not None and have[0].size > t:
+        return have
+    K = exact_depth(law)
+    rs = _float_expansion_many(n, K + 1, t, law)
+    E = np.array([float(_exact_Q(n, k, law)) for k in range(K + 1)] + [float(r.value) for r in rs])
+    rel = np.concatenate([np.zeros(K + 1), [float(r.error) / abs(float(r.value)) for r in rs]])
+    if len(_TABLES) >= 2:
+        _TABLES.pop(next(iter(_TABLES)))
+    _TABLES[(n, law)] = (E, rel)
+    return E, rel
+
+
 def law_energies_any(n, t, law) -> tuple[np.ndarray, float, str]:
     """``(E, rel_error, source)``: ``E = [Q_{n,0}, ..., Q_{n,t}]`` (float64), the largest relative error estimate
     and a source text; for :mod:`theory.horizon`. Domain: :func:`Q_law`'s at every depth ``<= t``.
@@ -402,13 +490,11 @@ def law_energies_any(n, t, law) -> tuple[np.ndarray, float, str]:
     n = as_int("n", n, minimum=1)
     t = as_int("t", t, minimum=0, maximum=_rx.MAX_T_LINEAR)
     K = min(t, exact_depth(law))
-    E = [float(_exact_Q(n, k, law)) for k in range(K + 1)]
     if t > K:
         if law.max_depth is not None and t > law.max_depth:
             _energy(n, t, law, "float", None, "Q", "t")          # the infinite-energy error
-        rs = [Q_law(n, k, law) for k in range(K + 1, t + 1)]
-        rel = max(float(r.error) / abs(float(r.value)) for r in rs)
-        E += [float(r.value) for r in rs]
-        return (np.array(E), rel, f"exact rows of {law.name} k <= {K}, large-n expansion beyond "
-                                  f"(relative error estimate <= {rel:.2g})")
-    return np.array(E), 0.0, f"exact rows of {law.name}"
+        table, rel_k = _expansion_table(n, t, law)
+        rel = float(np.max(rel_k[K + 1:t + 1]))
+        return (table[:t + 1].copy(), rel, f"exact rows of {law.name} k <= {K}, large-n expansion beyond "
+                                       f"(relative error estimate <= {rel:.2g})")
+    return np.array([float(_exact_Q(n, k, law)) for k in range(K + 1)]), 0.0, f"exact rows of {law.name}"

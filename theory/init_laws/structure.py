@@ -42,6 +42,7 @@ Quantity and conventions as in :mod:`theory.init_laws.rows`: ``G`` has iid entri
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -194,8 +195,32 @@ def _kappa(law: Law, mu: tuple[int, ...]) -> Fraction:
 
 
 def _law_coefficient(m, k, law: Law) -> Fraction:
-    """The non-Gaussian part of ``a_m(k)`` for ``law``: ``sum_{mu != ()} kappa^mu c_{m,mu}(k)`` (exact)."""
-    return sum((_kappa(law, mu) * coefficient_value(m, mu, k) for mu in monomials(m)), Fraction(0))
+    """The non-Gaussian part of ``a_m(k)`` for ``law``: ``sum_{mu != ()} kappa^mu c_{m,mu}(k)`` (exact). From
+    ``k0`` on, one quasi-polynomial per ``(m, law)`` in integers (:func:`_law_quasi`): the same value, about 100x
+    faster than a sum of Fraction Horners, which matters where the horizon evaluates tens of thousands of depths."""
+    A, B, den, k0 = _law_quasi(m, law)
+    if k < k0:
+        return sum((_kappa(law, mu) * coefficient_value(m, mu, k) for mu in monomials(m)), Fraction(0))
+    a = b = 0
+    for x in reversed(A):
+        a = a * k + x
+    for x in reversed(B):
+        b = b * k + x
+    return Fraction(a - b if k % 2 else a + b, den)
+
+
+@lru_cache(maxsize=256)
+def _law_quasi(m: int, law: Law) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """``(A, B, den, k0)``: ``sum_{mu != ()} kappa^mu c_{m,mu}(k) = (A(k) + (-1)^k B(k)) / den`` for ``k >= k0``, with
+    integer monomial coefficients (the committed quasi-polynomials combined with the law's cumulants)."""
+    recs = [(_kappa(law, mu), coefficient(m, mu)) for mu in monomials(m)]
+    size_a = max(len(A) for _, (A, _, _) in recs)
+    size_b = max(len(B) for _, (_, B, _) in recs)
+    A = [sum((kap * A[i] for kap, (A, _, _) in recs if i < len(A)), Fraction(0)) for i in range(size_a)]
+    B = [sum((kap * B[i] for kap, (_, B, _) in recs if i < len(B)), Fraction(0)) for i in range(size_b)]
+    den = math.lcm(*(x.denominator for x in A + B))
+    return (tuple(int(x * den) for x in A), tuple(int(x * den) for x in B), den,
+            max(k0 for _, (_, _, k0) in recs))
 
 
 @lru_cache(maxsize=None)
