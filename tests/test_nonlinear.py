@@ -414,3 +414,52 @@ def test_free_relu_and_identity_deviation_does_not_depend_on_sigma():
         assert np.allclose(a.deviation()[0], b.deviation()[0], rtol=0, atol=1e-12)
     t1, t2 = nonlinear_energies_mc(24, 8, 6, [nl.Recurrence("tanh", 1.3), nl.Recurrence("tanh", 1.5)], seed=8)
     assert not np.allclose(t1.deviation()[0], t2.deviation()[0], rtol=0, atol=1e-6)          # tanh is not homogeneous
+
+
+class _Started(Exception):
+    """Raised by a stand-in draw: the call got past its budget checks."""
+
+
+def _budget_probe(monkeypatch, **kwargs):
+    """Call nonlinear_energy_mc with the first draw replaced by a sentinel: 'started' or the refusal's text, and
+    whether the progress bar would show."""
+    import numerics.signal_propagation.nonlinear_mc as nmc
+    seen = {}
+
+    def fake_tqdm(iterable, **kw):
+        seen["bar"] = not kw["disable"]
+        return iterable
+
+    def fake_draw(*args):
+        raise _Started
+
+    monkeypatch.setattr(nmc, "tqdm", fake_tqdm)
+    monkeypatch.setattr(nmc, "_one_draw", fake_draw)
+    try:
+        nonlinear_energy_mc(**kwargs)
+    except _Started:
+        return "started", seen["bar"]
+    except ValueError as exc:
+        return str(exc), None
+    raise AssertionError("neither started nor refused")
+
+
+def test_budget_counts_python_overhead_per_draw_and_step(monkeypatch):
+    """At n = 1 the flops are nothing and the overhead is everything: 1e5 flops a draw, 1.5e4 a step, against
+    MAX_WORK = 1e14 (the budget before 2026-12-06 counted only the flops and let this run for days)."""
+    from numerics.signal_propagation.nonlinear_mc import MAX_WORK
+    t = 10**4
+    per_draw = 2.0 * t * 1 + 20.0 + 1e5 + 1.5e4 * t          # n = 1, one case, one probe
+    inside = int(MAX_WORK // per_draw)
+    assert _budget_probe(monkeypatch, n=1, t=t, samples=inside, probes=1)[0] == "started"
+    text, _ = _budget_probe(monkeypatch, n=1, t=t, samples=inside + 1, probes=1)
+    assert "flops" in text and "1.5e4 cases t" in text
+
+
+def test_progress_bar_by_default_where_the_overhead_takes_seconds(monkeypatch):
+    """n = 8, t = 2: 116 us a draw measured, almost all overhead; 2e10 flops (a few seconds) shows a bar."""
+    per_draw = 2.0 * 64 * 8 * 2 + 20.0 * 64 + 1e5 + 1.5e4 * 2     # n = 8, one case, 8 probes, t = 2
+    edge = int(2e10 // per_draw)
+    assert _budget_probe(monkeypatch, n=8, t=2, samples=edge)[1] is False
+    assert _budget_probe(monkeypatch, n=8, t=2, samples=edge + 1)[1] is True
+    assert _budget_probe(monkeypatch, n=8, t=2, samples=edge + 1, progress=False)[1] is False

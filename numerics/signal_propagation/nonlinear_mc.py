@@ -21,7 +21,9 @@ are combined in draw order (Welford). The only multi-threaded operation is the B
 entries are each summed by one thread in a fixed order (OpenBLAS partitions the output, never the inner
 dimension), so the results are **bit-identical for any BLAS thread count** (``tests/test_nonlinear.py`` runs
 ``OPENBLAS_NUM_THREADS=1`` and ``2`` and compares the bytes). Cost per draw: ``n^2`` normals and ``t`` products
-``(n x n) (n x cases*probes)`` (``2 n^2 cases probes t`` flops); the working set is ``W`` (``8 n^2`` bytes).
+``(n x n) (n x cases*probes)`` (``2 n^2 cases probes t`` flops), plus Python's overhead (about 100 us a draw
+and 15 us a step and case, which dominate below n of about 30; the budget counts them as flops at 1 Gflop/s);
+the working set is ``W`` (``8 n^2`` bytes).
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ MAX_PROBES = 1024
 MAX_CASES = 64
 MAX_WORK = 1e14           # flops of one call (about a day of one core): refused beyond
 _PROGRESS_WORK = 2e10     # progress=None shows a bar beyond this much work (a few seconds)
+# Python's own time per draw (its seeds and generators, ~100 us) and per step and case (~15 us), counted as flops at
+# 1 Gflop/s so that the budget and the progress bar see it: at n = 8 it is nearly all of the time (measured
+# 2026-12-06: 116 us a draw at n = 8, t = 2; 800 us at t = 50), where the flops alone promised microseconds
+_DRAW_OVERHEAD, _STEP_OVERHEAD = 1e5, 1.5e4
+
+
+def _work(n: int, t: int, samples: int, cases: int, probes: int) -> float:
+    """A call's cost in flops: the products and normals of every draw plus its Python overhead (as flops)."""
+    return samples * (2.0 * n * n * cases * probes * t + 20.0 * n * n + _DRAW_OVERHEAD + _STEP_OVERHEAD * cases * t)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -187,8 +198,8 @@ def nonlinear_energies_mc(n, t, samples, recurrences, *, probes: int = 8, seed=0
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None (auto), got {progress!r}")
     R = len(recs)
-    work = samples * (2.0 * n * n * R * probes * t + 20.0 * n * n)
-    check_budget("samples * (2 n^2 cases probes t + 20 n^2)", work, MAX_WORK, unit="flops")
+    work = _work(n, t, samples, R, probes)
+    check_budget("samples * (2 n^2 cases probes t + 20 n^2 + 1e5 + 1.5e4 cases t)", work, MAX_WORK, unit="flops")
     memory = 8.0 * (n * n + 4 * n * R * probes + (samples if keep_draws else 2) * R * (t + 1))
     check_budget("n^2 + 4 n cases probes + (samples if keep_draws) cases (t + 1)", memory, MAX_MEMORY_BYTES)
     show = work > _PROGRESS_WORK if progress is None else progress
