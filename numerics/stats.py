@@ -394,7 +394,28 @@ def percentile_interval(stat: Callable[[dict], float], point: dict, reps: list[d
         raise TypeError(f"reps must be a non-empty list of dicts cell -> centre, got {type(reps).__name__}")
     level = as_probability("level", level, open_min=True, open_max=True)
     vals = np.asarray([stat(m) for m in reps], float)
-    return stat(point), float(np.quantile(vals, level)), float(np.quantile(vals, 1 - level))
+    return stat(point), _quantile(vals, level, upper=False), _quantile(vals, 1 - level, upper=True)
+
+
+def _quantile(vals: np.ndarray, q: float, *, upper: bool) -> float:
+    """numpy's linear quantile, and where that is NaN beside an infinity (numpy interpolates with ``inf - inf`` or
+    ``inf * 0``) the value of the interpolation in extended arithmetic: the order statistic itself at an exact
+    position or between equal neighbours, the infinite neighbour beside a finite one, and between ``-inf`` and
+    ``+inf`` the outer one (``+inf`` for an upper end, ``-inf`` for a lower). A statistic infinite on some replicates
+    (a model's risk on a mixture it cannot fit) gave an interval end of NaN before, which no rule can read."""
+    with np.errstate(invalid="ignore"):
+        r = float(np.quantile(vals, q))
+    if not math.isnan(r) or np.isnan(vals).any():
+        return r
+    v = np.sort(vals)
+    h = (v.size - 1) * q
+    i = math.floor(h)
+    a, b = float(v[i]), float(v[min(i + 1, v.size - 1)])
+    if h == i or a == b:
+        return a
+    if math.isinf(a) and math.isinf(b):
+        return b if upper else a
+    return a if math.isinf(a) else b
 
 
 def bootstrap_replicates(cells: dict, *, B: int = BOOT, seed: int = BOOT_SEED,

@@ -216,6 +216,44 @@ def test_bootstrap_interval_is_at_the_asked_level():
     assert (est, lo, hi) == (1.0, 0.0, 1.0)
 
 
+@pytest.mark.parametrize("vals,q,upper,want", [
+    ([1.0, 2.0, math.inf, math.inf, math.inf], 0.99, True, math.inf),      # between two infinities: inf, not NaN
+    ([1.0, 2.0, math.inf, math.inf, math.inf], 0.5, False, math.inf),
+    ([1.0, 2.0, 3.0, math.inf], 2 / 3, True, 3.0),                         # at an order statistic exactly: it
+    ([1.0, 2.0, math.inf], 0.75, True, math.inf),                          # finite to inf: inf (numpy: NaN)
+    ([1.0, 2.0, math.inf], 0.75, False, math.inf),
+    ([1.0, 2.0, math.inf], 0.6, False, math.inf),                          # numpy's own answer, kept
+    ([-math.inf, 1.0, 2.0], 0.25, True, -math.inf),                        # numpy's own answer, kept
+    ([-math.inf, -math.inf, 1.0, 2.0], 0.01, False, -math.inf),
+    ([-math.inf, math.inf], 0.5, True, math.inf),                          # -inf to inf: the outer one
+    ([-math.inf, math.inf], 0.5, False, -math.inf),
+])
+def test_interval_quantile_next_to_an_infinity(vals, q, upper, want):
+    """numpy's linear quantile returns NaN next to an infinity (inf - inf, or inf * 0 at an exact order statistic);
+    percentile_interval's ends take the extended-arithmetic interpolation there (numpy's answer where it has one)."""
+    from numerics.stats import _quantile
+    with np.errstate(invalid="ignore"):
+        assert math.isnan(np.quantile(np.array(vals), q)) or want == np.quantile(np.array(vals), q)
+    assert _quantile(np.array(vals), q, upper=upper) == want
+
+
+@given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=30), st.floats(0.001, 0.999))
+@settings(max_examples=200, deadline=None)
+def test_interval_quantile_is_numpys_on_finite_values(vals, q):
+    from numerics.stats import _quantile
+    for upper in (False, True):
+        assert _quantile(np.array(vals), q, upper=upper) == float(np.quantile(np.array(vals), q))
+
+
+def test_percentile_interval_of_a_statistic_infinite_on_some_replicates():
+    """A risk that is infinite on most replicates (the model cannot fit one mixture): the interval is [1, inf],
+    never NaN (its upper end was NaN before 2026-12-06)."""
+    from numerics.stats import percentile_interval
+    reps = [{"a": 1.0}] * 3 + [{"a": math.inf}] * 7
+    est, lo, hi = percentile_interval(lambda med: med["a"], {"a": math.inf}, reps, 0.1)
+    assert (est, lo, hi) == (math.inf, 1.0, math.inf)
+
+
 # --- issue 43: silently wrong statistics of the outside fuzz (each failed before the fix) ----------------------
 def test_mwu_refuses_none_and_drops_nan():
     """mwu(None, y) was nan: numpy reads None as NaN. NaN marks a missing value (dropped, as in paired)."""
