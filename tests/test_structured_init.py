@@ -554,3 +554,27 @@ def test_verdict_identity_noise_passes_and_fails():
     assert chk.verdict_identity_noise(dict(good, tops=[(0, 2, 2)])).verdict == FAIL
     assert chk.verdict_identity_noise(dict(good, expansion=[dict(k=1, q_inf=F(2), c1=F(1), rows=(F(2), F(0)))])
                                       ).verdict == FAIL
+
+
+@pytest.mark.parametrize("value", ["uniform", "sparse:0.1", "student:5"])
+def test_an_iid_law_where_a_structured_init_is_taken_says_where_it_belongs(value):
+    from theory.init_laws.laws import as_law
+    from theory.structured_init import Q_structured
+    for v in (value, as_law(value)):
+        with pytest.raises((TypeError, ValueError), match=r"^init .*that is an iid law of the entries.*Q_law / S_law"):
+            Q_structured(16, 3, v)
+    with pytest.raises(ValueError, match=r"^init must be one of .*got 'cauchy'$"):   # neither family: no hint
+        Q_structured(16, 3, "cauchy")
+
+
+@pytest.mark.parametrize("value", ["orthogonal", "ring:r_min=0.9,r_max=0.99", "identity-noise:alpha=1,beta=0.1"])
+def test_a_structured_init_where_an_iid_law_is_taken_says_where_it_belongs(value):
+    from theory.horizon import max_horizon
+    from theory.init_laws import Q_law
+    from theory.structured_init import as_init
+    for v in (value, as_init(value)):
+        for call in (lambda: Q_law(16, 3, v), lambda: max_horizon(64, 0.1, init=v)):
+            with pytest.raises((TypeError, ValueError), match=r"that is a structured initialisation.*Q_structured"):
+                call()
+    with pytest.raises(ValueError, match=r"got 'cauchy'$"):
+        Q_law(16, 3, "cauchy")

@@ -341,7 +341,7 @@ def as_law(value, *, name: str = "init") -> Law:
         return value
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a law name ({', '.join(LAW_NAMES)}) or a theory.init_laws.Law, "
-                        f"got {type(value).__name__} {value!r:.60}")
+                        f"got {type(value).__name__} {value!r:.60}{_other_family(value)}")
     text = value.strip().lower().replace(" ", "")
     head, sep, arg = text.partition(":")
     simple = {"gaussian": gaussian, "normal": gaussian, "uniform": uniform, "rademacher": rademacher}
@@ -356,4 +356,16 @@ def as_law(value, *, name: str = "init") -> Law:
             return from_moments(*arg.split(","))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name}={value!r}: {exc}") from None
-    raise ValueError(f"{name} must be a law: {', '.join(LAW_NAMES)} (or a theory.init_laws.Law), got {value!r:.60}")
+    raise ValueError(f"{name} must be a law: {', '.join(LAW_NAMES)} (or a theory.init_laws.Law), got {value!r:.60}"
+                     f"{_other_family(value)}")
+
+
+def _other_family(value) -> str:
+    """The hint for a structured initialisation passed where an iid law is taken: the two families share the
+    ``init=`` name, not the functions."""
+    from ..structured_init import INIT_NAMES, OrthogonalInit, RingInit, IdentityNoiseInit
+    structured = isinstance(value, (OrthogonalInit, RingInit, IdentityNoiseInit)) or \
+        (isinstance(value, str) and value.strip().lower().partition(":")[0] in INIT_NAMES)
+    return ("; that is a structured initialisation (not iid entries): its energies are "
+            "theory.structured_init.Q_structured / S_structured, its Monte Carlo "
+            "numerics.signal_propagation.structured_mc.estimate_structured") if structured else ""

@@ -275,6 +275,19 @@ def _parse_value(key: str, text: str):
         raise ValueError(f"init: {key} must be a number, got {text!r}") from None
 
 
+def _other_family(value) -> str:
+    """The hint for an iid law passed where a structured initialisation is taken (the two families share the
+    ``init=`` name, not the functions)."""
+    from ..init_laws.laws import Law, as_law
+    if not isinstance(value, Law):
+        try:
+            as_law(value)
+        except (TypeError, ValueError):
+            return ""
+    return ("; that is an iid law of the entries, not a structured initialisation: its energies are "
+            "theory.init_laws.Q_law / S_law, its Monte Carlo numerics.signal_propagation.ginibre.estimate_Q(init=...)")
+
+
 def as_init(init: Any) -> StructuredInit:
     """A structured initialisation from a law object or a name (the ``init=`` argument of the toolkit).
 
@@ -315,10 +328,12 @@ def as_init(init: Any) -> StructuredInit:
         return init
     if not isinstance(init, str):
         raise TypeError(f"init must be a structured initialisation (OrthogonalInit, RingInit, RotationBlocksInit, "
-                        f"IdentityNoiseInit) or one of the names {INIT_NAMES}, got {type(init).__name__} {init!r:.60}")
+                        f"IdentityNoiseInit) or one of the names {INIT_NAMES}, got {type(init).__name__} {init!r:.60}"
+                        f"{_other_family(init)}")
     name, _, rest = init.partition(":")
     if name not in INIT_NAMES:
-        raise ValueError(f"init must be one of {INIT_NAMES} (optionally ':key=value,...'), got {init!r:.60}")
+        raise ValueError(f"init must be one of {INIT_NAMES} (optionally ':key=value,...'), got {init!r:.60}"
+                         f"{_other_family(init)}")
     if name in ("orthogonal", "unitary"):
         if rest:
             raise ValueError(f"init: {name!r} takes no parameters, got {init!r:.60}")
