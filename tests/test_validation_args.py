@@ -182,3 +182,41 @@ def test_committed_checks_its_root(tmp_path):
     tiny.assert_named(lambda: committed.collect(3), TypeError, "root")
     tiny.assert_named(lambda: committed.collect(tmp_path / "none"), ValueError, "root")
     tiny.assert_named(lambda: committed.refresh(tmp_path / "none"), ValueError, "root")
+
+
+# ------------------------------------------------------------------------ the figure scripts' public helpers
+def test_figure_helpers_check_their_arguments():
+    """The helpers that docs/figures/*.py and the tests import (public on purpose) name a bad argument instead of
+    failing inside numpy or matplotlib, or, for horizon_law_data, silently returning a law with no points."""
+    import numpy as np
+
+    from validation.checks.init_laws import horizon_law_data, plot_horizon_laws
+    from validation.checks.real_weights import plot_rows_mc
+    from validation.checks.signal_energy import feedforward_energies
+
+    rng = np.random.default_rng(0)
+    bad = [
+        (lambda: plot_rows_mc(None, None), TypeError, "^cases"),
+        (lambda: plot_rows_mc(None, [(32, 1)]), TypeError, "^cases"),
+        (lambda: plot_rows_mc(None, [(32, 1, 1.0, 0.0, 1.0)]), ValueError, r"^cases\[\]\[3\] \(se\) must be > 0"),
+        (lambda: feedforward_energies(0, 1, 10, field="real", rng=rng), ValueError, "^n must"),
+        (lambda: feedforward_energies(2, -1, 10, field="real", rng=rng), ValueError, "^L must"),
+        (lambda: feedforward_energies(2, 1, 0, field="real", rng=rng), ValueError, "^samples must"),
+        (lambda: feedforward_energies(2, 1, 10, field="x", rng=rng), ValueError, "^field must"),
+        (lambda: feedforward_energies(2, 1, 10, field="real", rng=0), TypeError, "^rng must"),
+        (lambda: feedforward_energies(10**4, 1, 10**4, field="real", rng=rng), ValueError, r"^samples \* n\^2"),
+        (lambda: horizon_law_data(None, 0.1, ["uniform"]), TypeError, "^ns"),
+        (lambda: horizon_law_data([64], 1.0, ["uniform"]), ValueError, "^tol must be < 1"),
+        (lambda: horizon_law_data([64], 0.1, ["cauchy"]), ValueError, r"^laws\[\] must be a law"),
+        (lambda: horizon_law_data([64], 0.1, "uniform"), TypeError, "^laws must"),
+        (lambda: plot_horizon_laws(None, None, tol=0.1), TypeError, "^data must"),
+        (lambda: plot_horizon_laws(None, {"uniform": [64]}, tol=0.1), TypeError, "^data must"),
+    ]
+    for call, exc, match in bad:
+        with pytest.raises(exc, match=match):
+            call()
+    # just inside each edge: the smallest sizes, a tol just below 1, an se just above 0
+    assert feedforward_energies(1, 0, 1, field="complex", rng=rng).tolist() == [1.0]
+    assert horizon_law_data([64], math.nextafter(1.0, 0.0), ["uniform"]) == {"uniform": []}    # beyond the served
+    fig = plot_rows_mc(None, [(32, 1, 1.0, 2.3e-308, 1.0)])        # the smallest normal se and a little
+    assert fig is not None

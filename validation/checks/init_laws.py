@@ -209,9 +209,19 @@ def _plot_mc(path, cases, *, ax=None):
 
 def horizon_law_data(ns, tol: float, laws) -> dict:
     """``{law: [(n, t*) ...]}``: the first depth with ``|Q_{n,t} - 1| > tol`` at sigma = 1 for iid weights of each law
-    (``depth_for_scale(..., init=law) + 1``); widths whose crossing lies beyond the served energies are left out."""
+    (``depth_for_scale(..., init=law) + 1``); widths whose crossing lies beyond the served energies are left out.
+    ``ns``: widths (positive integers), ``tol`` in (0, 1), ``laws``: law names or Laws (a list; each checked first,
+    so that a bad one is an error, not a law with no points)."""
+    from theory._args import as_int_array, as_probability
     from theory.horizon import depth_for_scale
+    from theory.init_laws.laws import as_law
 
+    ns = [int(n) for n in as_int_array("ns", ns, minimum=1)]
+    as_probability("tol", tol, open_min=True, open_max=True)
+    if isinstance(laws, (str, bytes)) or not isinstance(laws, (list, tuple)):
+        raise TypeError(f"laws must be a list of law names or Laws, got {laws!r:.60}")
+    for law in laws:
+        as_law(law, name="laws[]")
     out: dict = {}
     for law in laws:
         pts = []
@@ -225,8 +235,13 @@ def horizon_law_data(ns, tol: float, laws) -> dict:
 
 
 def plot_horizon_laws(path, data: dict, *, tol: float, ax=None):
-    """t*(n, tol) against n (log-log) per law, with the sqrt(n) law of the complex critical curve for reference."""
+    """t*(n, tol) against n (log-log) per law, with the sqrt(n) law of the complex critical curve for reference.
+    ``data``: :func:`horizon_law_data`'s dict (law -> list of (n, t*))."""
     from theory.real_expansion import breakdown_law
+
+    if not isinstance(data, dict) or not all(isinstance(p, (list, tuple)) and all(
+            isinstance(x, (list, tuple)) and len(x) == 2 for x in p) for p in data.values()):
+        raise TypeError(f"data must be a dict law -> list of (n, t*) pairs (horizon_law_data), got {data!r:.60}")
 
     fig, ax = panels(ax, figsize=(6.5, 4.2))
     c0 = breakdown_law(tol)["c0"]

@@ -74,7 +74,13 @@ def verdict_identities(rows: dict) -> Outcome:
 # figure and the checks
 # --------------------------------------------------------------------------------------------------
 def plot_rows_mc(path, cases, *, ax=None):
-    """z-scores of the Monte Carlo estimates against the exact rows, one marker series per width n."""
+    """z-scores of the Monte Carlo estimates against the exact rows, one marker series per width n (of
+    ``MC_NS``). ``cases``: a list of ``(n, k, estimate, se, exact)`` with ``se > 0``."""
+    from theory._args import as_real
+    if not isinstance(cases, (list, tuple)) or not all(isinstance(c, (list, tuple)) and len(c) == 5 for c in cases):
+        raise TypeError(f"cases must be a list of (n, k, estimate, se, exact) tuples, got {cases!r:.60}")
+    for c in cases:
+        as_real("cases[][3] (se)", c[3], minimum=0.0, open_min=True)
     fig, ax = panels(ax, figsize=(6.5, 4))
     for i, n in enumerate(MC_NS):
         sel = [c for c in cases if c[0] == n]

@@ -539,7 +539,16 @@ def feedforward_energies(n: int, L: int, samples: int, *, field: str, rng: np.ra
     """``||W_L...W_1 e_1||^2`` for ``samples`` independent draws of L independent layers ``G / sqrt(n)``.
 
     Complex layers have iid proper complex Gaussian entries (``E|G_ij|^2 = 1``), real ones iid N(0, 1).
+    ``n >= 1``, ``L >= 0``, ``samples >= 1``, ``field`` "real" or "complex", ``rng`` a numpy Generator; a layer's
+    ``samples x n x n`` block within the memory budget (``theory._args.MAX_MEMORY_BYTES``).
     """
+    from theory._args import MAX_MEMORY_BYTES, as_choice, as_instance, as_int, check_budget
+    n, L = as_int("n", n, minimum=1), as_int("L", L, minimum=0, maximum=10**6)
+    samples = as_int("samples", samples, minimum=1)
+    field = as_choice("field", field, ("real", "complex"))
+    as_instance("rng", rng, np.random.Generator, "numpy.random.Generator")
+    check_budget("samples * n^2", 8.0 * (4 if field == "complex" else 1) * samples * n * n, MAX_MEMORY_BYTES,
+                 value=(samples, n))
     h = np.zeros((samples, n), dtype=complex if field == "complex" else float)
     h[:, 0] = 1.0
     for _ in range(L):
