@@ -220,3 +220,34 @@ def test_figure_helpers_check_their_arguments():
     assert horizon_law_data([64], math.nextafter(1.0, 0.0), ["uniform"]) == {"uniform": []}    # beyond the served
     fig = plot_rows_mc(None, [(32, 1, 1.0, 2.3e-308, 1.0)])        # the smallest normal se and a little
     assert fig is not None
+
+
+def test_architecture_plan_helpers_check_their_arguments():
+    """The helpers benchmarks/memory_arch/cpu_results.py imports: a sweep name that is not a file name beside the
+    sweep files (a path) is refused, and so is every argument of the wrong shape, by name."""
+    bad = [
+        (lambda: arch.extension_path(None), TypeError, "^sweep must"),
+        (lambda: arch.round2_path("../../etc"), ValueError, "^sweep must"),
+        (lambda: arch.load_round2("cpu/x"), ValueError, "^sweep must"),
+        (lambda: arch.load_extension(3), TypeError, "^sweep must"),
+        (lambda: arch.cell_of({"study": "main"}), TypeError, "^run_or_row must"),
+        (lambda: arch.extension_runs(None, None), TypeError, "^doc must"),
+        (lambda: arch.extension_runs({"studies": {}}, [1]), TypeError, "^plan must"),
+        (lambda: arch.plan_extension(None), TypeError, "^results must"),
+        (lambda: arch.plan_extension([], seeds=()), TypeError, "^seeds must"),
+        (lambda: arch.plan_extension([], seeds=(3, -1)), ValueError, r"^seeds\[\] must"),
+        (lambda: arch.profile_rows(None, ("main",)), TypeError, "^ctx must"),
+        (lambda: arch.with_round2(None, {"claims": {}}, "x", None, len, len), TypeError, "^out must"),
+        (lambda: arch.with_round2(Outcome(PASS, "s"), {}, "x", None, len, len), TypeError, "^plan must"),
+        (lambda: arch.with_round2(Outcome(PASS, "s"), {"claims": {}}, 3, None, len, len), TypeError, "^claim must"),
+        (lambda: arch.with_round2(Outcome(PASS, "s"), {"claims": {}}, "x", None, None, len), TypeError, "^answer"),
+    ]
+    for call, exc, match in bad:
+        with pytest.raises(exc, match=match):
+            call()
+    # just inside: the names and shapes the profile script uses
+    assert arch.round2_path("cpu_T256").name == "cpu_T256_round2.json" and arch.load_round2("cpu")["claims"]
+    assert arch.plan_extension([], seeds=(0,)) == {"seeds": [0], "claims": {}}
+    assert arch.extension_runs({"studies": {}}, None) == {}
+    row = dict(study="main", model="lstm", train_variant="default", kind="exp", alpha=0.5, lam=None)
+    assert arch.cell_of(row) == ["main", "lstm", "default", "exp", 0.5, None]

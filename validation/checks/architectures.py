@@ -137,6 +137,8 @@ def profile_rows(ctx: Context, studies: tuple[str, ...], select=None, *, require
     from numerics.experiments.store import ResultStore
     from numerics.memory_functions.bench.sweep import load_sweep, run_sweep
 
+    from theory._args import as_instance
+    as_instance("ctx", ctx, Context)
     prof = _profile(ctx)
     path = SWEEP_DIR / f"{prof}.json"
     if not path.exists():
@@ -191,9 +193,19 @@ def _dedup(runs: list) -> list:
 # ----------------------------------------------------------------------------------------------------
 # the rule's seed extension: claims that lack power at 3 seeds get seeds 3 and 4 on their cells, once
 # ----------------------------------------------------------------------------------------------------
+def _sweep_name(sweep) -> str:
+    """A packaged sweep's name (letters, digits, ``_``, ``-``: a file name beside the sweep files, never a path)."""
+    import re
+    if not isinstance(sweep, str):
+        raise TypeError(f"sweep must be a packaged sweep's name (str), got {type(sweep).__name__} {sweep!r:.60}")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,100}", sweep):
+        raise ValueError(f"sweep must be a packaged sweep's name (letters, digits, '_', '-'), got {sweep!r:.60}")
+    return sweep
+
+
 def extension_path(sweep: str) -> Path:
     """The seed-extension plan of a sweep (``<sweep>_extension.json`` beside the packaged sweep files)."""
-    return SWEEP_DIR / f"{sweep}_extension.json"
+    return SWEEP_DIR / f"{_sweep_name(sweep)}_extension.json"
 
 
 def load_extension(sweep: str) -> dict | None:
@@ -207,7 +219,10 @@ def load_extension(sweep: str) -> dict | None:
 def cell_of(run_or_row) -> list:
     """A run's cell: [study, model, train_variant, kind, alpha, lam] (a sweep run or a row)."""
     r = _labels(run_or_row) if hasattr(run_or_row, "config") else run_or_row
-    return [r["study"], r["model"], r["train_variant"], r["kind"], r["alpha"], r["lam"]]
+    keys = ("study", "model", "train_variant", "kind", "alpha", "lam")
+    if not isinstance(r, dict) or not all(k in r for k in keys):
+        raise TypeError(f"run_or_row must be a sweep run or a row with the fields {keys}, got {run_or_row!r:.80}")
+    return [r[k] for k in keys]
 
 
 def plan_extension(results: list[dict], seeds=(3, 4)) -> dict:
@@ -215,6 +230,12 @@ def plan_extension(results: list[dict], seeds=(3, 4)) -> dict:
     (a report's ``results``): every claim whose statistic lacks power at either budget (``data["lacks_power"]``)
     gets ``seeds`` on every cell its statistic read (``data["cells"]``). Returns the plan (JSON data): the
     seeds, and per claim its 3-seed answer and its cells."""
+    from theory._args import as_int
+    if not isinstance(results, (list, tuple)) or not all(isinstance(r, dict) and "name" in r for r in results):
+        raise TypeError(f"results must be a report's list of check results (dicts with a name), got {results!r:.60}")
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (list, tuple)) or not seeds:
+        raise TypeError(f"seeds must be a non-empty sequence of seeds (integers >= 0), got {seeds!r:.60}")
+    seeds = [as_int("seeds[]", x, minimum=0) for x in seeds]
     claims = {}
     for r in results:
         data = r.get("data") or {}
@@ -231,6 +252,10 @@ def extension_runs(doc: dict, plan: dict | None) -> dict[str, list]:
     """claim -> the sweep runs of its extension plan: the sweep's runs on the claim's cells at the claim's seeds
     (its own ``seeds`` where it has them, as round 2's plan does, else the plan's), a cell's alpha being added to
     its study's grid where the sweep lacks it (round 2's new cells)."""
+    if not (isinstance(doc, dict) and isinstance(doc.get("studies"), dict)):
+        raise TypeError(f"doc must be a sweep document (a dict with 'studies'), got {doc!r:.60}")
+    if plan is not None and not isinstance(plan, dict):
+        raise TypeError(f"plan must be an extension or round-2 plan (dict) or None, got {plan!r:.60}")
     if not plan or not plan.get("claims"):
         return {}
     out = {}
@@ -248,7 +273,7 @@ def extension_runs(doc: dict, plan: dict | None) -> dict[str, list]:
 
 def round2_path(sweep: str) -> Path:
     """Round 2's pre-registered plan of a sweep (``<sweep>_round2.json`` beside the packaged sweep files)."""
-    return SWEEP_DIR / f"{sweep}_round2.json"
+    return SWEEP_DIR / f"{_sweep_name(sweep)}_round2.json"
 
 
 def load_round2(sweep: str) -> dict | None:
@@ -483,6 +508,13 @@ def with_round2(out: Outcome, plan: dict, claim: str, rows2, answer, verdict) ->
     statistic being the plan's (a ``verdict_*`` function of this module by name) or else round 1's
     ``verdict``. Once round 2 is complete its verdict is the headline and round 1's stands beside it, labelled;
     until then round 1's is the headline."""
+    from theory._args import as_instance
+    as_instance("out", out, Outcome)
+    if not (isinstance(plan, dict) and isinstance(plan.get("claims"), dict)):
+        raise TypeError(f"plan must be a round-2 plan (a dict with 'claims'), got {plan!r:.60}")
+    as_instance("claim", claim, str, "check name (str)")
+    if not (callable(answer) and callable(verdict)):
+        raise TypeError("answer and verdict must be callables (the claim's two-budget answer and verdict function)")
     r1 = _round_entry(out)
     entry = plan["claims"].get(claim)
     if entry is None:
