@@ -443,16 +443,16 @@ def _float_expansion_many(n: int, lo: int, t: int, law: Law) -> list[Energy]:
         ks = np.arange(lo, top + 1)
         g = _rx.QR(n, ks)
         if law.kind == "gaussian":                              # Q_law is QR there
-            return [Energy(float(v), float(e), g.source) for v, e in zip(g.value, g.error)] + \
-                ([] if t == top else [Q_law(n, top + 1, law)])
-        terms = _guard_terms(n, top, law, "Q") if top > _st.M_LAW else None
-        for i, k in enumerate(range(lo, top + 1)):
-            guard = 0.0 if terms is None or k <= _st.M_LAW else _guard_at(k, *terms, "Q")
-            try:
-                out.append(_float_expansion(n, k, law, "Q", float(g.value[i]), float(g.error[i]), guard))
-            except _OutOfDomain:
-                Q_law(n, k, law)                                 # raises the depth's domain error
-                raise AssertionError(f"Q_law({n}, {k}) served a depth the batch refused") from None
+            out = [Energy(float(v), float(e), g.source) for v, e in zip(g.value, g.error)]
+        else:
+            terms = _guard_terms(n, top, law, "Q") if top > _st.M_LAW else None
+            for i, k in enumerate(range(lo, top + 1)):
+                guard = 0.0 if terms is None or k <= _st.M_LAW else _guard_at(k, *terms, "Q")
+                try:
+                    out.append(_float_expansion(n, k, law, "Q", float(g.value[i]), float(g.error[i]), guard))
+                except _OutOfDomain:
+                    Q_law(n, k, law)                             # raises the depth's domain error
+                    raise AssertionError(f"Q_law({n}, {k}) served a depth the batch refused") from None
     if t > top:
         Q_law(n, top + 1, law)
         raise AssertionError(f"Q_law({n}, {top + 1}) served a depth beyond QR's domain")
