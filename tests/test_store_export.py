@@ -144,18 +144,26 @@ def test_plan_extension_plans_each_claim_once_as_its_answer_comes_in(tmp_path, m
 
 
 def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
-    """``cpu_results.py --status``: per part, the stored runs out of its runs and their CPU hours."""
+    """``cpu_results.py --status``: per part, the stored runs out of its runs, their CPU hours, and the CPU hours
+    left at the *mean* CPU seconds of its stored runs (a total; the median would say 1.5 here); "-" for a part
+    with no stored run, 0.0 for a complete one."""
 
     cpu_results = _cpu_results()
 
     part6 = cpu_results.part_runs("cpu", "6")
     with ResultStore(tmp_path / "s.sqlite") as st:
-        for r in part6[:2]:
-            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 1800.0})
+        for r, cpu in zip(part6[:3], (600.0, 600.0, 4200.0)):
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": cpu})
     assert cpu_results.main(["--status", "--store", str(tmp_path / "s.sqlite")]) == 0
     out = capsys.readouterr().out
-    assert f"| 6 | 2 / {len(part6)} | 1.0 |" in out and "| 1 | 0 / " in out
-    assert "| the 3-seed profile | 2 / " in out
+    assert f"| 6 | 3 / {len(part6)} | 1.5 | {(len(part6) - 3) * 0.5:.1f} |" in out
+    assert "| 1 | 0 / 123 | 0.0 | - |" in out
+    assert "| the 3-seed profile | 3 / " in out
+    with ResultStore(tmp_path / "all.sqlite") as st:
+        for r in part6:
+            st.put(r.run_id, r.config.to_dict(), {"relmse": 1e-3, "cpu_seconds": 300.0})
+    assert cpu_results.main(["--status", "--store", str(tmp_path / "all.sqlite")]) == 0
+    assert f"| 6 | {len(part6)} / {len(part6)} | {len(part6) / 12:.1f} | 0.0 |" in capsys.readouterr().out
 
 
 def test_provenance_counts_the_seed_extension_apart(tmp_path):

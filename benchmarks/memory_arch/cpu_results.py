@@ -46,6 +46,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -228,8 +229,9 @@ def train(a, store: Path) -> int:
 
 
 def status(a, store: Path) -> int:
-    """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds
-    and the CPU seconds they took; nothing is trained."""
+    """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds,
+    the CPU seconds they took, and the CPU hours its missing runs will take at the mean CPU seconds of its
+    stored runs (a total: the mean, not the median) ("-": none stored yet, nothing to estimate from); nothing is trained."""
     from numerics.experiments.store import ResultStore
 
     rows, every, cpu_of = [], set(), {}
@@ -239,11 +241,14 @@ def status(a, store: Path) -> int:
             ids = {r.run_id for r in part_runs(a.sweep, part)}
             for i in ids & done:
                 cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
-            rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} |")
+            mine = [cpu_of[i] for i in ids & done]
+            left = len(ids) - len(mine)
+            est = "0.0" if not left else f"{left * statistics.fmean(mine) / 3600:.1f}" if mine else "-"
+            rows.append(f"| {part} | {len(mine)} / {len(ids)} | {sum(mine) / 3600:.1f} | {est} |")
             every |= ids if part in PARTS else set()
     have = every & done                       # parts share runs (composition reuses main's): count each once
-    print("| part | runs stored | CPU hours |\n|---|---|---|\n" + "\n".join(rows)
-          + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cpu_of[i] for i in have) / 3600:.1f} |")
+    print("| part | runs stored | CPU hours | CPU hours left (est.) |\n|---|---|---|---|\n" + "\n".join(rows)
+          + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cpu_of[i] for i in have) / 3600:.1f} | |")
     return 0
 
 
