@@ -32,10 +32,10 @@ SKIP = {
     ("docs/results/cpu-architectures-polished/README.md", "certificate_reach.py"),
     ("docs/results/cpu-architectures/runs/README.md", "--store S.sqlite --no-train \\\n    --import"),
     ("docs/results/cpu-architectures/runs/README.md", "--checks 'architectures.tcn_optimizer'"),
-    ("docs/results/cpu-architectures/runs/README.md", "--status --store S.sqlite"),
+    ("docs/results/cpu-architectures/runs/README.md", "--status --store S.sqlite \\\n    --import docs/results/cpu-architectures/runs/optimizer"),
     ("docs/results/cpu-gated/README.md", "run_sweep.py cpu --report"),
     ("docs/results/cpu-architectures/runs/README.md", "--study main --cell lstm/exp/0.5 --store S.sqlite"),
-    ("docs/results/cpu-architectures/runs/README.md", "--part r2-1 --workers 2"),  # (and the export of its store)
+    ("docs/results/cpu-architectures/runs/README.md", "--part $part --workers 2"),  # (and the export of its store)
     # rewrites a committed report folder in place (the round-2 answer of one claim, from both rounds' runs)
     ("docs/results/cpu-architectures/runs/README.md", "--checks architectures.recurrent_exp_vs_poly --out"),
     # Dask workers for a scheduler the reader runs
