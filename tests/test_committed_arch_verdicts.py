@@ -204,13 +204,12 @@ def quantile(r: np.ndarray, q: float, upper: bool) -> float:
     +inf. (numpy's own quantile returns NaN there: inf - inf.)"""
     v = np.sort(np.asarray(r, float))
     h = (v.size - 1) * q
-    i = math.floor(h)
-    a, b = float(v[i]), float(v[min(i + 1, v.size - 1)])
-    if h == i or a == b:
-        return a
-    if math.isinf(a) or math.isinf(b):
-        return (b if upper else a) if math.isinf(a) and math.isinf(b) else (a if math.isinf(a) else b)
-    return a + (h - i) * (b - a)
+    a, b = v[math.floor(h)], v[math.ceil(h)]
+    if a == b:                                           # an exact position, or equal neighbours
+        return float(a)
+    if np.isfinite(a) and np.isfinite(b):
+        return float(a + (h - math.floor(h)) * (b - a))
+    return float(a if a == -math.inf and (np.isfinite(b) or not upper) else b)
 
 
 CENTRES = {"median": np.median, "mean": np.mean}
