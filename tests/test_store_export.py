@@ -166,6 +166,32 @@ def test_status_counts_each_parts_stored_runs(tmp_path, capsys):
     assert f"| 6 | {len(part6)} / {len(part6)} | {len(part6) / 12:.1f} | 0.0 |" in capsys.readouterr().out
 
 
+def test_status_estimates_each_missing_run_from_its_own_cell_or_model():
+    """The CPU left of a part whose cells differ in cost: a missing run at its cell's mean, else its model's, else
+    the mean of every stored run of the part (round 2's depth part: a 3-layer LSTM takes 4x a 1-layer one)."""
+    cpu_results = _cpu_results()
+    runs = list({r.run_id: r for r in cpu_results.part_runs("cpu", "r2-3")}.values())
+    cfg = {r.run_id: r.config.to_dict() for r in runs}
+
+    def lstm(r, layers):
+        return cfg[r.run_id]["model"]["arch"] == "lstm" and cfg[r.run_id]["model"]["layers"] == layers
+
+    def pick(layers, kind, alpha, seed):
+        return next(r for r in runs if lstm(r, layers) and cfg[r.run_id]["target"]["kind"] == kind
+                    and cfg[r.run_id]["target"]["alpha"] == alpha and cfg[r.run_id]["train"]["seed"] == seed)
+
+    stored = {pick(3, "exp", 0.5, 5).run_id: 400.0, pick(3, "exp", 0.5, 6).run_id: 400.0,
+              pick(3, "impulse", 0.75, 5).run_id: 700.0, pick(1, "impulse", 0.75, 5).run_id: 100.0}
+    lstm3, lstm1 = [r for r in runs if lstm(r, 3)], [r for r in runs if lstm(r, 1)]
+    rest = len(runs) - len(lstm3) - len(lstm1)
+    assert len(runs) == 224 and len(lstm3) == len(lstm1) == 56
+    # the two stored 3-layer cells: their other seeds at their own cost; its other two cells at the model's mean
+    want = 12 * 400.0 + 13 * 700.0 + (len(lstm3) - 28) * 500.0 + (len(lstm1) - 1) * 100.0 + rest * 400.0
+    assert cpu_results._cpu_left(runs, stored) == pytest.approx(want, rel=1e-12)
+    assert cpu_results._cpu_left(runs, {}) is None
+    assert cpu_results._cpu_left(runs[:2], {r.run_id: 5.0 for r in runs[:2]}) == 0.0
+
+
 def test_provenance_counts_the_seed_extension_apart(tmp_path):
     """results.json's provenance: the 3-seed profile's runs and CPU seconds, and beside them the planned seed
     extension's (seeds 3, 4 are not in the profile, so they are counted on their own line, never lost)."""

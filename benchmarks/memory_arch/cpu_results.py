@@ -228,23 +228,51 @@ def train(a, store: Path) -> int:
     return 0
 
 
+def _cpu_left(runs: list, cpu_of: dict) -> float | None:
+    """CPU seconds the runs of ``runs`` missing from ``cpu_of`` (run id -> CPU seconds) will take: each at the mean
+    of its cell's stored runs (the same config but the seed), else of its model's, else of every stored run here
+    (cells differ by 4x: a 3-layer LSTM against a 1-layer one); None when none is stored."""
+    if not any(r.run_id in cpu_of for r in runs):
+        return None
+    by: dict[str, dict[str, list]] = {"cell": {}, "model": {}}
+
+    def keys(r) -> dict[str, str]:
+        d = r.config.to_dict()
+        d["train"] = {k: v for k, v in d["train"].items() if k != "seed"}
+        return {"cell": json.dumps(d, sort_keys=True), "model": json.dumps(d["model"], sort_keys=True)}
+
+    for r in runs:
+        if r.run_id in cpu_of:
+            for level, k in keys(r).items():
+                by[level].setdefault(k, []).append(cpu_of[r.run_id])
+    every = statistics.fmean(cpu_of[r.run_id] for r in runs if r.run_id in cpu_of)
+    left = 0.0
+    for r in runs:
+        if r.run_id not in cpu_of:
+            k = keys(r)
+            have = by["cell"].get(k["cell"]) or by["model"].get(k["model"])
+            left += statistics.fmean(have) if have else every
+    return left
+
+
 def status(a, store: Path) -> int:
     """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds,
-    the CPU seconds they took, and the CPU hours its missing runs will take at the mean CPU seconds of its
-    stored runs (a total: the mean, not the median) ("-": none stored yet, nothing to estimate from); nothing is trained."""
+    the CPU seconds they took, and an estimate of the CPU hours its missing runs will take (:func:`_cpu_left`;
+    "-": none stored yet, nothing to estimate from); nothing is trained."""
     from numerics.experiments.store import ResultStore
 
     rows, every, cpu_of = [], set(), {}
     with ResultStore(store) as st:
         done = st.done_ids()
         for part in [*sorted(PARTS), "ext", *round2_parts(a.sweep)]:
-            ids = {r.run_id for r in part_runs(a.sweep, part)}
+            runs = list({r.run_id: r for r in part_runs(a.sweep, part)}.values())
+            ids = {r.run_id for r in runs}
             for i in ids & done:
                 cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
-            mine = [cpu_of[i] for i in ids & done]
-            left = len(ids) - len(mine)
-            est = "0.0" if not left else f"{left * statistics.fmean(mine) / 3600:.1f}" if mine else "-"
-            rows.append(f"| {part} | {len(mine)} / {len(ids)} | {sum(mine) / 3600:.1f} | {est} |")
+            left = _cpu_left(runs, {i: cpu_of[i] for i in ids & done})
+            est = "-" if left is None else f"{left / 3600:.1f}"
+            rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} "
+                        f"| {est} |")
             every |= ids if part in PARTS else set()
     have = every & done                       # parts share runs (composition reuses main's): count each once
     print("| part | runs stored | CPU hours | CPU hours left (est.) |\n|---|---|---|---|\n" + "\n".join(rows)
