@@ -230,6 +230,11 @@ def test_round_two_is_the_headline_once_complete_and_round_one_stays_beside_it()
     assert r["1"]["verdict"] == INCONCLUSIVE and r["1"]["fragility"]["polished"] == "fragile"
     assert r["2"]["verdict"] == PASS and r["2"]["status"] == "complete" and r["2"]["power"]["polished"]["decided"]
     assert "round 1 (seeds 0-4)" in done.summary and done.summary.startswith("pass: round 2 (pre-registered)")
+    assert "figures" not in done.details                       # none drawn, none announced
+    drawn = _outcome(INCONCLUSIVE, [0, 1, 2, 3, 4])
+    drawn.figures.append("f.png")
+    shown = arch.with_round2(drawn, plan, "x.c", [{"row": 1}], answer, stat)
+    assert shown.figures == ["f.png"] and shown.details.endswith("The figures below: round 1's runs (seeds 0-4).")
     waiting = arch.with_round2(one, plan, "x.c", "3/30 runs are not in the store yet", answer, stat)
     assert waiting.verdict == INCONCLUSIVE and "not complete: 3/30" in waiting.data["rounds"]["2"]["status"]
     out = arch.with_round2(_outcome(PASS, [0, 1, 2]), plan, "x.far", None, answer, stat)
