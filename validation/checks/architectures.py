@@ -533,10 +533,11 @@ def with_round2(out: Outcome, plan: dict, claim: str, rows2, answer, verdict) ->
     two = answer(rows2, globals()[stat] if stat else verdict)
     keep = {k: v for k, v in out.data.items() if k not in two.data}
     data = {**keep, **two.data, "rounds": {"1": r1, "2": {**_round_entry(two), "status": "complete", **info}}}
+    seeds1 = _seed_range(r1["seeds"])
     # the figures (drawn from round 1's rows) follow the whole section: say whose runs they show
-    figures_are = f"\n\nThe figures below: round 1's runs (seeds {_seed_range(r1['seeds'])})." if out.figures else ""
+    figures_are = f"\n\nThe figures below: round 1's runs (seeds {seeds1})." if out.figures else ""
     return Outcome(two.verdict, f"{two.verdict}: {ROUND2}, seeds {_seed_range(two.data.get('seeds'))}: "
-                                f"{two.summary} || round 1 (seeds {_seed_range(r1['seeds'])}): {out.summary}",
+                                f"{two.summary} || round 1 (seeds {seeds1}): {out.summary}",
                    details=f"## {ROUND2}\n\n{two.details}\n\n## Round 1\n\n{out.details}{figures_are}",
                    figures=out.figures, data=data)
 
