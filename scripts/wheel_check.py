@@ -10,7 +10,8 @@ nothing of the development environment, and run it from an empty folder.
   user's ``pip install seqtheory-*.whl``; ``--models`` installs ``torch`` first (``TORCH_SPEC``, default
   ``torch==2.13.0``), then the wheel with its ``models`` extra;
 * ``--validate DIR``: ``seqtheory validate --quick`` from an empty folder; fails on any ``error`` verdict
-  (a missing extra is ``not run``) or a non-zero exit;
+  (a missing extra is ``not run``), a non-zero exit, or verdict counts other than the ones README.md states
+  for that install (so the README's counts cannot go stale);
 * ``--notebooks NN ...``: the code cells of those notebooks run in order as one script, from an empty
   folder, in the new environment (the notebooks that need package data: they must work from a wheel).
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -104,6 +106,36 @@ def validate(bin_dir: Path, cwd: Path, report: Path) -> dict:
     return out["counts"]
 
 
+# "36 pass, 2 not reproduced, 11 inconclusive, 9 not run with `[models]`" (line breaks anywhere)
+_README_COUNTS = re.compile(r"(\d+) pass, (\d+) not reproduced, (\d+) inconclusive, (\d+) not run "
+                            r"with (`\[models\]`|the core install)")
+_INSTALLS = {"`[models]`": "models", "the core install": "core"}
+
+
+def readme_quick_counts(text: str) -> dict[str, dict[str, int]]:
+    """The quick validation's verdict counts that ``text`` (README.md) states for the installed wheel, by
+    install (``"models"``, ``"core"``). Raises ValueError naming an install whose counts it does not state."""
+    flat = re.sub(r"\s+", " ", text.replace("**", ""))
+    out = {_INSTALLS[m.group(5)]: dict(zip(("pass", "not reproduced", "inconclusive", "not run"),
+                                           map(int, m.groups()[:4])))
+           for m in _README_COUNTS.finditer(flat)}
+    missing = sorted(set(_INSTALLS.values()) - set(out))
+    if missing:
+        raise ValueError(f"README.md states no quick-validation counts for the {' and '.join(missing)} install")
+    return out
+
+
+def check_readme_counts(counts: dict, install: str, text: str | None = None) -> None:
+    """Raise RuntimeError unless ``counts`` (the wheel's ``validate --quick``, by verdict) equal the counts
+    README.md (or ``text``) states for ``install``; verdicts counted zero times may be absent or zero."""
+    stated = readme_quick_counts((ROOT / "README.md").read_text(encoding="utf-8") if text is None else text)
+    got = {v: n for v, n in counts.items() if n}
+    if got != {v: n for v, n in stated[install].items() if n}:
+        shown = "`[models]`" if install == "models" else "the core install"
+        raise RuntimeError(f"README.md states {stated[install]} for {shown}, the installed wheel gave {counts}: "
+                           "update the README's counts (and say what changed)")
+
+
 def notebook_script(nb: Path) -> str:
     """The code cells of notebook ``nb``, in order, as one script (IPython magics are not used there)."""
     cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
@@ -179,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.validate is not None:
         t1 = time.perf_counter()
         counts = validate(bin_dir, empty, a.validate.resolve())
+        check_readme_counts(counts, name)
         print(f"wheel_check [{name}]: seqtheory validate --quick from an empty folder: {counts} "
               f"({time.perf_counter() - t1:.0f} s)", flush=True)
     if a.notebooks:
