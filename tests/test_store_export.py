@@ -192,6 +192,44 @@ def test_status_estimates_each_missing_run_from_its_own_cell_or_model():
     assert cpu_results._cpu_left(runs[:2], {r.run_id: 5.0 for r in runs[:2]}) == 0.0
 
 
+def test_status_estimates_a_part_from_the_stores_other_runs():
+    """A part's missing run with no cell or model of its own part stored: at its cell's mean among the store's
+    other runs (round 1's, other parts), else its model's there; the part's own model first (a part that began
+    with its dearest model); None while some missing run has nothing to go on."""
+    cpu_results = _cpu_results()
+    runs = list({r.run_id: r for r in cpu_results.part_runs("cpu", "r2-3")}.values())
+    cfg = {r.run_id: r.config.to_dict() for r in runs}
+
+    def model(r):
+        return json.dumps(cfg[r.run_id]["model"], sort_keys=True)
+
+    models = sorted({model(r) for r in runs})
+    cost = {m: 100.0 * (i + 1) for i, m in enumerate(models)}           # a distinct cost per model
+    first = runs[0]
+    cell = dict(cfg[first.run_id], train={**cfg[first.run_id]["train"], "seed": 0})   # round 1's seed
+
+    def of_cell(r):
+        return {**cfg[r.run_id], "train": {**cfg[r.run_id]["train"], "seed": 0}} == cell
+
+    # one run per model, of another cell than ``cell``; ``cell`` itself at 7; a model the part does not train
+    elsewhere = [({**cell, "model": json.loads(m), "note": "another cell"}, cost[m]) for m in models]
+    elsewhere += [(cell, 7.0), (dict(cell, model={**cell["model"], "width": -1}), 1e6)]
+    at_model = dict(cost, **{model(first): (cost[model(first)] + 7.0) / 2})   # ``cell``'s run counts for its model
+    assert len(models) == 4 and sum(map(of_cell, runs)) == 14
+    want = sum(7.0 if of_cell(r) else at_model[model(r)] for r in runs)
+    assert cpu_results._cpu_left(runs, {}, elsewhere) == pytest.approx(want, rel=1e-12)
+    # a stored run of the part: its model's other runs at its cost, ahead of the cell elsewhere
+    want = sum(50.0 if model(r) == model(first) else at_model[model(r)] for r in runs if r is not first)
+    assert cpu_results._cpu_left(runs, {first.run_id: 50.0}, elsewhere) == pytest.approx(want, rel=1e-12)
+    # one model with nothing elsewhere: no estimate while the part has no stored run, the part's mean after
+    short = [e for e in elsewhere if json.dumps(e[0]["model"], sort_keys=True) != models[-1]]
+    assert cpu_results._cpu_left(runs, {}, short) is None
+    one = next(r for r in runs if model(r) not in (models[-1], model(first)))
+    want = sum(9.0 if model(r) in (models[-1], model(one)) else 7.0 if of_cell(r) else at_model[model(r)]
+               for r in runs if r is not one)
+    assert cpu_results._cpu_left(runs, {one.run_id: 9.0}, short) == pytest.approx(want, rel=1e-12)
+
+
 def test_provenance_counts_the_seed_extension_apart(tmp_path):
     """results.json's provenance: the 3-seed profile's runs and CPU seconds, and beside them the planned seed
     extension's (seeds 3, 4 are not in the profile, so they are counted on their own line, never lost)."""

@@ -228,55 +228,65 @@ def train(a, store: Path) -> int:
     return 0
 
 
-def _cpu_left(runs: list, cpu_of: dict) -> float | None:
+def _cost_keys(config: dict) -> dict[str, str]:
+    """A run's cost keys: its cell (the config but the seed) and its model."""
+    d = dict(config, train={k: v for k, v in config["train"].items() if k != "seed"})
+    return {"cell": json.dumps(d, sort_keys=True), "model": json.dumps(d["model"], sort_keys=True)}
+
+
+def _cpu_left(runs: list, cpu_of: dict, elsewhere: list | tuple = ()) -> float | None:
     """CPU seconds the runs of ``runs`` missing from ``cpu_of`` (run id -> CPU seconds) will take: each at the mean
-    of its cell's stored runs (the same config but the seed), else of its model's, else of every stored run here
-    (cells differ by 4x: a 3-layer LSTM against a 1-layer one); None when none is stored."""
-    if not any(r.run_id in cpu_of for r in runs):
-        return None
-    by: dict[str, dict[str, list]] = {"cell": {}, "model": {}}
-
-    def keys(r) -> dict[str, str]:
-        d = r.config.to_dict()
-        d["train"] = {k: v for k, v in d["train"].items() if k != "seed"}
-        return {"cell": json.dumps(d, sort_keys=True), "model": json.dumps(d["model"], sort_keys=True)}
-
+    of its cell's stored runs (the same config but the seed), else of its model's, first among the part's own
+    stored runs, then among ``elsewhere`` ((config dict, CPU seconds) of the store's other runs: round 1's cells,
+    other parts), else at the mean of every stored run of the part (cells differ by 4x: a 3-layer LSTM against
+    a 1-layer one; a part's first runs may all be of its dearest model). None when there is nothing to go on:
+    none of the part's runs stored and some missing run with neither its cell nor its model elsewhere."""
+    own: dict[str, dict[str, list]] = {"cell": {}, "model": {}}
+    other: dict[str, dict[str, list]] = {"cell": {}, "model": {}}
     for r in runs:
         if r.run_id in cpu_of:
-            for level, k in keys(r).items():
-                by[level].setdefault(k, []).append(cpu_of[r.run_id])
-    every = statistics.fmean(cpu_of[r.run_id] for r in runs if r.run_id in cpu_of)
+            for level, k in _cost_keys(r.config.to_dict()).items():
+                own[level].setdefault(k, []).append(cpu_of[r.run_id])
+    for config, cpu in elsewhere:
+        for level, k in _cost_keys(config).items():
+            other[level].setdefault(k, []).append(cpu)
+    stored = [cpu_of[r.run_id] for r in runs if r.run_id in cpu_of]
     left = 0.0
     for r in runs:
         if r.run_id not in cpu_of:
-            k = keys(r)
-            have = by["cell"].get(k["cell"]) or by["model"].get(k["model"])
-            left += statistics.fmean(have) if have else every
+            k = _cost_keys(r.config.to_dict())
+            have = (own["cell"].get(k["cell"]) or own["model"].get(k["model"])
+                    or other["cell"].get(k["cell"]) or other["model"].get(k["model"]) or stored)
+            if not have:
+                return None
+            left += statistics.fmean(have)
     return left
 
 
 def status(a, store: Path) -> int:
     """``--status``: per part of ``PARTS`` (and the planned seed extension), how many of its runs the store holds,
-    the CPU seconds they took, and an estimate of the CPU hours its missing runs will take (:func:`_cpu_left`;
-    "-": none stored yet, nothing to estimate from); nothing is trained."""
+    the CPU seconds they took, and an estimate of the CPU hours its missing runs will take (:func:`_cpu_left`, from
+    the part's stored runs and the store's others: import round 1's files into the store for a part not yet
+    begun; "-": nothing to estimate from); nothing is trained."""
     from numerics.experiments.store import ResultStore
 
-    rows, every, cpu_of = [], set(), {}
+    rows, every = [], set()
     with ResultStore(store) as st:
-        done = st.done_ids()
-        for part in [*sorted(PARTS), "ext", *round2_parts(a.sweep)]:
-            runs = list({r.run_id: r for r in part_runs(a.sweep, part)}.values())
-            ids = {r.run_id for r in runs}
-            for i in ids & done:
-                cpu_of[i] = float(((st.get(i) or {}).get("result") or {}).get("cpu_seconds") or 0.0)
-            left = _cpu_left(runs, {i: cpu_of[i] for i in ids & done})
-            est = "-" if left is None else f"{left / 3600:.1f}"
-            rows.append(f"| {part} | {len(ids & done)} / {len(ids)} | {sum(cpu_of[i] for i in ids & done) / 3600:.1f} "
-                        f"| {est} |")
-            every |= ids if part in PARTS else set()
-    have = every & done                       # parts share runs (composition reuses main's): count each once
+        records = st.records()
+    cost = {r["run_id"]: float((r["result"] or {}).get("cpu_seconds") or 0.0) for r in records}
+    for part in [*sorted(PARTS), "ext", *round2_parts(a.sweep)]:
+        runs = list({r.run_id: r for r in part_runs(a.sweep, part)}.values())
+        ids = {r.run_id for r in runs}
+        done = ids & cost.keys()
+        elsewhere = [(r["config"], cost[r["run_id"]]) for r in records if r["run_id"] not in ids]
+        left = _cpu_left(runs, {i: cost[i] for i in done}, elsewhere)
+        est = "-" if left is None else f"{left / 3600:.1f}"
+        rows.append(f"| {part} | {len(done)} / {len(ids)} | {sum(cost[i] for i in done) / 3600:.1f} "
+                    f"| {est} |")
+        every |= ids if part in PARTS else set()
+    have = every & cost.keys()                # parts share runs (composition reuses main's): count each once
     print("| part | runs stored | CPU hours | CPU hours left (est.) |\n|---|---|---|---|\n" + "\n".join(rows)
-          + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cpu_of[i] for i in have) / 3600:.1f} | |")
+          + f"\n| the 3-seed profile | {len(have)} / {len(every)} | {sum(cost[i] for i in have) / 3600:.1f} | |")
     return 0
 
 
