@@ -235,6 +235,21 @@ def test_round_two_is_the_headline_once_complete_and_round_one_stays_beside_it()
     drawn.figures.append("f.png")
     shown = arch.with_round2(drawn, plan, "x.c", [{"row": 1}], answer, stat)
     assert shown.figures == ["f.png"] and shown.details.endswith("The figures below: round 1's runs (seeds 0-4).")
+    # round 2's figures, drawn from its rows once complete, come first and are announced as round 2's
+    asked = []
+    figs2 = lambda rows: asked.append(rows) or ["f_round2_curves.png", "f_round2.png"]  # noqa: E731
+    both = arch.with_round2(drawn, plan, "x.c", [{"row": 2}], answer, stat, figures2=figs2)
+    assert asked == [[{"row": 2}]] and both.figures == ["f_round2_curves.png", "f_round2.png", "f.png"]
+    assert both.details.endswith("The figures below: round 2's runs (seeds 5-7) in the first 2 figures; round 1's runs "
+                                 "(seeds 0-4) in the rest.")
+    alone = arch.with_round2(_outcome(INCONCLUSIVE, [0, 1, 2, 3, 4]), plan, "x.c", [{"row": 2}], answer, stat,
+                             figures2=lambda rows: ["g.png"])
+    assert alone.figures == ["g.png"] and alone.details.endswith("The figures below: round 2's runs (seeds 5-7) "
+                                                                "in the first figure.")
+    assert arch.with_round2(drawn, plan, "x.c", "3/30 runs missing", answer, stat, figures2=figs2).figures == [
+        "f.png"] and len(asked) == 1                               # not drawn while round 2 is incomplete
+    with pytest.raises(TypeError, match="figures2"):
+        arch.with_round2(drawn, plan, "x.c", [{"row": 2}], answer, stat, figures2=["g.png"])
     waiting = arch.with_round2(one, plan, "x.c", "3/30 runs are not in the store yet", answer, stat)
     assert waiting.verdict == INCONCLUSIVE and "not complete: 3/30" in waiting.data["rounds"]["2"]["status"]
     out = arch.with_round2(_outcome(PASS, [0, 1, 2]), plan, "x.far", None, answer, stat)
@@ -247,6 +262,85 @@ def test_round_two_is_the_headline_once_complete_and_round_one_stays_beside_it()
     arch.with_round2(_outcome(INCONCLUSIVE, [0]), named, "x.c", [], lambda rows, v: used.append(v) or
                      _outcome(PASS, [5]), stat)
     assert used == [arch.verdict_mixed_risk]
+
+
+def test_a_claim_complete_at_round_2_draws_round_twos_figures_from_round_twos_rows(tmp_path, monkeypatch):
+    """Through a claim's check (``_claim``): round 2's rows, once all in, get the claim's figures of their own
+    (curves, polish, the claim's plot: ``*_round2*``), before round 1's; while round 2 is incomplete, none."""
+    from test_arch_verdicts import _prow
+
+    def rows(seeds, exp, poly):
+        return [_prow(m, k, a, s, v * (1 + 0.1 * s), relmse=1e-3) for m in ("lstm", "s4d") for a in (0.25, 0.5)
+                for s in seeds for k, v in (("exp", exp), ("poly", poly))]
+
+    one, two = rows(range(5), 1e-6, 1e-6), rows(range(5, 11), 1e-6, 1e-5)
+    seen = {}
+
+    def fake_rows(ctx, studies, select, *, claim=None, round2=False, require=True):
+        seen.setdefault(round2, []).append(claim)
+        if round2 and seen.get("incomplete"):
+            raise arch.Incomplete("2/24 runs are not in the store yet")
+        return [r for r in (two if round2 else one) if select(r)]
+
+    name = "architectures.recurrent_exp_vs_poly"
+    plan = {"claims": {name: {"seeds": list(range(5, 11)), "cells": [[1]], "statistic": None, "power": {}}}}
+    monkeypatch.setattr(arch, "profile_rows", fake_rows)
+    monkeypatch.setattr(arch, "load_round2", lambda profile: plan)
+    ctx = Context("cpu", tmp_path)
+    out = arch._recurrent_exp_vs_poly(ctx)
+    assert seen == {False: [name], True: [name]} and out.data["rounds"]["2"]["status"] == "complete"
+    assert out.verdict == PASS and out.data["seeds"] == list(range(5, 11))          # round 2's rows decided it
+    tagged = [f for f in out.figures if "_round2" in f]
+    assert tagged == ["architectures_exp_vs_poly_round2_curves.png", "architectures_exp_vs_poly_round2_polish.png",
+                      "architectures_exp_vs_poly_round2.png"] and out.figures[:3] == tagged
+    assert out.figures[3:] == [f.replace("_round2", "") for f in tagged]
+    assert all((tmp_path / "figures" / f).is_file() for f in out.figures)
+    assert "round 2's runs (seeds 5-10) in the first 3 figures; round 1's runs (seeds 0-4) in the rest" in out.details
+    seen["incomplete"] = True
+    waiting = arch._recurrent_exp_vs_poly(Context("cpu", tmp_path / "w"))
+    assert not any("_round2" in f for f in waiting.figures) and len(waiting.figures) == 3
+    assert waiting.data["rounds"]["2"]["status"].startswith("planned, not complete")
+
+
+def test_the_claims_own_plots_of_round_2_keep_round_ones_files(tmp_path):
+    """The plots of the planned claims whose round 2 is still training (mixed_targets' lam plot, tcn_tail_energy's
+    correlation) write ``*_round2`` files for round 2 and leave round 1's file names as they were."""
+    from test_arch_verdicts import _row
+    from test_verdict_thresholds import _corr_rows
+
+    ctx = Context("cpu", tmp_path)
+    mixed = [_row(m, "mixed", 0.5, s, 1e-3 * (1 + lam), lam=lam) for m in ("lstm", "tcn") for lam in (0.0, 0.5, 1.0)
+             for s in range(2)]
+    corr = _corr_rows([1.0, 2.0, 3.0], [1e-4, 1e-3, 1e-2])
+    for round2, tag in ((False, ""), (True, "_round2")):
+        names = [arch._mixed_figure(ctx, mixed, round2),
+                 arch._corr_figure(ctx, corr, "tcn", lambda r: float(r[0]), "x", "tcn_tail_energy", round2=round2),
+                 arch._paired_figure(ctx, mixed, "mixed_paired", ("mixed",), ("lstm",), round2)]
+        assert names == [f"architectures_mixed{tag}.png", f"architectures_tcn_tail_energy{tag}.png",
+                         f"architectures_mixed_paired{tag}.png"]
+        assert all((tmp_path / "figures" / n).is_file() for n in names)
+
+
+REPORTS = ROOT / "docs/results/cpu-architectures"
+
+
+@pytest.mark.parametrize("folder", [REPORTS, *sorted((REPORTS / "runs").glob("after-r2-*"))],
+                         ids=lambda f: f.name)
+def test_committed_reports_show_round_twos_figures_where_it_is_complete(folder):
+    """Every figure a committed report names is committed beside it; a claim complete at round 2 shows round 2's
+    own figures (``*_round2*``) first, and its section says whose runs each group shows."""
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))["results"]
+    complete = [r for r in results if ((r["data"].get("rounds") or {}).get("2") or {}).get("status") == "complete"]
+    if folder.name.startswith("after-r2-"):
+        assert complete, f"{folder.name}: written when its round-2 part was complete"
+    for r in results:
+        missing = [f for f in r["figures"] if not (folder / "figures" / f).is_file()]
+        assert not missing, (r["name"], missing)
+    for r in complete:
+        n = sum("_round2" in f for f in r["figures"])
+        assert n and all("_round2" in f for f in r["figures"][:n]), r["name"]
+        report = (folder / "report.md").read_text(encoding="utf-8")
+        assert f"round 2's runs (seeds {arch._seed_range(r['data']['seeds'])}) in the first {n} figures" in report
 
 
 def test_the_report_shows_both_rounds_with_power_and_fragility(tmp_path):

@@ -467,16 +467,20 @@ def _budget(rows: list[dict]) -> str:
 def _claim(ctx: Context, check_name: str, studies: tuple[str, ...], select, verdict, name: str, title: str,
            keys=("model", "kind", "alpha"), extra_figures=None, *, adam_only: bool = False) -> Outcome:
     """The thin body every claim's check shares: its rows, both budgets' answers (``two_budgets``), its figures
-    (learning curves, polish curves, and ``extra_figures(ctx, rows)``)."""
+    (learning curves, polish curves, and ``extra_figures(ctx, rows, round2)``), for round 1 and, once its runs
+    are all in, for round 2 (the same figures of round 2's runs, their files named ``*_round2``)."""
+    def draw(rows: list[dict], round2: bool = False) -> list[str]:
+        tag, note = ("_round2", ", round 2") if round2 else ("", "")
+        figs = [_curve_figure(ctx, rows, name + tag, keys, title=title + note)]
+        if any(r.get("polish_curve") for r in rows):
+            figs.append(_polish_figure(ctx, rows, name + tag, keys, title + note))
+        return figs + (extra_figures(ctx, rows, round2) if extra_figures is not None else [])
+
     rows = profile_rows(ctx, studies, select, claim=check_name)
     spread = frag.load_spread()
     out = two_budgets(rows, verdict, keys, adam_only=adam_only, spread=spread)
     out.data["cells"] = sorted({tuple(cell_of(r)) for r in rows}, key=str)     # what the 5-seed rule extends
-    out.figures += [_curve_figure(ctx, rows, name, keys, title=title)]
-    if any(r.get("polish_curve") for r in rows):
-        out.figures.append(_polish_figure(ctx, rows, name, keys, title))
-    if extra_figures is not None:
-        out.figures += extra_figures(ctx, rows)
+    out.figures += draw(rows)
     plan = load_round2(_profile(ctx))
     if plan is None:
         return out
@@ -486,7 +490,8 @@ def _claim(ctx: Context, check_name: str, studies: tuple[str, ...], select, verd
     except Incomplete as exc:
         rows2 = str(exc)
     return with_round2(out, plan, check_name, rows2,
-                       lambda rs, v: two_budgets(rs, v, keys, adam_only=adam_only, spread=spread), verdict)
+                       lambda rs, v: two_budgets(rs, v, keys, adam_only=adam_only, spread=spread), verdict,
+                       figures2=lambda rs: draw(rs, round2=True))
 
 
 ROUND2 = "round 2 (pre-registered)"
@@ -500,14 +505,15 @@ def _round_entry(out: Outcome) -> dict:
             "agreement": d.get("agreement"), "seeds": d.get("seeds"), "fragility": d.get("fragility")}
 
 
-def with_round2(out: Outcome, plan: dict, claim: str, rows2, answer, verdict) -> Outcome:
+def with_round2(out: Outcome, plan: dict, claim: str, rows2, answer, verdict, figures2=None) -> Outcome:
     """Round 1's Outcome ``out`` with round 2 beside it (``docs/papers/memory-functions.md``, "Round 2
     (pre-registered)"): ``data["rounds"]`` holds both rounds (round 2: its status, seeds, statistic and the
     plan's power). Round 2 is decided on its own runs (``rows2``: the claim's round-2 rows, a string saying what
     is missing, or None for a claim the plan leaves out) by ``answer(rows2, statistic)`` (both budgets), the
     statistic being the plan's (a ``verdict_*`` function of this module by name) or else round 1's
     ``verdict``. Once round 2 is complete its verdict is the headline and round 1's stands beside it, labelled;
-    until then round 1's is the headline."""
+    until then round 1's is the headline. ``figures2(rows2)``, called once round 2 is complete, draws its
+    figures (file names); they come first, and the section says whose runs each group of figures shows."""
     from theory._args import as_instance
     as_instance("out", out, Outcome)
     if not (isinstance(plan, dict) and isinstance(plan.get("claims"), dict)):
@@ -515,6 +521,8 @@ def with_round2(out: Outcome, plan: dict, claim: str, rows2, answer, verdict) ->
     as_instance("claim", claim, str, "check name (str)")
     if not (callable(answer) and callable(verdict)):
         raise TypeError("answer and verdict must be callables (the claim's two-budget answer and verdict function)")
+    if figures2 is not None and not callable(figures2):
+        raise TypeError(f"figures2 must be None or a callable drawing round 2's figures, got {figures2!r:.60}")
     r1 = _round_entry(out)
     entry = plan["claims"].get(claim)
     if entry is None:
@@ -533,13 +541,17 @@ def with_round2(out: Outcome, plan: dict, claim: str, rows2, answer, verdict) ->
     two = answer(rows2, globals()[stat] if stat else verdict)
     keep = {k: v for k, v in out.data.items() if k not in two.data}
     data = {**keep, **two.data, "rounds": {"1": r1, "2": {**_round_entry(two), "status": "complete", **info}}}
-    seeds1 = _seed_range(r1["seeds"])
-    # the figures (drawn from round 1's rows) follow the whole section: say whose runs they show
-    figures_are = f"\n\nThe figures below: round 1's runs (seeds {seeds1})." if out.figures else ""
-    return Outcome(two.verdict, f"{two.verdict}: {ROUND2}, seeds {_seed_range(two.data.get('seeds'))}: "
+    seeds1, seeds2 = _seed_range(r1["seeds"]), _seed_range(two.data.get("seeds"))
+    drawn = list(figures2(rows2)) if figures2 is not None else []
+    # the figures follow the whole section: say whose runs each group shows
+    first = "the first figure" if len(drawn) == 1 else f"the first {len(drawn)} figures"
+    groups = ([f"round 2's runs (seeds {seeds2}) in {first}"] if drawn else []) + (
+        [f"round 1's runs (seeds {seeds1})" + (" in the rest" if drawn else "")] if out.figures else [])
+    figures_are = f"\n\nThe figures below: {'; '.join(groups)}." if groups else ""
+    return Outcome(two.verdict, f"{two.verdict}: {ROUND2}, seeds {seeds2}: "
                                 f"{two.summary} || round 1 (seeds {seeds1}): {out.summary}",
                    details=f"## {ROUND2}\n\n{two.details}\n\n## Round 1\n\n{out.details}{figures_are}",
-                   figures=out.figures, data=data)
+                   figures=drawn + out.figures, data=data)
 
 
 def _seed_range(seeds) -> str:
@@ -589,15 +601,21 @@ def verdict_exp_vs_poly(rows: list[dict], models=("lstm", "s4d")) -> Outcome:
 def _recurrent_exp_vs_poly(ctx: Context) -> Outcome:
     return _claim(ctx, "architectures.recurrent_exp_vs_poly", ("main",),
                   lambda r: r["model"] in ("lstm", "s4d") and r["kind"] in ("exp", "poly"), verdict_exp_vs_poly, "exp_vs_poly", "LSTM and S4D on exp and poly",
-                  extra_figures=lambda c, rows: [_paired_figure(c, rows, "exp_vs_poly", ("exp", "poly"),
-                                                                ("lstm", "s4d"))])
+                  extra_figures=lambda c, rows, round2: [_paired_figure(c, rows, "exp_vs_poly", ("exp", "poly"),
+                                                                        ("lstm", "s4d"), round2)])
 
 
-def _paired_figure(ctx, rows, name, kinds, models) -> str:
+def _round_tag(name: str, round2: bool) -> tuple[str, str]:
+    """(file name, title note) of a figure of round 1's runs, or of round 2's."""
+    return (f"architectures_{name}_round2.png", " (round 2)") if round2 else (f"architectures_{name}.png", "")
+
+
+def _paired_figure(ctx, rows, name, kinds, models, round2: bool = False) -> str:
     """RelMSE against alpha at both budgets, one panel per model: every seed a dot and the median a line,
     polished solid (where the runs were polished), Adam budget dashed."""
     from numerics.plotting import pyplot, save_figure
 
+    fname, note = _round_tag(name, round2)
     plt = pyplot()
     fig, axes = plt.subplots(1, len(models), figsize=(4 * len(models), 3.2), squeeze=False)
     budgets = [("relmse", "--", "Adam")] + ([("floor", "-", "polished")] if any(r.get("floor") is not None
@@ -613,9 +631,8 @@ def _paired_figure(ctx, rows, name, kinds, models) -> str:
                 color = line.get_color()
                 for a, v in zip(alphas, vals):
                     ax.semilogy([a] * len(v), v, "." if col == "floor" else "x", color=color, alpha=0.6, ms=4)
-        ax.set(title=m, xlabel="alpha", ylabel="final RelMSE")
+        ax.set(title=m + note, xlabel="alpha", ylabel="final RelMSE")
         ax.legend(fontsize=7)
-    fname = f"architectures_{name}.png"
     save_figure(fig, ctx.figure_path(fname))
     return fname
 
@@ -676,9 +693,11 @@ def _aligned(med: dict, spreads: dict, cells=None) -> tuple[list, list]:
         statistic="log10(max/min) over alpha of the median RelMSE, 98% seed-bootstrap interval: pass iff <= 1 "
                   "decade, not reproduced iff > 1 decade")
 def _tcn_impulse_flat(ctx: Context) -> Outcome:
-    def others(c, _rows):
+    def others(c, _rows, round2):
+        # round 1's four models beside the TCN (the claim is not in round 2's plan)
         rows = profile_rows(c, ("main",), lambda r: r["kind"] == "impulse", require=False)
-        return [_paired_figure(c, rows, "tcn_impulse_flat", ("impulse",), ("tcn", "lstm", "s4d", "transformer"))]
+        return [] if round2 else [_paired_figure(c, rows, "tcn_impulse_flat", ("impulse",),
+                                                 ("tcn", "lstm", "s4d", "transformer"))]
 
     return _claim(ctx, "architectures.tcn_impulse_flat", ("main",), lambda r: r["model"] == "tcn" and r["kind"] == "impulse",
                   verdict_tcn_flat, "tcn_impulse", "TCN on impulse targets", extra_figures=others)
@@ -868,7 +887,9 @@ def _medians(rows: list[dict]) -> list[dict]:
 def _no_single_best(ctx: Context) -> Outcome:
     from numerics.memory_functions.bench.plots import plot_alpha_curves, plot_heatmap
 
-    def figures(c, rows):
+    def figures(c, rows, round2):
+        if round2:                      # the main study's overview figures are round 1's (not in round 2's plan)
+            return []
         out = []
         for budget, rs in (("polished", polished_rows(rows)), ("adam", rows)):
             if rs is None:
@@ -986,9 +1007,10 @@ def _correlation_reach(xs, cells, per_seed, spreads, observed, margins: list) ->
                             (INCONCLUSIVE, p_hi >= LEVEL and hi_hi >= STRONG_SPEARMAN)) if ok}
 
 
-def _corr_figure(ctx, rows, model, measure, mname, name) -> str:
+def _corr_figure(ctx, rows, model, measure, mname, name, round2: bool = False) -> str:
     from numerics.plotting import pyplot, save_figure
 
+    fname, note = _round_tag(name, round2)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(4.5, 3.4))
     mine = [r for r in rows if r["model"] == model]
@@ -1000,9 +1022,8 @@ def _corr_figure(ctx, rows, model, measure, mname, name) -> str:
             cells = [c for c in sorted(med) if c[0] == k]
             xs = [measure(next(r for r in rows if (r["kind"], r["alpha"]) == c)["config"].target.rho()) for c in cells]
             ax.semilogy(xs, [med[c] for c in cells], marker, color=f"C{i}", label=f"{k}, {budget}")
-    ax.set(xlabel=mname, ylabel=f"median RelMSE ({model})", title=f"{model}: error vs {mname}")
+    ax.set(xlabel=mname, ylabel=f"median RelMSE ({model})", title=f"{model}: error vs {mname}{note}")
     ax.legend(fontsize=7)
-    fname = f"architectures_{name}.png"
     save_figure(fig, ctx.figure_path(fname))
     return fname
 
@@ -1045,7 +1066,8 @@ def _correlation_claim(ctx, name, model, measures, primary, label, figure, title
     """Shared body of the two complexity-correlation checks."""
     return _claim(ctx, name, ("main",), lambda r: r["model"] == model,
                   lambda rows: verdict_correlation(rows, model, measures, primary, label), model, title,
-                  extra_figures=lambda c, rows: [_corr_figure(c, rows, model, measures[primary], *figure)])
+                  extra_figures=lambda c, rows, round2: [_corr_figure(c, rows, model, measures[primary], *figure,
+                                                                      round2=round2)])
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -1466,22 +1488,23 @@ def _mixed_margins(rows, cells: dict, parts: dict, tests: dict, robust: str, lam
         profiles=("cpu", "full"))
 def _mixed(ctx: Context) -> Outcome:
     return _claim(ctx, "architectures.mixed_targets", ("mixed",), lambda r: True, verdict_mixed, "mixed",
-                  "mixed exp + impulse", ("model", "alpha", "lam"), extra_figures=lambda c, rows: [_mixed_figure(c, rows)])
+                  "mixed exp + impulse", ("model", "alpha", "lam"), extra_figures=lambda c, rows, round2: [_mixed_figure(c, rows, round2)])
 
 
-def _mixed_figure(ctx, rows) -> str:
+def _mixed_figure(ctx, rows, round2: bool = False) -> str:
     from numerics.plotting import pyplot, save_figure
 
+    fname, note = _round_tag("mixed", round2)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(4.8, 3.4))
     med = median_by(rows, ("model", "lam"))
     for m in dict.fromkeys(r["model"] for r in rows):
         lams = sorted(lam for (mm, lam) in med if mm == m)
         ax.semilogy(lams, [med[(m, lam)] for lam in lams], "o-", label=m)
-    ax.set(xlabel="lam (0 = exp, 1 = impulse)", ylabel="median RelMSE", title="mixed targets")
+    ax.set(xlabel="lam (0 = exp, 1 = impulse)", ylabel="median RelMSE", title="mixed targets" + note)
     ax.legend(fontsize=7)
-    save_figure(fig, ctx.figure_path("architectures_mixed.png"))
-    return "architectures_mixed.png"
+    save_figure(fig, ctx.figure_path(fname))
+    return fname
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -1516,8 +1539,8 @@ def verdict_dt_range(rows: list[dict], task="s4d", reference="s4d_reference_dt")
 def _s4d_dt_range(ctx: Context) -> Outcome:
     out = _claim(ctx, "architectures.s4d_dt_range", ("dt_range",), lambda r: True, verdict_dt_range, "s4d_dt_range",
                  "S4D: task vs reference dt range",
-                 extra_figures=lambda c, rows: [_paired_figure(c, rows, "s4d_dt_range", ("impulse",),
-                                                               ("s4d", "s4d_reference_dt"))])
+                 extra_figures=lambda c, rows, round2: [_paired_figure(c, rows, "s4d_dt_range", ("impulse",),
+                                                                       ("s4d", "s4d_reference_dt"), round2)])
     try:
         exp = [r["relmse"] for r in profile_rows(ctx, ("main",), lambda r: r["model"] == "s4d" and r["kind"] == "exp"
                                                  and r["alpha"] == 0.5)]
