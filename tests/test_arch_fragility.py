@@ -205,6 +205,65 @@ def test_a_spread_file_is_checked_and_applies_to_its_seeds_only(tmp_path):
             frag.load_spread(path)
 
 
+def _spread_script():
+    from test_arch_round2 import _script
+
+    return _script("cross_machine_spread")
+
+
+def _measured_run(cell, seed, adam, polished, pid="r"):
+    """A row of cross_machine_spread.py's --out document: committed and retrained RelMSE at both budgets."""
+    dlog = lambda ab: abs(math.log10(ab[1]) - math.log10(ab[0]))  # noqa: E731
+    return {"cell": cell, "seed": seed, "run_id": f"{pid}{seed}", "adam": adam, "polished": polished,
+            "dlog10_adam": dlog(adam), "dlog10_polished": dlog(polished), "bitwise_equal": adam[0] == adam[1],
+            "parts_at": {}, "cpu_seconds": 1.0}
+
+
+def test_the_spread_table_is_the_largest_per_kind_and_the_default_the_largest_of_all():
+    cms = _spread_script()
+    m = lambda model, a, p: {"model": model, "spread": {"adam": a, "polished": p}}  # noqa: E731
+    table = cms.spread_table([m("lstm", 0.0, 0.125), m("lstm", 0.0, 0.25), m("tcn", 0.5, 0.0625),
+                              m("s4d", 0.0, 0.25 + EPS)])
+    assert table == {"adam": {"lstm": 0.0, "s4d": 0.0, "tcn": 0.5, "default": 0.5},
+                     "polished": {"lstm": 0.25, "s4d": 0.25 + EPS, "tcn": 0.0625, "default": 0.25 + EPS}}
+    assert cms.spread_table([]) == {"adam": {"default": 0.0}, "polished": {"default": 0.0}}
+
+
+def test_the_fragility_file_keeps_others_measurements_and_replaces_its_own(tmp_path):
+    """--fragility-file: the avx512 variant's runs become measurements (the control and the pinned variant do
+    not: they are not a second machine); an earlier outside measurement stays; a rerun replaces this script's
+    own; the file loads as the labels' spread."""
+    cms = _spread_script()
+    out = tmp_path / "spread.json"
+    variants = {"avx512": {"runs": [_measured_run("tcn/exp/0.5", 0, [1e-3, 1e-3], [1e-6, 1e-5]),
+                                    _measured_run("lstm/exp/0.5", 1, [1e-3, 1e-2], [1e-6, 2e-6])]},
+                "round1": {"runs": [_measured_run("lstm/exp/0.5", 0, [1e-3, 1e-1], [1e-6, 1e-1])]},
+                "pinned": {"runs": [_measured_run("s4d/exp/0.5", 0, [1e-3, 1e-1], [1e-6, 1e-1])]}}
+    out.write_text(json.dumps({"command": "python x.py", "commit": "abcdef0123", "date": "2026-12-06",
+                               "variants": variants}))
+    labels = tmp_path / "labels.json"
+    outside = {"model": "lstm", "kind": "exp", "alpha": 0.5, "seed": 2, "spread": {"adam": 0.0, "polished": 0.135}}
+    labels.write_text(json.dumps({"source": "outside", "applies_to": {"seeds": [0, 1, 2, 3, 4]},
+                                  "spread": {"polished": {"lstm": 0.135, "default": 0.135}},
+                                  "measurements": [outside]}))
+    doc = cms.fragility_file(out, labels)
+    assert [m["by"] for m in doc["measurements"]] == ["outside retrain (issue 42)"] + [
+        "this project: python x.py at commit abcdef0, 2026-12-06"] * 2
+    assert doc["spread"] == {"adam": {"lstm": 1.0, "tcn": 0.0, "default": 1.0},
+                             "polished": {"lstm": pytest.approx(0.30103, abs=1e-6), "tcn": 1.0, "default": 1.0}}
+    assert "1 by an outside retrain" in doc["source"] and "2 by this project" in doc["source"]
+    again = cms.fragility_file(out, labels)                                  # a rerun: its own replaced, once
+    assert len(again["measurements"]) == 3 and again["spread"] == doc["spread"]
+    loaded = frag.load_spread(labels)
+    assert frag.run_spread({"model": "transformer", "seed": 0, "config": None}, loaded, "adam") == 1.0   # default
+    assert frag.run_spread({"model": "tcn", "seed": 0, "config": None}, loaded, "polished") == 1.0
+    bad = json.loads(out.read_text())
+    bad["variants"]["avx512"]["runs"][0]["dlog10_adam"] = None                  # a RelMSE that is not positive
+    out.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="not positive"):
+        cms.fragility_file(out, labels)
+
+
 # ---------------------------------------------------------------------------------------- through the verdicts
 def _rows(d_s4d, spread_exp, spread_poly, seeds=5):
     """exp_vs_poly rows: LSTM poly 2 decades worse in every pair; the S4D's 15 (alpha, seed) differences
