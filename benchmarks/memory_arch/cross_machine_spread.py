@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 RUNS = ROOT / "docs" / "results" / "cpu-architectures" / "runs"
 OUT = ROOT / "docs" / "results" / "cpu-architectures" / "cross-machine" / "spread.json"
 # the LSTM cell the outside retrain used; a cell of each other architecture, at the decisive margins of
-# no_single_best (TCN vs LSTM on exp, the Transformer on impulse) where there is one (about 1 CPU-hour in all)
+# no_single_best (TCN vs LSTM on exp, the Transformer on impulse) where there is one (about 35 CPU minutes in all, measured)
 CELLS = ["lstm/exp/0.5", "s4d/exp/0.5", "tcn/exp/0.5", "transformer/impulse/0.5"]
 AVX2_NUMPY = "X86_V4,AVX512_ICL,AVX512_SPR"      # NumPy 2.4's dispatch targets above x86-64-v3
 VARIANTS = {
