@@ -470,7 +470,7 @@ def _claim(ctx: Context, check_name: str, studies: tuple[str, ...], select, verd
     (learning curves, polish curves, and ``extra_figures(ctx, rows, round2)``), for round 1 and, once its runs
     are all in, for round 2 (the same figures of round 2's runs, their files named ``*_round2``)."""
     def draw(rows: list[dict], round2: bool = False) -> list[str]:
-        tag, note = ("_round2", ", round 2") if round2 else ("", "")
+        tag, note = (ROUND2_TAG, ", round 2") if round2 else ("", "")
         figs = [_curve_figure(ctx, rows, name + tag, keys, title=title + note)]
         if any(r.get("polish_curve") for r in rows):
             figs.append(_polish_figure(ctx, rows, name + tag, keys, title + note))
@@ -495,6 +495,7 @@ def _claim(ctx: Context, check_name: str, studies: tuple[str, ...], select, verd
 
 
 ROUND2 = "round 2 (pre-registered)"
+ROUND2_TAG = "_round2"           # the figures of round 2's runs: round 1's file names with this before ".png"
 
 
 def _round_entry(out: Outcome) -> dict:
@@ -607,7 +608,7 @@ def _recurrent_exp_vs_poly(ctx: Context) -> Outcome:
 
 def _round_tag(name: str, round2: bool) -> tuple[str, str]:
     """(file name, title note) of a figure of round 1's runs, or of round 2's."""
-    return (f"architectures_{name}_round2.png", " (round 2)") if round2 else (f"architectures_{name}.png", "")
+    return (f"architectures_{name}{ROUND2_TAG}.png", " (round 2)") if round2 else (f"architectures_{name}.png", "")
 
 
 def _paired_figure(ctx, rows, name, kinds, models, round2: bool = False) -> str:
