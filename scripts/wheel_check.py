@@ -112,13 +112,17 @@ _README_COUNTS = re.compile(r"(\d+) pass, (\d+) not reproduced, (\d+) inconclusi
 _INSTALLS = {"`[models]`": "models", "the core install": "core"}
 
 
+def flat(text: str) -> str:
+    """Markdown prose as one line: bold marks dropped, every run of white space (line breaks) one blank."""
+    return re.sub(r"\s+", " ", text.replace("**", ""))
+
+
 def readme_quick_counts(text: str) -> dict[str, dict[str, int]]:
     """The quick validation's verdict counts that ``text`` (README.md) states for the installed wheel, by
     install (``"models"``, ``"core"``). Raises ValueError naming an install whose counts it does not state."""
-    flat = re.sub(r"\s+", " ", text.replace("**", ""))
     out = {_INSTALLS[m.group(5)]: dict(zip(("pass", "not reproduced", "inconclusive", "not run"),
                                            map(int, m.groups()[:4])))
-           for m in _README_COUNTS.finditer(flat)}
+           for m in _README_COUNTS.finditer(flat(text))}
     missing = sorted(set(_INSTALLS.values()) - set(out))
     if missing:
         raise ValueError(f"README.md states no quick-validation counts for the {' and '.join(missing)} install")

@@ -10,13 +10,13 @@ counts of the installed wheel (core and ``[models]``) are compared with the whee
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_wheel import wheel_check  # scripts/wheel_check.py as a module (tests/ is on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "docs/results/cpu-architectures/report.md"
@@ -26,10 +26,6 @@ PAGES = ["README.md", "docs/papers/memory-functions.md", "docs/results/cpu-archi
 # "3 pass, 3 not reproduced, 7 inconclusive" (bold, "are", line breaks allowed); a triple followed by "not run"
 # is the quick validation's, not the architecture report's
 TRIPLE = re.compile(r"(\d+) pass, (\d+) (?:are )?not reproduced, (\d+) inconclusive(?!, \d+ not run)")
-
-_spec = importlib.util.spec_from_file_location("wheel_check", ROOT / "scripts" / "wheel_check.py")
-wheel_check = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(wheel_check)
 
 
 def _prose(path: Path) -> str:
@@ -41,7 +37,7 @@ def _prose(path: Path) -> str:
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".py":   # the notebook's builder: its Markdown lives in string literals
             text = text.replace("\\n", " ")
-    return re.sub(r"\s+", " ", text.replace("**", ""))
+    return wheel_check.flat(text)
 
 
 def _triple(counts: Counter) -> tuple[int, int, int]:
@@ -120,7 +116,7 @@ def test_the_readme_counts_every_check_and_those_outside_the_quick_profile():
 
     checks = discover()
     m = re.search(r"with every extra installed: (\d+) checks: (\d+) pass, (\d+) not reproduced, (\d+) "
-                  r"inconclusive, (\d+) not run", re.sub(r"\s+", " ", _readme().replace("**", "")))
+                  r"inconclusive, (\d+) not run", wheel_check.flat(_readme()))
     assert m, "README: the quick profile's counts with every extra"
     total, *counts = map(int, m.groups())
     assert total == len(checks) == sum(counts)
