@@ -7,7 +7,6 @@ report's two rounds."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 from fractions import Fraction
@@ -20,15 +19,14 @@ from numerics.stats import z_for_false_alarm
 from validation.checks import architectures as arch
 from validation.registry import INCONCLUSIVE, NOT_REPRODUCED, PASS, Check, Context, Outcome, Result
 
+import script_module
+
 ROOT = Path(__file__).resolve().parents[1]
 Z = z_for_false_alarm(1e-6, 1)
 
 
 def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "memory_arch" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module.load(f"benchmarks/memory_arch/{name}.py")
 
 
 power = _script("power")

@@ -7,7 +7,6 @@ coefficient ``c_{m,mu}(k)`` (``quasi_value``) on the first rows past ``k0``, and
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -17,15 +16,14 @@ import sympy
 from theory.init_laws import structure as S
 from theory.real_expansion import quasi_value
 
+import script_module
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "results" / "init-laws.md"
 
 
 def _fit_structure():
-    spec = importlib.util.spec_from_file_location("fit_structure", ROOT / "benchmarks" / "init_laws" / "fit_structure.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script_module.load("benchmarks/init_laws/fit_structure.py")
 
 
 def test_the_page_holds_the_generated_table():

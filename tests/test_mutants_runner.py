@@ -8,24 +8,17 @@ The full run (every mutant of the table against its tests) takes about an hour o
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+
+import script_module
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"mutants_{name}", ROOT / "benchmarks" / "mutants" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "benchmarks" / "mutants"))
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks" / "mutants"))
-    return mod
+    return script_module.load(f"benchmarks/mutants/{name}.py", f"mutants_{name}", beside=True)
 
 
 run = _load("run")

@@ -11,6 +11,8 @@ import pytest
 from numerics.memory_functions.bench.runs import SCHEMA, RunConfig
 from numerics.experiments.store import ResultStore, StoreError
 
+import script_module
+
 
 def _configs(n: int) -> list[RunConfig]:
     base = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
@@ -28,14 +30,7 @@ def _filled(path, n=3) -> list[RunConfig]:
 
 def _cpu_results():
     """The benchmark script ``benchmarks/memory_arch/cpu_results.py`` as a module (it is not a package)."""
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("cpu_results", root / "benchmarks" / "memory_arch" / "cpu_results.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module.load("benchmarks/memory_arch/cpu_results.py")
 
 
 def test_export_import_round_trip(tmp_path):

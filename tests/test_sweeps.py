@@ -23,6 +23,8 @@ from numerics.memory_functions.bench.sweep import SWEEPS, expand_sweep, run_swee
 from seqtheory.cli.sweep import main
 import tiny_inputs as tiny
 
+import script_module
+
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"model": {"arch": "lstm", "width": 2}, "target": {"kind": "exp", "alpha": 0.5, "T": 8, "n_seq": 8},
         "train": {"steps": 3, "batch": 4}}
@@ -135,11 +137,7 @@ def test_cpu_results_writes_another_sweeps_report_beside_the_committed_one(tmp_p
 
 
 def test_cpu_results_selects_cells_by_pattern():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("cpu_results", ROOT / "benchmarks" / "memory_arch" / "cpu_results.py")
-    cpu_results = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpu_results)
+    cpu_results = script_module.load("benchmarks/memory_arch/cpu_results.py")
     runs = expand_sweep(json.loads((SWEEPS / "cpu.json").read_text()), studies=["main"])
     one = cpu_results.select_cells(runs, ["lstm/exp/0.5"])
     assert len(one) == 3 and {(r.model, r.config.target.kind, r.config.target.alpha) for r in one} == {("lstm", "exp", 0.5)}

@@ -15,17 +15,16 @@ from an empty folder, once in this core install and once with ``[models]`` (torc
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
+import script_module
+
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("wheel_check", ROOT / "scripts" / "wheel_check.py")
-wheel_check = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(wheel_check)
+wheel_check = script_module.load("scripts/wheel_check.py")
 pytestmark = [pytest.mark.wheel, pytest.mark.slow]
 
 
