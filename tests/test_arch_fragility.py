@@ -155,6 +155,67 @@ def test_bootstrap_range_bounds_the_interval_of_every_point_of_the_box():
         assert lo_lo - 1e-12 <= lo <= lo_hi + 1e-12 and hi_lo - 1e-12 <= hi <= hi_hi + 1e-12
 
 
+def _span(med):
+    return max(math.log10(v) for v in med.values()) - min(math.log10(v) for v in med.values())
+
+
+def test_bootstrap_reached_is_the_interval_at_two_points_of_the_box():
+    # three ordered cells (0.25 lowest, 0.75 highest): the span falls when 0.75 moves down and 0.25 up; the
+    # middle cell moves the span nowhere at the data and stays. Both points are recomputed here by hand.
+    rng = np.random.default_rng(7)
+    cells = {a: list(10.0 ** rng.normal(-6 + 6 * a, 0.3, 5)) for a in (0.25, 0.5, 0.75)}
+    spreads = {0.25: 0.2, 0.5: 0.3, 0.75: 0.1}
+    stat_range = lambda m, sp: frag.span_range(list(m.values()), [sp[c] for c in m])  # noqa: E731
+    move = {0.25: 0.2, 0.5: 0.0, 0.75: -0.1}                     # the lowering direction, in decades
+    low = {c: [v * 10 ** move[c] for v in vs] for c, vs in cells.items()}
+    high = {c: [v * 10 ** -move[c] for v in vs] for c, vs in cells.items()}
+    (lo_a, lo_b), (hi_a, hi_b) = frag.bootstrap_reached(cells, spreads, stat_range)
+    _, want_lo_a, want_hi_a = st.bootstrap(low, _span)
+    _, want_lo_b, want_hi_b = st.bootstrap(high, _span)
+    for got, want in ((lo_a, want_lo_a), (lo_b, want_lo_b), (hi_a, want_hi_a), (hi_b, want_hi_b)):
+        assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12)
+    # the points lie inside the outer bound; for these cells (their order the same in every resample) they
+    # reach it: the bound is exact here
+    (lo_lo, lo_hi), (hi_lo, hi_hi) = frag.bootstrap_range(cells, spreads, stat_range)
+    for got, want in ((lo_a, lo_lo), (lo_b, lo_hi), (hi_a, hi_lo), (hi_b, hi_hi)):
+        assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12)
+    # no spread: both points are the data
+    _, lo, hi = st.bootstrap(cells, _span)
+    zero = frag.bootstrap_reached(cells, {c: 0.0 for c in cells}, stat_range)
+    assert zero == ((lo, lo), (hi, hi))
+
+
+@pytest.mark.parametrize("reached, certain", [((1.0, 1.7), True), ((1.0 + EPS, 1.7), False),
+                                              ((0.3, 1.0 + EPS), True), ((0.3, 0.9), True)])
+def test_a_flip_is_certain_iff_a_point_of_the_box_crosses_the_threshold(reached, certain):
+    m = frag.Margin("interval lower end", 1.4, 1.0, ">", 0.3, 2.5, reached=reached)
+    assert m.flips and m.flip_reached is certain
+    assert m.as_dict()["flip_reached"] is certain
+    assert ("reached (certain)" if certain else "not reached there") in m.detail() and m.detail() in m.text()
+    assert frag.Margin("x", 1.4, 1.0, ">", 1.2, 1.6, reached=(1.2, 1.6)).flip_reached is False
+    assert frag.Margin("x", 1.4, 1.0, ">", 0.3, 2.5).flip_reached is None
+    for bad in ((math.nan, 1.0), (1.0,), (1.0, 2.0, 3.0)):
+        with pytest.raises(ValueError, match="reached"):
+            frag.Margin("x", 1.4, 1.0, ">", 0.3, 2.5, reached=bad)
+
+
+def test_the_tcn_flat_verdict_reports_where_its_flip_is_reached():
+    # the committed polished cells of architectures.tcn_impulse_flat (round 1) at the TCN's measured spread
+    # 0.55: the lower end 1.42 can fall to 0.32 <= 1, at a point of the box (alpha 0.75 down, the others up)
+    seeds = {0.25: [3.16e-07, 1.42e-07, 2.41e-07], 0.5: [2.33e-07, 2.74e-07, 3.03e-07],
+             0.75: [0.221, 7.89e-06, 0.192]}
+    rows = lambda spread: [{"model": "tcn", "kind": "impulse", "alpha": a, "seed": i, "relmse": v,  # noqa: E731
+                            "spread": spread} for a, vs in seeds.items() for i, v in enumerate(vs)]
+    out = arch.verdict_tcn_flat(rows(0.55))
+    low = [m for m in out.data["fragility"]["margins"] if m["name"].startswith("span interval lower end")][0]
+    assert out.verdict == NOT_REPRODUCED and out.data["fragility"]["label"] == "fragile"
+    assert low["flips"] and low["flip_reached"] and min(low["reached"]) <= arch.FLAT_DECADES
+    # at a spread of 0.2 the lower end's outer bound 1.42 - 0.4 stays above 1 decade: robust, nothing to reach
+    calm = arch.verdict_tcn_flat(rows(0.2))
+    low = [m for m in calm.data["fragility"]["margins"] if m["name"].startswith("span interval lower end")][0]
+    assert calm.data["fragility"]["label"] == "robust" and not low["flips"] and low["flip_reached"] is False
+
+
 def test_reachable_verdicts_of_a_claim_of_parts():
     r = lambda parts: frag.reachable_parts(parts, PASS, NOT_REPRODUCED, INCONCLUSIVE)  # noqa: E731
     fixed_sig, fixed_not = ({True}, {False}), ({False}, {False})

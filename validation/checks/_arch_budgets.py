@@ -126,7 +126,7 @@ def fragility_details(answers: dict) -> str:
         if not f:
             continue
         rows = [[m["name"], _f(m["value"]), f"{m['sense']} {_f(m['threshold'])}", f"[{_f(m['lo'])}, {_f(m['hi'])}]",
-                 "yes" if m["flips"] else "no", m["note"] or "-"] for m in f["margins"]]
+                 "yes" if m["flips"] else "no", m.get("detail", m["note"]) or "-"] for m in f["margins"]]
         parts.append(f"{BUDGET_NAMES[b]}: **{f['label']}** (verdicts reachable within the spread: "
                      f"{', '.join(f['reachable'])})\n\n"
                      + markdown_table(["margin", "value", "needs", "within the spread", "can flip", "note"], rows))

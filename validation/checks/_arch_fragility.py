@@ -22,7 +22,9 @@ labelled **fragile**; otherwise **robust**. How a per-run spread reaches each st
   ``s`` in log10): a maximum over cells (:func:`max_range`), a span ``max - min`` (:func:`span_range`) and
   differences of such maxima are exact; a Spearman correlation over cells is exact by a search over the
   orderings the box allows (:func:`spearman_range`). A seed-bootstrap interval end is bounded by the
-  quantiles of its replicates' own ranges (:func:`bootstrap_range`): an outer bound.
+  quantiles of its replicates' own ranges (:func:`bootstrap_range`): an outer bound. Beside it, the interval
+  end at two points of the box (every cell moved its full spread the way that lowers, or raises, the statistic
+  at the data: :func:`bootstrap_reached`): values the end does take, so a flip reached there is certain.
 - A claim made of parts: every part's reachable outcomes, combined as the verdict combines them
   (:func:`reachable_parts`), parts treated as independent (an outer bound where parts share runs).
 
@@ -44,7 +46,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from numerics.memory_functions.bench.aggregate import log10_or_inf
-from numerics.stats import LEVEL, Paired, bootstrap_replicates, mwu, paired
+from numerics.stats import LEVEL, Paired, bootstrap, bootstrap_replicates, mwu, paired
 from theory._args import as_choice, as_real, as_real_array
 
 SPREAD_FILE = Path(__file__).resolve().parents[2] / "docs" / "results" / "cpu-architectures" / \
@@ -146,7 +148,17 @@ def fragility(margin: float, threshold: float, spread: float, sense: str = ">") 
 @dataclasses.dataclass(frozen=True)
 class Margin:
     """A decisive comparison ``value <sense> threshold`` and the range ``[lo, hi]`` its value can take within
-    the spread; ``note`` adds the statistic's own words (e.g. a sign test's count range)."""
+    the spread; ``note`` adds the statistic's own words (e.g. a sign test's count range). Where ``[lo, hi]``
+    is an outer bound, ``reached`` holds values the margin takes at points of the box (besides ``value``, at
+    the data): the flip is then certain when those values already differ in the comparison
+    (:attr:`flip_reached`).
+
+    >>> m = Margin("interval lower end", 1.4, 1.0, ">", 0.3, 2.5, reached=(0.3, 1.7))
+    >>> m.flips, m.flip_reached
+    (True, True)
+    >>> Margin("interval lower end", 1.4, 1.0, ">", 0.3, 2.5, reached=(1.1, 1.7)).flip_reached
+    False
+    """
 
     name: str
     value: float
@@ -155,18 +167,47 @@ class Margin:
     lo: float
     hi: float
     note: str = ""
+    reached: tuple[float, float] | None = None
+
+    def __post_init__(self):
+        if self.reached is not None:
+            pair = tuple(float(v) for v in self.reached)
+            if len(pair) != 2 or any(math.isnan(v) for v in pair):
+                raise ValueError(f"reached must be two values (not NaN) of the margin at points of the box, "
+                                 f"got {self.reached!r}")
+            object.__setattr__(self, "reached", pair)
 
     @property
     def flips(self) -> bool:
         return can_flip(self.lo, self.hi, self.threshold, self.sense)
 
+    @property
+    def flip_reached(self) -> bool | None:
+        """Whether the comparison differs between the data and the points of the box in ``reached`` (a certain
+        flip); None without such points (``[lo, hi]`` exact, or no point evaluated)."""
+        if self.reached is None:
+            return None
+        vals = (self.value, *self.reached)
+        return can_flip(min(vals), max(vals), self.threshold, self.sense)
+
+    def detail(self) -> str:
+        """``note``, with the points of the box where there are some (the report's note column)."""
+        if self.reached is None:
+            return self.note
+        f = lambda v: "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"  # noqa: E731
+        at = (f"outer bound; at two points of the box {f(self.reached[0])} and {f(self.reached[1])}: the flip is "
+              + ("reached (certain)" if self.flip_reached else "not reached there" if self.flips else "-"))
+        return f"{self.note}; {at}" if self.note else at
+
     def as_dict(self) -> dict:
-        return {**dataclasses.asdict(self), "flips": self.flips}
+        return {**dataclasses.asdict(self), "flips": self.flips, "flip_reached": self.flip_reached,
+                "detail": self.detail()}
 
     def text(self) -> str:
         f = lambda v: "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"  # noqa: E731
+        detail = self.detail()
         return (f"{self.name}: {f(self.value)} (needs {self.sense} {f(self.threshold)}; within the spread "
-                f"[{f(self.lo)}, {f(self.hi)}]{'; ' + self.note if self.note else ''}): "
+                f"[{f(self.lo)}, {f(self.hi)}]{'; ' + detail if detail else ''}): "
                 f"{'can flip' if self.flips else 'holds'}")
 
 
@@ -308,6 +349,36 @@ def bootstrap_range(cells: dict, spreads: dict, stat_range: Callable[[dict, dict
     ranges = np.asarray([stat_range({c: log10_or_inf(v) for c, v in r.items()}, spreads) for r in reps], float)
     q = lambda col, p: float(np.quantile(ranges[:, col], p))  # noqa: E731
     return (q(0, level), q(1, level)), (q(0, 1 - level), q(1, 1 - level))
+
+
+def bootstrap_reached(cells: dict, spreads: dict, stat_range: Callable[[dict, dict], tuple[float, float]],
+                      level: float = LEVEL, *, center: str = "median") -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two ends of :func:`numerics.stats.bootstrap`'s percentile interval at two points of the box of
+    :func:`bootstrap_range`: ((lower end at the low point, at the high point), (upper end at the low point, at
+    the high point)). At the low point every per-seed value of cell ``c`` is moved by its full spread
+    ``spreads[c]`` the way that lowers the statistic at the data (its centres moved one cell at a time; a
+    cell that moves nothing there stays), at the high point the other way. These are values the ends do take
+    (the same resamples as the verdict's bootstrap), inside :func:`bootstrap_range`'s outer bounds; where they
+    cross a threshold the flip is certain. ``stat_range`` as in :func:`bootstrap_range` (its value at zero
+    spreads is the statistic)."""
+    point, _ = bootstrap_replicates(cells, B=1, center=center)
+    zero = {c: 0.0 for c in cells}
+    stat = lambda m: stat_range(m, zero)[0]  # noqa: E731
+    logc = {c: log10_or_inf(v) for c, v in point.items()}
+    lowering = {}
+    for c in cells:
+        s = float(spreads[c])
+        if s == 0.0 or not math.isfinite(logc[c]):
+            lowering[c] = 0.0
+            continue
+        up, dn = stat({**logc, c: logc[c] + s}), stat({**logc, c: logc[c] - s})
+        lowering[c] = s if up < dn else -s if dn < up else 0.0
+    ends = []
+    for sign in (1.0, -1.0):
+        moved = {c: [v * 10.0 ** (sign * lowering[c]) for v in vs] for c, vs in cells.items()}
+        _, lo, hi = bootstrap(moved, lambda m: stat({c: log10_or_inf(v) for c, v in m.items()}), level, center=center)
+        ends.append((lo, hi))
+    return (ends[0][0], ends[1][0]), (ends[0][1], ends[1][1])
 
 
 # ----------------------------------------------------------------------------------------------------

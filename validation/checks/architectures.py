@@ -657,10 +657,13 @@ def verdict_tcn_flat(rows: list[dict]) -> Outcome:
     verdict = PASS if hi <= FLAT_DECADES else NOT_REPRODUCED if lo > FLAT_DECADES else INCONCLUSIVE
     margins, fragile = _margins(rows), {}
     if margins is not None:
-        (lo_lo, lo_hi), (hi_lo, hi_hi) = frag.bootstrap_range(
-            cells, _cell_spreads(rows, ("alpha",)), lambda med, sp: frag.span_range(*_aligned(med, sp)))
-        margins += [frag.Margin("span interval upper end (decades)", hi, FLAT_DECADES, "<=", hi_lo, hi_hi),
-                    frag.Margin("span interval lower end (decades)", lo, FLAT_DECADES, ">", lo_lo, lo_hi)]
+        box = (cells, _cell_spreads(rows, ("alpha",)), lambda med, sp: frag.span_range(*_aligned(med, sp)))
+        (lo_lo, lo_hi), (hi_lo, hi_hi) = frag.bootstrap_range(*box)
+        lo_at, hi_at = frag.bootstrap_reached(*box)
+        margins += [frag.Margin("span interval upper end (decades)", hi, FLAT_DECADES, "<=", hi_lo, hi_hi,
+                                reached=hi_at),
+                    frag.Margin("span interval lower end (decades)", lo, FLAT_DECADES, ">", lo_lo, lo_hi,
+                                reached=lo_at)]
         reach = {v for v, ok in ((PASS, hi_lo <= FLAT_DECADES), (NOT_REPRODUCED, lo_hi > FLAT_DECADES),
                                  (INCONCLUSIVE, hi_hi > FLAT_DECADES and lo_lo <= FLAT_DECADES)) if ok}
         fragile = _fragile(verdict, margins, reach)
@@ -999,11 +1002,12 @@ def _correlation_reach(xs, cells, per_seed, spreads, observed, margins: list) ->
     med = {c: log10(float(np.median(vs))) for c, vs in per_seed.items()}
     rho_lo, rho_hi = frag.spearman_range(xs, *_aligned(med, spreads, cells))
     p_lo, p_hi = frag.spearman_p(xs, rho_hi), frag.spearman_p(xs, rho_lo)
-    _, (hi_lo, hi_hi) = frag.bootstrap_range(
-        per_seed, spreads, lambda m, sp: frag.spearman_range(xs, *_aligned(m, sp, cells)))
+    box = (per_seed, spreads, lambda m, sp: frag.spearman_range(xs, *_aligned(m, sp, cells)))
+    _, (hi_lo, hi_hi) = frag.bootstrap_range(*box)
     margins += [frag.Margin("Spearman p (one-sided)", p, LEVEL, "<", p_lo, p_hi,
                             f"rho {r_s:+.2f}, within the spread [{rho_lo:+.2f}, {rho_hi:+.2f}]"),
-                frag.Margin("Spearman interval upper end", hi, STRONG_SPEARMAN, "<", hi_lo, hi_hi)]
+                frag.Margin("Spearman interval upper end", hi, STRONG_SPEARMAN, "<", hi_lo, hi_hi,
+                            reached=frag.bootstrap_reached(*box)[1])]
     return {v for v, ok in ((PASS, p_lo < LEVEL), (NOT_REPRODUCED, p_hi >= LEVEL and hi_lo < STRONG_SPEARMAN),
                             (INCONCLUSIVE, p_hi >= LEVEL and hi_hi >= STRONG_SPEARMAN)) if ok}
 
@@ -1474,10 +1478,11 @@ def _mixed_margins(rows, cells: dict, parts: dict, tests: dict, robust: str, lam
             name, lvl = f"(a) {robust} more robust than {m}", level
             rng = lambda med, sp, m=m: frag.diff_range(_worst_range(m, med, sp), _worst_range(robust, med, sp))  # noqa: E731
         (lo_lo, lo_hi), (hi_lo, hi_hi) = frag.bootstrap_range(cells, spreads, rng, lvl, center=center)
+        lo_at, hi_at = frag.bootstrap_reached(cells, spreads, rng, lvl, center=center)
         parts[name].sig_reach = frozenset({lo_lo > 0, lo_hi > 0})
         parts[name].out_reach = frozenset({hi_lo < 0, hi_hi < 0})
-        margins += [frag.Margin(f"{name}: interval lower end (decades)", lo, 0.0, ">", lo_lo, lo_hi),
-                    frag.Margin(f"{name}: interval upper end (decades)", hi, 0.0, "<", hi_lo, hi_hi)]
+        margins += [frag.Margin(f"{name}: interval lower end (decades)", lo, 0.0, ">", lo_lo, lo_hi, reached=lo_at),
+                    frag.Margin(f"{name}: interval upper end (decades)", hi, 0.0, "<", hi_lo, hi_hi, reached=hi_at)]
 
 
 @_check("architectures.mixed_targets", paper=f"{PAPER}, Sec. 5 (mixed targets)",
