@@ -192,7 +192,8 @@ def test_a_flip_is_certain_iff_a_point_of_the_box_crosses_the_threshold(reached,
     assert m.flips and m.flip_reached is certain
     assert m.as_dict()["flip_reached"] is certain
     assert ("reached (certain)" if certain else "not reached there") in m.detail() and m.detail() in m.text()
-    assert frag.Margin("x", 1.4, 1.0, ">", 1.2, 1.6, reached=(1.2, 1.6)).flip_reached is False
+    holding = frag.Margin("x", 1.4, 1.0, ">", 1.2, 1.6, reached=(1.2, 1.6))
+    assert holding.flip_reached is False and holding.detail() == "outer bound; at two points of the box 1.2 and 1.6"
     assert frag.Margin("x", 1.4, 1.0, ">", 0.3, 2.5).flip_reached is None
     for bad in ((math.nan, 1.0), (1.0,), (1.0, 2.0, 3.0)):
         with pytest.raises(ValueError, match="reached"):

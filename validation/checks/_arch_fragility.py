@@ -195,8 +195,9 @@ class Margin:
         if self.reached is None:
             return self.note
         f = lambda v: "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"  # noqa: E731
-        at = (f"outer bound; at two points of the box {f(self.reached[0])} and {f(self.reached[1])}: the flip is "
-              + ("reached (certain)" if self.flip_reached else "not reached there" if self.flips else "-"))
+        at = f"outer bound; at two points of the box {f(self.reached[0])} and {f(self.reached[1])}"
+        if self.flips:
+            at += ": the flip is " + ("reached (certain)" if self.flip_reached else "not reached there")
         return f"{self.note}; {at}" if self.note else at
 
     def as_dict(self) -> dict:
