@@ -56,6 +56,7 @@ RESULT_TYPES = {
     "numerics.signal_propagation.haar.HaarStatistics", "numerics.signal_propagation.haar.HaarRounding",
     "numerics.signal_propagation.structured_mc.StructuredEstimate", "numerics.anticollapse.sde_tail.SDEBeta",
     "numerics.signal_propagation.nonlinear_mc.NonlinearMC", "numerics.signal_propagation.nonlinear_breakdown.Breakdown",
+    "numerics.signal_propagation.tied_correction.TiedCorrection",
     "theory.init_laws.laws.Law", "theory.init_laws.Law",   # a record: built and checked by the constructors, as_law
 } | TORCH_RESULT_TYPES
 # Command-line entry points (``main(argv)``) are excluded by name: they take an argv list and are tested by
@@ -450,6 +451,8 @@ def _nonlinear_baselines() -> dict:
         "numerics.signal_propagation.nonlinear_mc.nonlinear_energy_mc": Case(
             dict(n=8, t=3, samples=8, phi="tanh", sigma=1.0, driven=False, probes=2, seed=0, progress=False,
                  keep_draws=False), kinds={"seed": "seed", "progress": "bool?"}),
+        "numerics.signal_propagation.tied_correction.tied_correction_profile": Case(
+            dict(t=3, samples=64, phi="relu", sigma=1.4, driven=False, seed=0), kinds={"seed": "seed"}),
         "numerics.signal_propagation.nonlinear_breakdown.crossing_depth": Case(
             dict(dev=np.array([0.0, 0.02, 0.08]), tol=0.05)),
         "numerics.signal_propagation.nonlinear_breakdown.bootstrap_means": Case(

@@ -79,10 +79,13 @@ depth 2, assumed beyond; verified for the identity on every exact row (``a_1(k) 
 against Monte Carlo to depth 8 (``docs/results/nonlinear-recurrences.md``). **relu is not odd**: its states are
 non-negative and carry a mean mode ``mu_t 1`` (``mu_t^2 = q_t / pi``), which ``W`` maps to the same random vector
 ``W 1`` at every step, so the overlaps ``h_s . h_t / n -> mu_s mu_t`` stay of order one and tying enters at
-``O(1/n)`` (measured: the coefficient is nonzero from depth 3 on, free and driven): a random growth rate of
-order ``n^-1/2`` per weight draw, whose effect on the mean grows like ``t^2 / n`` (measured, not derived: that
-needs the joint fluctuations of all the two-time overlaps). :func:`first_correction_profile` therefore refuses
-relu.
+``O(1/n)``: a random growth rate of order ``n^-1/2`` per weight draw, whose effect on the mean grows like
+``t^2 / n``. That term needs the joint fluctuations of all the two-time overlaps, which the independent-step
+recursion does not carry: :func:`first_correction_profile` therefore refuses relu, and
+``numerics.signal_propagation.tied_correction.tied_correction_profile`` computes the whole ``1/n`` term, tying
+included, from the exact Gaussian-conditioning representation of the recurrence and its second-order von Mises
+expansion (derived up to a Gaussian integral, evaluated by Monte Carlo: nonzero from depth 3 free, from depth 2
+driven, where ``h_0 = relu(x_0)`` already carries the mean mode).
 
 Numerics of the Gaussian integrals
 ----------------------------------
@@ -500,7 +503,8 @@ def first_correction_profile(t, phi, sigma, *, driven: bool = False) -> np.ndarr
     tying entering at ``O(n^-2)`` (derived at depth 2, assumed beyond for odd phi; **status: derived, verified
     against Monte Carlo for tanh to depth 8 and on the exact rows for the identity**,
     ``docs/results/nonlinear-recurrences.md``). ``c_t = 0`` for the identity. relu is refused: tying adds an
-    ``O(1/n)`` term there (the mean mode of non-negative states) that is measured, not derived. float64;
+    ``O(1/n)`` term there (the mean mode of non-negative states) that this recursion does not carry
+    (``numerics.signal_propagation.tied_correction.tied_correction_profile`` computes the whole term). float64;
     domain as :func:`mean_field_profile` (float).
 
     Parameters
@@ -536,12 +540,14 @@ def first_correction_profile(t, phi, sigma, *, driven: bool = False) -> np.ndarr
     >>> first_correction_profile(3, "relu", 2 ** 0.5)
     Traceback (most recent call last):
         ...
-    ValueError: phi must be 'tanh' or 'identity' for the first correction: with relu, weight tying adds an O(1/n) term (the mean mode of non-negative states) that is not derived; got 'relu'
+    ValueError: phi must be 'tanh' or 'identity' for the first correction: with relu, weight tying adds an O(1/n) term (the mean mode of non-negative states) that this recursion does not carry (numerics.signal_propagation.tied_correction.tied_correction_profile computes the whole term); got 'relu'
     """
     t, phi, driven, _, _ = _check(t, phi, sigma, driven, "float", None)
     if phi == "relu":
         raise ValueError("phi must be 'tanh' or 'identity' for the first correction: with relu, weight tying adds an "
-                         "O(1/n) term (the mean mode of non-negative states) that is not derived; got 'relu'")
+                         "O(1/n) term (the mean mode of non-negative states) that this recursion does not carry "
+                         "(numerics.signal_propagation.tied_correction.tied_correction_profile computes the whole "
+                         "term); got 'relu'")
     s2 = float(sigma) ** 2
     q = mean_field_profile(t, phi, sigma, driven=driven)
     c = np.zeros(t + 1)
