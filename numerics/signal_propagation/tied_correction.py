@@ -26,7 +26,9 @@ influence function on the diagonal; ``E T_1 = 0``). So ``b_t = E_z[T_{2,t}(z)] /
 exactly for each ``z`` by carrying truncated Taylor series in ``e`` (order 2) through the recursion: the
 population overlaps are closed forms (relu: the arc-cosine kernel ``E relu(u) relu(v) = s_u s_v (sin th +
 (pi - th) cos th) / (2 pi)``, ``E z relu(v) = Cov / 2``, ``E relu(v)^2 = Var / 2``; identity: the covariance),
-smooth in their arguments; the point terms need only first derivatives (``relu' = 1{g > 0}``).
+smooth in their arguments; the point terms need only first derivatives (``relu' = 1{g > 0}``). tanh's overlaps
+have no closed form: their value and derivatives (Price's theorem) are two-dimensional trapezoidal sums
+(:func:`_pair_moments`, relative error about ``1e-15``), for ``sigma <= 4``.
 
 **Status.** The representation is exact and the expansion is the standard bias formula of a smooth statistical
 functional (derived); the last step, the Gaussian integral ``E_z[T_2(z)]`` over ``t + 1`` (free) or
@@ -34,8 +36,9 @@ functional (derived); the last step, the Gaussian integral ``E_z[T_2(z)]`` over 
 with an interval). Checks where the answer is known exactly: the identity (``b_t = 0``: the exact real-weight
 rows), relu at ``t = 1`` (``b_1 = 0``, free and driven) and free relu at ``t = 2`` (tying enters at
 ``O(n^-2)``); and against the recurrence's own Monte Carlo at finite widths
-(``validation.checks.nonlinear``, ``docs/results/nonlinear-recurrences.md``). tanh is not covered: its
-population overlaps have no closed form.
+(``validation.checks.nonlinear``, ``docs/results/nonlinear-recurrences.md``). For tanh it tests the
+independent-step term ``c_t`` of :func:`theory.nonlinear.first_correction_profile`, which assumes that tying
+adds nothing at ``1/n`` for an odd activation.
 
 Cost: about ``t^2 (t + 1)`` vector operations on chunks of :data:`CHUNK` samples per depth; ``2^20`` samples at
 ``t = 8`` take about ten seconds.
@@ -44,6 +47,7 @@ Cost: about ``t^2 (t + 1)`` vector operations on chunks of :data:`CHUNK` samples
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -53,7 +57,8 @@ from theory.nonlinear import MAX_SIGMA, Recurrence
 
 __all__ = ["TiedCorrection", "tied_correction_profile", "PHIS", "MAX_T", "MAX_SAMPLES", "CHUNK"]
 
-PHIS = ("relu", "identity")
+PHIS = ("relu", "tanh", "identity")
+MAX_SIGMA_TANH = 4.0      # tanh's overlaps: a trapezoidal grid of up to about 360^2 nodes
 MAX_T = 32
 MAX_SAMPLES = 1 << 30
 CHUNK = 1 << 15
@@ -104,6 +109,11 @@ class _Jet:
         on = np.asarray(self.a) > 0
         return _Jet(np.where(on, self.a, 0.0), np.where(on, self.b, 0.0), np.where(on, self.c, 0.0))
 
+    def tanh(self):
+        th = np.tanh(self.a)
+        s = 1.0 - th * th
+        return self._compose(th, s, -2.0 * th * s)
+
 
 def _jet(x) -> _Jet:
     return x if isinstance(x, _Jet) else _Jet(x)
@@ -121,9 +131,60 @@ def _mix(pop: _Jet, point: _Jet) -> _Jet:
     return _Jet(pop.a, pop.b + point.a - pop.a, pop.c + point.b - pop.b)
 
 
-def _population(relu1: bool, a1: list, relu2: bool, a2: list, same: bool) -> _Jet:
-    """``E[h h']`` under the Gaussian law for ``h = relu(a1 . z)`` (or ``a1 . z``), ``h' = ...(a2 . z)``."""
+def _derivatives(act: str, u: np.ndarray) -> list:
+    """The derivatives of orders 0 to 4 at ``u`` of the identity (``"lin"``) or of tanh."""
+    if act == "lin":
+        return [u, np.ones_like(u), *([np.zeros_like(u)] * 3)]
+    th = np.tanh(u)
+    s = 1.0 - th * th
+    return [th, s, -2.0 * th * s, -2.0 * s * (1.0 - 3.0 * th * th), 8.0 * th * s * (2.0 - 3.0 * th * th)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _pair_moments(act1: str, act2: str, v1: float, v2: float, c: float) -> tuple:
+    """``E[f(u) g(v)]`` for jointly Gaussian ``(u, v)`` (variances ``v1``, ``v2``, covariance ``c``; ``f``, ``g``
+    the identity or tanh), with its gradient and Hessian in ``(v1, v2, c)`` by Price's theorem
+    (``d/dc = E[f' g']``, ``d/dv1 = E[f'' g] / 2``, ``d^2/dv1 dc = E[f''' g'] / 2``, ``d^2/dv1^2 = E[f'''' g] / 4``,
+    ...). Each expectation is a two-dimensional trapezoidal sum in standard coordinates (``u = sqrt(v1) X``,
+    ``v = sqrt(v2) (rho X + sqrt(1 - rho^2) Y)``) with the step of ``theory.nonlinear``'s one-dimensional rule,
+    ``0.2 / max(1, sqrt(max(v1, v2)))``, over ``|X|, |Y| <= 8.6`` (the Gaussian weight beyond is below
+    ``1e-16``). Cached: the population overlaps are the same numbers in every chunk of samples."""
+    h = 0.2 / max(1.0, math.sqrt(max(v1, v2)))
+    m = int(math.ceil(8.6 / h))
+    x = h * np.arange(-m, m + 1)
+    w = h * np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+    rho = min(max(c / math.sqrt(v1 * v2), -1.0), 1.0)
+    X, Y = x[:, None], x[None, :]
+    F = _derivatives(act1, math.sqrt(v1) * X)
+    G = _derivatives(act2, math.sqrt(v2) * (rho * X + math.sqrt(1.0 - rho * rho) * Y))
+    W = w[:, None] * w[None, :]
+    E = lambda i, j: float(np.sum(W * F[i] * G[j]))  # noqa: E731
+    grad = (0.5 * E(2, 0), 0.5 * E(0, 2), E(1, 1))
+    hess = ((0.25 * E(4, 0), 0.25 * E(2, 2), 0.5 * E(3, 1)),
+            (0.25 * E(2, 2), 0.25 * E(0, 4), 0.5 * E(1, 3)),
+            (0.5 * E(3, 1), 0.5 * E(1, 3), E(2, 2)))
+    return E(0, 0), grad, hess
+
+
+def _smooth_pair(act1: str, a1: list, act2: str, a2: list) -> _Jet:
+    """``E[f(u) g(v)]`` for ``u = a1 . z``, ``v = a2 . z`` (``f``, ``g`` the identity or tanh) as a series in the
+    contamination: :func:`_pair_moments` at the population's ``(Var u, Var v, Cov)``, composed with their series
+    (the chain rule to second order)."""
+    J = [_dot(a1, a1), _dot(a2, a2), _dot(a1, a2)]
+    p0, grad, hess = _pair_moments(act1, act2, *(float(j.a) for j in J))
+    b = sum(g * j.b for g, j in zip(grad, J))
+    cc = sum(g * j.c for g, j in zip(grad, J)) + 0.5 * sum(
+        hess[i][k] * J[i].b * J[k].b for i in range(3) for k in range(3))
+    return _Jet(p0, b, cc)
+
+
+def _population(act1: str, a1: list, act2: str, a2: list, same: bool) -> _Jet:
+    """``E[h h']`` under the Gaussian law for ``h = act1(a1 . z)``, ``h' = act2(a2 . z)``, each activation one of
+    ``"lin"`` (the identity), ``"relu"``, ``"tanh"``."""
+    if "tanh" in (act1, act2):
+        return _smooth_pair(act1, a1, act2, a2)
     cov = _dot(a1, a2)
+    relu1, relu2 = act1 == "relu", act2 == "relu"
     if not relu1 and not relu2:
         return cov
     if relu1 != relu2 or same:                 # Stein: E z relu(v) = Cov / 2; E relu(v)^2 = Var / 2
@@ -152,7 +213,7 @@ def _solve(G: list, c: list) -> list:
     return x
 
 
-def _second_order(t: int, relu: bool, sigma: float, driven: bool,
+def _second_order(t: int, phi: str, sigma: float, driven: bool,
                   z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(T_1, T_2)`` of ``K_0..K_t`` at each column of ``z`` (``D x N`` base variables) and the mean field
     ``q_0..q_t``: arrays ``(t + 1, N)`` and ``(t + 1,)``."""
@@ -160,13 +221,14 @@ def _second_order(t: int, relu: bool, sigma: float, driven: bool,
     zero, one = _Jet(0.0), _Jet(1.0)
     point_z = [_Jet(row) for row in z]
     unit = lambda i: [one if j == i else zero for j in range(D)]  # noqa: E731
-    hs = [(driven and relu, unit(0))]          # (through relu?, coefficients over the base variables)
+    act = "lin" if phi == "identity" else phi
+    hs = [(act if driven else "lin", unit(0))]  # (activation, coefficients over the base variables)
     ws: list = []                               # w_k's coefficients, k = 1..
     vals = []
 
     def at_point(h):
         u = _dot(h[1], point_z)
-        return u.relu() if h[0] else u
+        return u.relu() if h[0] == "relu" else u.tanh() if h[0] == "tanh" else u
 
     vals.append(at_point(hs[0]))
     M = {(0, 0): _mix(_population(hs[0][0], hs[0][1], hs[0][0], hs[0][1], True), vals[0] * vals[0])}
@@ -184,11 +246,11 @@ def _second_order(t: int, relu: bool, sigma: float, driven: bool,
         g = list(coef)
         if driven:
             g[t + k] = g[t + k] + one
-        h = (relu, g)
+        h = (act, g)
         hs.append(h)
         vals.append(at_point(h))
         for j in range(k + 1):
-            M[j, k] = _mix(_population(hs[j][0], hs[j][1], relu, g, j == k), vals[j] * vals[k])
+            M[j, k] = _mix(_population(hs[j][0], hs[j][1], act, g, j == k), vals[j] * vals[k])
     T1 = np.stack([np.broadcast_to(M[k, k].b, (N,)) for k in range(t + 1)])
     T2 = np.stack([np.broadcast_to(M[k, k].c, (N,)) for k in range(t + 1)])
     return T1, T2, np.array([float(M[k, k].a) for k in range(t + 1)])
@@ -238,11 +300,10 @@ def tied_correction_profile(t, samples, *, phi: str, sigma: float, driven: bool 
     samples : int
         Monte Carlo samples of the base variables, ``1 <= samples <= 2^30`` (the se falls like
         ``1 / sqrt(samples)``).
-    phi : {"relu", "identity"}
-        The activation (tanh is not covered: its population overlaps have no closed form). Required: the
-        toolkit's other nonlinear functions default to tanh.
+    phi : {"relu", "tanh", "identity"}
+        The activation. Required (the toolkit's other nonlinear functions default to tanh).
     sigma : float
-        Weight scale, ``0 < sigma <= 100`` (relu's criticality is ``sqrt(2)``).
+        Weight scale, ``0 < sigma <= 100``, ``<= 4`` for tanh (relu's criticality is ``sqrt(2)``, tanh's 1).
     driven : bool
         The driven recurrence.
     seed : int or numpy.random.SeedSequence
@@ -270,6 +331,9 @@ def tied_correction_profile(t, samples, *, phi: str, sigma: float, driven: bool 
     samples = as_int("samples", samples, minimum=1, maximum=MAX_SAMPLES)
     phi = as_choice("phi", phi, PHIS)
     sigma = as_real("sigma", sigma, minimum=0.0, maximum=MAX_SIGMA, open_min=True)
+    if phi == "tanh" and sigma > MAX_SIGMA_TANH:
+        raise ValueError(f"sigma must be <= {MAX_SIGMA_TANH:g} for tanh (its overlaps' quadrature grid grows like "
+                         f"sigma^2), got {sigma!r}")
     driven = as_bool("driven", driven)
     ss = as_seed_sequence(seed)
     rng = np.random.default_rng(ss)
@@ -278,7 +342,7 @@ def tied_correction_profile(t, samples, *, phi: str, sigma: float, driven: bool 
     i2, q, done = np.zeros(t + 1), None, 0
     while done < samples:
         m = min(CHUNK, samples - done)
-        T1, T2, q = _second_order(t, phi == "relu", sigma, driven, rng.standard_normal((D, m)))
+        T1, T2, q = _second_order(t, phi, sigma, driven, rng.standard_normal((D, m)))
         s1 += T2.sum(axis=1)
         s2 += (T2 * T2).sum(axis=1)
         i1 += T1.sum(axis=1)
