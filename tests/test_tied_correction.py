@@ -66,27 +66,32 @@ def test_free_relu_and_identity_corrections_do_not_depend_on_sigma(sigma):
         np.testing.assert_allclose(a.b, b.b, rtol=1e-9, atol=1e-12)
 
 
-def _energy_under_contamination(t, relu, sigma, driven, z, e):
+def _energy_under_contamination(t, phi, sigma, driven, z, e):
     """K_t under ``(1 - e) P + e delta_z``, in plain floats: every overlap an expectation under the mixture, the
-    population part by the arc-cosine kernel, the recursion by explicit projections (an independent reference
-    for the series arithmetic of the module)."""
+    population part by the arc-cosine kernel (relu), the covariance (identity) or the value of tanh's quadrature
+    alone (no derivatives), the recursion by explicit projections (an independent reference for the series
+    arithmetic and the chain rule of the module)."""
     D = z.size
-    phi = (lambda u: max(u, 0.0)) if relu else (lambda u: u)
+    f = {"relu": lambda u: max(u, 0.0), "tanh": math.tanh, "identity": lambda u: u}[phi]
+    act = "lin" if phi == "identity" else phi
 
     def pop(r1, a1, r2, a2, same):
         c = float(a1 @ a2)
-        if not (r1 and r2):
-            return c if not (r1 or r2) else c / 2
-        if same:
+        if "tanh" in (r1, r2):
+            return tc._pair_moments(r1, r2, float(a1 @ a1), float(a2 @ a2), c)[0]
+        if r1 != "relu" and r2 != "relu":
+            return c
+        if r1 != r2 or same:
             return c / 2
         s = math.sqrt(float(a1 @ a1) * float(a2 @ a2))
         rho = c / s
         return s * (math.sqrt(1 - rho * rho) + (math.pi - math.acos(rho)) * rho) / (2 * math.pi)
 
-    hs = [(driven and relu, np.eye(D)[0])]
-    val = [phi(z[0]) if (driven and relu) else z[0]]
+    first = act if driven else "lin"
+    hs = [(first, np.eye(D)[0])]
+    val = [f(z[0]) if first != "lin" else z[0]]
     M = np.zeros((t + 1, t + 1))
-    M[0, 0] = (1 - e) * pop(hs[0][0], hs[0][1], hs[0][0], hs[0][1], True) + e * val[0] ** 2
+    M[0, 0] = (1 - e) * pop(first, hs[0][1], first, hs[0][1], True) + e * val[0] ** 2
     ws = []
     for k in range(1, t + 1):
         m = k - 1
@@ -102,23 +107,24 @@ def _energy_under_contamination(t, relu, sigma, driven, z, e):
         g = coef.copy()
         if driven:
             g[t + k] += 1.0
-        hs.append((relu, g))
-        val.append(phi(float(g @ z)))
+        hs.append((act, g))
+        val.append(f(float(g @ z)))
         for j in range(k + 1):
-            M[j, k] = M[k, j] = (1 - e) * pop(hs[j][0], hs[j][1], relu, g, j == k) + e * val[j] * val[k]
+            M[j, k] = M[k, j] = (1 - e) * pop(hs[j][0], hs[j][1], act, g, j == k) + e * val[j] * val[k]
     return np.diag(M)
 
 
-@pytest.mark.parametrize("relu, driven", [(True, False), (True, True), (False, False)])
-def test_the_second_order_term_matches_finite_differences(relu, driven):
-    t, sigma = 4, 1.3
+@pytest.mark.parametrize("phi, driven", [("relu", False), ("relu", True), ("identity", False), ("tanh", False),
+                                         ("tanh", True)])
+def test_the_second_order_term_matches_finite_differences(phi, driven):
+    t, sigma = 4, 1.3 if phi != "tanh" else 0.9
     rng = np.random.default_rng(17)
     D = 1 + t + (t if driven else 0)
     z = rng.standard_normal((D, 6))
-    T1, T2, q = tc._second_order(t, "relu" if relu else "identity", sigma, driven, z)
+    T1, T2, q = tc._second_order(t, phi, sigma, driven, z)
     h = 1e-4
     for i in range(z.shape[1]):
-        plus, zero, minus = (_energy_under_contamination(t, relu, sigma, driven, z[:, i], e) for e in (h, 0.0, -h))
+        plus, zero, minus = (_energy_under_contamination(t, phi, sigma, driven, z[:, i], e) for e in (h, 0.0, -h))
         np.testing.assert_allclose(zero, q, rtol=1e-12)
         np.testing.assert_allclose(T1[:, i], (plus - minus) / (2 * h), rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose(T2[:, i], (plus - 2 * zero + minus) / (2 * h * h), rtol=1e-4, atol=1e-5)
@@ -194,3 +200,25 @@ def test_the_tanh_overlaps_derivatives_are_prices(acts, point):
             assert math.isclose(hess[i][k], (gu[k] - gd[k]) / (2 * h), rel_tol=1e-5, abs_tol=1e-8)
     if acts == ("lin", "tanh"):         # Stein: E[u tanh(v)] = Cov E[tanh'(v)], and d/dCov is E[tanh'(v)]
         assert math.isclose(p0, point[2] * grad[2], rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("acts", [("tanh", "tanh"), ("lin", "tanh")])
+def test_the_tanh_overlap_series_is_the_chain_rule(acts):
+    # coefficient vectors that move with the contamination (a0 + a1 e + a2 e^2) and overlap at the population
+    # (rho != 0, unlike the recurrence's odd case): the series against finite differences of the value alone
+    rng = np.random.default_rng(4)
+    A = [rng.standard_normal((3, 3)) * (1.0, 0.3, 0.2)[i] for i in range(3)]   # [order][vector][coordinate]
+    B = [rng.standard_normal((3, 3)) * (1.0, 0.3, 0.2)[i] for i in range(3)]
+    jets = lambda C: [tc._Jet(C[0][0][j], C[1][0][j], C[2][0][j]) for j in range(3)]  # noqa: E731
+    series = tc._smooth_pair(acts[0], jets(A), acts[1], jets(B))
+
+    def value(e):
+        a = A[0][0] + e * A[1][0] + e * e * A[2][0]
+        b = B[0][0] + e * B[1][0] + e * e * B[2][0]
+        return tc._pair_moments(acts[0], acts[1], float(a @ a), float(b @ b), float(a @ b))[0]
+
+    h = 1e-3
+    assert math.isclose(series.a, value(0.0), rel_tol=1e-14)
+    assert math.isclose(float(series.b), (value(h) - value(-h)) / (2 * h), rel_tol=1e-6, abs_tol=1e-9)
+    assert math.isclose(float(series.c), (value(h) - 2 * value(0.0) + value(-h)) / (2 * h * h), rel_tol=1e-5,
+                        abs_tol=1e-8)
