@@ -222,3 +222,49 @@ def test_the_tanh_overlap_series_is_the_chain_rule(acts):
     assert math.isclose(float(series.b), (value(h) - value(-h)) / (2 * h), rel_tol=1e-6, abs_tol=1e-9)
     assert math.isclose(float(series.c), (value(h) - 2 * value(0.0) + value(-h)) / (2 * h * h), rel_tol=1e-5,
                         abs_tol=1e-8)
+
+
+def test_the_first_order_breakdown_depth():
+    bench = script_module.load("benchmarks/nonlinear/tied_correction.py")
+    b = np.array([0.0, 0.0, 0.5, 1.6, 1.61, 4.0])
+    # strictly above tol n: 1.6 / 32 = 0.05 is inside the band, 1.61 / 32 just outside
+    assert bench.first_order_depth(b, 32, 0.05) == 4 and bench.first_order_depth(b, 31, 0.05) == 3
+    assert bench.first_order_depth(b, 1000, 0.05) is None and bench.first_order_depth(-b, 32, 0.05) == 4
+    # the crossing interpolates |b_t| / n linearly: at n = 40, tol 0.05 the level 2.0 lies between 1.61 and 4.0
+    assert math.isclose(bench.first_order_crossing(b, 40, 0.05), 4 + (2.0 - 1.61) / (4.0 - 1.61), rel_tol=1e-15)
+    assert bench.first_order_crossing(b, 1000, 0.05) is None
+    ns = [32, 64, 128, 256]
+    assert math.isclose(bench.loglog_slope(ns, [2.0 * n ** 0.4 for n in ns]), 0.4, rel_tol=1e-12)
+    assert bench.loglog_slope(ns, [1.0, None, None, 3.0]) is None
+
+
+def test_the_results_page_holds_the_breakdown_prediction():
+    bench = script_module.load("benchmarks/nonlinear/tied_correction.py")
+    doc = json.loads(bench.OUT.read_text(encoding="utf-8"))
+    page = (bench.ROOT / "docs" / "results" / "nonlinear-recurrences.md").read_text(encoding="utf-8")
+    assert bench.breakdown_table(doc) in page
+    measured = {c["case"]: c for c in json.loads(bench.MEASURED.read_text())["cases"]}
+    assert set(doc["breakdown"]) == {bench.case_key(r) for r, _ in bench.DEEP_CASES}
+    for key, case in doc["breakdown"].items():
+        b, se = np.array(case["b"]), np.array(case["se"])
+        assert len(b) == bench.DEEP_T + 1
+        for row in case["rows"]:
+            m = measured[key]["widths"][str(row["n"])][f"tol={row['tol']}"]
+            assert (row["measured"], row["lo"], row["hi"]) == (m["t_star"], m["lo"], m["hi"])
+            limit = row["tol"] * row["n"]       # recomputed here: the first depth whose |b_t| exceeds tol n
+
+            def first(x):
+                hits = [t for t in range(1, len(x)) if abs(x[t]) > limit]
+                return hits[0] if hits else None
+
+            assert row["predicted"] == first(b)
+            assert row["measured_crossing"] == m["t_cross"]
+            if row["predicted"] is not None:
+                t = row["predicted"]
+                assert t - 1 < row["crossing"] <= t and math.isclose(
+                    np.interp(row["crossing"], [t - 1, t], [abs(b[t - 1]), abs(b[t])]), limit, rel_tol=1e-12)
+            assert row["predicted_range"] == [first(b + bench.Z_PREDICTION * se), first(b - bench.Z_PREDICTION * se)]
+        for tol in bench.TOLS:
+            pts = [(r["n"], r["crossing"]) for r in case["rows"] if r["tol"] == tol and r["crossing"] is not None]
+            slope = np.polyfit(np.log([n for n, _ in pts]), np.log([c for _, c in pts]), 1)[0]
+            assert math.isclose(case["gamma_first_order"][str(tol)], slope, rel_tol=1e-9)

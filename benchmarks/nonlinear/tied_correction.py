@@ -41,6 +41,40 @@ CASES = ((Recurrence("relu", math.sqrt(2.0)), 101), (Recurrence("relu", math.sqr
          (Recurrence("tanh", 1.0, True), 106))
 
 
+# the first-order breakdown depth: b_t deeper, for the relu cases of the breakdown measurement
+DEEP_T = 32
+DEEP_SAMPLES = 1 << 17
+DEEP_CASES = ((Recurrence("relu", math.sqrt(2.0)), 201), (Recurrence("relu", math.sqrt(2.0), True), 202),
+              (Recurrence("relu", math.sqrt(1.8), True), 203))
+TOLS = (0.05, 0.1)
+Z_PREDICTION = 3.0        # the predicted depth's range: b_t -+ 3 se
+
+
+def first_order_depth(b, n: int, tol: float) -> int | None:
+    """``min{t >= 1: |b_t| / n > tol}``: the depth where the first-order deviation ``b_t / n`` leaves the band
+    (None: not within the depths of ``b``)."""
+    return next((t for t in range(1, len(b)) if abs(b[t]) / n > tol), None)
+
+
+def first_order_crossing(b, n: int, tol: float) -> float | None:
+    """Where ``|b_t| / n``, interpolated linearly between depths, reaches ``tol`` (the breakdown measurement's
+    ``t_c``, at first order; None: not within the depths of ``b``)."""
+    t = first_order_depth(b, n, tol)
+    if t is None:
+        return None
+    lo, hi = abs(b[t - 1]), abs(b[t])
+    return float(t - 1 + (tol * n - lo) / (hi - lo))
+
+
+def loglog_slope(ns, ts) -> float | None:
+    """The least-squares slope of ``ln t`` on ``ln n`` over the widths with a crossing (None: fewer than 3)."""
+    pts = [(math.log(n), math.log(t)) for n, t in zip(ns, ts) if t is not None]
+    if len(pts) < 3:
+        return None
+    mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+
+
 def case_key(r: Recurrence) -> str:
     """The case names of breakdown.json (``benchmarks/nonlinear/breakdown_exponent.py``)."""
     return f"{r.phi} sigma^2={r.sigma ** 2:.3g} {'driven' if r.driven else 'free'}"
@@ -63,7 +97,56 @@ def compute() -> dict:
             rows.append(row)
         cases[case_key(rec)] = {"seed": seed, "rows": rows}
     return {"generated_by": "python benchmarks/nonlinear/tied_correction.py --write", "samples": SAMPLES,
-            "function": "numerics.signal_propagation.tied_correction.tied_correction_profile", "cases": cases}
+            "function": "numerics.signal_propagation.tied_correction.tied_correction_profile", "cases": cases,
+            "breakdown": breakdown()}
+
+
+def breakdown() -> dict:
+    """Per relu case: ``b_t`` to depth :data:`DEEP_T` and, per width and tolerance of the breakdown measurement,
+    the first-order depth (with its range over ``b_t -+ Z_PREDICTION se``) beside the measured ``t*`` and its
+    95% interval."""
+    measured = {c["case"]: c for c in json.loads(MEASURED.read_text())["cases"]}
+    out = {}
+    for rec, seed in DEEP_CASES:
+        r = tied_correction_profile(DEEP_T, DEEP_SAMPLES, phi=rec.phi, sigma=rec.sigma, driven=rec.driven, seed=seed)
+        rows = []
+        for n, w in measured[case_key(rec)]["widths"].items():
+            for tol in TOLS:
+                m = w[f"tol={tol}"]
+                rows.append({"n": int(n), "tol": tol, "predicted": first_order_depth(r.b, int(n), tol),
+                             "crossing": first_order_crossing(r.b, int(n), tol), "measured_crossing": m["t_cross"],
+                             "predicted_range": [first_order_depth(r.b + Z_PREDICTION * r.se, int(n), tol),
+                                                 first_order_depth(r.b - Z_PREDICTION * r.se, int(n), tol)],
+                             "measured": m["t_star"], "lo": m["lo"], "hi": m["hi"]})
+        gamma = {str(tol): loglog_slope([row["n"] for row in rows if row["tol"] == tol],
+                                        [row["crossing"] for row in rows if row["tol"] == tol]) for tol in TOLS}
+        out[case_key(rec)] = {"seed": seed, "b": r.b.tolist(), "se": r.se.tolist(), "rows": rows,
+                              "gamma_first_order": gamma}
+    return out
+
+
+def breakdown_table(doc: dict) -> str:
+    """The page's second table: per relu case and tolerance, the first-order depth beside the measured t* [95%]."""
+    widths = sorted({row["n"] for case in doc["breakdown"].values() for row in case["rows"]})
+    lines = ["| case | tol | " + " | ".join(f"n = {n}" for n in widths) + " | first-order gamma |",
+             "|---" * (len(widths) + 3) + "|"]
+    def show(v) -> str:
+        if v is None:
+            return f"> {DEEP_T}"
+        return str(int(v)) if isinstance(v, (int, float)) and float(v).is_integer() else str(v)
+
+    for key, case in doc["breakdown"].items():
+        for tol in TOLS:
+            cells = []
+            for n in widths:
+                row = next(r for r in case["rows"] if r["n"] == n and r["tol"] == tol)
+                lo, hi = row["predicted_range"]
+                pred = show(row["predicted"]) + ("" if lo == hi else f" ({show(lo)}-{show(hi)})")
+                meas = "none" if row["measured"] is None else f"{row['measured']} [{show(row['lo'])}, {show(row['hi'])}]"
+                cells.append(f"{pred} vs {meas}")
+            g = case["gamma_first_order"][str(tol)]
+            lines.append(f"| {key} | {tol:g} | " + " | ".join(cells) + f" | {'-' if g is None else f'{g:.3f}'} |")
+    return "\n".join(lines)
 
 
 def table(doc: dict) -> str:
@@ -90,6 +173,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     doc = compute()
     print(table(doc))
+    print()
+    print(breakdown_table(doc))
     if args.write:
         OUT.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {OUT.relative_to(ROOT)}")
