@@ -1038,6 +1038,23 @@ def test_edge__nonlinear__verdict_first_correction():
     assert f(rows(-(1 - 1e-9))).verdict == PASS and f(rows(-(1 + 1e-9))).verdict == FAIL
 
 
+def test_edge__nonlinear__verdict_tied_correction():
+    """|b - reference| <= z se at the reference rows (0 or c_t), |b_fit - b| <= z sqrt(se_fit^2 + se^2) at the
+    fits, one Bonferroni z over both: each kind of row just inside and just outside."""
+    f = vnl.verdict_tied_correction
+    z, se, sf = zcrit(3), 0.02, 0.3
+
+    def rows(off_ref, off_fit):
+        refs = [("identity", 1, 0.0, se, 0.0), ("tanh", 2, -0.5 + off_ref * z * se, se, -0.5)]
+        fits = [("relu", 3, 1.2 + off_fit * z * math.hypot(sf, se), sf, 1.2, se)]
+        return refs, fits
+    for off in (1 - 1e-9, -(1 - 1e-9)):
+        assert f(*rows(off, 0.0)).verdict == PASS and f(*rows(0.0, off)).verdict == PASS
+    for off in (1 + 1e-9, -(1 + 1e-9)):
+        assert f(*rows(off, 0.0)).verdict == FAIL and f(*rows(0.0, off)).verdict == FAIL
+    assert f([], []).verdict == FAIL
+
+
 # --- iid laws (validation/checks/init_laws.py) --------------------------------------------------------------
 from validation.checks import init_laws as vil  # noqa: E402
 
