@@ -31,7 +31,8 @@ have no closed form: their value and derivatives (Price's theorem) are two-dimen
 (:func:`_pair_moments`, relative error about ``1e-15``), for ``sigma <= 4``.
 
 **Status.** The representation is exact and the expansion is the standard bias formula of a smooth statistical
-functional (derived); the last step, the Gaussian integral ``E_z[T_2(z)]`` over ``t + 1`` (free) or
+functional (derived; relu's point terms have a kink at 0, which the population terms smooth out: the checks below
+test the expansion there); the last step, the Gaussian integral ``E_z[T_2(z)]`` over ``t + 1`` (free) or
 ``2 t + 1`` (driven) dimensions, is a Monte Carlo average with its standard error from the same run (measured,
 with an interval). Checks where the answer is known exactly: the identity (``b_t = 0``: the exact real-weight
 rows), relu at ``t = 1`` (``b_1 = 0``, free and driven) and free relu at ``t = 2`` (tying enters at
@@ -55,7 +56,7 @@ import numpy as np
 from theory._args import as_bool, as_choice, as_int, as_real, as_seed_sequence
 from theory.nonlinear import MAX_SIGMA, Recurrence
 
-__all__ = ["TiedCorrection", "tied_correction_profile", "PHIS", "MAX_T", "MAX_SAMPLES", "CHUNK"]
+__all__ = ["TiedCorrection", "tied_correction_profile", "PHIS", "MAX_T", "MAX_SAMPLES", "MAX_SIGMA_TANH", "CHUNK"]
 
 PHIS = ("relu", "tanh", "identity")
 MAX_SIGMA_TANH = 4.0      # tanh's overlaps: a trapezoidal grid of up to about 360^2 nodes
