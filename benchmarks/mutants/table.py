@@ -397,6 +397,27 @@ MUTANTS = [
     ("validate: a pattern that matches no check is not refused", "validation/registry.py",
      "        if not any(hit(c.name, p) for c in checks):\n", "        if False:\n",
      ["tests/test_cli_validate.py", "tests/test_registry.py"]),
+    # --- the whole first correction with tying (numerics.signal_propagation.tied_correction) -----------------
+    ("tied correction: the contamination's second-order term keeps the population's",
+     "numerics/signal_propagation/tied_correction.py",
+     "return _Jet(pop.a, pop.b + point.a - pop.a, pop.c + point.b - pop.b)",
+     "return _Jet(pop.a, pop.b + point.a - pop.a, pop.c + point.b)", ["tests/test_tied_correction.py"]),
+    ("tied correction: the driven input added to the previous step's coordinate",
+     "numerics/signal_propagation/tied_correction.py",
+     "g[t + k] = g[t + k] + one", "g[t + k - 1] = g[t + k - 1] + one", ["tests/test_tied_correction.py"]),
+    ("tied correction: tanh overlaps' Hessian d2/dv1^2 with 1/2 for 1/4",
+     "numerics/signal_propagation/tied_correction.py",
+     "hess = ((0.25 * E(4, 0)", "hess = ((0.5 * E(4, 0)", ["tests/test_tied_correction.py"]),
+    ("tied correction: the chain rule's Hessian term reads one argument twice",
+     "numerics/signal_propagation/tied_correction.py",
+     "hess[i][k] * J[i].b * J[k].b", "hess[i][k] * J[i].b * J[i].b", ["tests/test_tied_correction.py"]),
+    ("verdict_tied_correction: a fit compared with its own se only", "validation/checks/nonlinear.py",
+     "math.hypot(sf, se), b, 0.0) for lab", "sf, b, 0.0) for lab", ["tests/test_verdict_thresholds.py"]),
+    ("fragility: the box's low point moves every cell the raising way", "validation/checks/_arch_fragility.py",
+     "lowering[c] = s if up < dn else -s if dn < up else 0.0",
+     "lowering[c] = -s if up < dn else s if dn < up else 0.0", ["tests/test_arch_fragility.py"]),
+    ("fragility: a certain flip judged from the box's points without the data", "validation/checks/_arch_fragility.py",
+     "vals = (self.value, *self.reached)", "vals = self.reached", ["tests/test_arch_fragility.py"]),
 ]
 
 # The CI-sized sample that tests/test_mutants_runner.py runs through the runner (one per area, each killed by one
