@@ -140,23 +140,22 @@ def test_spearman_p_is_scipys():
     assert math.isclose(frag.spearman_p(x, res.statistic), res.pvalue, rel_tol=1e-12)
 
 
+def _span(med):
+    return max(math.log10(v) for v in med.values()) - min(math.log10(v) for v in med.values())
+
+
 def test_bootstrap_range_bounds_the_interval_of_every_point_of_the_box():
     rng = np.random.default_rng(5)
     cells = {a: list(10.0 ** rng.normal(-4 + 3 * a, 0.5, 5)) for a in (0.25, 0.5, 0.75)}
     spreads = {0.25: 0.1, 0.5: 0.2, 0.75: 0.1}
-    span = lambda med: max(math.log10(v) for v in med.values()) - min(math.log10(v) for v in med.values())  # noqa: E731
     (lo_lo, lo_hi), (hi_lo, hi_hi) = frag.bootstrap_range(cells, spreads, lambda m, sp: frag.span_range(
         list(m.values()), [sp[c] for c in m]))
-    _, lo, hi = st.bootstrap(cells, span)
+    _, lo, hi = st.bootstrap(cells, _span)
     assert lo_lo <= lo <= lo_hi and hi_lo <= hi <= hi_hi
     for _ in range(5):
         moved = {c: [v * 10 ** rng.uniform(-spreads[c], spreads[c]) for v in vs] for c, vs in cells.items()}
-        _, lo, hi = st.bootstrap(moved, span)
+        _, lo, hi = st.bootstrap(moved, _span)
         assert lo_lo - 1e-12 <= lo <= lo_hi + 1e-12 and hi_lo - 1e-12 <= hi <= hi_hi + 1e-12
-
-
-def _span(med):
-    return max(math.log10(v) for v in med.values()) - min(math.log10(v) for v in med.values())
 
 
 def test_bootstrap_reached_is_the_interval_at_two_points_of_the_box():

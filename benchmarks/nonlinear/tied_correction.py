@@ -28,7 +28,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np  # noqa: E402
+
+from breakdown_exponent import TOLS, case_key  # noqa: E402  (the measurement's case names and tolerances)
+from numerics.signal_propagation.nonlinear_breakdown import crossing_depth, fit_exponent  # noqa: E402
 from numerics.signal_propagation.tied_correction import tied_correction_profile  # noqa: E402
 from theory.nonlinear import Recurrence, first_correction_profile  # noqa: E402
 
@@ -46,38 +51,26 @@ DEEP_T = 32
 DEEP_SAMPLES = 1 << 17
 DEEP_CASES = ((Recurrence("relu", math.sqrt(2.0)), 201), (Recurrence("relu", math.sqrt(2.0), True), 202),
               (Recurrence("relu", math.sqrt(1.8), True), 203))
-TOLS = (0.05, 0.1)
 Z_PREDICTION = 3.0        # the predicted depth's range: b_t -+ 3 se
 
 
+# the breakdown measurement's own definitions, applied to the first-order deviation b_t / n (b_0 = 0, so the
+# first depth out of the band is >= 1)
 def first_order_depth(b, n: int, tol: float) -> int | None:
-    """``min{t >= 1: |b_t| / n > tol}``: the depth where the first-order deviation ``b_t / n`` leaves the band
-    (None: not within the depths of ``b``)."""
-    return next((t for t in range(1, len(b)) if abs(b[t]) / n > tol), None)
+    """``min{t: |b_t| / n > tol}`` (``nonlinear_breakdown.crossing_depth``'s t*; None: not within ``b``)."""
+    return crossing_depth(np.abs(np.asarray(b, float)) / n, tol)[0]
 
 
 def first_order_crossing(b, n: int, tol: float) -> float | None:
-    """Where ``|b_t| / n``, interpolated linearly between depths, reaches ``tol`` (the breakdown measurement's
-    ``t_c``, at first order; None: not within the depths of ``b``)."""
-    t = first_order_depth(b, n, tol)
-    if t is None:
-        return None
-    lo, hi = abs(b[t - 1]), abs(b[t])
-    return float(t - 1 + (tol * n - lo) / (hi - lo))
+    """Where ``|b_t| / n``, interpolated linearly between depths, reaches ``tol`` (``crossing_depth``'s ``t_c``)."""
+    return crossing_depth(np.abs(np.asarray(b, float)) / n, tol)[1]
 
 
 def loglog_slope(ns, ts) -> float | None:
-    """The least-squares slope of ``ln t`` on ``ln n`` over the widths with a crossing (None: fewer than 3)."""
-    pts = [(math.log(n), math.log(t)) for n, t in zip(ns, ts) if t is not None]
-    if len(pts) < 3:
-        return None
-    mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
-    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
-
-
-def case_key(r: Recurrence) -> str:
-    """The case names of breakdown.json (``benchmarks/nonlinear/breakdown_exponent.py``)."""
-    return f"{r.phi} sigma^2={r.sigma ** 2:.3g} {'driven' if r.driven else 'free'}"
+    """``fit_exponent``'s unweighted slope of ``ln t`` on ``ln n`` over the widths with a crossing (None: fewer
+    than 3)."""
+    pts = [(n, t) for n, t in zip(ns, ts) if t is not None]
+    return fit_exponent([n for n, _ in pts], [t for _, t in pts])[0] if len(pts) >= 3 else None
 
 
 def compute() -> dict:

@@ -145,6 +145,11 @@ def fragility(margin: float, threshold: float, spread: float, sense: str = ">") 
     return FRAGILE if can_flip(margin - spread, margin + spread, threshold, sense) else ROBUST
 
 
+def _num(v: float) -> str:
+    """A margin's number in the report: three significant digits, infinities spelled out."""
+    return "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"
+
+
 @dataclasses.dataclass(frozen=True)
 class Margin:
     """A decisive comparison ``value <sense> threshold`` and the range ``[lo, hi]`` its value can take within
@@ -194,8 +199,7 @@ class Margin:
         """``note``, with the points of the box where there are some (the report's note column)."""
         if self.reached is None:
             return self.note
-        f = lambda v: "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"  # noqa: E731
-        at = f"outer bound; at two points of the box {f(self.reached[0])} and {f(self.reached[1])}"
+        at = f"outer bound; at two points of the box {_num(self.reached[0])} and {_num(self.reached[1])}"
         if self.flips:
             at += ": the flip is " + ("reached (certain)" if self.flip_reached else "not reached there")
         return f"{self.note}; {at}" if self.note else at
@@ -205,10 +209,9 @@ class Margin:
                 "detail": self.detail()}
 
     def text(self) -> str:
-        f = lambda v: "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"  # noqa: E731
         detail = self.detail()
-        return (f"{self.name}: {f(self.value)} (needs {self.sense} {f(self.threshold)}; within the spread "
-                f"[{f(self.lo)}, {f(self.hi)}]{'; ' + detail if detail else ''}): "
+        return (f"{self.name}: {_num(self.value)} (needs {self.sense} {_num(self.threshold)}; within the spread "
+                f"[{_num(self.lo)}, {_num(self.hi)}]{'; ' + detail if detail else ''}): "
                 f"{'can flip' if self.flips else 'holds'}")
 
 
