@@ -145,6 +145,7 @@ def test_the_same_seed_gives_the_same_numbers_and_chunks_join():
     (dict(sigma=0.0), ValueError, "sigma"),
     (dict(sigma=math.nan), ValueError, "sigma"), (dict(driven="yes"), TypeError, "driven"),
     (dict(seed=-1), ValueError, "seed"),
+    (dict(t=3, samples=10**9), ValueError, "samples"),          # the outside fuzz's: refused by the budget
 ])
 def test_bad_input_is_named(kwargs, exc, name):
     args = dict(t=2, samples=8, phi="relu", sigma=SQ2) | kwargs
@@ -268,3 +269,17 @@ def test_the_results_page_holds_the_breakdown_prediction():
             pts = [(r["n"], r["crossing"]) for r in case["rows"] if r["tol"] == tol and r["crossing"] is not None]
             slope = np.polyfit(np.log([n for n, _ in pts]), np.log([c for _, c in pts]), 1)[0]
             assert math.isclose(case["gamma_first_order"][str(tol)], slope, rel_tol=1e-9)
+
+
+def test_the_work_budget_just_inside_and_just_outside(monkeypatch):
+    # a budget shrunk to 100 samples at t = 2 (30 * 27 flop-equivalents a sample, 1e6 for the one chunk)
+    monkeypatch.setattr(tc, "MAX_WORK", 100 * 30.0 * 27 + 1e6)
+    assert tc.tied_correction_profile(2, 100, phi="relu", sigma=SQ2).samples == 100
+    with pytest.raises(ValueError, match=r"samples .*=101 is too large"):
+        tc.tied_correction_profile(2, 101, phi="relu", sigma=SQ2)
+
+
+def test_a_seed_of_any_integer_type_is_the_same_seed():
+    a = tc.tied_correction_profile(2, 64, phi="relu", sigma=SQ2, seed=np.uint64(5))
+    b = tc.tied_correction_profile(2, 64, phi="relu", sigma=SQ2, seed=5)
+    assert a.seed == 5 and type(a.seed) is int and np.array_equal(a.b, b.b) and np.array_equal(a.se, b.se)

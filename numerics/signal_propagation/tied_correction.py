@@ -53,15 +53,20 @@ import math
 
 import numpy as np
 
-from theory._args import as_bool, as_choice, as_int, as_real, as_seed_sequence
+from theory._args import as_bool, as_choice, as_int, as_real, as_seed_sequence, check_budget
 from theory.nonlinear import MAX_SIGMA, Recurrence
 
-__all__ = ["TiedCorrection", "tied_correction_profile", "PHIS", "MAX_T", "MAX_SAMPLES", "MAX_SIGMA_TANH", "CHUNK"]
+__all__ = ["TiedCorrection", "tied_correction_profile", "PHIS", "MAX_T", "MAX_SAMPLES", "MAX_SIGMA_TANH", "CHUNK",
+           "MAX_WORK"]
 
 PHIS = ("relu", "tanh", "identity")
 MAX_SIGMA_TANH = 4.0      # tanh's overlaps: a trapezoidal grid of up to about 360^2 nodes
 MAX_T = 32
 MAX_SAMPLES = 1 << 30
+# a call's cost in flop-equivalents at about 1 Gflop/s of series arithmetic: 30 (t + 1)^3 a sample (measured
+# 2026-12-06: 2^22 samples at t = 8 in about 40 s, 2^22 at t = 2 in about 2.5 s) plus Python's 1e6 a chunk;
+# refused beyond MAX_WORK (about a quarter of an hour on one core; 2^22 samples at t = 8 need a tenth of it)
+MAX_WORK = 1e12
 CHUNK = 1 << 15
 
 
@@ -300,7 +305,8 @@ def tied_correction_profile(t, samples, *, phi: str, sigma: float, driven: bool 
         Deepest depth, ``1 <= t <= 32``.
     samples : int
         Monte Carlo samples of the base variables, ``1 <= samples <= 2^30`` (the se falls like
-        ``1 / sqrt(samples)``).
+        ``1 / sqrt(samples)``), within the work budget :data:`MAX_WORK` (``30 samples (t + 1)^3`` flop-equivalents
+        plus ``1e6`` a chunk: about ``10^9 / (t + 1)^3`` samples).
     phi : {"relu", "tanh", "identity"}
         The activation. Required (the toolkit's other nonlinear functions default to tanh).
     sigma : float
@@ -330,6 +336,8 @@ def tied_correction_profile(t, samples, *, phi: str, sigma: float, driven: bool 
     """
     t = as_int("t", t, minimum=1, maximum=MAX_T)
     samples = as_int("samples", samples, minimum=1, maximum=MAX_SAMPLES)
+    check_budget("samples * 30 (t + 1)^3 + 1e6 chunks", samples * 30.0 * (t + 1) ** 3 + 1e6 * -(-samples // CHUNK),
+                 MAX_WORK, unit="flops", value=samples)
     phi = as_choice("phi", phi, PHIS)
     sigma = as_real("sigma", sigma, minimum=0.0, maximum=MAX_SIGMA, open_min=True)
     if phi == "tanh" and sigma > MAX_SIGMA_TANH:
@@ -357,5 +365,7 @@ def tied_correction_profile(t, samples, *, phi: str, sigma: float, driven: bool 
 
     b, se = mean_se(s1, s2)
     im, ise = mean_se(i1, i2)
-    return TiedCorrection(Recurrence(phi, sigma, driven), t, samples, seed if isinstance(seed, int) else ss,
+    # an integer seed of any integer type is recorded as the int it is (the same numbers, the same result)
+    label = int(seed) if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else ss
+    return TiedCorrection(Recurrence(phi, sigma, driven), t, samples, label,
                           b, se, q, im, ise)
