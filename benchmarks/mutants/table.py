@@ -418,6 +418,15 @@ MUTANTS = [
      "lowering[c] = -s if up < dn else s if dn < up else 0.0", ["tests/test_arch_fragility.py"]),
     ("fragility: a certain flip judged from the box's points without the data", "validation/checks/_arch_fragility.py",
      "vals = (self.value, *self.reached)", "vals = self.reached", ["tests/test_arch_fragility.py"]),
+    # --- relu's tying term at depth 2 in closed form (theory.relu_tying) --------------------------------------------
+    ("relu tying b_2: the C term's correlation factor (1 + rho) with (1 - rho)", "theory/relu_tying.py",
+     "+ sqrt(v2) * (1 + rho))", "+ sqrt(v2) * (1 - rho))", ["tests/test_relu_tying.py"]),
+    ("relu tying b_2: the correlation over sqrt(v1) for sqrt(v2)", "theory/relu_tying.py",
+     "rho = s2 / (2 * pi * sqrt(v2))", "rho = s2 / (2 * pi * sqrt(v1))", ["tests/test_relu_tying.py"]),
+    ("relu tying b_2: the upper edge of sigma's domain refused (exact method)", "theory/relu_tying.py",
+     "if s > MAX_SIGMA:", "if s >= MAX_SIGMA:", ["tests/test_relu_tying.py"]),
+    ("verdict rows: the closed-form row of nonlinear.tied_correction compared with 0", "validation/checks/nonlinear.py",
+     "relu_tying_b2(r.sigma, driven=r.driven))", "0.0)", ["tests/test_relu_tying.py"]),
 ]
 
 # The CI-sized sample that tests/test_mutants_runner.py runs through the runner (one per area, each killed by one
