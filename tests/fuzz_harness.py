@@ -444,9 +444,9 @@ def _nonlinear_baselines() -> dict:
                                                             dps=20)),
         "theory.nonlinear.first_correction_profile": Case(dict(t=5, phi="tanh", sigma=1.0, driven=False), raises=over),
         "theory.nonlinear.identity_energy": Case(dict(n=16, t=4, sigma=0.9, driven=True), raises=over),
-        "theory.relu_tying.relu_tying_b2": Case(dict(sigma=1.4, driven=True, method="float", dps=None),
-                                                kinds={"dps": "int?"}),
-        "theory.relu_tying.relu_tying_b2#mp": Case(dict(sigma=1.4, driven=True, method="mp", dps=20)),
+        "theory.relu_tying.relu_tying_b": Case(dict(t=2, sigma=1.4, driven=True, method="float", dps=None),
+                                               kinds={"dps": "int?"}),
+        "theory.relu_tying.relu_tying_b#mp": Case(dict(t=3, sigma=1.4, driven=False, method="mp", dps=20)),
         "numerics.signal_propagation.nonlinear_mc.nonlinear_energies_mc": Case(
             dict(n=8, t=3, samples=8, recurrences=[Recurrence("tanh", 1.0), Recurrence("relu", 1.4, True)], probes=2,
                  seed=0, progress=False, keep_draws=False), kinds={"recurrences": "any", "seed": "seed",

@@ -1,7 +1,8 @@
-"""relu's weight-tying term at depth 2 in closed form (theory.relu_tying): each step of the derivation against an
-independent reference (the bivariate orthant moments and the reduced integral by scipy quadrature, the Stein
-step by a Monte Carlo of the unreduced integral, the whole by the tied-correction module's Monte Carlo at five
-sigmas), the three methods against each other, its limits, bad input at the edges of the domain."""
+"""relu's weight-tying term in closed form (theory.relu_tying: driven b_2, free b_3): each step of the driven
+derivation against an independent reference (the bivariate orthant moments and the reduced integral by scipy
+quadrature, the Stein step by a Monte Carlo of the unreduced integral), both closed forms against the
+tied-correction module's Monte Carlo, the three methods against each other, the limits, bad input at the edges
+of the domain (sigma's and the depths')."""
 
 from __future__ import annotations
 
@@ -19,10 +20,16 @@ from scipy import integrate
 from numerics.signal_propagation.tied_correction import tied_correction_profile
 from numerics.stats import z_for_false_alarm
 from theory.nonlinear import MAX_SIGMA
-from theory.relu_tying import relu_tying_b2
+from theory.relu_tying import MAX_T_DRIVEN, MAX_T_FREE, relu_tying_b
 
 SQ2 = math.sqrt(2.0)
 SIGMAS = (0.5, 1.0, SQ2, 2.5, 6.0)
+B3_FREE = 2.0 / math.pi * (1.0 + 1.0 / math.pi + math.asin(1.0 / math.pi) + math.sqrt(math.pi ** 2 - 1) / math.pi ** 2)
+
+
+def relu_tying_b2(sigma, **kw):
+    """Driven relu's b_2 (the closed form the first tests take apart)."""
+    return relu_tying_b(2, sigma, driven=kw.pop("driven", True), **kw)
 
 
 def _population(sigma: float) -> dict:
@@ -104,7 +111,19 @@ def test_whole_derivation_against_the_tied_correction_monte_carlo():
         r = tied_correction_profile(2, 1 << 20, phi="relu", sigma=sigma, driven=True, seed=100 + i)
         assert abs(r.b[2] - relu_tying_b2(sigma)) <= z * r.se[2], (sigma, r.b[2], r.se[2])
         free = tied_correction_profile(2, 1 << 18, phi="relu", sigma=sigma, driven=False, seed=200 + i)
-        assert abs(free.b[2] - relu_tying_b2(sigma, driven=False)) <= z * free.se[2]
+        assert relu_tying_b2(sigma, driven=False) == 0.0 and abs(free.b[2]) <= z * free.se[2]
+
+
+@pytest.mark.parametrize("sigma, seed", [(SQ2, 300), (0.7, 301), (9.0, 302)])
+def test_free_b3_against_the_tied_correction_monte_carlo(sigma, seed):
+    """Free relu's b_3 (the same at every sigma: relu is homogeneous) against the module's Monte Carlo."""
+    r = tied_correction_profile(3, 1 << 20, phi="relu", sigma=sigma, seed=seed)
+    b3 = relu_tying_b(3, sigma)
+    assert b3 == B3_FREE
+    assert abs(r.b[3] - b3) <= z_for_false_alarm(m=3) * r.se[3], (sigma, r.b[3], r.se[3])
+    # b_1 = 0 and b_2 = 0 free: the closed forms and the Monte Carlo
+    for t in (1, 2):
+        assert relu_tying_b(t, sigma) == 0.0 and abs(r.b[t]) <= z_for_false_alarm(m=6) * r.se[t]
 
 
 @pytest.mark.parametrize("sigma", [Fraction(1, 3), 1, Fraction(7, 5), 2.5, 99, 100])
@@ -132,17 +151,28 @@ def test_exact_criticality_and_local_precision():
     assert relu_tying_b2(SQ2, method="mp", dps=15) == pytest.approx(float(sympy.N(b, 30)), rel=1e-14)
 
 
-def test_free_is_zero_in_every_method():
-    assert relu_tying_b2(SQ2, driven=False) == 0.0
-    assert relu_tying_b2(SQ2, driven=False, method="mp", dps=20) == 0
-    assert relu_tying_b2(sympy.sqrt(2), driven=False, method="exact") == 0
+@pytest.mark.parametrize("t, driven", [(1, False), (1, True), (2, False)])
+def test_zeros_in_every_method(t, driven):
+    assert relu_tying_b(t, SQ2, driven=driven) == 0.0
+    assert relu_tying_b(t, SQ2, driven=driven, method="mp", dps=20) == 0
+    assert relu_tying_b(t, sympy.sqrt(2), driven=driven, method="exact") == 0
+
+
+@pytest.mark.parametrize("sigma", [Fraction(1, 3), SQ2, 100])
+def test_free_b3_in_every_method(sigma):
+    exact = relu_tying_b(3, sympy.nsimplify(sigma) if not isinstance(sigma, float) else sympy.sqrt(2), method="exact")
+    pi = sympy.pi
+    assert sympy.simplify(exact - 2 / pi * (1 + 1 / pi + sympy.asin(1 / pi) + sympy.sqrt(pi ** 2 - 1) / pi ** 2)) == 0
+    mp = relu_tying_b(3, sigma, method="mp", dps=40)
+    assert abs(mp - sympy.N(exact, 50)) < mpmath.mpf(10) ** -38
+    assert relu_tying_b(3, sigma) == pytest.approx(float(mp), rel=4e-16)
+    assert relu_tying_b(3, sigma) == pytest.approx(relu_tying_b2(MAX_SIGMA), abs=2e-4)   # driven b_2's limit
 
 
 def test_limits():
     assert relu_tying_b2(1e-4) / (1e-8 / math.pi) == pytest.approx(1.0, abs=1e-7)       # ~ sigma^2 / pi
-    inf = 2.0 / math.pi * (1.0 + 1.0 / math.pi + math.asin(1.0 / math.pi) + math.sqrt(math.pi ** 2 - 1) / math.pi ** 2)
-    assert inf - relu_tying_b2(MAX_SIGMA) == pytest.approx(0.0, abs=2e-4)
-    assert relu_tying_b2(MAX_SIGMA) < inf
+    assert B3_FREE - relu_tying_b2(MAX_SIGMA) == pytest.approx(0.0, abs=2e-4)     # free b_3: the inputs negligible
+    assert relu_tying_b2(MAX_SIGMA) < B3_FREE
 
 
 @settings(max_examples=60, deadline=None)
@@ -179,6 +209,25 @@ def test_bad_input_named(kw, exc, match):
         relu_tying_b2(**kw)
 
 
+@pytest.mark.parametrize("t, driven, exc, match", [
+    (0, False, ValueError, "t must be an integer >= 1"),
+    (MAX_T_FREE + 1, False, ValueError, "t must be an integer <= 3 for the free recurrence"),
+    (MAX_T_DRIVEN + 1, True, ValueError, "t must be an integer <= 2 for the driven recurrence"),
+    (2.0, False, TypeError, "t must be an integer"),
+    (True, False, TypeError, "t"),
+])
+def test_depth_beyond_the_closed_forms_refused(t, driven, exc, match):
+    for method in ("float", "mp", "exact"):
+        with pytest.raises(exc, match=match):
+            relu_tying_b(t, 1.0, driven=driven, method=method)
+
+
+@pytest.mark.parametrize("t, driven", [(MAX_T_FREE, False), (MAX_T_DRIVEN, True)])
+def test_depth_edge_inside(t, driven):
+    for method in ("float", "mp", "exact"):
+        assert 0.3 < float(relu_tying_b(t, 1.0, driven=driven, method=method)) < 1.3
+
+
 @pytest.mark.parametrize("sigma", [MAX_SIGMA, sympy.Integer(100), 100 - sympy.Rational(1, 10 ** 12)])
 def test_domain_edge_inside(sigma):
     method = "exact" if isinstance(sigma, sympy.Basic) else "float"
@@ -196,3 +245,7 @@ def test_the_check_compares_the_monte_carlo_with_the_closed_form():
     assert len(rows) == 1
     assert rows[0][4] == relu_tying_b2(SQ2) and rows[0][4] > 0.5
     assert [r for r in refs if r[0] == label and r[1] == 1][0][4] == 0.0        # b_1 = 0 stays an exact zero
+    free = Recurrence("relu", SQ2).label
+    rows = [r for r in refs if r[0] == free and r[1] == 3]
+    assert len(rows) == 1 and rows[0][4] == B3_FREE
+    assert [r[4] for r in refs if r[0] == free and r[1] in (1, 2)] == [0.0, 0.0]

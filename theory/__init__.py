@@ -79,8 +79,8 @@ Importing ``theory`` is cheap: it loads no submodule. Import what you need:
     nonlinear recurrences ``h_t = phi(W h_{t-1} (+ x_t))`` with tied Gaussian weights (tanh, relu, identity): the
     infinite-width energy ``mean_field_energy`` / ``mean_field_profile`` (one-dimensional Gaussian integrals to
     any precision), the first finite-width correction, the identity's exact finite-width energies;
-    ``theory.relu_tying``: weight tying's whole ``1/n`` term of a relu recurrence at depth 2 in closed form
-    (``relu_tying_b2``).
+    ``theory.relu_tying``: weight tying's whole ``1/n`` term of a relu recurrence in closed form where it has one
+    (``relu_tying_b``: driven depth 2, free depth 3).
 
 ``theory._args``
     (private) argument checks and the one precision convention (``ambient_dps``,

@@ -1,68 +1,87 @@
-r"""Weight tying's first finite-width term of a relu recurrence at depth 2, in closed form.
+r"""Weight tying's first finite-width term of a relu recurrence at shallow depths, in closed form.
 
 The model of :mod:`theory.nonlinear` with ``phi = relu``: ``W`` iid ``N(0, sigma^2 / n)``, the same at every step;
 free ``h_t = relu(W h_{t-1})``, ``h_0 ~ N(0, I_n)``; driven ``h_t = relu(W h_{t-1} + x_t)``, ``h_{-1} = 0`` (so
 ``h_0 = relu(x_0)``), inputs iid ``N(0, I_n)``. With ``K_t = ||h_t||^2 / n`` and the mean field ``q_t``,
 ``E K_t = q_t (1 + b_t / n + O(n^-2))``. The independent-step part of ``b_t`` vanishes for relu
-(:func:`theory.nonlinear.first_correction_profile`), so ``b_t`` is all weight tying; ``b_1 = 0`` exactly
-(``E K_1 = (sigma^2 E K_0 (+ 1)) / 2``). :mod:`numerics.signal_propagation.tied_correction` computes every
-``b_t`` with its last Gaussian integral by Monte Carlo; at depth 2 that integral has a closed form, derived here.
+(:func:`theory.nonlinear.first_correction_profile`), so ``b_t`` is all weight tying.
+:mod:`numerics.signal_propagation.tied_correction` computes every ``b_t`` with its last Gaussian integral by Monte
+Carlo; where that integral reduces to bivariate ones it has a closed form, derived here: free ``t <= 3``, driven
+``t <= 2``.
 
-**The derivation (driven).** Gaussian conditioning (the tied-correction module) writes the recurrence exactly in
-iid coordinate variables ``x_0, zeta_1, x_1, zeta_2, x_2`` and three empirical overlaps, ``K_0``, ``K_1`` and
-``C = h_0 . h_1 / n``:
-
-.. math::
-
-    g_1 = \sigma \sqrt{K_0}\,\zeta_1 + x_1,\quad h_1 = \mathrm{relu}(g_1),\qquad
-    g_2 = A \zeta_1 + B \zeta_2 + x_2,\quad A = \frac{\sigma C}{\sqrt{K_0}},\ B = \sigma \sqrt{K_1 - C^2 / K_0},
-
-``K_2 = E_{P_n} relu(g_2)^2`` (``A zeta_1`` is the part of ``W h_1`` along ``W h_0``; ``B zeta_2`` the fresh part).
-So ``K_2 = E_{P_n} psi(z; theta_hat)`` with ``theta = (K_0, K_1, C)`` estimated from the same ``P_n``, and the
-second-order (von Mises) expansion gives
+**The structure.** Gaussian conditioning (the tied-correction module) writes ``w_t = W h_{t-1}`` exactly as
+``sum_j a_j zeta_j`` in iid coordinate variables, with coefficients ``a = a(theta)`` that are functions of the
+empirical overlaps ``theta`` (``K_s``, ``C_rs = h_r . h_s / n``, ``s < t``), and
+``K_t = E_{P_n} psi_t(z; theta_hat)``, ``psi_t = relu(w_t (+ x_t))^2``. Under the Gaussian law ``w_t`` has variance
+``|a|^2 = sigma^2 K_{t-1}`` for every ``theta`` (the projection's two parts add up), so
+``Psi_t(theta) = E_P psi_t = (sigma^2 K_{t-1} (+ 1)) / 2``, linear in ``K_{t-1}`` alone. The second-order (von
+Mises) expansion of ``E_{P_n} psi_t(z; theta_hat)`` then leaves
 
 .. math::
 
-    b_2 q_2 = \Psi'(\theta) \cdot \lim n E[\hat\theta - \theta] + E_P[\partial_\theta \psi \cdot
-    \mathrm{IF}_\theta] + \tfrac12 \Psi''(\theta)[\mathrm{Cov}\,\mathrm{IF}_\theta],
+    b_t q_t = \frac{\sigma^2}{2}\, b_{t-1} q_{t-1} + \Delta_t,\qquad
+    \Delta_t = E_P\big[\partial_\theta \psi_t \cdot \mathrm{IF}_\theta\big],
 
-``Psi(theta) = E_P psi = (A^2 + B^2 + 1) / 2 = (sigma^2 K_1 + 1) / 2``, ``IF`` the influence functions.
-``Psi`` is linear in ``K_1`` alone and ``K_1`` is unbiased, so only the middle term stays. ``K_0``'s influence
-(a function of ``x_0``) is independent of ``psi``'s variables; ``IF_{K_1} = relu(g_1)^2 - K_1``,
-``IF_C = m relu(g_1) - C`` (``m = E relu(x_0) = 1/sqrt(2 pi)``) up to such terms. Stein's lemma in ``zeta_1``,
-``zeta_2`` with ``A dA + B dB = sigma^2 / 2`` (along ``K_1``, where ``dA = 0``) and ``= 0`` (along ``C``,
-``dA = sigma / sqrt(K_0)``) leaves
+``IF`` the influence functions of the overlaps (``Delta_t``: weight tying's new contribution at step ``t``; ``b_1 =
+0``: ``K_0`` is independent of the variables of ``psi_1``). Stein's lemma in each ``zeta_j``, with
+``sum_j a_j d a_j = (sigma^2 / 2) d K_{t-1}``, splits it into
+``sigma^2 E[1{w_t (+ x_t) > 0} IF_{K_{t-1}}]`` and ``2 sum_{theta, j} (d a_j / d theta) E[relu(w_t (+ x_t))
+d IF_theta / d zeta_j]``.
+
+**Driven, t = 2.** ``w_1 = sigma sqrt(K_0) zeta_1``, ``g_1 = w_1 + x_1``, ``w_2 = A zeta_1 + B zeta_2`` with
+``A = sigma C / sqrt(K_0)``, ``B = sigma sqrt(K_1 - C^2 / K_0)``, ``C = C_01``. ``K_0``'s influence is a function
+of ``x_0``, independent of the rest; ``IF_{K_1} = relu(g_1)^2 - K_1``, ``IF_C = m relu(g_1) - C``
+(``m = E relu(x_0) = 1/sqrt(2 pi)``) up to such terms; ``dA / dC = sigma / sqrt(K_0)``. So
 
 .. math::
 
-    b_2 q_2 = \sigma^2 \big(E[1\{g_2 > 0\}\,\mathrm{relu}(g_1)^2] - K_1 / 2\big)
+    \Delta_2 = \sigma^2 \big(E[1\{g_2 > 0\}\,\mathrm{relu}(g_1)^2] - K_1 / 2\big)
               + 2 \sigma^2 m\, E[\mathrm{relu}(g_2)\, 1\{g_1 > 0\}],
 
 two bivariate orthant moments at the population: ``K_0 = 1/2``, ``v_1 = Var g_1 = sigma^2 / 2 + 1 = 2 K_1``,
 ``v_2 = Var g_2 = sigma^2 v_1 / 2 + 1 = 2 q_2``, ``C = sqrt(v_1) / (2 pi)``, correlation
-``rho = Cov(g_1, g_2) / sqrt(v_1 v_2) = sigma^2 / (2 pi sqrt(v_2))``. For standard ``(u, v)`` with correlation
-``rho = cos(theta)``: ``E[v^2 1{u > 0, v > 0}] = (pi - theta + sin(theta) cos(theta)) / (2 pi)`` and
-``E[u 1{u > 0, v > 0}] = (1 + rho) / (2 sqrt(2 pi))``. Hence
+``rho = sigma^2 / (2 pi sqrt(v_2))``. For standard ``(u, v)`` with correlation ``rho = cos(theta)``:
+``E[v^2 1{u > 0, v > 0}] = (pi - theta + sin(theta) cos(theta)) / (2 pi)`` and
+``E[u 1{u > 0, v > 0}] = (1 + rho) / (2 sqrt(2 pi))``. With ``b_1 = 0``:
 
 .. math::
 
     b_2 = \frac{\sigma^2}{\pi v_2}\Big(v_1 \big(\arcsin\rho + \rho\sqrt{1 - \rho^2}\big) + \sqrt{v_2}\,(1 + \rho)\Big),
     \qquad v_1 = \frac{\sigma^2}{2} + 1,\ v_2 = \frac{\sigma^2 v_1}{2} + 1,\ \rho = \frac{\sigma^2}{2\pi\sqrt{v_2}}.
 
-At criticality (``sigma^2 = 2``): ``b_2 = (2 / (3 pi)) (2 arcsin(rho) + 2 rho sqrt(1 - rho^2) + sqrt 3 + 1/pi)``,
-``rho = 1 / (pi sqrt 3)``: 0.590212. The term is the mean mode: ``h_0 = relu(x_0)`` has a nonzero mean, so
-``C`` does not vanish at infinite width and ``A zeta_1`` correlates ``g_2`` with ``g_1``.
-It grows like ``sigma^2 / pi`` near 0 and tends to ``(2 / pi)(1 + 1/pi + arcsin(1/pi) + sqrt(pi^2 - 1) / pi^2)``
-as ``sigma -> inf``.
+At criticality (``sigma^2 = 2``, ``rho = 1 / (pi sqrt 3)``): ``b_2 = (2 / (3 pi)) (2 arcsin(rho) + 2 rho
+sqrt(1 - rho^2) + sqrt 3 + 1/pi) = 0.590212``. It grows like ``sigma^2 / pi`` near 0 and tends to free relu's
+``b_3`` (below) as ``sigma -> inf``, where the inputs stop mattering. The term is the mean mode: ``h_0 =
+relu(x_0)`` has a nonzero mean, so ``C`` does not vanish at infinite width and ``A zeta_1`` correlates ``g_2``
+with ``g_1``.
 
-**Free**: ``h_0 ~ N(0, I_n)`` has mean 0, so ``C = 0`` at the population, the ``C`` term is ``E[x_0] ... = 0``
-and the ``K_1`` term ``sigma^2 (E[1{g_2 > 0}] E[relu(g_1)^2] - K_1 / 2) = 0``: ``b_2 = 0`` (tying enters at
-``O(n^-2)`` there; :mod:`theory.nonlinear`).
+**Free, t = 2 and 3.** ``h_0 = x_0`` has mean 0, so every population overlap with ``h_0`` vanishes
+(``C_01 = C_02 = 0``), the overlap matrix of ``h_0, h_1`` is diagonal and ``w_1`` is independent of
+``w_2, w_3``. At ``t = 2`` both terms vanish: ``b_2 = 0`` (tying enters at ``O(n^-2)``; :mod:`theory.nonlinear`).
+At ``t = 3`` (``w_3 = beta_0 w_1 + beta_1 w_2 + D zeta_3``, ``G beta = (C_02, C_12)``) only ``K_2`` and ``C_12``
+contribute (``IF_{C_01}``, ``IF_{C_02}`` carry the factor ``x_0``; ``K_1``'s coefficients move nothing that its
+influence reaches), with ``d a_2 / d C_12 = B / K_1`` and ``E relu(w_1) = sigma / sqrt(2 pi)``:
+
+.. math::
+
+    \Delta_3 = \sigma^2 \big(E[1\{w_3 > 0\}\,\mathrm{relu}(w_2)^2] - K_2 / 2\big)
+               + 2 \frac{B^2}{K_1} \frac{\sigma}{\sqrt{2\pi}}\, E[\mathrm{relu}(w_3)\, 1\{w_2 > 0\}],
+
+with ``Var w_2 = sigma^4 / 2``, ``Var w_3 = sigma^6 / 4``, ``B^2 = sigma^2 K_1`` and correlation
+``rho = 1 / pi`` for every sigma (relu is homogeneous: free ``b_t`` does not depend on sigma). With ``b_2 = 0``:
+
+.. math::
+
+    b_3 = \frac{2}{\pi}\Big(1 + \frac1\pi + \arcsin\frac1\pi + \frac{\sqrt{\pi^2 - 1}}{\pi^2}\Big) = 1.237595.
+
+Deeper, ``w_t`` correlates with several earlier pre-activations and the terms become trivariate: not derived here.
 
 **Status**: derived: the expansion is the same second-order von Mises expansion as the tied-correction module's
 (relu's kink is tested, not proved, there), with its last Gaussian integral in closed form. Verified against
-that module's Monte Carlo of the same integral (``sigma`` = 0.5, 1, sqrt 2, 2.5, 6; ``tests/test_relu_tying.py``),
-and against the recurrence's own finite-width coefficient (``validation.checks.nonlinear``,
+that module's Monte Carlo of the same integral (driven ``t = 2`` at ``sigma`` = 0.5, 1, sqrt 2, 2.5, 6; free
+``t = 3`` at sqrt 2 and 0.7; ``tests/test_relu_tying.py``), each step of the driven derivation against an
+independent reference (the orthant moments and the reduced integral by quadrature, the step before Stein's lemma
+by its own Monte Carlo), and against the recurrence's own finite-width coefficient (``validation.checks.nonlinear``,
 ``nonlinear.tied_correction``). Source: the toolkit's extension of Seleznova (2026), arXiv:2605.05113, to
 nonlinear recurrences (``docs/results/nonlinear-recurrences.md``, section 2).
 """
@@ -74,20 +93,26 @@ import math
 import mpmath
 import sympy
 
-from ._args import as_bool, as_method_dps, as_mp_real, as_real
+from ._args import as_bool, as_int, as_method_dps, as_mp_real, as_real
 from .nonlinear import MAX_SIGMA
 
-__all__ = ["relu_tying_b2", "METHODS"]
+__all__ = ["relu_tying_b", "METHODS", "MAX_T_FREE", "MAX_T_DRIVEN"]
 
 METHODS = ("float", "mp", "exact")
+MAX_T_FREE, MAX_T_DRIVEN = 3, 2      # the depths whose Gaussian integral is bivariate (module docstring)
 
 
-def _b2(s2, *, pi, sqrt, asin):
-    """The closed form at ``s2 = sigma^2`` with the given ``pi``, ``sqrt``, ``asin`` (float, mpmath or sympy)."""
+def _driven_b2(s2, *, pi, sqrt, asin):
+    """Driven ``b_2`` at ``s2 = sigma^2`` with the given ``pi``, ``sqrt``, ``asin`` (float, mpmath or sympy)."""
     v1 = s2 / 2 + 1
     v2 = s2 * v1 / 2 + 1
     rho = s2 / (2 * pi * sqrt(v2))
     return s2 / (pi * v2) * (v1 * (asin(rho) + rho * sqrt(1 - rho * rho)) + sqrt(v2) * (1 + rho))
+
+
+def _free_b3(*, pi, sqrt, asin):
+    """Free ``b_3`` (the same for every sigma)."""
+    return 2 / pi * (1 + 1 / pi + asin(1 / pi) + sqrt(pi * pi - 1) / (pi * pi))
 
 
 def _exact_sigma(sigma) -> sympy.Expr:
@@ -106,14 +131,17 @@ def _exact_sigma(sigma) -> sympy.Expr:
     return sympy.Rational(int(num), int(den))
 
 
-def relu_tying_b2(sigma, *, driven: bool = True, method: str = "float", dps: int | None = None):
-    r"""The coefficient ``b_2`` of ``1/n`` in ``E ||h_2||^2 / n = q_2 (1 + b_2 / n + O(n^-2))`` for a relu
-    recurrence with tied Gaussian weights: all of it weight tying (the independent-step part is 0 for relu).
+def relu_tying_b(t, sigma, *, driven: bool = False, method: str = "float", dps: int | None = None):
+    r"""The coefficient ``b_t`` of ``1/n`` in ``E ||h_t||^2 / n = q_t (1 + b_t / n + O(n^-2))`` for a relu
+    recurrence with tied Gaussian weights (all of it weight tying: the independent-step part is 0 for relu), at
+    the depths where it has a closed form: free ``t <= 3``, driven ``t <= 2``.
 
     .. math::
 
-        b_2 = \frac{\sigma^2}{\pi v_2}\Big(v_1 \big(\arcsin\rho + \rho\sqrt{1 - \rho^2}\big) + \sqrt{v_2}\,(1 + \rho)\Big)
-        \ \text{(driven)},\qquad b_2 = 0\ \text{(free)},
+        b_1 = 0,\quad b_2^{\text{free}} = 0,\quad
+        b_2^{\text{driven}} = \frac{\sigma^2}{\pi v_2}\Big(v_1 \big(\arcsin\rho + \rho\sqrt{1 - \rho^2}\big)
+        + \sqrt{v_2}\,(1 + \rho)\Big),\quad
+        b_3^{\text{free}} = \frac{2}{\pi}\Big(1 + \frac1\pi + \arcsin\frac1\pi + \frac{\sqrt{\pi^2 - 1}}{\pi^2}\Big),
 
     ``v_1 = sigma^2 / 2 + 1``, ``v_2 = sigma^2 v_1 / 2 + 1``, ``rho = sigma^2 / (2 pi sqrt(v_2))``.
 
@@ -121,16 +149,18 @@ def relu_tying_b2(sigma, *, driven: bool = True, method: str = "float", dps: int
     (``docs/results/nonlinear-recurrences.md``, section 2; the module docstring has the derivation). Status:
     derived (the second-order expansion of the exact Gaussian-conditioning representation, its Gaussian integral in
     closed form); verified against the Monte Carlo of
-    :func:`numerics.signal_propagation.tied_correction.tied_correction_profile`. Convention: ``W`` iid
-    ``N(0, sigma^2 / n)``, tied; driven ``h_{-1} = 0``, unit inputs ``x_0, x_1, x_2``; free ``h_0 ~ N(0, I_n)``.
-    Domain: ``0 < sigma <= 100``.
+    :func:`numerics.signal_propagation.tied_correction.tied_correction_profile`, which gives every depth.
+    Convention: ``W`` iid ``N(0, sigma^2 / n)``, tied; free ``h_0 ~ N(0, I_n)``; driven ``h_{-1} = 0``, unit
+    inputs ``x_0..x_t``. Domain: ``0 < sigma <= 100``.
 
     Parameters
     ----------
+    t : int
+        Depth: ``1 <= t <= 3`` (free) or ``1 <= t <= 2`` (driven).
     sigma : float, int, Fraction, or a positive sympy number (``method="exact"``)
         Weight scale, ``0 < sigma <= 100`` (relu's criticality is ``sqrt 2``).
-    driven : bool, default True
-        The driven recurrence; False: the free one (``b_2 = 0``).
+    driven : bool, default False
+        The driven recurrence instead of the free one.
     method : {"float", "mp", "exact"}, default "float"
         float64; an ``mpmath.mpf`` correct to ``dps`` digits (a local context); a sympy expression (exact: a
         float ``sigma`` is taken at its exact binary value, pass ``sympy.sqrt(2)`` for criticality).
@@ -144,17 +174,23 @@ def relu_tying_b2(sigma, *, driven: bool = True, method: str = "float", dps: int
     Raises
     ------
     TypeError, ValueError
-        ``sigma`` not a real number or outside ``(0, 100]``, ``driven`` not a bool, an unknown ``method``, ``dps``
-        with a float method (named).
+        ``t`` not an integer or beyond the closed forms (the message names the Monte Carlo that gives deeper
+        depths), ``sigma`` not a real number or outside ``(0, 100]``, ``driven`` not a bool, an unknown
+        ``method``, ``dps`` with a float method (named).
 
     Examples
     --------
-    >>> round(relu_tying_b2(2 ** 0.5), 6)
+    >>> round(relu_tying_b(2, 2 ** 0.5, driven=True), 6)
     0.590212
-    >>> relu_tying_b2(2 ** 0.5, driven=False)
+    >>> relu_tying_b(2, 2 ** 0.5)
     0.0
+    >>> round(relu_tying_b(3, 2 ** 0.5), 6)
+    1.237595
     >>> import sympy
-    >>> b = relu_tying_b2(sympy.sqrt(2), method="exact")
+    >>> b3 = relu_tying_b(3, sympy.sqrt(2), method="exact")      # the same for every sigma
+    >>> b3.free_symbols, sympy.N(b3, 15)
+    (set(), 1.23759490907404)
+    >>> b = relu_tying_b(2, sympy.sqrt(2), driven=True, method="exact")
     >>> rho = 1 / (sympy.pi * sympy.sqrt(3))                  # criticality, the module docstring's form
     >>> sympy.simplify(b - 2 / (3 * sympy.pi) * (2 * sympy.asin(rho) + 2 * rho * sympy.sqrt(1 - rho ** 2)
     ...                                          + sympy.sqrt(3) + 1 / sympy.pi))
@@ -162,24 +198,36 @@ def relu_tying_b2(sigma, *, driven: bool = True, method: str = "float", dps: int
     >>> import mpmath
     >>> with mpmath.workdps(40):
     ...     root2 = mpmath.sqrt(2)
-    >>> mpmath.nstr(relu_tying_b2(root2, method="mp", dps=30), 25) == mpmath.nstr(sympy.N(b, 30), 25)
+    >>> mpmath.nstr(relu_tying_b(2, root2, driven=True, method="mp", dps=30), 25) == mpmath.nstr(sympy.N(b, 30), 25)
     True
-    >>> relu_tying_b2(0.0)
+    >>> relu_tying_b(3, 1.0, driven=True)        # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    ValueError: sigma must be > 0.0, got 0.0
+    ValueError: t must be an integer <= 2 for the driven recurrence (the depths with a closed form), got 3; ...
     """
     method, dps = as_method_dps(method, dps, methods=METHODS)
     driven = as_bool("driven", driven)
+    t = as_int("t", t, minimum=1)
+    top = MAX_T_DRIVEN if driven else MAX_T_FREE
+    if t > top:
+        raise ValueError(f"t must be an integer <= {top} for the {'driven' if driven else 'free'} recurrence (the "
+                         f"depths with a closed form), got {t}; numerics.signal_propagation.tied_correction."
+                         f"tied_correction_profile gives every depth")
+    nonzero = (t == 2 and driven) or (t == 3 and not driven)
     if method == "exact":
         s = _exact_sigma(sigma)
+        if not nonzero:
+            return sympy.S.Zero
         # left unsimplified: sympy.simplify's cost is unbounded on arbitrary input, the expression is exact as built
-        return _b2(s * s, pi=sympy.pi, sqrt=sympy.sqrt, asin=sympy.asin) if driven else sympy.S.Zero
+        fns = dict(pi=sympy.pi, sqrt=sympy.sqrt, asin=sympy.asin)
+        return _driven_b2(s * s, **fns) if driven else _free_b3(**fns)
     sigma_f = as_real("sigma", sigma, minimum=0.0, maximum=MAX_SIGMA, open_min=True)
     if method == "float":
-        return _b2(sigma_f * sigma_f, pi=math.pi, sqrt=math.sqrt, asin=math.asin) if driven else 0.0
+        fns = dict(pi=math.pi, sqrt=math.sqrt, asin=math.asin)
+        return (_driven_b2(sigma_f * sigma_f, **fns) if driven else _free_b3(**fns)) if nonzero else 0.0
     with mpmath.workdps(dps + 10):
         s = as_mp_real("sigma", sigma)
-        value = _b2(s * s, pi=mpmath.pi, sqrt=mpmath.sqrt, asin=mpmath.asin) if driven else mpmath.mpf(0)
+        fns = dict(pi=mpmath.pi, sqrt=mpmath.sqrt, asin=mpmath.asin)
+        value = (_driven_b2(s * s, **fns) if driven else _free_b3(**fns)) if nonzero else mpmath.mpf(0)
     with mpmath.workdps(dps):
         return +value

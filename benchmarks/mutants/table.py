@@ -425,8 +425,12 @@ MUTANTS = [
      "rho = s2 / (2 * pi * sqrt(v2))", "rho = s2 / (2 * pi * sqrt(v1))", ["tests/test_relu_tying.py"]),
     ("relu tying b_2: the upper edge of sigma's domain refused (exact method)", "theory/relu_tying.py",
      "if s > MAX_SIGMA:", "if s >= MAX_SIGMA:", ["tests/test_relu_tying.py"]),
+    ("relu tying b_3: free arcsin(1/pi) for arcsin(1/pi^2)", "theory/relu_tying.py",
+     "asin(1 / pi) + sqrt", "asin(1 / (pi * pi)) + sqrt", ["tests/test_relu_tying.py"]),
+    ("relu tying: the free closed forms one depth too deep", "theory/relu_tying.py",
+     "MAX_T_FREE, MAX_T_DRIVEN = 3, 2", "MAX_T_FREE, MAX_T_DRIVEN = 4, 2", ["tests/test_relu_tying.py"]),
     ("verdict rows: the closed-form row of nonlinear.tied_correction compared with 0", "validation/checks/nonlinear.py",
-     "relu_tying_b2(r.sigma, driven=r.driven))", "0.0)", ["tests/test_relu_tying.py"]),
+     "relu_tying_b(t, r.sigma, driven=r.driven))", "0.0)", ["tests/test_relu_tying.py"]),
 ]
 
 # The CI-sized sample that tests/test_mutants_runner.py runs through the runner (one per area, each killed by one

@@ -36,7 +36,8 @@ test the expansion there); the last step, the Gaussian integral ``E_z[T_2(z)]`` 
 ``2 t + 1`` (driven) dimensions, is a Monte Carlo average with its standard error from the same run (measured,
 with an interval). Checks where the answer is known exactly: the identity (``b_t = 0``: the exact real-weight
 rows), relu at ``t = 1`` (``b_1 = 0``, free and driven), free relu at ``t = 2`` (tying enters at
-``O(n^-2)``) and driven relu at ``t = 2`` (the closed form :func:`theory.relu_tying.relu_tying_b2`); and
+``O(n^-2)``), driven relu at ``t = 2`` and free relu at ``t = 3`` (the closed forms
+:func:`theory.relu_tying.relu_tying_b`); and
 against the recurrence's own Monte Carlo at finite widths (``validation.checks.nonlinear``,
 ``docs/results/nonlinear-recurrences.md``). For tanh it tests the
 independent-step term ``c_t`` of :func:`theory.nonlinear.first_correction_profile`, which assumes that tying

@@ -32,6 +32,7 @@ from typing import Callable
 import numpy as np
 
 from numerics.memory_functions.bench.aggregate import convergence
+from validation.checks._arch_fragility import _num
 from validation.registry import FAIL, INCONCLUSIVE, Outcome
 from validation.report import markdown_table
 
@@ -139,7 +140,8 @@ def fragility_details(answers: dict) -> str:
 
 
 def _f(v) -> str:
-    return "-" if v is None else "inf" if v == math.inf else f"{v:.3g}"
+    """A number of the report's tables (the fragility margins' format); ``-`` where there is none."""
+    return "-" if v is None else _num(v)
 
 
 def context_table(rows: list[dict], keys=("model", "kind", "alpha")) -> str:

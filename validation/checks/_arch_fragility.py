@@ -146,8 +146,8 @@ def fragility(margin: float, threshold: float, spread: float, sense: str = ">") 
 
 
 def _num(v: float) -> str:
-    """A margin's number in the report: three significant digits, infinities spelled out."""
-    return "inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:.3g}"
+    """A margin's number in the report: three significant digits (``inf``, ``-inf`` as Python spells them)."""
+    return f"{v:.3g}"
 
 
 @dataclasses.dataclass(frozen=True)

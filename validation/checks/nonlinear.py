@@ -20,8 +20,8 @@ false-alarm rate 1e-6, ``numerics.stats.z_for_false_alarm``, never below 4.5):
 * ``nonlinear.tied_correction``: ``fail`` unless the whole first correction ``b_t`` of
   ``numerics.signal_propagation.tied_correction`` (weight tying included; its Gaussian integral a Monte Carlo
   average with its se) is within ``z se`` of 0 where it vanishes exactly (the identity, free and driven, t <= 4;
-  relu at t = 1; free relu at t = 2), of the closed form ``theory.relu_tying.relu_tying_b2`` (driven relu, sigma^2 = 2,
-  t = 2) and of the independent-step ``c_t`` for tanh (the cases above, t <= 4: tying adds nothing at ``1/n`` for an
+  relu at t = 1; free relu at t = 2), of the closed forms ``theory.relu_tying.relu_tying_b`` (sigma^2 = 2: driven
+  relu at t = 2, free relu at t = 3) and of the independent-step ``c_t`` for tanh (the cases above, t <= 4: tying adds nothing at ``1/n`` for an
   odd activation), and, for relu (sigma^2 = 2, free and driven) at t = 1..4, the same width
   fit as above lies within ``z sqrt(se_fit^2 + se^2)`` of it.
 """
@@ -38,7 +38,7 @@ from numerics.signal_propagation.nonlinear_mc import nonlinear_energies_mc
 from numerics.signal_propagation.tied_correction import tied_correction_profile
 from numerics.stats import z_for_false_alarm
 from theory.nonlinear import Recurrence, first_correction_profile, identity_energy, mean_field_profile
-from theory.relu_tying import relu_tying_b2
+from theory.relu_tying import relu_tying_b
 from validation.registry import FAIL, PASS, Context, Outcome, check, with_figure
 from validation.report import markdown_table
 
@@ -81,12 +81,12 @@ def verdict_mean_field(cases: list[tuple]) -> Outcome:
 
 def verdict_tied_correction(refs: list[tuple], fits: list[tuple]) -> Outcome:
     """``refs``: ``(label, t, b, se, reference)``: the derived ``b_t`` against 0 where it vanishes exactly, against
-    the closed form at depth 2 (driven relu) and against the independent-step ``c_t`` for tanh; ``fits``: ``(label, t, b_fit, se_fit, b, se)``. PASS iff every
+    the closed forms (driven relu at depth 2, free relu at depth 3) and against the independent-step ``c_t`` for tanh; ``fits``: ``(label, t, b_fit, se_fit, b, se)``. PASS iff every
     ``|b - reference| <= z se`` and every ``|b_fit - b| <= z sqrt(se_fit^2 + se^2)``, one Bonferroni z over
     both."""
     return _z_rule([(lab, "derived", t, b, se, ref, 0.0) for lab, t, b, se, ref in refs]
                    + [(lab, "64..256", t, bf, math.hypot(sf, se), b, 0.0) for lab, t, bf, sf, b, se in fits],
-                   "0 (exact), the closed form (driven relu, t = 2), c_t (tanh) or the derived b_t")
+                   "0 (exact), the closed forms (relu: driven t = 2, free t = 3), c_t (tanh) or the derived b_t")
 
 
 def verdict_first_correction(rows: list[tuple]) -> Outcome:
@@ -166,23 +166,23 @@ def _first_correction_data(draws64: int, seed: int, T: int = 4) -> dict:
 
 
 # the whole first correction, tying included (tied_correction_profile): where it is exactly 0, where it has a
-# closed form (driven relu at depth 2: theory.relu_tying), and relu's
+# closed form (theory.relu_tying: driven relu at depth 2, free relu at depth 3), and relu's
 TIED_ZEROS = ((Recurrence("identity", 1.0), (1, 2, 3, 4)), (Recurrence("identity", 0.9, True), (1, 2, 3, 4)),
               (Recurrence("relu", SQ2), (1, 2)), (Recurrence("relu", SQ2, True), (1,)))
-TIED_CLOSED = (Recurrence("relu", SQ2, True),)
+TIED_CLOSED = ((Recurrence("relu", SQ2, True), (2,)), (Recurrence("relu", SQ2), (3,)))
 TIED_CASES = (Recurrence("relu", SQ2), Recurrence("relu", SQ2, True))
 
 
 def _tied_data(draws64: int, samples: int, seed: int, T: int = 4) -> tuple[list, dict]:
-    """``(reference rows (label, t, b, se, reference): 0 at the exact zeros, the closed form at depth 2 for
-    driven relu, the independent-step c_t for tanh;
+    """``(reference rows (label, t, b, se, reference): 0 at the exact zeros, the closed forms (driven
+    relu at depth 2, free relu at depth 3), the independent-step c_t for tanh;
     per relu case (label): the width fits with the derived b_t and its se)``."""
     derived = {r: tied_correction_profile(T, samples, phi=r.phi, sigma=r.sigma, driven=r.driven, seed=seed + i)
                for i, r in enumerate(dict.fromkeys([r for r, _ in TIED_ZEROS] + list(TIED_CASES)
-                                                   + list(FIRST_CORRECTION_CASES) + list(TIED_CLOSED)))}
+                                                   + list(FIRST_CORRECTION_CASES) + [r for r, _ in TIED_CLOSED]))}
     zeros = [(r.label, t, float(derived[r].b[t]), float(derived[r].se[t]), 0.0) for r, ts in TIED_ZEROS for t in ts]
-    zeros += [(r.label, 2, float(derived[r].b[2]), float(derived[r].se[2]), relu_tying_b2(r.sigma, driven=r.driven))
-              for r in TIED_CLOSED]
+    zeros += [(r.label, t, float(derived[r].b[t]), float(derived[r].se[t]), relu_tying_b(t, r.sigma, driven=r.driven))
+              for r, ts in TIED_CLOSED for t in ts]
     for r in FIRST_CORRECTION_CASES:
         c = first_correction_profile(T, r.phi, r.sigma, driven=r.driven)
         zeros += [(r.label, t, float(derived[r].b[t]), float(derived[r].se[t]), float(c[t])) for t in range(1, T + 1)]
@@ -277,7 +277,7 @@ def _first_correction(ctx: Context) -> Outcome:
 @check("nonlinear.tied_correction", paper=PAPER,
        claim="the whole 1/n term b_t of a tied-weight recurrence's energy, weight tying included, is the "
              "second-order von Mises expansion of its exact Gaussian-conditioning representation: 0 where "
-             "known to vanish, the closed form at depth 2 for driven relu, the independent-step c_t for tanh (tying adds nothing at 1/n for an odd "
+             "known to vanish, the closed forms (driven relu at depth 2, free at 3), the independent-step c_t for tanh (tying adds nothing at 1/n for an odd "
              "activation), and for relu (nonzero from depth 3 free, depth 2 driven) the recurrence's own "
              "finite-width coefficient",
        closed_form="numerics.signal_propagation.tied_correction.tied_correction_profile (derived; its Gaussian "
@@ -285,7 +285,8 @@ def _first_correction(ctx: Context) -> Outcome:
        numerics="numerics.signal_propagation.nonlinear_mc.nonlinear_energies_mc (n = 64, 128, 256; 4000, 2000, "
                 "1000 draws quick, 16000, 8000, 4000 cpu/full), weighted fit of n d_t = b_t + e_t / n",
        statistic="|b_t - ref| <= z se at the exact zeros (ref 0: identity t <= 4, relu t = 1, free relu t = 2), "
-                 "at the closed form (ref theory.relu_tying.relu_tying_b2: driven relu sigma^2 = 2, t = 2) "
+                 "at the closed forms (ref theory.relu_tying.relu_tying_b, sigma^2 = 2: driven relu t = 2, free "
+                 "relu t = 3) "
                  "and for tanh (ref c_t: sigma = 1, 0.9 free, 1 driven, t <= 4); |b_fit - b_t| "
                  "<= z sqrt(se_fit^2 + se^2) for relu sigma^2 = 2, free and driven, t = 1..4; Bonferroni z "
                  "(1e-6 family)")
