@@ -21,9 +21,9 @@ false-alarm rate 1e-6, ``numerics.stats.z_for_false_alarm``, never below 4.5):
   ``numerics.signal_propagation.tied_correction`` (weight tying included; its Gaussian integral a Monte Carlo
   average with its se) is within ``z se`` of 0 where it vanishes exactly (the identity, free and driven, t <= 4;
   relu at t = 1; free relu at t = 2), of the closed forms ``theory.relu_tying.relu_tying_b`` (sigma^2 = 2: driven
-  relu at t = 2, free relu at t = 3) and of the independent-step ``c_t`` for tanh (the cases above, t <= 4: tying adds nothing at ``1/n`` for an
-  odd activation), and, for relu (sigma^2 = 2, free and driven) at t = 1..4, the same width
-  fit as above lies within ``z sqrt(se_fit^2 + se^2)`` of it.
+  relu at t = 2, free relu at t = 3) and of the independent-step ``c_t`` for tanh (the cases above, t <= 4: tying
+  adds nothing at ``1/n`` for an odd activation), and, for relu (sigma^2 = 2, free and driven) at t = 1..4, the
+  same width fit as above lies within ``z sqrt(se_fit^2 + se^2)`` of it.
 """
 
 from __future__ import annotations
@@ -81,9 +81,9 @@ def verdict_mean_field(cases: list[tuple]) -> Outcome:
 
 def verdict_tied_correction(refs: list[tuple], fits: list[tuple]) -> Outcome:
     """``refs``: ``(label, t, b, se, reference)``: the derived ``b_t`` against 0 where it vanishes exactly, against
-    the closed forms (driven relu at depth 2, free relu at depth 3) and against the independent-step ``c_t`` for tanh; ``fits``: ``(label, t, b_fit, se_fit, b, se)``. PASS iff every
-    ``|b - reference| <= z se`` and every ``|b_fit - b| <= z sqrt(se_fit^2 + se^2)``, one Bonferroni z over
-    both."""
+    the closed forms (driven relu at depth 2, free relu at depth 3) and against the independent-step ``c_t`` for
+    tanh; ``fits``: ``(label, t, b_fit, se_fit, b, se)``. PASS iff every ``|b - reference| <= z se`` and every
+    ``|b_fit - b| <= z sqrt(se_fit^2 + se^2)``, one Bonferroni z over both."""
     return _z_rule([(lab, "derived", t, b, se, ref, 0.0) for lab, t, b, se, ref in refs]
                    + [(lab, "64..256", t, bf, math.hypot(sf, se), b, 0.0) for lab, t, bf, sf, b, se in fits],
                    "0 (exact), the closed forms (relu: driven t = 2, free t = 3), c_t (tanh) or the derived b_t")
@@ -277,9 +277,9 @@ def _first_correction(ctx: Context) -> Outcome:
 @check("nonlinear.tied_correction", paper=PAPER,
        claim="the whole 1/n term b_t of a tied-weight recurrence's energy, weight tying included, is the "
              "second-order von Mises expansion of its exact Gaussian-conditioning representation: 0 where "
-             "known to vanish, the closed forms (driven relu at depth 2, free at 3), the independent-step c_t for tanh (tying adds nothing at 1/n for an odd "
-             "activation), and for relu (nonzero from depth 3 free, depth 2 driven) the recurrence's own "
-             "finite-width coefficient",
+             "known to vanish, the closed forms (driven relu at depth 2, free at 3), the independent-step c_t "
+             "for tanh (tying adds nothing at 1/n for an odd activation), and for relu (nonzero from depth 3 "
+             "free, depth 2 driven) the recurrence's own finite-width coefficient",
        closed_form="numerics.signal_propagation.tied_correction.tied_correction_profile (derived; its Gaussian "
                    "integral by Monte Carlo, 2^17 samples quick, 2^19 cpu/full)",
        numerics="numerics.signal_propagation.nonlinear_mc.nonlinear_energies_mc (n = 64, 128, 256; 4000, 2000, "
