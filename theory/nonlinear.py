@@ -95,7 +95,8 @@ float: ``E f(sqrt(v) xi) = h f(0) phi_N(0) + 2 h sum_{j>=1} f(sqrt(v) j h) phi_N
 max(1, sqrt(v))``, ``j h <= 38.5`` (``phi_N`` the standard normal density; the omitted tail is below
 ``1e-320``). The integrands are analytic in the strip ``|Im x| < pi / (2 sqrt(v))`` (the poles of tanh), so the
 rule's error is ``O(exp(-2 pi a / h))`` with ``a`` just inside the strip: below ``1e-17`` relative for every v;
-with the rounding, the float value is within ``1e-15`` relative of mpmath's at 40 digits for ``v`` from
+with the rounding (the sum pairwise, NumPy's: a BLAS dot's error grows with the nodes and depends on the kernel
+the CPU selects), the float value is within ``1e-15`` relative of mpmath's at 40 digits for ``v`` from
 ``1e-300`` to ``1e6``. mp: ``v E[xi^2 (tanh(y)/y)^2]``, ``y = sqrt(v) xi`` (an
 integral of order ``min(1, 1/v)``, so its error estimate is relative) by ``mpmath.quad`` (tanh-sinh) on
 ``[0, min(1, 1/sqrt v), 4, inf]`` at ``dps + 10`` digits in a local ``workdps``; its error estimate must be
@@ -170,10 +171,17 @@ def _rule(scale: int) -> tuple[np.ndarray, np.ndarray]:
     return x, w
 
 
+def _wsum(w: np.ndarray, f: np.ndarray) -> float:
+    """``sum_j w_j f_j`` by NumPy's pairwise summation: an error of ``O(log m)`` ulps, where a BLAS dot's grows
+    with ``m`` and with the kernel the CPU selects (``w @ f`` at ``v = 1e6``, 192501 nodes: 13 ulps on an AMD
+    EPYC of family 26, where OpenBLAS takes its Haswell kernel; the pairwise sum: at most 1.2 from 1e-9 to 1e6)."""
+    return float(np.sum(w * f))
+
+
 def _tanh_energy(v: float) -> float:
     """``E tanh(sqrt(v) xi)^2`` by the float rule (module docstring)."""
     x, w = _rule(max(1, math.ceil(math.sqrt(v))))
-    return float(w @ np.tanh(math.sqrt(v) * x) ** 2)
+    return _wsum(w, np.tanh(math.sqrt(v) * x) ** 2)
 
 
 def _tanh_moments(v: float) -> tuple[float, float, float, float]:
@@ -183,10 +191,10 @@ def _tanh_moments(v: float) -> tuple[float, float, float, float]:
     ``T^2``: ``(T^2)'' = 2 - 8 T^2 + 6 T^4``, ``(T^2)'''' = -16 + 136 T^2 - 240 T^4 + 120 T^6``."""
     x, w = _rule(max(1, math.ceil(math.sqrt(v))))
     s = np.tanh(math.sqrt(v) * x) ** 2
-    V = float(w @ s)
-    U = float(w @ (s * s))
-    d2 = float(w @ (2.0 + s * (-8.0 + 6.0 * s))) / 2.0
-    d4 = float(w @ (-16.0 + s * (136.0 + s * (-240.0 + 120.0 * s)))) / 4.0
+    V = _wsum(w, s)
+    U = _wsum(w, s * s)
+    d2 = _wsum(w, 2.0 + s * (-8.0 + 6.0 * s)) / 2.0
+    d4 = _wsum(w, -16.0 + s * (136.0 + s * (-240.0 + 120.0 * s))) / 4.0
     return V, d2, d4, U
 
 
