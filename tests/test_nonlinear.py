@@ -463,3 +463,31 @@ def test_progress_bar_by_default_where_the_overhead_takes_seconds(monkeypatch):
     assert _budget_probe(monkeypatch, n=8, t=2, samples=edge)[1] is False
     assert _budget_probe(monkeypatch, n=8, t=2, samples=edge + 1)[1] is True
     assert _budget_probe(monkeypatch, n=8, t=2, samples=edge + 1, progress=False)[1] is False
+
+
+# mpmath's tanh-sinh quadrature slows abruptly past about 160 working digits (the fuzz's dps = 3416 never
+# returned): tanh's mp paths cap dps and refuse a profile whose estimated quadrature time exceeds the budget
+@pytest.mark.parametrize("call", [
+    lambda dps: nl.gaussian_energy(1.0, "tanh", method="mp", dps=dps),
+    lambda dps: nl.mean_field_energy(2, "tanh", 1.0, method="mp", dps=dps),
+    lambda dps: nl.mean_field_profile(2, "tanh", 1.0, driven=True, method="mp", dps=dps)[-1],
+])
+def test_tanh_mp_precision_cap_at_its_edge(call):
+    assert call(nl.MAX_DPS_TANH) > 0                                       # just inside
+    with pytest.raises(ValueError, match=f"dps must be an integer <= {nl.MAX_DPS_TANH}"):
+        call(nl.MAX_DPS_TANH + 1)                                           # just outside
+
+
+def test_relu_and_identity_mp_keep_any_precision():
+    assert nl.gaussian_energy(3.0, "relu", method="mp", dps=nl.MAX_DPS_TANH + 500) == 1.5
+    assert nl.mean_field_energy(3, "identity", 2.0, method="mp", dps=nl.MAX_DPS_TANH + 500) == 64
+
+
+def test_tanh_mp_time_budget_at_its_edge():
+    dps = 100
+    per_step = nl._quadrature_seconds(dps + 5)
+    inside = int(nl.MAX_MP_SECONDS // per_step)
+    nl._check(inside, "tanh", 1.0, False, "mp", dps)                     # just inside: accepted (not run)
+    with pytest.raises(ValueError, match=r"t \(tanh, mp at dps=100\)=.* is too large"):
+        nl.mean_field_profile(inside + 1, "tanh", 1.0, method="mp", dps=dps)
+    assert nl.MAX_T_MP * nl._quadrature_seconds(nl.DEFAULT_DPS + 5) <= nl.MAX_MP_SECONDS  # the default dps: all depths

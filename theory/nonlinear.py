@@ -113,15 +113,20 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 
-from ._args import DEFAULT_DPS, as_bool, as_choice, as_int, as_method_dps, as_mp_real, as_real
+from ._args import DEFAULT_DPS, MAX_DPS, as_bool, as_choice, as_int, as_method_dps, as_mp_real, as_real, check_budget
 
-__all__ = ["PHIS", "MAX_SIGMA", "MAX_T", "MAX_T_MP", "Recurrence", "gaussian_energy", "mean_field_energy",
-           "mean_field_profile", "first_correction_profile", "identity_energy"]
+__all__ = ["PHIS", "MAX_SIGMA", "MAX_T", "MAX_T_MP", "MAX_DPS_TANH", "MAX_MP_SECONDS", "Recurrence",
+           "gaussian_energy", "mean_field_energy", "mean_field_profile", "first_correction_profile", "identity_energy"]
 
 PHIS = ("tanh", "relu", "identity")
 MAX_SIGMA = 100.0     # the tanh rule has about 190 max(1, sigma sqrt(q)) nodes per step
 MAX_T = 10**6         # an O(t) recursion (float: about a second per 1e5 tanh steps)
 MAX_T_MP = 1000       # tanh, mp: one tanh-sinh quadrature per step, about 60 ms at 30 digits (about a minute)
+# tanh, mp: mpmath's tanh-sinh quadrature takes about 0.025 (dps / 30)^1.65 s up to 160 working digits (measured
+# 2026-12-07: 0.4 s at 160), then jumps (6 s at 190, 40 s at 310: the fuzz's dps = 3416 never returned); the
+# profile's steps are refused beyond MAX_MP_SECONDS of that estimate
+MAX_DPS_TANH = 140
+MAX_MP_SECONDS = 120.0
 
 _H0 = 0.2             # node spacing of the float rule at v <= 1 (module docstring)
 _XMAX = 38.5          # phi_N(38.5) ~ 1e-323: the rule's last node
@@ -232,7 +237,7 @@ def gaussian_energy(v, phi, *, method: str = "float", dps: int | None = None):
 
     Closed forms ``v`` (identity) and ``v / 2`` (relu); tanh by quadrature (module docstring: float, a
     trapezoidal rule, relative error below ``1e-15``; mp, tanh-sinh at ``dps`` digits).
-    Source: the toolkit's (``docs/results/nonlinear-recurrences.md``). Domain: ``0 <= v <= 1e6``.
+    Source: the toolkit's (``docs/results/nonlinear-recurrences.md``). Domain: ``0 <= v <= 1e6``; tanh with "mp" ``dps <= 140``.
 
     Parameters
     ----------
@@ -265,7 +270,7 @@ def gaussian_energy(v, phi, *, method: str = "float", dps: int | None = None):
     '0.3942944903978411744164598'
     """
     phi = as_choice("phi", phi, PHIS)
-    method, dps = as_method_dps(method, dps)
+    method, dps = as_method_dps(method, dps, max_dps=MAX_DPS_TANH if phi == "tanh" else MAX_DPS)
     vf = as_real("v", v, minimum=0.0, maximum=1e6)
     if method == "float":
         return _tanh_energy(vf) if phi == "tanh" else _moments(phi, vf)[0]
@@ -285,12 +290,22 @@ def _energy_mp(phi: str, v, dps: int):
 # --------------------------------------------------------------------------------------------------
 # the mean field
 # --------------------------------------------------------------------------------------------------
+def _quadrature_seconds(dps: int) -> float:
+    """The measured cost of one tanh-sinh quadrature of :func:`_tanh_energy_mp` at ``dps`` (its own 10 guard
+    digits included in the fit)."""
+    return 0.025 * (dps / 30.0) ** 1.65
+
+
 def _check(t, phi, sigma, driven, method, dps, t_max_mp: int = MAX_T_MP):
     phi = as_choice("phi", phi, PHIS)
-    method, dps = as_method_dps(method, dps)
+    method, dps = as_method_dps(method, dps, max_dps=MAX_DPS_TANH if phi == "tanh" else MAX_DPS)
     as_real("sigma", sigma, minimum=0.0, maximum=MAX_SIGMA, open_min=True)
     driven = as_bool("driven", driven)
-    t = as_int("t", t, minimum=0, maximum=t_max_mp if (method == "mp" and phi == "tanh") else MAX_T)
+    tanh_mp = method == "mp" and phi == "tanh"
+    t = as_int("t", t, minimum=0, maximum=t_max_mp if tanh_mp else MAX_T)
+    if tanh_mp:       # one quadrature per step at dps + 5 digits (the profile's guard digits)
+        check_budget(f"t (tanh, mp at dps={dps})", t * _quadrature_seconds(dps + 5), MAX_MP_SECONDS, unit="s",
+                     value=t)
     return t, phi, driven, method, dps
 
 
@@ -356,7 +371,8 @@ def mean_field_profile(t, phi, sigma, *, driven: bool = False, method: str = "fl
     quadrature at every step (float: relative error ``<= (t + 1) 1e-15``; mp: ``dps`` digits, one tanh-sinh
     quadrature per step). Source: the infinite-width recursion of the module docstring (proved there from
     Yang 2019); convention ``h_0 ~ N(0, I)`` (free) or ``h_{-1} = 0`` with ``t + 1`` inputs (driven). Domain:
-    ``0 <= t <= MAX_T`` (1e6; tanh with "mp": ``MAX_T_MP`` = 1000), ``0 < sigma <= MAX_SIGMA`` (100).
+    ``0 <= t <= MAX_T`` (1e6; tanh with "mp": ``MAX_T_MP`` = 1000, ``dps <= MAX_DPS_TANH`` = 140 and at most
+    ``MAX_MP_SECONDS`` = 120 s of estimated quadrature), ``0 < sigma <= MAX_SIGMA`` (100).
 
     Parameters
     ----------
@@ -442,8 +458,8 @@ def mean_field_energy(t, phi, sigma, *, driven: bool = False, method: str = "flo
     the expectation). Closed forms: identity ``sigma^(2t)`` (free) and ``sum_{k<=t} sigma^(2k)`` (driven), relu
     ``(sigma^2/2)^t`` and ``(1/2) sum_{k<=t} (sigma^2/2)^k``; tanh by one-dimensional quadrature at every step
     (float: relative error ``<= (t + 1) 1e-15``; mp: ``dps`` digits in a local mpmath context). The value of
-    :func:`mean_field_profile` at depth ``t`` (up to its rounding; relu and identity here: 1 ulp); same domain (``t <= 1e6``, tanh with "mp" ``t <= 1000``,
-    ``0 < sigma <= 100``). Finite widths: ``docs/results/nonlinear-recurrences.md``.
+    :func:`mean_field_profile` at depth ``t`` (up to its rounding; relu and identity here: 1 ulp); same domain (``t <= 1e6``, tanh with "mp"
+    ``t <= 1000``, ``dps <= 140`` and the quadrature's time budget, ``0 < sigma <= 100``). Finite widths: ``docs/results/nonlinear-recurrences.md``.
 
     Parameters
     ----------
