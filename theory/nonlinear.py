@@ -237,7 +237,8 @@ def gaussian_energy(v, phi, *, method: str = "float", dps: int | None = None):
 
     Closed forms ``v`` (identity) and ``v / 2`` (relu); tanh by quadrature (module docstring: float, a
     trapezoidal rule, relative error below ``1e-15``; mp, tanh-sinh at ``dps`` digits).
-    Source: the toolkit's (``docs/results/nonlinear-recurrences.md``). Domain: ``0 <= v <= 1e6``; tanh with "mp" ``dps <= 140``.
+    Source: the toolkit's (``docs/results/nonlinear-recurrences.md``). Domain: ``0 <= v <= 1e6``; tanh with "mp"
+    ``dps <= 140`` (:data:`MAX_DPS_TANH`).
 
     Parameters
     ----------
@@ -458,8 +459,9 @@ def mean_field_energy(t, phi, sigma, *, driven: bool = False, method: str = "flo
     the expectation). Closed forms: identity ``sigma^(2t)`` (free) and ``sum_{k<=t} sigma^(2k)`` (driven), relu
     ``(sigma^2/2)^t`` and ``(1/2) sum_{k<=t} (sigma^2/2)^k``; tanh by one-dimensional quadrature at every step
     (float: relative error ``<= (t + 1) 1e-15``; mp: ``dps`` digits in a local mpmath context). The value of
-    :func:`mean_field_profile` at depth ``t`` (up to its rounding; relu and identity here: 1 ulp); same domain (``t <= 1e6``, tanh with "mp"
-    ``t <= 1000``, ``dps <= 140`` and the quadrature's time budget, ``0 < sigma <= 100``). Finite widths: ``docs/results/nonlinear-recurrences.md``.
+    :func:`mean_field_profile` at depth ``t`` (up to its rounding; relu and identity here: 1 ulp); same domain
+    (``t <= 1e6``, tanh with "mp" ``t <= 1000``, ``dps <= 140`` and the quadrature's time budget,
+    ``0 < sigma <= 100``). Finite widths: ``docs/results/nonlinear-recurrences.md``.
 
     Parameters
     ----------
