@@ -214,20 +214,20 @@ def relu_tying_b(t, sigma, *, driven: bool = False, method: str = "float", dps: 
                          f"depths with a closed form), got {t}; numerics.signal_propagation.tied_correction."
                          f"tied_correction_profile gives every depth")
     nonzero = (t == 2 and driven) or (t == 3 and not driven)
-    if method == "exact":
-        s = _exact_sigma(sigma)
+
+    def closed(s, zero, pi, sqrt, asin):
+        """The closed form at ``sigma = s`` in one arithmetic (float, mpmath or sympy)."""
         if not nonzero:
-            return sympy.S.Zero
+            return zero
+        return _driven_b2(s * s, pi=pi, sqrt=sqrt, asin=asin) if driven else _free_b3(pi=pi, sqrt=sqrt, asin=asin)
+
+    if method == "exact":
         # left unsimplified: sympy.simplify's cost is unbounded on arbitrary input, the expression is exact as built
-        fns = dict(pi=sympy.pi, sqrt=sympy.sqrt, asin=sympy.asin)
-        return _driven_b2(s * s, **fns) if driven else _free_b3(**fns)
+        return closed(_exact_sigma(sigma), sympy.S.Zero, sympy.pi, sympy.sqrt, sympy.asin)
     sigma_f = as_real("sigma", sigma, minimum=0.0, maximum=MAX_SIGMA, open_min=True)
     if method == "float":
-        fns = dict(pi=math.pi, sqrt=math.sqrt, asin=math.asin)
-        return (_driven_b2(sigma_f * sigma_f, **fns) if driven else _free_b3(**fns)) if nonzero else 0.0
+        return closed(sigma_f, 0.0, math.pi, math.sqrt, math.asin)
     with mpmath.workdps(dps + 10):
-        s = as_mp_real("sigma", sigma)
-        fns = dict(pi=mpmath.pi, sqrt=mpmath.sqrt, asin=mpmath.asin)
-        value = (_driven_b2(s * s, **fns) if driven else _free_b3(**fns)) if nonzero else mpmath.mpf(0)
+        value = closed(as_mp_real("sigma", sigma), mpmath.mpf(0), mpmath.pi, mpmath.sqrt, mpmath.asin)
     with mpmath.workdps(dps):
         return +value
