@@ -60,8 +60,6 @@ def numeric_environment(*, pin: bool, device: str = "cpu") -> dict:
     numerics.experiments.pinning.UnpinnedError
         ``pin`` and the pins not in effect (checked before any flag is changed; the message lists why).
     """
-    import platform
-
     import torch
 
     from numerics.experiments import pinning
@@ -85,7 +83,7 @@ def numeric_environment(*, pin: bool, device: str = "cpu") -> dict:
             **{k: state[k] for k in ("aten_capability", "mkldnn", "nnpack", "torch_threads")},
             "numpy_simd": sorted(set(state["numpy"]["baseline"]) | set(state["numpy"]["enabled"])),
             "env": {k: v for k, v in sorted((start or {}).items()) if k.startswith(pinning.RECORDED_PREFIXES)},
-            "cpu": _cpu_model() or platform.processor() or platform.machine(),
+            "cpu": pinning.cpu_description(),
             "versions": _versions()}
 
 
@@ -103,14 +101,6 @@ def _torch_state(device: str, start: dict | None) -> dict:
             "mkldnn": bool(torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()),
             "nnpack": bool(nnpack and torch.backends.nnpack.is_available()),
             "torch_threads": torch.get_num_threads(), "numpy": numpy_simd()}
-
-
-def _cpu_model() -> str | None:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
-            return next((ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")), None)
-    except OSError:
-        return None
 
 
 def _versions() -> dict:

@@ -239,6 +239,7 @@ def torch_baselines(Case) -> dict:
         "numerics.experiments.pinning.pinned_environ": Case(dict(base={"PATH": "/usr/bin"}), kinds={"base": "any"}),
         "numerics.experiments.pinning.initial_environ": Case(dict()),
         "numerics.experiments.pinning.numpy_simd": Case(dict()),
+        "numerics.experiments.pinning.cpu_description": Case(dict(cpuinfo=None), kinds={"cpuinfo": "text?"}),
         "numerics.experiments.pinning.pin_problems": Case(dict(state=_pin_state()), kinds={"state": "any"}),
         "numerics.experiments.pinning.pinned_pool": Case(dict(workers=1), comparable=False),
         "numerics.experiments.pinning.spawn_pool": Case(dict(workers=1, context=None), kinds={"context": "object?"},

@@ -153,3 +153,38 @@ def _state(pid: int) -> str:
             return fh.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "gone"
+
+
+# /proc/cpuinfo of two processors; the second differs so that reading past the first block shows
+_CPUINFO = ("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\n"
+            "stepping\t: 1\nflags\t\t: fpu sse2 avx2\n\n"
+            "processor\t: 1\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
+            "model name\t: Intel(R) Xeon(R) Platinum 8480+\nstepping\t: 8\n\n")
+
+
+def test_cpu_description_names_the_generation_of_the_first_processor():
+    assert pinning.cpu_description(_CPUINFO) == "AMD EPYC (AuthenticAMD, family 26, model 2, stepping 1)"
+    intel_only = _CPUINFO.split("\n\n", 1)[1]
+    assert pinning.cpu_description(intel_only) == ("Intel(R) Xeon(R) Platinum 8480+ "
+                                                   "(GenuineIntel, family 6, model 143, stepping 8)")
+    # model 0 and family 0 are numbers like any other; a field that is missing is left out
+    assert pinning.cpu_description("model name\t: X\ncpu family\t: 0\nmodel\t: 0\n") == "X (family 0, model 0)"
+
+
+def test_cpu_description_without_cpuinfo_falls_back_to_the_platform(monkeypatch):
+    import platform
+
+    monkeypatch.setattr(platform, "processor", lambda: "arm")
+    assert pinning.cpu_description("") == "arm"
+    assert pinning.cpu_description("Processor\t: ARMv7 rev 4 (v7l)\n") == "ARMv7 rev 4 (v7l)"
+    monkeypatch.setattr(platform, "processor", lambda: "")
+    assert pinning.cpu_description("") == platform.machine()
+    with pytest.raises(TypeError, match="cpuinfo"):
+        pinning.cpu_description(_CPUINFO.encode())
+
+
+def test_cpu_description_reads_this_machine():
+    text = pinning.cpu_description()
+    assert text and "\n" not in text
+    if os.path.exists("/proc/cpuinfo"):
+        assert text == pinning.cpu_description(open("/proc/cpuinfo", encoding="utf-8", errors="replace").read())

@@ -46,8 +46,9 @@ def _provenance(records: dict, wall: float, device: str, store: Path) -> dict:
     import scipy
     import torch
 
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if ln.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    from numerics.experiments.pinning import cpu_description
+
+    cpu = cpu_description()
     trains = [r["train"] for r in records.values()]
     out = {
         "commit": _git("rev-parse", "HEAD"), "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),

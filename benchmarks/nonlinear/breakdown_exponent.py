@@ -221,8 +221,9 @@ def provenance(cache: Path) -> dict:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     except OSError:
         commit = ""
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if ln.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    from numerics.experiments.pinning import cpu_description
+
+    cpu = cpu_description()
     return {"commit": commit, "date": time.strftime("%Y-%m-%d"), "numpy": np.__version__,
             "python": platform.python_version(), "machine": {"cpu": cpu, "cores": os.cpu_count()},
             "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS"), "cost": cost,

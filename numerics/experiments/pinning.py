@@ -46,7 +46,7 @@ from typing import Any, Iterator, Mapping
 from theory._args import as_instance, as_int
 
 __all__ = ["PIN_ENV", "NUMPY_ALLOWED", "TORCH_CAPABILITY", "UnpinnedError", "pinned_environ", "pinned_pool",
-           "spawn_pool", "initial_environ", "numpy_simd", "pin_problems", "RECORDED_PREFIXES"]
+           "spawn_pool", "initial_environ", "numpy_simd", "pin_problems", "RECORDED_PREFIXES", "cpu_description"]
 
 PIN_ENV = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "COMPATIBLE", "MKL_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 TORCH_CAPABILITY = "AVX2"           # what torch.backends.cpu.get_cpu_capability() reads under the pins
@@ -77,6 +77,41 @@ def numpy_simd() -> dict:
     targets that NumPy uses here, i.e. that the CPU has and ``NPY_DISABLE_CPU_FEATURES`` left on)."""
     features, dispatch, baseline = _numpy_cpu()
     return {"baseline": baseline, "dispatch": dispatch, "enabled": [t for t in dispatch if features.get(t)]}
+
+
+def cpu_description(cpuinfo: str | None = None) -> str:
+    """This machine's CPU as a run records it: the model name with the vendor, family, model and stepping, e.g.
+    ``"AMD EPYC (AuthenticAMD, family 26, model 2, stepping 1)"``.
+
+    Why the numbers: a virtual machine may report only a brand (``"AMD EPYC"``), and two CPU generations under one
+    brand choose different kernels (``docs/cpu-results.md``). ``cpuinfo`` is the text of ``/proc/cpuinfo`` (read
+    when None; its first processor block is used); without it (another OS) ``platform.processor()`` or
+    ``platform.machine()``.
+    """
+    import platform
+
+    if cpuinfo is None:
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+                cpuinfo = fh.read()
+        except OSError:
+            cpuinfo = ""
+    elif not isinstance(cpuinfo, str):
+        raise TypeError(f"cpuinfo must be the text of /proc/cpuinfo (a str) or None, got {type(cpuinfo).__name__}")
+    fields: dict[str, str] = {}
+    for line in cpuinfo.splitlines():
+        if not line.strip():
+            if fields:
+                break                                # the first processor's block only
+            continue
+        key, sep, value = line.partition(":")
+        if sep:
+            fields.setdefault(key.strip(), value.strip())
+    name = fields.get("model name") or fields.get("Processor") or platform.processor() or platform.machine()
+    ids = [f"{label} {fields[key]}" if label else fields[key]
+           for key, label in (("vendor_id", ""), ("cpu family", "family"), ("model", "model"),
+                              ("stepping", "stepping")) if fields.get(key)]
+    return f"{name} ({', '.join(ids)})" if ids else name
 
 
 def pinned_environ(base: Mapping[str, str] | None = None) -> dict[str, str]:
