@@ -167,8 +167,11 @@ def test_cpu_description_names_the_generation_of_the_first_processor():
     intel_only = _CPUINFO.split("\n\n", 1)[1]
     assert pinning.cpu_description(intel_only) == ("Intel(R) Xeon(R) Platinum 8480+ "
                                                    "(GenuineIntel, family 6, model 143, stepping 8)")
-    # model 0 and family 0 are numbers like any other; a field that is missing is left out
-    assert pinning.cpu_description("model name\t: X\ncpu family\t: 0\nmodel\t: 0\n") == "X (family 0, model 0)"
+    # another processor's fields never fill a gap in the first one's
+    no_stepping = _CPUINFO.replace("stepping\t: 1\n", "", 1)
+    assert pinning.cpu_description(no_stepping) == "AMD EPYC (AuthenticAMD, family 26, model 2)"
+    # model 0 and family 0 are numbers like any other; a field that is missing or empty is left out
+    assert pinning.cpu_description("model name\t: X\ncpu family\t: 0\nmodel\t: 0\nstepping\t:\n") == "X (family 0, model 0)"
 
 
 def test_cpu_description_without_cpuinfo_falls_back_to_the_platform(monkeypatch):
