@@ -1498,17 +1498,27 @@ def _mixed(ctx: Context) -> Outcome:
 
 
 def _mixed_figure(ctx, rows, round2: bool = False) -> str:
+    """RelMSE against lam, one panel per budget (polished, where the runs were polished, then Adam): every seed a
+    dot, and a line through the cells' centres as the round's statistic takes them (round 1: the median over
+    seeds; round 2: the mean, ``verdict_mixed_risk``), so that a failure in a few seeds shows on its own."""
     from numerics.plotting import pyplot, save_figure
 
     fname, note = _round_tag("mixed", round2)
+    centre, centre_name = (np.mean, "mean") if round2 else (np.median, "median")
+    budgets = ([("floor", "polished")] if any(r.get("floor") is not None for r in rows) else []) + [("relmse", "Adam")]
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(4.8, 3.4))
-    med = median_by(rows, ("model", "lam"))
-    for m in dict.fromkeys(r["model"] for r in rows):
-        lams = sorted(lam for (mm, lam) in med if mm == m)
-        ax.semilogy(lams, [med[(m, lam)] for lam in lams], "o-", label=m)
-    ax.set(xlabel="lam (0 = exp, 1 = impulse)", ylabel="median RelMSE", title="mixed targets" + note)
-    ax.legend(fontsize=7)
+    fig, axes = plt.subplots(1, len(budgets), figsize=(4.4 * len(budgets), 3.4), squeeze=False, sharey=True)
+    for ax, (col, budget) in zip(axes[0], budgets):
+        for m in dict.fromkeys(r["model"] for r in rows):
+            lams = sorted({r["lam"] for r in rows if r["model"] == m})
+            vals = [[r[col] for r in rows if r["model"] == m and r["lam"] == lam and r.get(col) is not None]
+                    for lam in lams]
+            line, = ax.semilogy(lams, [centre(v) if v else np.nan for v in vals], "o-", label=m)
+            for lam, v in zip(lams, vals):
+                ax.semilogy([lam] * len(v), v, ".", color=line.get_color(), alpha=0.45, ms=4)
+        ax.set(xlabel="lam (0 = exp, 1 = impulse)", title=f"mixed targets, {budget} budget{note}")
+        ax.legend(fontsize=7)
+    axes[0][0].set_ylabel(f"RelMSE (dots: seeds; line: {centre_name})")
     save_figure(fig, ctx.figure_path(fname))
     return fname
 
