@@ -121,7 +121,7 @@ __all__ = ["PHIS", "MAX_SIGMA", "MAX_T", "MAX_T_MP", "MAX_DPS_TANH", "MAX_MP_SEC
 PHIS = ("tanh", "relu", "identity")
 MAX_SIGMA = 100.0     # the tanh rule has about 190 max(1, sigma sqrt(q)) nodes per step
 MAX_T = 10**6         # an O(t) recursion (float: about a second per 1e5 tanh steps)
-MAX_T_MP = 1000       # tanh, mp: one tanh-sinh quadrature per step, about 60 ms at 30 digits (about a minute)
+MAX_T_MP = 1000       # tanh, mp: one tanh-sinh quadrature per step (its cost: _quadrature_seconds below)
 # tanh, mp: mpmath's tanh-sinh quadrature takes about 0.025 (dps / 30)^1.65 s up to 160 working digits (measured
 # 2026-12-07: 0.4 s at 160), then jumps (6 s at 190, 40 s at 310: the fuzz's dps = 3416 never returned); the
 # profile's steps are refused beyond MAX_MP_SECONDS of that estimate
@@ -271,7 +271,7 @@ def gaussian_energy(v, phi, *, method: str = "float", dps: int | None = None):
     '0.3942944903978411744164598'
     """
     phi = as_choice("phi", phi, PHIS)
-    method, dps = as_method_dps(method, dps, max_dps=MAX_DPS_TANH if phi == "tanh" else MAX_DPS)
+    method, dps = _method_dps(phi, method, dps)
     vf = as_real("v", v, minimum=0.0, maximum=1e6)
     if method == "float":
         return _tanh_energy(vf) if phi == "tanh" else _moments(phi, vf)[0]
@@ -297,9 +297,14 @@ def _quadrature_seconds(dps: int) -> float:
     return 0.025 * (dps / 30.0) ** 1.65
 
 
+def _method_dps(phi: str, method, dps):
+    """``as_method_dps`` with tanh's precision cap (:data:`MAX_DPS_TANH`: its quadrature slows abruptly above)."""
+    return as_method_dps(method, dps, max_dps=MAX_DPS_TANH if phi == "tanh" else MAX_DPS)
+
+
 def _check(t, phi, sigma, driven, method, dps, t_max_mp: int = MAX_T_MP):
     phi = as_choice("phi", phi, PHIS)
-    method, dps = as_method_dps(method, dps, max_dps=MAX_DPS_TANH if phi == "tanh" else MAX_DPS)
+    method, dps = _method_dps(phi, method, dps)
     as_real("sigma", sigma, minimum=0.0, maximum=MAX_SIGMA, open_min=True)
     driven = as_bool("driven", driven)
     tanh_mp = method == "mp" and phi == "tanh"
