@@ -159,7 +159,7 @@ nb.md(r"""
 * Compositions are one more spec: `{"arch": "sequential", "stages": [{"arch": "lstm"}, {"arch": "tcn"}]}`.
 * What the seed claims say and what the project found at CPU scale: `docs/results/cpu-architectures/report.md`
   in the repository, every claim answered at two optimisation budgets (the Adam stage, and the Adam stage
-  followed by the full-batch L-BFGS polish; of its 13 claims 3 pass, 3 are not reproduced, 7 inconclusive,
+  followed by the full-batch L-BFGS polish; of its 13 claims 3 pass, 4 are not reproduced, 6 inconclusive,
   each at its pre-registered second round where that round is complete).
   `python -m validation` shows these committed answers beside its own `architectures.*` checks, which at
   quick scale are smoke tests that decide nothing.

@@ -516,10 +516,10 @@ def test_committed_verdict_rederived(claim, rows, committed):
 def test_committed_round2_verdicts_rederived(rows2, committed):
     """Every claim whose round 2 is complete: its round-2 verdicts at both budgets from the round-2 runs alone, at
     the plan's seeds, by the same independent statistic; that is the headline. (r2-1 and r2-3 completed on 2026-12-06,
-    r2-2 on 2026-12-07.)"""
+    r2-2 and r2-4 on 2026-12-07.)"""
     complete = {n.split(".", 1)[1]: r for n, r in committed.items()
                 if ((r["data"].get("rounds") or {}).get("2") or {}).get("status") == "complete"}
-    assert {"recurrent_exp_vs_poly", "depth", "mixed_targets"} <= set(complete)
+    assert {"recurrent_exp_vs_poly", "depth", "mixed_targets", "tcn_tail_energy"} <= set(complete)
     plan = json.loads(ROUND2_PLAN.read_text(encoding="utf-8"))
     for claim, rec in complete.items():
         r2 = rec["data"]["rounds"]["2"]

@@ -1017,7 +1017,7 @@ def _corr_figure(ctx, rows, model, measure, mname, name, round2: bool = False) -
 
     fname, note = _round_tag(name, round2)
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(4.5, 3.4))
+    fig, ax = plt.subplots(figsize=(6.0, 3.4))
     mine = [r for r in rows if r["model"] == model]
     for budget, rs, marker in (("polished", polished_rows(mine), "o"), ("Adam", mine, "x")):
         if rs is None:
@@ -1028,7 +1028,7 @@ def _corr_figure(ctx, rows, model, measure, mname, name, round2: bool = False) -
             xs = [measure(next(r for r in rows if (r["kind"], r["alpha"]) == c)["config"].target.rho()) for c in cells]
             ax.semilogy(xs, [med[c] for c in cells], marker, color=f"C{i}", label=f"{k}, {budget}")
     ax.set(xlabel=mname, ylabel=f"median RelMSE ({model})", title=f"{model}: error vs {mname}{note}")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))   # beside the axes: inside, it hid cells
     save_figure(fig, ctx.figure_path(fname))
     return fname
 
