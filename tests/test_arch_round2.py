@@ -301,8 +301,8 @@ def test_a_claim_complete_at_round_2_draws_round_twos_figures_from_round_twos_ro
 
 
 def test_the_claims_own_plots_of_round_2_keep_round_ones_files(tmp_path):
-    """The plots of the planned claims whose round 2 is still training (mixed_targets' lam plot, tcn_tail_energy's
-    correlation) write ``*_round2`` files for round 2 and leave round 1's file names as they were."""
+    """The plots of the planned claims (mixed_targets' lam plot, tcn_tail_energy's correlation, a paired plot) write
+    ``*_round2`` files for round 2 and leave round 1's file names as they were."""
     from test_arch_verdicts import _row
     from test_verdict_thresholds import _corr_rows
 
@@ -343,6 +343,25 @@ def test_the_mixed_plot_draws_each_rounds_own_centre_at_both_budgets(tmp_path, m
             assert sum(len(ln.get_ydata()) for ln in ax.get_lines() if ln.get_label().startswith("_")) == len(rows)
     arch._mixed_figure(Context("cpu", tmp_path), [{**r, "floor": None} for r in rows], True)
     assert [ax.get_title() for ax in drawn[-1].axes] == ["mixed targets, Adam budget (round 2)"]
+
+
+def test_the_correlation_plot_keeps_its_legend_off_the_cells(tmp_path, monkeypatch):
+    """The correlation plot (tcn_tail_energy, transformer_effective_rank) puts its legend beside the axes: inside,
+    wherever matplotlib placed it, it hid cells (round 2's Adam cells at the largest tail energy)."""
+    import numerics.plotting as plotting
+    from test_verdict_thresholds import _corr_rows
+
+    drawn = []
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, path: drawn.append(fig))
+    arch._corr_figure(Context("cpu", tmp_path), _corr_rows([1.0, 2.0, 3.0], [1e-4, 1e-3, 1e-2]), "tcn",
+                      lambda r: float(r[0]), "x", "tcn_tail_energy")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = drawn[-1]
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert legend.x0 >= ax.get_window_extent(renderer).x1, "the legend overlaps the axes"
 
 
 REPORTS = ROOT / "docs/results/cpu-architectures"
